@@ -1,0 +1,128 @@
+// Shape ops (reshape, transpose, slice, concat, gather, unsqueeze, expand); forward and backward.
+import { attr, type Dim, type Shape, type Tensor } from '../builder';
+import { defineGrad } from './rules';
+import { cast, equal } from './elementwise';
+import { matmul } from './matmul';
+import { reduceSum } from './reduce';
+
+const normAxis = (axis: number, rank: number) => (axis < 0 ? axis + rank : axis);
+
+/** The runtime shape of x as an int64 vector. */
+export const shapeOf = (x: Tensor) => x.graph.node('Shape', [x], [{ dtype: 'int64', shape: [x.rank] }])[0];
+
+/** Reshape to `shape`; a string dim is symbolic (inferred, at most one unless `like` is given). */
+export function reshape(x: Tensor, shape: Shape, like?: Tensor): Tensor {
+  const symbolic = shape.filter((d) => typeof d === 'string').length;
+  let target: Tensor;
+  if (like) target = shapeOf(like);
+  else if (symbolic <= 1) target = x.graph.int64s(shape.map((d) => (typeof d === 'number' ? d : -1)));
+  else throw new Error(`reshape to [${shape}] has several symbolic dims: pass a tensor of that shape`);
+  return x.graph.node('Reshape', [x, target], [{ dtype: x.dtype, shape }])[0];
+}
+
+export function transpose(x: Tensor, perm: number[]): Tensor {
+  const shape = perm.map((p) => x.shape[p]);
+  return x.graph.node('Transpose', [x], [{ dtype: x.dtype, shape }], { perm: attr.ints(perm) })[0];
+}
+
+/** x[..., start:end, ...] along one axis with a static size. */
+export function slice(x: Tensor, axis: number, start: number, end: number): Tensor {
+  const ax = normAxis(axis, x.rank);
+  const size = x.shape[ax];
+  if (typeof size !== 'number') throw new Error('slice needs a static axis');
+  if (start < 0 || end > size || start >= end) throw new Error(`slice [${start}, ${end}) out of axis size ${size}`);
+  const shape = x.shape.map((d, i) => (i === ax ? end - start : d));
+  const g = x.graph;
+  return g.node('Slice', [x, g.int64s([start]), g.int64s([end]), g.int64s([ax])], [{ dtype: x.dtype, shape }])[0];
+}
+
+export function concat(xs: Tensor[], axis: number): Tensor {
+  const ax = normAxis(axis, xs[0].rank);
+  const total = xs.reduce((s, t) => {
+    const d = t.shape[ax];
+    if (typeof d !== 'number') throw new Error('concat needs a static axis');
+    return s + d;
+  }, 0);
+  const shape = xs[0].shape.map((d, i) => (i === ax ? total : d));
+  return xs[0].graph.node('Concat', xs, [{ dtype: xs[0].dtype, shape }], { axis: attr.int(ax) })[0];
+}
+
+/** Rows of a [V, d] table picked by integer indices: the embedding lookup. */
+export function gather(table: Tensor, indices: Tensor): Tensor {
+  if (table.rank !== 2) throw new Error('gather takes a [V, d] table');
+  const shape = [...indices.shape, table.shape[1]];
+  return table.graph.node('Gather', [table, indices], [{ dtype: table.dtype, shape }], { axis: attr.int(0) })[0];
+}
+
+export function unsqueeze(x: Tensor, axis: number): Tensor {
+  const ax = normAxis(axis, x.rank + 1);
+  const shape: Dim[] = [...x.shape];
+  shape.splice(ax, 0, 1);
+  return x.graph.node('Unsqueeze', [x, x.graph.int64s([ax])], [{ dtype: x.dtype, shape }])[0];
+}
+
+/** Broadcast x up to the runtime shape of `like`. */
+export function expandAs(x: Tensor, like: Tensor): Tensor {
+  return x.graph.node('Expand', [x, shapeOf(like)], [{ dtype: x.dtype, shape: like.shape }])[0];
+}
+
+/** Sum a broadcast result back down to `shape` (the gradient of broadcasting). */
+export function reduceSumTo(dy: Tensor, shape: Shape): Tensor {
+  const lead = dy.rank - shape.length;
+  const axes: number[] = [];
+  for (let i = 0; i < dy.rank; i++) {
+    const want = i < lead ? undefined : shape[i - lead];
+    if (want === undefined || (want === 1 && dy.shape[i] !== 1)) axes.push(i);
+  }
+  if (axes.length === 0) return dy;
+  const summed = reduceSum(dy, axes, true);
+  return lead > 0 ? reshape(summed, shape) : summed;
+}
+
+// ---- backward rules ----
+defineGrad('Reshape', ({ inputs: [x] }, [dy]) => {
+  const symbolic = x.shape.filter((d) => typeof d === 'string').length;
+  return [reshape(dy, x.shape, symbolic > 1 ? x : undefined), null];
+});
+defineGrad('Unsqueeze', ({ inputs: [x] }, [dy]) => [reshape(dy, x.shape, x.shape.filter((d) => typeof d === 'string').length > 1 ? x : undefined), null]);
+defineGrad('Transpose', ({ attrs }, [dy]) => {
+  const perm = (attrs.perm as { value: number[] }).value;
+  const inverse = perm.map((_, i) => perm.indexOf(i));
+  return [transpose(dy, inverse)];
+});
+defineGrad('Slice', ({ inputs: [x, starts, ends, axes], outputs: [y] }, [dy]) => {
+  const ax = axes.graph.initializers.find((i) => i.tensor === axes)!.data[0] as bigint;
+  const start = Number(x.graph.initializers.find((i) => i.tensor === starts)!.data[0]);
+  const a = Number(ax);
+  const before = start;
+  const after = (x.shape[a] as number) - start - (y.shape[a] as number);
+  void ends;
+  const pads = new Array(2 * x.rank).fill(0);
+  pads[a] = before;
+  pads[x.rank + a] = after;
+  return [x.graph.node('Pad', [dy, x.graph.int64s(pads)], [{ dtype: dy.dtype, shape: x.shape }])[0], null, null, null];
+});
+defineGrad('Concat', ({ inputs, attrs }, [dy]) => {
+  const ax = (attrs.axis as { value: number }).value;
+  let offset = 0;
+  return inputs.map((t) => {
+    const size = t.shape[ax] as number;
+    const part = slice(dy, ax, offset, offset + size);
+    offset += size;
+    return part;
+  });
+});
+defineGrad('Gather', ({ inputs: [table, indices] }, [dy]) => {
+  // d table = onehot(indices)ᵀ · dy, with an Equal-based one-hot (OneHot falls back to CPU on WebGPU).
+  const [vocab, width] = table.shape as number[];
+  const g = table.graph;
+  const ids = g.constant(Array.from({ length: vocab }, (_, i) => i), indices.dtype, [vocab]);
+  const onehot = cast(equal(unsqueeze(indices, -1), ids), table.dtype);
+  const flatOnehot = reshape(onehot, ['N', vocab]);
+  const flatDy = reshape(dy, ['N', width]);
+  return [matmul(transpose(flatOnehot, [1, 0]), flatDy), null];
+});
+defineGrad('Expand', ({ inputs: [x] }, [dy]) => [reduceSumTo(dy, x.shape), null]);
+defineGrad('Pad', () => {
+  throw new Error('Pad is only emitted by backward rules; it has no gradient here');
+});
