@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
@@ -7,6 +8,8 @@ const isolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+const page = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
+
 export default defineConfig({
   base: './',
   plugins: [svelte()],
@@ -14,5 +17,16 @@ export default defineConfig({
   server: { headers: isolation },
   preview: { headers: isolation },
   worker: { format: 'es' },
-  build: { target: 'es2022', chunkSizeWarningLimit: 30000 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 30000,
+    rollupOptions: {
+      input: {
+        // The lab.
+        main: page('./index.html'),
+        // Engine probe for browser e2e tests (tests/browser/probe.html).
+        probe: page('./tests/browser/probe.html'),
+      },
+    },
+  },
 });

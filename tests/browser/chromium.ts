@@ -1,0 +1,106 @@
+/**
+ * Launch Debian's Chromium (never a downloaded browser) through playwright-core.
+ *
+ * Two profiles:
+ * - `webgpu`: SwiftShader WebGPU adapter, no GPU needed (flags from DESIGN.md). Do NOT add
+ *   `--use-angle=swiftshader` here: with `--use-webgpu-adapter=swiftshader` requestAdapter() hangs.
+ * - `nogpu`: WebGPU disabled (`navigator.gpu` absent), to exercise the WASM fallback.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const BASE_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+export const WEBGPU_FLAGS = [
+  ...BASE_FLAGS,
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-webgpu-adapter=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
+
+export const NO_WEBGPU_FLAGS = [...BASE_FLAGS, '--disable-webgpu', '--disable-features=WebGPU'];
+
+export type BrowserProfile = 'webgpu' | 'nogpu';
+
+export interface LaunchedBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Console messages of type error, and uncaught page errors, in order. */
+  errors: string[];
+  /** Every console message as `type: text`. */
+  console: string[];
+  /** `status url` of every HTTP response with status >= 400 (favicon.ico excluded). */
+  httpErrors: string[];
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  viewport?: { width: number; height: number };
+  /** Extra Chromium flags appended after the profile's. */
+  args?: string[];
+}
+
+/** Launch a persistent context with a fresh user-data-dir (removed on close). */
+export async function launchChromium(
+  profile: BrowserProfile,
+  opts: LaunchOptions = {},
+): Promise<LaunchedBrowser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), `invlab-chromium-${profile}-`));
+  const args = [...(profile === 'webgpu' ? WEBGPU_FLAGS : NO_WEBGPU_FLAGS), ...(opts.args ?? [])];
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      ignoreDefaultArgs: ['--headless'],
+      args,
+      viewport: opts.viewport ?? { width: 1280, height: 720 },
+      timeout: 60_000,
+    });
+  } catch (err) {
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw err;
+  }
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  const consoleLines: string[] = [];
+  const httpErrors: string[] = [];
+  const watch = (p: Page): void => {
+    p.on('console', (m) => {
+      consoleLines.push(`${m.type()}: ${m.text()}`);
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    p.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    p.on('response', (r) => {
+      if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) {
+        httpErrors.push(`${r.status()} ${r.url()}`);
+      }
+    });
+  };
+  watch(page);
+  context.on('page', watch);
+  return {
+    context,
+    page,
+    errors,
+    console: consoleLines,
+    httpErrors,
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

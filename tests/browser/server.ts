@@ -1,0 +1,98 @@
+/**
+ * Tiny static file server for the built site (`dist/`): loopback only, COOP/COEP headers
+ * (threaded WASM needs crossOriginIsolated), correct MIME types for .wasm/.mjs/.js.
+ */
+import { createReadStream, statSync, type Stats } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+
+export const MIME: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.onnx': 'application/octet-stream',
+  '.bin': 'application/octet-stream',
+};
+
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export interface StaticServer {
+  /** e.g. `http://127.0.0.1:43123` (no trailing slash). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serve `root` on 127.0.0.1 at a free port (or `port`). */
+export async function serveStatic(root: string, port = 0): Promise<StaticServer> {
+  const base = resolve(root);
+  const server: Server = createServer((req, res) => {
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') {
+      res.writeHead(405, ISOLATION_HEADERS).end();
+      return;
+    }
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      res.writeHead(400, ISOLATION_HEADERS).end();
+      return;
+    }
+    let file = normalize(join(base, path));
+    if (file !== base && !file.startsWith(base + sep)) {
+      res.writeHead(403, ISOLATION_HEADERS).end();
+      return;
+    }
+    let st = statOrNull(file);
+    if (st?.isDirectory()) {
+      file = join(file, 'index.html');
+      st = statOrNull(file);
+    }
+    if (!st?.isFile()) {
+      res.writeHead(404, { ...ISOLATION_HEADERS, 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      ...ISOLATION_HEADERS,
+      'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': st.size,
+      'Cache-Control': 'no-store',
+    });
+    if (method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () => ok());
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
