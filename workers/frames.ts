@@ -1,0 +1,93 @@
+/**
+ * Metric frames and their coalescing. Pure (no DOM): the lab worker uses it to stream at most
+ * ~30 batches per second to the UI, and the UI can use it to coalesce renders. Frames are never
+ * dropped — plots need every step — they are delivered in batches.
+ */
+
+/**
+ * One measurement of one training step, keyed by the metric names of DESIGN.md
+ * ("support/token_entropy", "support/behavior_entropy/<state>", ...) plus `step`.
+ */
+export type MetricFrame = Record<string, number>;
+
+export interface CoalescerOptions {
+  /** Upper bound on batches emitted per second (default 30). */
+  maxPerSecond?: number;
+  /** Clock in ms (default performance.now). */
+  now?: () => number;
+  /** Timer (default setTimeout); returns a cancel function. */
+  schedule?: (fn: () => void, ms: number) => () => void;
+}
+
+export interface Coalescer {
+  /** Queue a frame; emits now if the last batch is old enough, otherwise at the next slot. */
+  push(frame: MetricFrame): void;
+  /** Emit the queued frames now (e.g. on pause or at the end of a run). */
+  flush(): void;
+  /** Cancel the pending timer and forget queued frames. */
+  dispose(): void;
+  /** Number of frames queued and not yet emitted. */
+  readonly pending: number;
+}
+
+const defaultSchedule = (fn: () => void, ms: number): (() => void) => {
+  const id = setTimeout(fn, ms);
+  return () => clearTimeout(id);
+};
+
+export function createCoalescer(
+  emit: (frames: MetricFrame[]) => void,
+  opts: CoalescerOptions = {},
+): Coalescer {
+  const maxPerSecond = opts.maxPerSecond ?? 30;
+  if (!(maxPerSecond > 0)) throw new RangeError(`maxPerSecond must be > 0, got ${maxPerSecond}`);
+  const interval = 1000 / maxPerSecond;
+  const now = opts.now ?? (() => performance.now());
+  const schedule = opts.schedule ?? defaultSchedule;
+  let queue: MetricFrame[] = [];
+  let lastEmit = -Infinity;
+  let cancel: (() => void) | null = null;
+
+  const fire = (): void => {
+    cancel?.();
+    cancel = null;
+    if (queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    lastEmit = now();
+    emit(batch);
+  };
+
+  return {
+    push(frame) {
+      queue.push(frame);
+      if (cancel) return;
+      const wait = lastEmit + interval - now();
+      if (wait <= 0) fire();
+      else cancel = schedule(fire, wait);
+    },
+    flush: fire,
+    dispose() {
+      cancel?.();
+      cancel = null;
+      queue = [];
+    },
+    get pending() {
+      return queue.length;
+    },
+  };
+}
+
+/** CSV of frames: `step` first, then every other key sorted; missing values are empty cells. */
+export function framesToCsv(frames: readonly MetricFrame[]): string {
+  const keys = new Set<string>();
+  for (const f of frames) for (const k of Object.keys(f)) keys.add(k);
+  keys.delete('step');
+  const cols = ['step', ...[...keys].sort()];
+  const quote = (s: string): string => (/[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+  const lines = [cols.map(quote).join(',')];
+  for (const f of frames) {
+    lines.push(cols.map((c) => (f[c] === undefined ? '' : String(f[c]))).join(','));
+  }
+  return lines.join('\n') + '\n';
+}
