@@ -1,0 +1,51 @@
+// The shared response grammar: a behavior is an ordered list of marker tokens; a response is those
+// markers with 0–3 filler tokens after each, then EOS. The classifier reads the structure only.
+import { EOS, FILLER_COUNT, RESPONSE_MAX, fillerToken, isFiller, isMarker } from './vocab';
+import type { Rng } from '../rng';
+
+export const INVALID = -1;
+
+/** Draw the response body of a behavior (markers + fillers) followed by EOS. */
+export function renderBehavior(markers: readonly number[], rng: Rng): number[] {
+  const out: number[] = [];
+  let budget = RESPONSE_MAX - markers.length;
+  for (const m of markers) {
+    out.push(m);
+    const k = Math.min(budget, rng.int(4));
+    for (let i = 0; i < k; i++) out.push(fillerToken(rng.int(FILLER_COUNT)));
+    budget -= k;
+  }
+  out.push(EOS);
+  return out;
+}
+
+/**
+ * Behavior index of a response (tokens after the prompt), or INVALID: the response must end with EOS
+ * within the window, contain only markers and fillers, and its marker sequence must equal one
+ * behavior's markers exactly.
+ */
+export function classify(response: ArrayLike<number>, behaviors: readonly (readonly number[])[]): number {
+  const seq: number[] = [];
+  let ended = false;
+  for (let i = 0; i < response.length; i++) {
+    const t = response[i];
+    if (t === EOS) {
+      ended = true;
+      break;
+    }
+    if (isMarker(t)) seq.push(t);
+    else if (!isFiller(t)) return INVALID;
+  }
+  if (!ended) return INVALID;
+  for (let b = 0; b < behaviors.length; b++) {
+    const m = behaviors[b];
+    if (m.length === seq.length && m.every((x, i) => x === seq[i])) return b;
+  }
+  return INVALID;
+}
+
+/** Number of response tokens up to and including the first EOS (all of them when none). */
+export function responseLength(response: ArrayLike<number>): number {
+  for (let i = 0; i < response.length; i++) if (response[i] === EOS) return i + 1;
+  return response.length;
+}
