@@ -1,0 +1,10 @@
+// Node entry (tests, CLI, benchmarks): the WASM build of onnxruntime-web.
+import * as ort from 'onnxruntime-web';
+import type { PolicyShape } from '../core/engine';
+import { OrtEngine } from './ort-engine';
+
+export { OrtEngine };
+
+export function createNodeEngine(shape: PolicyShape, opts: { seed: number; weights?: Float32Array }): Promise<OrtEngine> {
+  return OrtEngine.create(ort, shape, { ...opts, backend: 'wasm', note: 'Node: WASM execution provider' });
+}

@@ -1,0 +1,282 @@
+// PolicyEngine on onnxruntime-web (the only place that touches it, through the module passed in:
+// 'onnxruntime-web' in Node, 'onnxruntime-web/webgpu' in the browser). Parameters and Adam moments
+// stay where the backend produced them (GPU buffers on WebGPU) and are fed back as the next
+// step's inputs; only metrics, sampled tokens and the ratio vector are read back.
+import type * as Ort from 'onnxruntime-web';
+import type {
+  OptimizerHyper, PolicyEngine, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest,
+  ScoreResult, SftBatch, SftMetrics, TrainBatch, TrainMetrics, WeightsHandle,
+} from '../core/engine';
+import { encodeModel } from '../graph/encode';
+import type { Graph } from '../graph/builder';
+import {
+  buildDecodeGraph, buildRecomputeGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, cacheNames,
+  HYPER_FIELDS, PPO_METRICS, type HyperField,
+} from '../model/graphs';
+import { initParams, paramLayout, type ParamLayout } from '../model/layout';
+
+export type OrtModule = typeof Ort;
+export type Backend = 'webgpu' | 'wasm';
+
+export interface OrtEngineOptions {
+  backend: Backend;
+  /** Seed of the deterministic init (ignored when `weights` is given). */
+  seed: number;
+  weights?: Float32Array;
+  /** Why this backend was chosen (e.g. the WebGPU failure that caused a WASM fallback). */
+  note?: string;
+}
+
+type Feeds = Record<string, Ort.Tensor>;
+
+export class OrtEngine implements PolicyEngine {
+  readonly layout: ParamLayout;
+  private params!: Ort.Tensor;
+  private m!: Ort.Tensor;
+  private v!: Ort.Tensor;
+  private steps = 0;
+  private handles = new Map<number, { tensor: Ort.Tensor; version: number }>();
+  private nextHandle = 1;
+  private recompute?: Ort.InferenceSession;
+
+  private constructor(
+    private readonly ort: OrtModule,
+    readonly shape: PolicyShape,
+    readonly backend: Backend,
+    readonly backendNote: string,
+    private readonly sessions: Record<'score' | 'decode' | 'train' | 'sft', Ort.InferenceSession>,
+  ) {
+    this.layout = paramLayout(shape);
+  }
+
+  static async create(ort: OrtModule, shape: PolicyShape, opts: OrtEngineOptions): Promise<OrtEngine> {
+    const layout = paramLayout(shape);
+    const gpu = opts.backend === 'webgpu';
+    const caches = cacheNames(shape.layers).map((n) => `${n}_out`);
+    const make = (g: Graph, gpuOutputs: string[]) => createSession(ort, g, opts.backend, gpu ? gpuOutputs : []);
+    const [score, decode, train, sft] = await Promise.all([
+      make(buildScoreGraph(layout), []),
+      make(buildDecodeGraph(layout), caches),
+      make(buildTrainGraph(layout), ['params_out', 'm_out', 'v_out']),
+      make(buildSftGraph(layout), ['params_out', 'm_out', 'v_out']),
+    ]);
+    const engine = new OrtEngine(ort, shape, opts.backend, opts.note ?? '', { score, decode, train, sft });
+    await engine.setWeights(opts.weights ?? initParams(layout, opts.seed));
+    return engine;
+  }
+
+  get version(): number {
+    return this.steps;
+  }
+
+  private f32(data: Float32Array, dims: number[]): Ort.Tensor {
+    return new this.ort.Tensor('float32', data, dims);
+  }
+
+  private i32(data: Int32Array, dims: number[]): Ort.Tensor {
+    return new this.ort.Tensor('int32', data, dims);
+  }
+
+  private weightsFor(handle?: WeightsHandle): Ort.Tensor {
+    if (!handle) return this.params;
+    const h = this.handles.get(handle.id);
+    if (!h) throw new Error(`weights handle ${handle.id} was released`);
+    return h.tensor;
+  }
+
+  private hyper(values: Record<HyperField, number>): Ort.Tensor {
+    return this.f32(Float32Array.from(HYPER_FIELDS, (k) => values[k]), [HYPER_FIELDS.length]);
+  }
+
+  async score(req: ScoreRequest): Promise<ScoreResult> {
+    const T = this.shape.context;
+    const out = await this.sessions.score.run({
+      params: this.weightsFor(req.weights),
+      tokens: this.i32(req.tokens, [req.batch, T]),
+      temperature: this.f32(Float32Array.of(req.temperature), []),
+    });
+    return { logp: (await out.logp.getData()) as Float32Array, entropy: (await out.entropy.getData()) as Float32Array };
+  }
+
+  async sample(req: SampleRequest): Promise<SampleResult> {
+    return this.generate(req, (pos, tokens, uniforms, caches) =>
+      this.sessions.decode.run({
+        ...caches,
+        params: this.weightsFor(req.weights),
+        token: this.i32(column(tokens, req.batch, this.shape.context, pos), [req.batch]),
+        pos: this.i32(Int32Array.of(pos), []),
+        uniforms: this.f32(uniforms, [req.batch]),
+        temperature: this.f32(Float32Array.of(req.temperature), []),
+      }),
+    );
+  }
+
+  /** The same sampling by recomputing the whole prefix for every token (benchmark baseline). */
+  async sampleRecompute(req: SampleRequest): Promise<SampleResult> {
+    const T = this.shape.context;
+    this.recompute ??= await createSession(this.ort, buildRecomputeGraph(this.layout), this.backend, []);
+    const session = this.recompute;
+    return this.generate(req, (pos, tokens, uniforms) =>
+      session.run({
+        params: this.weightsFor(req.weights),
+        tokens: this.i32(tokens.slice(), [req.batch, T]),
+        pos: this.i32(Int32Array.of(pos), []),
+        uniforms: this.f32(uniforms, [req.batch]),
+        temperature: this.f32(Float32Array.of(req.temperature), []),
+      }),
+    );
+  }
+
+  /**
+   * Shared generation loop: at position pos every row predicts token pos + 1; rows still inside
+   * their prompt are forced to the prompt token, rows inside their window take the sample.
+   */
+  private async generate(
+    req: SampleRequest,
+    step: (pos: number, tokens: Int32Array, uniforms: Float32Array, caches: Feeds) => Promise<Feeds>,
+  ): Promise<SampleResult> {
+    const { batch: B, newTokens } = req;
+    const { context: T, heads, dModel, layers } = this.shape;
+    const W = T - 1;
+    if (req.uniforms.length !== B * newTokens) throw new Error(`sample: need ${B * newTokens} uniforms, got ${req.uniforms.length}`);
+    const tokens = new Int32Array(B * T);
+    let end = 0;
+    for (let b = 0; b < B; b++) {
+      const p = req.promptLength[b];
+      if (p < 1 || p + newTokens > T) throw new Error(`sample: prompt length ${p} + ${newTokens} new tokens must fit context ${T}`);
+      tokens.set(req.prompt.subarray(b * T, b * T + p), b * T);
+      end = Math.max(end, p + newTokens);
+    }
+    const logp = new Float32Array(B * W);
+    const entropy = new Float32Array(B * W);
+    const cacheSize = B * heads * T * (dModel / heads);
+    let caches: Feeds = {};
+    for (const name of cacheNames(layers)) caches[name] = this.f32(new Float32Array(cacheSize), [B, heads, T, dModel / heads]);
+    const uniforms = new Float32Array(B);
+    for (let pos = 0; pos < end - 1; pos++) {
+      for (let b = 0; b < B; b++) {
+        const j = pos + 1 - req.promptLength[b];
+        uniforms[b] = j >= 0 && j < newTokens ? req.uniforms[b * newTokens + j] : 0.5;
+      }
+      const out = await step(pos, tokens, uniforms, caches);
+      const [next, lp, ent] = await Promise.all(['next', 'logp', 'entropy'].map((k) => out[k].getData()));
+      for (let b = 0; b < B; b++) {
+        const j = pos + 1 - req.promptLength[b];
+        if (j < 0 || j >= newTokens) continue;
+        tokens[b * T + pos + 1] = (next as Int32Array)[b];
+        logp[b * W + pos] = (lp as Float32Array)[b];
+        entropy[b * W + pos] = (ent as Float32Array)[b];
+      }
+      const fresh: Feeds = {};
+      for (const name of cacheNames(layers)) if (out[`${name}_out`]) fresh[name] = out[`${name}_out`];
+      disposeAll(Object.values(caches));
+      caches = fresh;
+    }
+    disposeAll(Object.values(caches));
+    return { tokens, logp, entropy };
+  }
+
+  async trainStep(batch: TrainBatch, h: PpoHyper): Promise<TrainMetrics> {
+    const dims = [batch.batch, this.shape.context - 1];
+    const out = await this.sessions.train.run({
+      params: this.params,
+      m: this.m,
+      v: this.v,
+      tokens: this.i32(batch.tokens, [batch.batch, this.shape.context]),
+      advantages: this.f32(batch.advantages, dims),
+      oldLogp: this.f32(batch.oldLogp, dims),
+      refLogp: this.f32(batch.refLogp, dims),
+      lossMask: this.f32(batch.lossMask, dims),
+      hyper: this.hyper({ ...h, step: this.steps + 1, seqMean: h.aggregation === 'seq-mean-token-mean' ? 1 : 0 }),
+    });
+    const metrics = (await out.metrics.getData()) as Float32Array;
+    const ratio = (await out.ratio.getData()) as Float32Array;
+    this.advance(out);
+    const m = Object.fromEntries(PPO_METRICS.map((k, i) => [k, metrics[i]])) as Record<(typeof PPO_METRICS)[number], number>;
+    return { ...m, ratio };
+  }
+
+  async sftStep(batch: SftBatch, h: OptimizerHyper & { temperature: number }): Promise<SftMetrics> {
+    const out = await this.sessions.sft.run({
+      params: this.params,
+      m: this.m,
+      v: this.v,
+      tokens: this.i32(batch.tokens, [batch.batch, this.shape.context]),
+      lossMask: this.f32(batch.lossMask, [batch.batch, this.shape.context - 1]),
+      hyper: this.hyper({
+        ...h, step: this.steps + 1, clipLow: 0, clipHigh: 0, dualClip: 0, entropyCoef: 0, klCoef: 0, seqMean: 0,
+      }),
+    });
+    const metrics = (await out.metrics.getData()) as Float32Array;
+    this.advance(out);
+    return { loss: metrics[0], gradNorm: metrics[1] };
+  }
+
+  /** Swap in the step's new parameters and moments; free the old ones unless a handle holds them. */
+  private advance(out: Feeds): void {
+    const old = this.params;
+    this.params = out.params_out;
+    disposeAll([this.m, this.v]);
+    this.m = out.m_out;
+    this.v = out.v_out;
+    this.steps++;
+    if (!this.isHeld(old)) old.dispose();
+  }
+
+  private isHeld(t: Ort.Tensor): boolean {
+    for (const h of this.handles.values()) if (h.tensor === t) return true;
+    return false;
+  }
+
+  async getWeights(): Promise<Float32Array> {
+    return Float32Array.from((await this.params.getData()) as Float32Array);
+  }
+
+  async setWeights(weights: Float32Array): Promise<void> {
+    if (weights.length !== this.layout.total) throw new Error(`setWeights: expected ${this.layout.total} values, got ${weights.length}`);
+    const old = [this.params, this.m, this.v].filter((t) => t && !this.isHeld(t));
+    this.params = this.f32(Float32Array.from(weights), [weights.length]);
+    this.m = this.f32(new Float32Array(weights.length), [weights.length]);
+    this.v = this.f32(new Float32Array(weights.length), [weights.length]);
+    this.steps = 0;
+    disposeAll(old);
+  }
+
+  snapshot(): WeightsHandle {
+    const id = this.nextHandle++;
+    this.handles.set(id, { tensor: this.params, version: this.steps });
+    return { id, version: this.steps };
+  }
+
+  release(handle: WeightsHandle): void {
+    const h = this.handles.get(handle.id);
+    if (!h) return;
+    this.handles.delete(handle.id);
+    if (h.tensor !== this.params && !this.isHeld(h.tensor)) h.tensor.dispose();
+  }
+
+  async dispose(): Promise<void> {
+    for (const id of [...this.handles.keys()]) this.release({ id, version: 0 });
+    disposeAll([this.params, this.m, this.v]);
+    await Promise.all([...Object.values(this.sessions), ...(this.recompute ? [this.recompute] : [])].map((s) => s.release()));
+  }
+}
+
+async function createSession(ort: OrtModule, g: Graph, backend: Backend, gpuOutputs: string[]): Promise<Ort.InferenceSession> {
+  const preferredOutputLocation = Object.fromEntries(gpuOutputs.map((n) => [n, 'gpu-buffer' as const]));
+  return ort.InferenceSession.create(encodeModel(g), {
+    executionProviders: [backend],
+    graphOptimizationLevel: 'all',
+    ...(gpuOutputs.length ? { preferredOutputLocation } : {}),
+  });
+}
+
+function column(tokens: Int32Array, batch: number, T: number, pos: number): Int32Array {
+  const out = new Int32Array(batch);
+  for (let b = 0; b < batch; b++) out[b] = tokens[b * T + pos];
+  return out;
+}
+
+function disposeAll(ts: (Ort.Tensor | undefined)[]): void {
+  for (const t of ts) if (t && t.location !== 'cpu') t.dispose();
+}

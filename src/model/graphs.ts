@@ -1,0 +1,183 @@
+// The policy's ONNX graphs: score, decode (KV-cache sampling), recompute (full-prefix sampling,
+// for the benchmark and the equivalence test), PPO train step and SFT step. Every graph takes the
+// parameters as one flat input so the engine can keep them GPU-resident and feed them back.
+import { Graph, type DType, type Tensor } from '../graph/builder';
+import { grad } from '../graph/grad';
+import * as op from '../graph/ops';
+import { decayMask, type ParamLayout } from './layout';
+import { sampleTokens, tokenStats } from './heads';
+import { adamw } from './optimizer';
+import { decodeStep, forward, sliceParams, type KvCache } from './transformer';
+
+/** Order of the scalars in the train graphs' `hyper` input. */
+export const HYPER_FIELDS = [
+  'lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature',
+  'clipLow', 'clipHigh', 'dualClip', 'entropyCoef', 'klCoef', 'seqMean',
+] as const;
+export type HyperField = (typeof HYPER_FIELDS)[number];
+
+/** Order of the values in the PPO train graph's `metrics` output. */
+export const PPO_METRICS = ['loss', 'pgLoss', 'clipfracLow', 'clipfracHigh', 'ppoKl', 'entropy', 'gradNorm'] as const;
+export const SFT_METRICS = ['loss', 'gradNorm'] as const;
+
+function policyInputs(g: Graph, layout: ParamLayout, dtype: DType) {
+  const T = layout.shape.context;
+  const params = g.input('params', dtype, [layout.total]);
+  const tokens = g.input('tokens', 'int32', ['B', T]);
+  return { params, tokens };
+}
+
+/** Logits for positions 0..T−2 and the tokens they predict (1..T−1). */
+function shiftedLogits(params: Tensor, tokens: Tensor, layout: ParamLayout) {
+  const T = layout.shape.context;
+  const weights = sliceParams(params, layout);
+  const logits = op.slice(forward(weights, tokens, layout), 1, 0, T - 1);
+  const next = op.slice(tokens, 1, 1, T);
+  return { logits, next };
+}
+
+export function buildScoreGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+  const g = new Graph('score');
+  const { params, tokens } = policyInputs(g, layout, dtype);
+  const temperature = g.input('temperature', dtype, []);
+  const { logits, next } = shiftedLogits(params, tokens, layout);
+  const { logp, entropy } = tokenStats(logits, next, temperature);
+  g.output('logp', logp);
+  g.output('entropy', entropy);
+  return g;
+}
+
+export const cacheNames = (layers: number) =>
+  Array.from({ length: layers }, (_, l) => [`k${l}`, `v${l}`]).flat();
+
+export function buildDecodeGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+  const { context: T, heads, dModel, layers } = layout.shape;
+  const g = new Graph('decode');
+  const params = g.input('params', dtype, [layout.total]);
+  const token = g.input('token', 'int32', ['B']);
+  const pos = g.input('pos', 'int32', []);
+  const uniforms = g.input('uniforms', dtype, ['B']);
+  const temperature = g.input('temperature', dtype, []);
+  const caches: KvCache[] = [];
+  for (let l = 0; l < layers; l++) {
+    const shape = ['B', heads, T, dModel / heads];
+    caches.push({ k: g.input(`k${l}`, dtype, shape), v: g.input(`v${l}`, dtype, shape) });
+  }
+  const step = decodeStep(sliceParams(params, layout), token, pos, caches, layout);
+  const s = sampleTokens(step.logits, uniforms, temperature);
+  g.output('next', s.token);
+  g.output('logp', s.logp);
+  g.output('entropy', s.entropy);
+  step.caches.forEach((c, l) => {
+    g.output(`k${l}_out`, c.k);
+    g.output(`v${l}_out`, c.v);
+  });
+  return g;
+}
+
+/** Sampling by recomputing the whole prefix: the O(L²) baseline the KV cache is measured against. */
+export function buildRecomputeGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+  const T = layout.shape.context;
+  const g = new Graph('recompute');
+  const { params, tokens } = policyInputs(g, layout, dtype);
+  const pos = g.input('pos', 'int32', []);
+  const uniforms = g.input('uniforms', dtype, ['B']);
+  const temperature = g.input('temperature', dtype, []);
+  const logits = forward(sliceParams(params, layout), tokens, layout);
+  const slots = g.constant(Array.from({ length: T }, (_, i) => i), 'int32', [T]);
+  const hot = op.reshape(op.cast(op.equal(slots, pos), dtype), [1, T, 1]);
+  const s = sampleTokens(op.reduceSum(op.mul(logits, hot), [1]), uniforms, temperature);
+  g.output('next', s.token);
+  g.output('logp', s.logp);
+  g.output('entropy', s.entropy);
+  return g;
+}
+
+function hyperInputs(g: Graph, dtype: DType) {
+  const hyper = g.input('hyper', dtype, [HYPER_FIELDS.length]);
+  const h = {} as Record<HyperField, Tensor>;
+  HYPER_FIELDS.forEach((name, i) => (h[name] = op.reshape(op.slice(hyper, 0, i, i + 1), [])));
+  return h;
+}
+
+function optimizerState(g: Graph, layout: ParamLayout, dtype: DType) {
+  const m = g.input('m', dtype, [layout.total]);
+  const v = g.input('v', dtype, [layout.total]);
+  const mask = g.constant(decayMask(layout), dtype, [layout.total]);
+  return { m, v, mask };
+}
+
+/** Gradient of `loss` w.r.t. the flat parameter vector (through each named slice). */
+function flatGradient(loss: Tensor, params: Tensor): Tensor {
+  const slices = params.graph.nodes.filter((n) => n.op === 'Slice' && n.inputs[0] === params).map((n) => n.outputs[0]);
+  return op.concat(grad(loss, slices), 0);
+}
+
+/** Token-mean or seq-mean-token-mean weights from the loss mask (Σ w = 1 when anything is masked in). */
+function aggregationWeights(mask: Tensor, seqMean: Tensor): Tensor {
+  const tokenW = op.div(mask, op.max2(op.reduceSum(mask, [0, 1]), 1));
+  const rowCount = op.reduceSum(mask, [1], true);
+  const rows = op.max2(op.reduceSum(op.cast(op.greater(rowCount, 0), mask.dtype), [0, 1]), 1);
+  const seqW = op.div(mask, op.mul(op.max2(rowCount, 1), rows));
+  return op.add(op.mul(seqW, seqMean), op.mul(tokenW, op.sub(1, seqMean)));
+}
+
+const maskedMean = (x: Tensor, mask: Tensor) =>
+  op.div(op.reduceSum(op.mul(x, mask), [0, 1]), op.max2(op.reduceSum(mask, [0, 1]), 1));
+
+export function buildTrainGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+  const T = layout.shape.context;
+  const g = new Graph('ppo_train');
+  const { params, tokens } = policyInputs(g, layout, dtype);
+  const { m, v, mask: decay } = optimizerState(g, layout, dtype);
+  const tok = (name: string) => g.input(name, dtype, ['B', T - 1]);
+  const [adv, oldLogp, refLogp, lossMask] = ['advantages', 'oldLogp', 'refLogp', 'lossMask'].map(tok);
+  const h = hyperInputs(g, dtype);
+
+  const { logits, next } = shiftedLogits(params, tokens, layout);
+  const { logp, entropy } = tokenStats(logits, next, h.temperature);
+  const ratio = op.exp(op.sub(logp, oldLogp));
+  const unclipped = op.neg(op.mul(ratio, adv));
+  const clipped = op.neg(op.mul(op.clip(ratio, op.sub(1, h.clipLow), op.add(1, h.clipHigh)), adv));
+  let pg = op.max2(unclipped, clipped);
+  const dualOn = op.and(op.greater(h.dualClip, 0), op.less(adv, 0));
+  pg = op.where(dualOn, op.min2(pg, op.neg(op.mul(adv, h.dualClip))), pg);
+  const diff = op.clip(op.sub(refLogp, logp), -20, 20);
+  const kl = op.clip(op.sub(op.sub(op.exp(diff), diff), 1), -10, 10);
+
+  const weights = aggregationWeights(lossMask, h.seqMean);
+  const agg = (x: Tensor) => op.reduceSum(op.mul(x, weights), [0, 1]);
+  const pgLoss = agg(pg);
+  const loss = op.add(op.sub(pgLoss, op.mul(agg(entropy), h.entropyCoef)), op.mul(agg(kl), h.klCoef));
+
+  const opt = adamw(params, m, v, flatGradient(loss, params), h, decay);
+  const flag = (cond: Tensor) => op.cast(cond, dtype);
+  const high = op.mul(flag(op.greater(adv, 0)), flag(op.greater(ratio, op.add(1, h.clipHigh))));
+  const low = op.mul(flag(op.less(adv, 0)), flag(op.less(ratio, op.sub(1, h.clipLow))));
+  const metrics = [loss, pgLoss, maskedMean(low, lossMask), maskedMean(high, lossMask),
+    maskedMean(op.sub(oldLogp, logp), lossMask), maskedMean(entropy, lossMask), opt.gradNorm];
+  g.output('params_out', opt.params);
+  g.output('m_out', opt.m);
+  g.output('v_out', opt.v);
+  g.output('metrics', op.concat(metrics.map((x) => op.reshape(x, [1])), 0));
+  g.output('ratio', ratio);
+  return g;
+}
+
+export function buildSftGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+  const T = layout.shape.context;
+  const g = new Graph('sft_train');
+  const { params, tokens } = policyInputs(g, layout, dtype);
+  const { m, v, mask: decay } = optimizerState(g, layout, dtype);
+  const lossMask = g.input('lossMask', dtype, ['B', T - 1]);
+  const h = hyperInputs(g, dtype);
+  const { logits, next } = shiftedLogits(params, tokens, layout);
+  const { logp } = tokenStats(logits, next, h.temperature);
+  const loss = op.neg(maskedMean(logp, lossMask));
+  const opt = adamw(params, m, v, flatGradient(loss, params), h, decay);
+  g.output('params_out', opt.params);
+  g.output('m_out', opt.m);
+  g.output('v_out', opt.v);
+  g.output('metrics', op.concat([loss, opt.gradNorm].map((x) => op.reshape(x, [1])), 0));
+  return g;
+}

@@ -1,0 +1,123 @@
+// The policy: a causal pre-LN transformer (token + position embeddings, multi-head attention,
+// GELU MLP, final LN, unembedding), written over the graph builder. Both the full-sequence pass
+// (score / train) and the one-token KV-cache step (sampling) share the same block pieces.
+import type { Tensor } from '../graph/builder';
+import * as op from '../graph/ops';
+import type { ParamLayout } from './layout';
+
+export type Weights = Map<string, Tensor>;
+
+/** Cut the flat parameter vector into named, shaped weights. */
+export function sliceParams(params: Tensor, layout: ParamLayout): Weights {
+  const w: Weights = new Map();
+  for (const p of layout.params) {
+    const flat = op.slice(params, 0, p.offset, p.offset + p.size);
+    w.set(p.name, p.shape.length === 1 ? flat : op.reshape(flat, p.shape));
+  }
+  return w;
+}
+
+function layerNorm(x: Tensor, g: Tensor, b: Tensor): Tensor {
+  const centered = op.sub(x, op.reduceMean(x, [-1], true));
+  const variance = op.reduceMean(op.mul(centered, centered), [-1], true);
+  return op.add(op.mul(op.div(centered, op.sqrt(op.add(variance, 1e-5))), g), b);
+}
+
+const gelu = (x: Tensor) => op.mul(op.mul(x, 0.5), op.add(op.erf(op.mul(x, Math.SQRT1_2)), 1));
+const linear = (x: Tensor, w: Tensor, b: Tensor) => op.add(op.matmul(x, w), b);
+
+function mlpBlock(x: Tensor, w: Weights, l: number): Tensor {
+  const h = layerNorm(x, w.get(`l${l}.ln2.g`)!, w.get(`l${l}.ln2.b`)!);
+  const inner = gelu(linear(h, w.get(`l${l}.mlp.w_in`)!, w.get(`l${l}.mlp.b_in`)!));
+  return op.add(x, linear(inner, w.get(`l${l}.mlp.w_out`)!, w.get(`l${l}.mlp.b_out`)!));
+}
+
+/** [B, T, 3d] → q, k, v as [B, H, T, dh]. */
+function splitHeads(qkv: Tensor, heads: number): Tensor[] {
+  const [, T, d3] = qkv.shape as [string, number, number];
+  const d = d3 / 3;
+  return [0, 1, 2].map((i) => {
+    const part = op.slice(qkv, -1, i * d, (i + 1) * d);
+    return op.transpose(op.reshape(part, ['B', T, heads, d / heads]), [0, 2, 1, 3]);
+  });
+}
+
+/** [B, H, T, dh] → [B, T, d]. */
+function mergeHeads(o: Tensor): Tensor {
+  const [, H, T, dh] = o.shape as [string, number, number, number];
+  return op.reshape(op.transpose(o, [0, 2, 1, 3]), ['B', T, H * dh]);
+}
+
+function attend(q: Tensor, k: Tensor, v: Tensor, bias: Tensor): Tensor {
+  const dh = q.shape[3] as number;
+  const scores = op.add(op.mul(op.matmul(q, op.swapLast(k)), 1 / Math.sqrt(dh)), bias);
+  return op.matmul(op.softmax(scores, -1), v);
+}
+
+function finalLogits(x: Tensor, w: Weights): Tensor {
+  return op.matmul(layerNorm(x, w.get('ln_f.g')!, w.get('ln_f.b')!), w.get('unembed')!);
+}
+
+/** Full causal pass: tokens [B, T] (int32) → logits [B, T, V]. */
+export function forward(w: Weights, tokens: Tensor, layout: ParamLayout): Tensor {
+  const { context: T, layers, heads } = layout.shape;
+  const dt = w.get('tok_emb')!.dtype;
+  const g = tokens.graph;
+  const causal = g.constant(
+    Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -1e9 : 0)),
+    dt,
+    [T, T],
+  );
+  let x = op.add(op.gather(w.get('tok_emb')!, tokens), w.get('pos_emb')!);
+  for (let l = 0; l < layers; l++) {
+    const h = layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!);
+    const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), heads);
+    x = op.add(x, linear(mergeHeads(attend(q, k, v, causal)), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
+    x = mlpBlock(x, w, l);
+  }
+  return finalLogits(x, w);
+}
+
+export interface KvCache {
+  k: Tensor;
+  v: Tensor;
+}
+
+/**
+ * One decoding step with a fixed-size KV cache of `context` slots per layer ([B, H, T, dh]):
+ * the token at position `pos` (int32 scalar) is embedded, its keys/values written into slot `pos`
+ * (an Equal-based one-hot blend, which stays on the GPU), and it attends to slots ≤ pos.
+ * Returns the logits [B, V] for position pos + 1 and the updated caches.
+ */
+export function decodeStep(
+  w: Weights,
+  token: Tensor,
+  pos: Tensor,
+  caches: KvCache[],
+  layout: ParamLayout,
+): { logits: Tensor; caches: KvCache[] } {
+  const { context: T, heads } = layout.shape;
+  const dt = w.get('tok_emb')!.dtype;
+  const g = token.graph;
+  const slots = g.constant(Array.from({ length: T }, (_, i) => i), 'int32', [T]);
+  const hot = op.cast(op.equal(slots, pos), dt); // [T]
+  const slotMask = op.reshape(hot, [1, 1, T, 1]);
+  const keep = op.sub(1, slotMask);
+  const bias = op.reshape(op.where(op.greater(slots, pos), -1e9, g.scalar(0, dt)), [1, 1, 1, T]);
+
+  const posRow = op.gather(w.get('pos_emb')!, op.reshape(pos, [1])); // [1, d]
+  let x = op.unsqueeze(op.add(op.gather(w.get('tok_emb')!, token), posRow), 1); // [B, 1, d]
+  const next: KvCache[] = [];
+  caches.forEach((cache, l) => {
+    const h = layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!);
+    const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), heads);
+    // k, v are [B, H, 1, dh]: broadcast into the cache's slot `pos`.
+    const kAll = op.add(op.mul(cache.k, keep), op.mul(k, slotMask));
+    const vAll = op.add(op.mul(cache.v, keep), op.mul(v, slotMask));
+    next.push({ k: kAll, v: vAll });
+    x = op.add(x, linear(mergeHeads(attend(q, kAll, vAll, bias)), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
+    x = mlpBlock(x, w, l);
+  });
+  const logits = op.reshape(finalLogits(x, w), ['B', layout.shape.vocab]);
+  return { logits, caches: next };
+}
