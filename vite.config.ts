@@ -26,6 +26,8 @@ export default defineConfig({
         main: page('./index.html'),
         // Engine probe for browser e2e tests (tests/browser/probe.html).
         probe: page('./tests/browser/probe.html'),
+        // LineChart fixture for browser e2e tests.
+        charts: page('./tests/browser/charts.html'),
       },
     },
   },

@@ -1,0 +1,71 @@
+/** Chart data helpers (pure). */
+
+export interface Point {
+  step: number;
+  value: number;
+}
+
+export interface Series {
+  /** Metric name, e.g. "support/token_entropy". */
+  key: string;
+  label: string;
+  color: string;
+  /** Sorted by step. */
+  points: readonly Point[];
+  dashed?: boolean;
+}
+
+/** Index of the point whose step is nearest to `step` (points sorted by step); -1 if empty. */
+export function nearestIndex(points: readonly Point[], step: number): number {
+  if (points.length === 0) return -1;
+  let lo = 0;
+  let hi = points.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid]!.step < step) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo > 0 && step - points[lo - 1]!.step <= points[lo]!.step - step) return lo - 1;
+  return lo;
+}
+
+/** [min, max] over all finite values, padded; [0, 1] when there is no data. */
+export function valueExtent(series: readonly Series[], pad = 0.05): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of series) {
+    for (const p of s.points) {
+      if (!Number.isFinite(p.value)) continue;
+      if (p.value < lo) lo = p.value;
+      if (p.value > hi) hi = p.value;
+    }
+  }
+  if (lo > hi) return [0, 1];
+  if (lo === hi) return [lo - 0.5, hi + 0.5];
+  const d = (hi - lo) * pad;
+  return [lo - d, hi + d];
+}
+
+/** Step extent over all series; [0, 1] when there is no data. */
+export function stepExtent(series: readonly Series[]): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of series) {
+    const first = s.points[0];
+    const last = s.points[s.points.length - 1];
+    if (first && first.step < lo) lo = first.step;
+    if (last && last.step > hi) hi = last.step;
+  }
+  if (lo > hi) return [0, 1];
+  return lo === hi ? [lo, lo + 1] : [lo, hi];
+}
+
+/** Compact number for tooltips: exact enough to read, short enough to fit. */
+export function formatValue(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  if (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-3)) return v.toExponential(3);
+  return Number(v.toPrecision(5)).toString();
+}
+
+/** Okabe–Ito palette (colour-blind safe). */
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
