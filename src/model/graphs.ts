@@ -94,7 +94,11 @@ export function buildRecomputeGraph(layout: ParamLayout, dtype: DType = 'float32
 }
 
 function hyperInputs(g: Graph, dtype: DType) {
-  const hyper = g.input('hyper', dtype, [HYPER_FIELDS.length]);
+  return splitHyper(g.input('hyper', dtype, [HYPER_FIELDS.length]));
+}
+
+/** The `hyper` vector as named scalars. */
+export function splitHyper(hyper: Tensor): Record<HyperField, Tensor> {
   const h = {} as Record<HyperField, Tensor>;
   HYPER_FIELDS.forEach((name, i) => (h[name] = op.reshape(op.slice(hyper, 0, i, i + 1), [])));
   return h;
@@ -125,15 +129,17 @@ function aggregationWeights(mask: Tensor, seqMean: Tensor): Tensor {
 const maskedMean = (x: Tensor, mask: Tensor) =>
   op.div(op.reduceSum(op.mul(x, mask), [0, 1]), op.max2(op.reduceSum(mask, [0, 1]), 1));
 
-export function buildTrainGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
-  const T = layout.shape.context;
-  const g = new Graph('ppo_train');
-  const { params, tokens } = policyInputs(g, layout, dtype);
-  const { m, v, mask: decay } = optimizerState(g, layout, dtype);
-  const tok = (name: string) => g.input(name, dtype, ['B', T - 1]);
-  const [adv, oldLogp, refLogp, lossMask] = ['advantages', 'oldLogp', 'refLogp', 'lossMask'].map(tok);
-  const h = hyperInputs(g, dtype);
+export interface PpoLossInputs {
+  advantages: Tensor;
+  oldLogp: Tensor;
+  refLogp: Tensor;
+  lossMask: Tensor;
+}
 
+/** The PPO objective of DESIGN.md as graph ops (src/core/ppo.ts is its plain-TS reference). */
+export function ppoLoss(params: Tensor, tokens: Tensor, x: PpoLossInputs, h: Record<HyperField, Tensor>, layout: ParamLayout) {
+  const dtype = params.dtype;
+  const { advantages: adv, oldLogp, refLogp, lossMask } = x;
   const { logits, next } = shiftedLogits(params, tokens, layout);
   const { logp, entropy } = tokenStats(logits, next, h.temperature);
   const ratio = op.exp(op.sub(logp, oldLogp));
@@ -146,21 +152,40 @@ export function buildTrainGraph(layout: ParamLayout, dtype: DType = 'float32'): 
   const kl = op.clip(op.sub(op.sub(op.exp(diff), diff), 1), -10, 10);
 
   const weights = aggregationWeights(lossMask, h.seqMean);
-  const agg = (x: Tensor) => op.reduceSum(op.mul(x, weights), [0, 1]);
+  const agg = (t: Tensor) => op.reduceSum(op.mul(t, weights), [0, 1]);
   const pgLoss = agg(pg);
   const loss = op.add(op.sub(pgLoss, op.mul(agg(entropy), h.entropyCoef)), op.mul(agg(kl), h.klCoef));
 
-  const opt = adamw(params, m, v, flatGradient(loss, params), h, decay);
   const flag = (cond: Tensor) => op.cast(cond, dtype);
   const high = op.mul(flag(op.greater(adv, 0)), flag(op.greater(ratio, op.add(1, h.clipHigh))));
   const low = op.mul(flag(op.less(adv, 0)), flag(op.less(ratio, op.sub(1, h.clipLow))));
-  const metrics = [loss, pgLoss, maskedMean(low, lossMask), maskedMean(high, lossMask),
-    maskedMean(op.sub(oldLogp, logp), lossMask), maskedMean(entropy, lossMask), opt.gradNorm];
+  return {
+    loss,
+    pgLoss,
+    ratio,
+    clipfracLow: maskedMean(low, lossMask),
+    clipfracHigh: maskedMean(high, lossMask),
+    ppoKl: maskedMean(op.sub(oldLogp, logp), lossMask),
+    entropy: maskedMean(entropy, lossMask),
+  };
+}
+
+export function buildTrainGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+  const T = layout.shape.context;
+  const g = new Graph('ppo_train');
+  const { params, tokens } = policyInputs(g, layout, dtype);
+  const { m, v, mask: decay } = optimizerState(g, layout, dtype);
+  const tok = (name: string) => g.input(name, dtype, ['B', T - 1]);
+  const [advantages, oldLogp, refLogp, lossMask] = ['advantages', 'oldLogp', 'refLogp', 'lossMask'].map(tok);
+  const h = hyperInputs(g, dtype);
+  const r = ppoLoss(params, tokens, { advantages, oldLogp, refLogp, lossMask }, h, layout);
+  const opt = adamw(params, m, v, flatGradient(r.loss, params), h, decay);
+  const metrics = [r.loss, r.pgLoss, r.clipfracLow, r.clipfracHigh, r.ppoKl, r.entropy, opt.gradNorm];
   g.output('params_out', opt.params);
   g.output('m_out', opt.m);
   g.output('v_out', opt.v);
-  g.output('metrics', op.concat(metrics.map((x) => op.reshape(x, [1])), 0));
-  g.output('ratio', ratio);
+  g.output('metrics', op.concat(metrics.map((t) => op.reshape(t, [1])), 0));
+  g.output('ratio', r.ratio);
   return g;
 }
 

@@ -1,7 +1,7 @@
 // The policy: a causal pre-LN transformer (token + position embeddings, multi-head attention,
 // GELU MLP, final LN, unembedding), written over the graph builder. Both the full-sequence pass
 // (score / train) and the one-token KV-cache step (sampling) share the same block pieces.
-import type { Tensor } from '../graph/builder';
+import type { Dim, Tensor } from '../graph/builder';
 import * as op from '../graph/ops';
 import type { ParamLayout } from './layout';
 
@@ -23,7 +23,10 @@ function layerNorm(x: Tensor, g: Tensor, b: Tensor): Tensor {
   return op.add(op.mul(op.div(centered, op.sqrt(op.add(variance, 1e-5))), g), b);
 }
 
-const gelu = (x: Tensor) => op.mul(op.mul(x, 0.5), op.add(op.erf(op.mul(x, Math.SQRT1_2)), 1));
+// GELU, tanh form: Tanh has double kernels in ORT (Erf does not), so the whole model can be
+// gradient-checked in float64.
+const gelu = (x: Tensor) =>
+  op.mul(op.mul(x, 0.5), op.add(op.tanh(op.mul(op.add(x, op.mul(op.pow(x, 3), 0.044715)), Math.sqrt(2 / Math.PI))), 1));
 const linear = (x: Tensor, w: Tensor, b: Tensor) => op.add(op.matmul(x, w), b);
 
 function mlpBlock(x: Tensor, w: Weights, l: number): Tensor {
@@ -34,18 +37,18 @@ function mlpBlock(x: Tensor, w: Weights, l: number): Tensor {
 
 /** [B, T, 3d] → q, k, v as [B, H, T, dh]. */
 function splitHeads(qkv: Tensor, heads: number): Tensor[] {
-  const [, T, d3] = qkv.shape as [string, number, number];
+  const [batch, T, d3] = qkv.shape as [Dim, number, number];
   const d = d3 / 3;
   return [0, 1, 2].map((i) => {
     const part = op.slice(qkv, -1, i * d, (i + 1) * d);
-    return op.transpose(op.reshape(part, ['B', T, heads, d / heads]), [0, 2, 1, 3]);
+    return op.transpose(op.reshape(part, [batch, T, heads, d / heads]), [0, 2, 1, 3]);
   });
 }
 
 /** [B, H, T, dh] → [B, T, d]. */
 function mergeHeads(o: Tensor): Tensor {
-  const [, H, T, dh] = o.shape as [string, number, number, number];
-  return op.reshape(op.transpose(o, [0, 2, 1, 3]), ['B', T, H * dh]);
+  const [batch, H, T, dh] = o.shape as [Dim, number, number, number];
+  return op.reshape(op.transpose(o, [0, 2, 1, 3]), [batch, T, H * dh]);
 }
 
 function attend(q: Tensor, k: Tensor, v: Tensor, bias: Tensor): Tensor {
@@ -118,6 +121,6 @@ export function decodeStep(
     x = op.add(x, linear(mergeHeads(attend(q, kAll, vAll, bias)), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
     x = mlpBlock(x, w, l);
   });
-  const logits = op.reshape(finalLogits(x, w), ['B', layout.shape.vocab]);
+  const logits = op.reshape(finalLogits(x, w), [token.shape[0], layout.shape.vocab]);
   return { logits, caches: next };
 }

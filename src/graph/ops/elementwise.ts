@@ -39,7 +39,6 @@ export const exp = (x: Tensor) => unary('Exp', x);
 export const log = (x: Tensor) => unary('Log', x);
 export const sqrt = (x: Tensor) => unary('Sqrt', x);
 export const tanh = (x: Tensor) => unary('Tanh', x);
-export const erf = (x: Tensor) => unary('Erf', x);
 export const abs = (x: Tensor) => unary('Abs', x);
 /** Identity in the forward pass, zero gradient in the backward pass. */
 export const stopGradient = (x: Tensor) => x.graph.node('Identity', [x], [{ dtype: x.dtype, shape: x.shape }], {}, { stop: true })[0];
@@ -81,7 +80,6 @@ defineGrad('Exp', ({ outputs: [y] }, [dy]) => [mul(dy, y)]);
 defineGrad('Log', ({ inputs: [x] }, [dy]) => [div(dy, x)]);
 defineGrad('Sqrt', ({ outputs: [y] }, [dy]) => [div(mul(dy, 0.5), y)]);
 defineGrad('Tanh', ({ outputs: [y] }, [dy]) => [mul(dy, sub(1, mul(y, y)))]);
-defineGrad('Erf', ({ inputs: [x] }, [dy]) => [mul(dy, mul(exp(neg(mul(x, x))), 2 / Math.sqrt(Math.PI)))]);
 defineGrad('Abs', ({ inputs: [x] }, [dy]) => [mul(dy, sub(mask(greater(x, 0), x), mask(less(x, 0), x)))]);
 defineGrad('Identity', (node, [dy]) => [node.meta?.stop ? null : dy]);
 defineGrad('Cast', ({ inputs: [x], outputs: [y] }, [dy]) => [x.isFloat && y.isFloat ? cast(dy, x.dtype) : null]);
