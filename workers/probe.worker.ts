@@ -159,4 +159,6 @@ async function run(req: ProbeRunRequest): Promise<ProbeRunResult> {
 }
 
 const api: ProbeApi = { env: probeEnv, run };
-Comlink.expose(api);
+// ORT's bundled build starts its WASM pthreads as module workers of *this* chunk
+// (new Worker(import.meta.url, { name: 'em-pthread' })): only the real worker exposes the API.
+if (!self.name.startsWith('em-pthread')) Comlink.expose(api);
