@@ -1,0 +1,184 @@
+// The measurements of the four invariants, written once; the loop assembles them into one frame
+// per step under the DESIGN.md metric names.
+import type { GateDecision, JudgedTurn } from './methods/types';
+import type { Generated } from './serve';
+import { INVALID } from './tasks/grammar';
+import type { Task } from './tasks/types';
+import { CONTEXT, NEW_TOKENS, PROMPT_LENGTH, tokenName } from './tasks/vocab';
+
+export interface SampleTrace {
+  session: number;
+  turn: number;
+  state: string;
+  response: string;
+  behavior: string;
+  votes: number[];
+  score: number;
+  reward: number;
+  hint: string | null;
+  hintVotes: string[];
+  queued: boolean;
+  lossMask: number;
+  reasons: string[];
+  advMean: number;
+  advMin: number;
+  advMax: number;
+}
+
+export interface MetricsFrame {
+  step: number;
+  /** Trainer version (optimizer steps) after this step. */
+  version: number;
+  /** Scalar metrics by DESIGN.md name; deterministic given seed + config. */
+  scalars: Record<string, number>;
+  /** Vector metrics: `support/pass_at_k` and `support/pass_at_k_base` (index k − 1), `gap/ratio_hist`. */
+  series: Record<string, number[]>;
+  /** Bin edges of `gap/ratio_hist` (counts has edges.length + 1 bins). */
+  ratioEdges: number[];
+  /** Wall-clock throughput (`perf/steps_per_s`, `perf/tokens_per_s`): not deterministic. */
+  perf: Record<string, number>;
+  /** Config changes that took effect at this step. */
+  changes: Record<string, unknown>;
+  trace: SampleTrace[];
+}
+
+/** Unbiased pass@k from n samples with c passes: 1 − C(n − c, k) / C(n, k). */
+export function passAtK(n: number, c: number, k: number): number {
+  if (k > n) return NaN;
+  if (n - c < k) return 1;
+  let q = 1;
+  for (let i = n - c + 1; i <= n; i++) q *= 1 - k / i;
+  return 1 - q;
+}
+
+export function entropyOf(p: readonly number[]): number {
+  let h = 0;
+  for (const x of p) if (x > 0) h -= x * Math.log(x);
+  return h;
+}
+
+export interface BehaviorMeasure {
+  scalars: Record<string, number>;
+  passAtK: number[];
+}
+
+/**
+ * Behavior distribution per state by Monte Carlo from `gen` (rows grouped by `states`), with its
+ * standard error, entropy and support (behaviors with p > eps); token entropy (mean over generated
+ * positions) and token support (mean over positions of tokens with empirical frequency > tokenEps);
+ * pass@k (k = 1…kMax) averaged over states.
+ */
+export function measureBehavior(task: Task, gen: Generated, states: readonly number[], eps: number, tokenEps: number, kMax = 64): BehaviorMeasure {
+  const scalars: Record<string, number> = {};
+  const T = CONTEXT - 1;
+  const nb = task.behaviors.length;
+  const pass = new Array<number>(kMax).fill(0);
+  task.states.forEach((st, s) => {
+    const rows = states.flatMap((x, b) => (x === s ? [b] : []));
+    const n = rows.length;
+    if (n === 0) return;
+    const counts = new Array<number>(nb + 1).fill(0);
+    for (const b of rows) counts[gen.behavior[b] === INVALID ? nb : gen.behavior[b]]++;
+    const p = counts.map((c) => c / n);
+    task.behaviors.forEach((bh, i) => {
+      scalars[`support/behavior_dist/${st.name}/${bh.name}`] = p[i];
+      scalars[`support/behavior_dist_se/${st.name}/${bh.name}`] = Math.sqrt((p[i] * (1 - p[i])) / n);
+    });
+    scalars[`support/behavior_dist/${st.name}/invalid`] = p[nb];
+    const valid = p.slice(0, nb);
+    scalars[`support/behavior_entropy/${st.name}`] = entropyOf(valid);
+    scalars[`support/behavior_support/${st.name}`] = valid.filter((x) => x > eps).length;
+    const c = rows.filter((b) => task.good[s].includes(gen.behavior[b])).length;
+    for (let k = 1; k <= kMax; k++) pass[k - 1] += passAtK(n, c, k) / task.states.length;
+  });
+  let entSum = 0;
+  let entCount = 0;
+  let supSum = 0;
+  let supCount = 0;
+  for (let i = 0; i < NEW_TOKENS; i++) {
+    const t = PROMPT_LENGTH - 1 + i;
+    const freq = new Map<number, number>();
+    let rows = 0;
+    for (let b = 0; b < states.length; b++) {
+      if (i >= gen.responseLength[b]) continue;
+      rows++;
+      entSum += gen.entropy[b * T + t];
+      entCount++;
+      const tok = gen.tokens[b * CONTEXT + t + 1];
+      freq.set(tok, (freq.get(tok) ?? 0) + 1);
+    }
+    if (rows === 0) continue;
+    supSum += [...freq.values()].filter((f) => f / rows > tokenEps).length;
+    supCount++;
+  }
+  scalars['support/token_entropy'] = entCount ? entSum / entCount : 0;
+  scalars['support/token_support'] = supCount ? supSum / supCount : 0;
+  return { scalars, passAtK: pass };
+}
+
+/** Reward variance per state (mean over states) and the share of zero-variance groups. */
+export function rewardStats(turns: readonly JudgedTurn[], byGroup: boolean): { rewardVar: number; zeroStdFrac: number } {
+  const buckets = new Map<number, number[]>();
+  for (const t of turns) {
+    if (!t.hasNext) continue;
+    const k = byGroup ? t.group : t.state;
+    buckets.set(k, [...(buckets.get(k) ?? []), t.reward]);
+  }
+  let varSum = 0;
+  let zero = 0;
+  for (const xs of buckets.values()) {
+    const m = xs.reduce((a, x) => a + x, 0) / xs.length;
+    const v = xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length;
+    varSum += v;
+    if (v < 1e-12) zero++;
+  }
+  const n = buckets.size;
+  return { rewardVar: n ? varSum / n : 0, zeroStdFrac: n ? zero / n : 0 };
+}
+
+export const RATIO_EDGES = [0.5, 0.7, 0.8, 0.9, 0.95, 1.05, 1.1, 1.2, 1.28, 1.5, 2];
+
+export function ratioHistogram(ratio: ArrayLike<number>, mask: ArrayLike<number>, edges = RATIO_EDGES): number[] {
+  const counts = new Array<number>(edges.length + 1).fill(0);
+  for (let i = 0; i < ratio.length; i++) {
+    if (!mask[i]) continue;
+    let j = 0;
+    while (j < edges.length && ratio[i] >= edges[j]) j++;
+    counts[j]++;
+  }
+  return counts;
+}
+
+export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32Array | null): SampleTrace {
+  const resp = Array.from(t.tokens.subarray(PROMPT_LENGTH, PROMPT_LENGTH + t.responseLength), tokenName).join(' ');
+  let sum = 0;
+  let n = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  if (adv) {
+    for (let i = PROMPT_LENGTH - 1; i < PROMPT_LENGTH - 1 + t.responseLength; i++) {
+      sum += adv[i];
+      n++;
+      min = Math.min(min, adv[i]);
+      max = Math.max(max, adv[i]);
+    }
+  }
+  return {
+    session: t.session,
+    turn: t.turn,
+    state: task.states[t.state].name,
+    response: resp,
+    behavior: t.behavior === INVALID ? 'invalid' : task.behaviors[t.behavior].name,
+    votes: t.votes,
+    score: t.score,
+    reward: t.reward,
+    hint: d.hint ? `${task.behaviors[d.hint.behavior].name} (${d.hint.length} words)` : null,
+    hintVotes: t.hintVotes.map((v) => (v.vote === 1 && v.behavior !== null ? `+1 ${task.behaviors[v.behavior].name}/${v.length}` : '-1')),
+    queued: d.queued,
+    lossMask: d.lossMask,
+    reasons: d.reasons,
+    advMean: n ? sum / n : 0,
+    advMin: n ? min : 0,
+    advMax: n ? max : 0,
+  };
+}
