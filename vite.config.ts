@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
@@ -9,6 +11,14 @@ const isolation = {
 };
 
 const page = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
+
+// Every tests/browser/*.html is a fixture page for the browser e2e tests (probe.html: the engine
+// probe; charts.html: LineChart). They are built next to the lab as dist/tests/browser/<name>.html.
+const fixtures = Object.fromEntries(
+  readdirSync(page('./tests/browser'))
+    .filter((f) => f.endsWith('.html'))
+    .map((f) => [`test-${basename(f, '.html')}`, page(`./tests/browser/${f}`)]),
+);
 
 export default defineConfig({
   base: './',
@@ -24,10 +34,7 @@ export default defineConfig({
       input: {
         // The lab.
         main: page('./index.html'),
-        // Engine probe for browser e2e tests (tests/browser/probe.html).
-        probe: page('./tests/browser/probe.html'),
-        // LineChart fixture for browser e2e tests.
-        charts: page('./tests/browser/charts.html'),
+        ...fixtures,
       },
     },
   },
