@@ -195,8 +195,8 @@ export class Run {
     const advantages = new Float32Array(B * T);
     const lossMask = new Float32Array(B * T);
     const responseMask = new Float32Array(B * T);
-    let oldLogp = new Float32Array(B * T);
-    let refLogp = new Float32Array(B * T);
+    let oldLogp: Float32Array = new Float32Array(B * T);
+    let refLogp: Float32Array = new Float32Array(B * T);
     let gapSum = 0;
     let gapCount = 0;
     const advByItem: Float32Array[] = [];

@@ -49,7 +49,7 @@ export async function generate(engine: PolicyEngine, task: Task, states: readonl
       entropy[b * T + PROMPT_LENGTH - 1 + i] = 0;
     }
     lens.push(len);
-    behavior.push(resp[len - 1] === EOS ? classify(resp, markers) : INVALID);
+    behavior.push(len > 0 && resp[len - 1] === EOS ? classify(resp, markers) : INVALID);
   }
   return { tokens, logp, entropy, behavior, responseLength: lens };
 }

@@ -1,6 +1,6 @@
 // The shared response grammar: a behavior is an ordered list of marker tokens; a response is those
 // markers with 0–3 filler tokens after each, then EOS. The classifier reads the structure only.
-import { EOS, FILLER_COUNT, RESPONSE_MAX, fillerToken, isFiller, isMarker } from './vocab';
+import { EOS, FILLER_COUNT, PAD, RESPONSE_MAX, fillerToken, isFiller, isMarker } from './vocab';
 import type { Rng } from '../rng';
 
 export const INVALID = -1;
@@ -44,8 +44,14 @@ export function classify(response: ArrayLike<number>, behaviors: readonly (reado
   return INVALID;
 }
 
-/** Number of response tokens up to and including the first EOS (all of them when none). */
+/**
+ * Number of response tokens: up to and including the first EOS; a sampled PAD ends the response
+ * before it (PAD means "no token" in the engine layout); all tokens when neither occurs.
+ */
 export function responseLength(response: ArrayLike<number>): number {
-  for (let i = 0; i < response.length; i++) if (response[i] === EOS) return i + 1;
+  for (let i = 0; i < response.length; i++) {
+    if (response[i] === EOS) return i + 1;
+    if (response[i] === PAD) return i;
+  }
   return response.length;
 }

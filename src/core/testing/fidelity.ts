@@ -1,0 +1,180 @@
+// Fidelity checks of the issue, written against any engine (the engine is a parameter): run them on
+// the tabular reference engine in unit tests and on the transformer engine later. Each check runs
+// real training on a small budget and returns its measured numbers and a verdict.
+import { makeConfig, type Config } from '../config';
+import type { PolicyEngine } from '../engine';
+import { Run } from '../loop';
+import { sampleRow } from '../methods/advantage';
+import { binaryRl } from '../methods/binary-rl';
+import { makeStreams } from '../rng';
+import { serveSessions } from '../serve';
+import { TASKS } from '../tasks/index';
+import { CONTEXT } from '../tasks/vocab';
+
+/** Returns a fresh engine holding the pretrained base weights of config.task. */
+export type EngineFactory = (config: Config) => Promise<PolicyEngine>;
+
+export interface FidelityResult {
+  name: string;
+  pass: boolean;
+  values: Record<string, number>;
+}
+
+async function run(make: EngineFactory, cfg: Config, steps: number, each?: (f: Awaited<ReturnType<Run['step']>>) => void) {
+  const engine = await make(cfg);
+  const r = await Run.create(engine, cfg);
+  const frames = [];
+  for (let i = 0; i < steps; i++) {
+    const f = await r.step();
+    each?.(f);
+    frames.push(f);
+  }
+  r.dispose();
+  await engine.dispose();
+  return frames;
+}
+
+/** 1. Binary RL on strategies: math support falls to 1 while token entropy stays ≥ frac of start. */
+export async function supportCollapse(make: EngineFactory, o: { steps: number; entropyFrac: number; overrides?: Partial<Config> }): Promise<FidelityResult> {
+  const cfg = makeConfig({ task: 'strategies', method: 'binary-rl', ...o.overrides });
+  const frames = await run(make, cfg, o.steps);
+  const e0 = frames[0].scalars['support/token_entropy'];
+  const last = frames.at(-1)!.scalars;
+  const collapseStep = frames.findIndex((f) => f.scalars['support/behavior_support/math'] === 1);
+  const pBest = last['support/behavior_dist/math/decompose'];
+  const values = { supportStart: frames[0].scalars['support/behavior_support/math'], supportEnd: last['support/behavior_support/math'], pBestEnd: pBest, entropyStart: e0, entropyEnd: last['support/token_entropy'], collapseStep };
+  // Monte Carlo support is noisy near ε: require that it reached 1 and that the mass stayed on the best
+  return { name: 'support-collapse', pass: values.supportStart > 1 && collapseStep >= 0 && pBest >= 0.9 && values.entropyEnd >= o.entropyFrac * e0, values };
+}
+
+/** 2. K = 1 with π_old recomputed: clipfrac is exactly 0 at every step. */
+export async function clipNeverBindsAtK1(make: EngineFactory, o: { steps: number; overrides?: Partial<Config> }): Promise<FidelityResult> {
+  const cfg = makeConfig({ task: 'strategies', method: 'binary-rl', updatesPerRollout: 1, minibatches: 1, piOldSource: 'recompute', ...o.overrides });
+  let maxClip = 0;
+  await run(make, cfg, o.steps, (f) => (maxClip = Math.max(maxClip, f.scalars['gap/clipfrac_low'], f.scalars['gap/clipfrac_high'])));
+  return { name: 'clip-never-binds-k1', pass: maxClip === 0, values: { maxClipfrac: maxClip } };
+}
+
+/** 3. Promoted at-least-one samples contribute zero policy gradient (weights unchanged, no weight decay). */
+export async function promotedZeroGradient(make: EngineFactory, o: { seed: number }): Promise<FidelityResult> {
+  const cfg = makeConfig({ task: 'assistant', method: 'binary-rl', atLeastOne: true, seed: o.seed, judgeNoise: 0.6 });
+  const engine = await make(cfg);
+  const rng = makeStreams(o.seed);
+  const turns = await serveSessions(engine, TASKS.assistant, 32, 1, 0, { temperature: cfg.temperature, turns: cfg.sessionTurns, judgeVotes: 2, judgeNoise: 0.6, hintVotes: 3 }, rng);
+  const res = binaryRl(turns, { ...cfgGate(cfg) });
+  const promoted = turns.flatMap((t, i) => (res.decisions[i].reasons.includes('promoted-at-least-one') ? [i] : []));
+  const B = promoted.length;
+  let delta = NaN;
+  let gradNorm = NaN;
+  if (B > 0) {
+    const T = CONTEXT - 1;
+    const tokens = new Int32Array(B * CONTEXT);
+    const adv = new Float32Array(B * T);
+    const mask = new Float32Array(B * T);
+    const old = (await engine.score({ batch: B, tokens: fill(tokens, promoted.map((i) => turns[i].tokens)), temperature: cfg.temperature })).logp;
+    promoted.forEach((i, b) => {
+      const row = sampleRow(turns[i], res.decisions[i], old.subarray(b * T, (b + 1) * T), null, 0);
+      adv.set(row.advantages, b * T);
+      mask.set(row.lossMask, b * T);
+    });
+    const before = await engine.getWeights();
+    const m = await engine.trainStep({ batch: B, tokens, advantages: adv, oldLogp: old, refLogp: new Float32Array(B * T), lossMask: mask }, { ...hyperOf(cfg), weightDecay: 0 });
+    const after = await engine.getWeights();
+    delta = 0;
+    for (let i = 0; i < Math.max(before.length, after.length); i++) delta = Math.max(delta, Math.abs((after[i] ?? 0) - (before[i] ?? 0)));
+    gradNorm = m.gradNorm;
+  }
+  await engine.dispose();
+  return { name: 'promoted-zero-gradient', pass: B > 0 && delta === 0 && gradNorm === 0, values: { promoted: B, maxWeightChange: delta, gradNorm } };
+}
+
+function fill(dst: Int32Array, rows: Int32Array[]): Int32Array {
+  rows.forEach((r, b) => dst.set(r, b * CONTEXT));
+  return dst;
+}
+
+function cfgGate(c: Config) {
+  return { atLeastOne: c.atLeastOne, maskZeroMode: c.maskZeroMode, hintMinLength: c.hintMinLength, wOpd: c.wOpd, wRl: c.wRl, normalizeStd: c.normalizeStd, dynamicSampling: c.dynamicSampling };
+}
+
+function hyperOf(c: Config) {
+  return { lr: c.lr, beta1: c.beta1, beta2: c.beta2, eps: c.adamEps, weightDecay: c.weightDecay, maxGradNorm: c.maxGradNorm, clipLow: c.clipLow, clipHigh: c.clipHigh, dualClip: c.dualClip, entropyCoef: c.entropyCoef, klCoef: c.klCoef, aggregation: c.lossAggregation, temperature: c.temperature };
+}
+
+/**
+ * 4. Clip-higher with K ≥ 4 and a rare rewarded behavior (strategies/code: verify, base 10 %):
+ * paired seeds, ε_high 0.28 vs 0.2; passes when P(verify | code) after `steps` is higher with 0.28
+ * on average and in most seeds.
+ */
+export async function clipHigherRare(make: EngineFactory, o: { seeds: number[]; steps: number; overrides?: Partial<Config> }): Promise<FidelityResult> {
+  const key = 'support/behavior_dist/code/verify';
+  const diffs: number[] = [];
+  for (const seed of o.seeds) {
+    const base = { task: 'strategies' as const, method: 'grpo' as const, updatesPerRollout: 8, seed, ...o.overrides };
+    const hi = (await run(make, makeConfig({ ...base, clipHigh: 0.28 }), o.steps)).at(-1)!.scalars[key];
+    const lo = (await run(make, makeConfig({ ...base, clipHigh: 0.2 }), o.steps)).at(-1)!.scalars[key];
+    diffs.push(hi - lo);
+  }
+  const mean = diffs.reduce((a, x) => a + x, 0) / diffs.length;
+  const wins = diffs.filter((d) => d > 0).length;
+  return { name: 'clip-higher-rare', pass: mean > 0 && wins > diffs.length / 2, values: { meanDiff: mean, wins, seeds: diffs.length } };
+}
+
+/** 5. OPD never queues a hint-rejected turn; Combine drops exactly hint-rejected ∧ eval = 0. */
+export async function gatesHold(make: EngineFactory, o: { steps: number; task?: Config['task'] }): Promise<FidelityResult> {
+  let violations = 0;
+  let seen = 0;
+  for (const method of ['opd', 'combine'] as const) {
+    await run(make, makeConfig({ task: o.task ?? 'assistant', method }), o.steps, (f) => {
+      for (const t of f.trace) {
+        seen++;
+        const rejected = t.reasons.includes('hint-rejected') || t.reasons.includes('no-next-state');
+        if (method === 'opd' && t.queued === rejected) violations++;
+        const neither = rejected && !(t.score !== 0 && !t.reasons.includes('no-next-state'));
+        if (method === 'combine' && t.queued === neither) violations++;
+      }
+    });
+  }
+  return { name: 'gates-hold', pass: violations === 0 && seen > 0, values: { violations, seen } };
+}
+
+/** 6. Staleness 1 vs 0 (π_old = rollout log-probs, K > 1) widens the log-prob gap and raises clipfrac. */
+export async function stalenessGap(make: EngineFactory, o: { steps: number; overrides?: Partial<Config> }): Promise<FidelityResult> {
+  const stats = async (staleness: number) => {
+    let gap = 0;
+    let clip = 0;
+    const frames = await run(make, makeConfig({ task: 'strategies', method: 'binary-rl', piOldSource: 'rollout', updatesPerRollout: 4, staleness, ...o.overrides }), o.steps);
+    for (const f of frames.slice(1)) {
+      gap += f.scalars['gap/rollout_logprob_abs_diff'];
+      clip += f.scalars['gap/clipfrac_low'] + f.scalars['gap/clipfrac_high'];
+    }
+    return { gap: gap / (frames.length - 1), clip: clip / (frames.length - 1) };
+  };
+  const s0 = await stats(0);
+  const s1 = await stats(1);
+  return { name: 'staleness-gap', pass: s1.gap > s0.gap && s1.clip > s0.clip, values: { gap0: s0.gap, gap1: s1.gap, clip0: s0.clip, clip1: s1.clip } };
+}
+
+/**
+ * 7. SFT on gold lowers the base's behavior support; more SFT steps → fewer seeds in which RL
+ * recovers the rare best behavior (strategies/code: verify) within the same step budget.
+ */
+export async function sftCompresses(make: EngineFactory, o: { sftSteps: [number, number]; seeds: number[]; rlSteps: number; recoverAt: number; overrides?: Partial<Config> }): Promise<FidelityResult> {
+  const values: Record<string, number> = {};
+  const recovered: number[] = [];
+  const support: number[] = [];
+  for (const n of o.sftSteps) {
+    let rec = 0;
+    let sup = 0;
+    for (const seed of o.seeds) {
+      const frames = await run(make, makeConfig({ task: 'strategies', method: 'grpo', sftGoldSteps: n, seed, ...o.overrides }), o.rlSteps);
+      sup += frames[0].scalars['support/behavior_support/code'] / o.seeds.length;
+      if (frames.some((f) => f.scalars['support/behavior_dist/code/verify'] >= o.recoverAt)) rec++;
+    }
+    values[`support_sft${n}`] = sup;
+    values[`recovered_sft${n}`] = rec;
+    recovered.push(rec);
+    support.push(sup);
+  }
+  return { name: 'sft-compresses', pass: support[1] < support[0] && recovered[1] < recovered[0], values };
+}
