@@ -1,0 +1,129 @@
+// The benchmark behind `npm run bench`: the reference model on one backend, every number measured
+// in the same run (so ratios are meaningful on a noisy machine). Runs in Node and in a browser worker.
+import type { PolicyShape, PpoHyper } from '../core/engine';
+import { Rng } from '../core/rng';
+import { Graph } from '../graph/builder';
+import { encodeModel } from '../graph/encode';
+import { matmul } from '../graph/ops';
+import { forwardFlops, trainStepFlops } from '../model/flops';
+import { OrtEngine, type Backend, type OrtModule } from './ort-engine';
+
+export const REFERENCE_SHAPE: PolicyShape = { vocab: 64, context: 16, dModel: 64, layers: 2, heads: 4, mlp: 256 };
+export const REFERENCE_BATCH = 64;
+
+export interface BenchOptions {
+  backend: Backend;
+  /** Timed repetitions per measurement. */
+  reps: number;
+  /** Train steps of the memory-growth check (0 skips it). */
+  leakSteps: number;
+  /** Reports memory in use (bytes) on this platform; undefined where none can be read. */
+  memory?: () => Record<string, number>;
+}
+
+export interface BenchResult {
+  backend: string;
+  model: PolicyShape & { batch: number; params: number };
+  train_steps_per_s: number;
+  train_ms: number;
+  train_gflops: number;
+  matmul_roofline_gflops: number;
+  train_roofline_fraction: number;
+  score_tokens_per_s: number;
+  score_gflops: number;
+  sample_tokens_per_s: number;
+  sample_tokens_per_s_recompute: number;
+  kv_cache_speedup: number;
+  profile: Record<string, number>;
+  memory?: { steps: number; before: Record<string, number>; after: Record<string, number>; growth: Record<string, number> };
+}
+
+async function timeIt(reps: number, f: () => Promise<unknown>): Promise<number> {
+  await f(); // warm-up
+  const t0 = performance.now();
+  for (let i = 0; i < reps; i++) await f();
+  return (performance.now() - t0) / reps / 1000;
+}
+
+/** GFLOP/s of one 512³ MatMul on the backend: the roofline a train step is compared with. */
+export async function matmulRoofline(ort: OrtModule, backend: Backend, reps: number): Promise<number> {
+  const n = 512;
+  const g = new Graph('roofline');
+  const a = g.input('a', 'float32', [n, n]);
+  const b = g.input('b', 'float32', [n, n]);
+  g.output('c', matmul(a, b));
+  const session = await ort.InferenceSession.create(encodeModel(g), { executionProviders: [backend] });
+  const rng = new Rng(1);
+  const feeds = {
+    a: new ort.Tensor('float32', rng.uniforms(n * n), [n, n]),
+    b: new ort.Tensor('float32', rng.uniforms(n * n), [n, n]),
+  };
+  const seconds = await timeIt(reps, async () => (await session.run(feeds)).c.getData());
+  await session.release();
+  return (2 * n ** 3) / seconds / 1e9;
+}
+
+export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<BenchResult> {
+  const shape = REFERENCE_SHAPE;
+  const B = REFERENCE_BATCH;
+  const T = shape.context;
+  const W = T - 1;
+  const engine = await OrtEngine.create(ort, shape, { backend: opts.backend, seed: 1 });
+  const rng = new Rng(2);
+  const prompt = new Int32Array(B * T).map((_, i) => (i % T === 0 ? 1 : 0));
+  const sampleReq = {
+    batch: B, prompt, promptLength: new Int32Array(B).fill(1), newTokens: W, temperature: 1, uniforms: rng.uniforms(B * W),
+  };
+  const rollout = await engine.sample(sampleReq);
+  const scored = await engine.score({ batch: B, tokens: rollout.tokens, temperature: 1 });
+  const batch = {
+    batch: B, tokens: rollout.tokens, oldLogp: scored.logp, refLogp: scored.logp,
+    advantages: Float32Array.from({ length: B * W }, () => rng.next() - 0.5),
+    lossMask: new Float32Array(B * W).fill(1),
+  };
+  const hyper: PpoHyper = {
+    lr: 1e-4, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: 0.1, maxGradNorm: 1, clipLow: 0.2, clipHigh: 0.28,
+    dualClip: 0, entropyCoef: 0, klCoef: 0, aggregation: 'token-mean', temperature: 1,
+  };
+  const roofline = await matmulRoofline(ort, opts.backend, opts.reps);
+  const train = await timeIt(opts.reps, () => engine.trainStep(batch, hyper));
+  const sft = await timeIt(opts.reps, () => engine.sftStep(batch, hyper));
+  const score = await timeIt(opts.reps, () => engine.score({ batch: B, tokens: rollout.tokens, temperature: 1 }));
+  const kv = await timeIt(Math.max(2, opts.reps >> 2), () => engine.sample(sampleReq));
+  const recompute = await timeIt(Math.max(2, opts.reps >> 2), () => engine.sampleRecompute(sampleReq));
+
+  let memory: BenchResult['memory'];
+  if (opts.leakSteps > 0 && opts.memory) {
+    for (let i = 0; i < 20; i++) await engine.trainStep(batch, hyper); // reach steady state first
+    const before = opts.memory();
+    for (let i = 0; i < opts.leakSteps; i++) await engine.trainStep(batch, hyper);
+    const after = opts.memory();
+    const growth = Object.fromEntries(Object.keys(before).map((k) => [k, after[k] - before[k]]));
+    memory = { steps: opts.leakSteps, before, after, growth };
+  }
+  await engine.dispose();
+  const trainGflops = trainStepFlops(shape, B) / train / 1e9;
+  return {
+    backend: opts.backend,
+    model: { ...shape, batch: B, params: engine.layout.total },
+    train_steps_per_s: 1 / train,
+    train_ms: train * 1000,
+    train_gflops: trainGflops,
+    matmul_roofline_gflops: roofline,
+    train_roofline_fraction: trainGflops / roofline,
+    score_tokens_per_s: (B * T) / score,
+    score_gflops: forwardFlops(shape, B) / score / 1e9,
+    sample_tokens_per_s: (B * W) / kv,
+    sample_tokens_per_s_recompute: (B * W) / recompute,
+    kv_cache_speedup: recompute / kv,
+    // Phases of one PPO step: the forward pass (= score), backward + AdamW (the rest), and the
+    // SFT step for comparison (same graph minus the PPO terms).
+    profile: {
+      forward_ms: score * 1000,
+      backward_and_adam_ms: (train - score) * 1000,
+      sft_step_ms: sft * 1000,
+      forward_share: score / train,
+    },
+    memory,
+  };
+}

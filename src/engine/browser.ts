@@ -1,0 +1,44 @@
+// Browser entry (inside a Web Worker): the native WebGPU build of onnxruntime-web, which also
+// carries the WASM EP. WebGPU is tried first; any failure falls back to WASM with the reason kept.
+import * as ort from 'onnxruntime-web/webgpu';
+import type { PolicyShape } from '../core/engine';
+import { OrtEngine, type Backend } from './ort-engine';
+
+export type BackendPreference = Backend | 'auto';
+
+export interface BrowserEngineOptions {
+  prefer: BackendPreference;
+  seed: number;
+  weights?: Float32Array;
+  /** WASM threads (needs cross-origin isolation); default: ORT's choice. */
+  numThreads?: number;
+}
+
+interface GpuAdapterLike {
+  info?: { vendor?: string; architecture?: string; description?: string };
+}
+
+/** A short description of the WebGPU adapter, or why there is none. */
+export async function webgpuAdapter(): Promise<{ ok: boolean; detail: string }> {
+  const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> } }).gpu;
+  if (!gpu) return { ok: false, detail: 'navigator.gpu is absent (no WebGPU in this browser)' };
+  const adapter = await gpu.requestAdapter().catch(() => null);
+  if (!adapter) return { ok: false, detail: 'requestAdapter() returned no adapter' };
+  const i = adapter.info ?? {};
+  return { ok: true, detail: [i.vendor, i.architecture, i.description].filter(Boolean).join(' / ') || 'unnamed adapter' };
+}
+
+export async function createBrowserEngine(shape: PolicyShape, opts: BrowserEngineOptions): Promise<OrtEngine> {
+  if (opts.numThreads !== undefined) ort.env.wasm.numThreads = opts.numThreads;
+  const base = { seed: opts.seed, weights: opts.weights };
+  if (opts.prefer === 'wasm') return OrtEngine.create(ort, shape, { ...base, backend: 'wasm', note: 'WASM chosen in the settings' });
+  const adapter = await webgpuAdapter();
+  if (adapter.ok) {
+    try {
+      return await OrtEngine.create(ort, shape, { ...base, backend: 'webgpu', note: `WebGPU adapter: ${adapter.detail}` });
+    } catch (err) {
+      return OrtEngine.create(ort, shape, { ...base, backend: 'wasm', note: `WebGPU session failed (${String(err)}); fell back to WASM` });
+    }
+  }
+  return OrtEngine.create(ort, shape, { ...base, backend: 'wasm', note: `${adapter.detail}; fell back to WASM` });
+}
