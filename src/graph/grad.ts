@@ -26,8 +26,9 @@ export function grad(loss: Tensor, wrt: Tensor[]): Tensor[] {
     const dOut = node.outputs.map((o) => grads.get(o) ?? g.scalar(0, o.dtype));
     const dIn = rule(node, dOut);
     node.inputs.forEach((input, k) => {
-      const d = dIn[k];
-      if (!d || !needed.has(input)) return;
+      const thunk = dIn[k];
+      if (!thunk || !needed.has(input)) return;
+      const d = thunk();
       const prev = grads.get(input);
       grads.set(input, prev ? add(prev, d) : d);
     });

@@ -1,6 +1,6 @@
 // Elementwise ops with numpy broadcasting; forward and backward side by side.
 import { broadcastShapes, type DType, type Tensor } from '../builder';
-import { defineGrad } from './rules';
+import { defineGrad, type GradThunk } from './rules';
 import { reduceSumTo } from './shape';
 
 function unary(op: string, x: Tensor, attrs = {}): Tensor {
@@ -64,43 +64,44 @@ export function where(cond: Tensor, a: Operand, b: Operand): Tensor {
 /** Boolean → float of x's dtype (1 where true). */
 export const mask = (cond: Tensor, like: Tensor) => cast(cond, like.dtype);
 
-// ---- backward rules ----
+// ---- backward rules (each input's gradient is built only when that input needs one) ----
 const sameShape = (d: Tensor, t: Tensor) => reduceSumTo(d, t.shape);
 
-defineGrad('Add', ({ inputs: [a, b] }, [dy]) => [sameShape(dy, a), sameShape(dy, b)]);
-defineGrad('Sub', ({ inputs: [a, b] }, [dy]) => [sameShape(dy, a), sameShape(neg(dy), b)]);
-defineGrad('Mul', ({ inputs: [a, b] }, [dy]) => [sameShape(mul(dy, b), a), sameShape(mul(dy, a), b)]);
-defineGrad('Div', ({ inputs: [a, b], outputs: [y] }, [dy]) => {
-  const da = div(dy, b);
-  return [sameShape(da, a), sameShape(neg(mul(da, y)), b)];
-});
-defineGrad('Pow', ({ inputs: [x, p] }, [dy]) => [mul(dy, mul(p, binary('Pow', x, sub(p, 1)))), null]);
-defineGrad('Neg', (_n, [dy]) => [neg(dy)]);
-defineGrad('Exp', ({ outputs: [y] }, [dy]) => [mul(dy, y)]);
-defineGrad('Log', ({ inputs: [x] }, [dy]) => [div(dy, x)]);
-defineGrad('Sqrt', ({ outputs: [y] }, [dy]) => [div(mul(dy, 0.5), y)]);
-defineGrad('Tanh', ({ outputs: [y] }, [dy]) => [mul(dy, sub(1, mul(y, y)))]);
-defineGrad('Abs', ({ inputs: [x] }, [dy]) => [mul(dy, sub(mask(greater(x, 0), x), mask(less(x, 0), x)))]);
-defineGrad('Identity', (node, [dy]) => [node.meta?.stop ? null : dy]);
-defineGrad('Cast', ({ inputs: [x], outputs: [y] }, [dy]) => [x.isFloat && y.isFloat ? cast(dy, x.dtype) : null]);
+defineGrad('Add', ({ inputs: [a, b] }, [dy]) => [() => sameShape(dy, a), () => sameShape(dy, b)]);
+defineGrad('Sub', ({ inputs: [a, b] }, [dy]) => [() => sameShape(dy, a), () => sameShape(neg(dy), b)]);
+defineGrad('Mul', ({ inputs: [a, b] }, [dy]) => [() => sameShape(mul(dy, b), a), () => sameShape(mul(dy, a), b)]);
+defineGrad('Div', ({ inputs: [a, b], outputs: [y] }, [dy]) => [
+  () => sameShape(div(dy, b), a),
+  () => sameShape(neg(mul(div(dy, b), y)), b),
+]);
+defineGrad('Pow', ({ inputs: [x, p] }, [dy]) => [() => mul(dy, mul(p, binary('Pow', x, sub(p, 1)))), null]);
+defineGrad('Neg', (_n, [dy]) => [() => neg(dy)]);
+defineGrad('Exp', ({ outputs: [y] }, [dy]) => [() => mul(dy, y)]);
+defineGrad('Log', ({ inputs: [x] }, [dy]) => [() => div(dy, x)]);
+defineGrad('Sqrt', ({ outputs: [y] }, [dy]) => [() => div(mul(dy, 0.5), y)]);
+defineGrad('Tanh', ({ outputs: [y] }, [dy]) => [() => mul(dy, sub(1, mul(y, y)))]);
+defineGrad('Abs', ({ inputs: [x] }, [dy]) => [() => mul(dy, sub(mask(greater(x, 0), x), mask(less(x, 0), x)))]);
+defineGrad('Identity', (node, [dy]) => [node.meta?.stop ? null : () => dy]);
+defineGrad('Cast', ({ inputs: [x], outputs: [y] }, [dy]) => [x.isFloat && y.isFloat ? () => cast(dy, x.dtype) : null]);
 defineGrad('Min', ({ inputs: [a, b], outputs: [y] }, [dy]) => minMaxGrad(a, b, y, dy));
 defineGrad('Max', ({ inputs: [a, b], outputs: [y] }, [dy]) => minMaxGrad(a, b, y, dy));
-defineGrad('Clip', ({ inputs: [x, lo, hi] }, [dy]) => {
+defineGrad('Clip', ({ inputs: [x, lo, hi] }, [dy]) => [
   // Gradient passes where lo ≤ x ≤ hi (inclusive, like most frameworks).
-  const inside = and(binary('GreaterOrEqual', x, lo, 'bool'), binary('LessOrEqual', x, hi, 'bool'));
-  return [mul(dy, mask(inside, x)), null, null];
-});
+  () => mul(dy, mask(and(binary('GreaterOrEqual', x, lo, 'bool'), binary('LessOrEqual', x, hi, 'bool')), x)),
+  null,
+  null,
+]);
 defineGrad('Where', ({ inputs: [c, a, b] }, [dy]) => [
   null,
-  sameShape(where(c, dy, 0), a),
-  sameShape(where(c, 0, dy), b),
+  () => sameShape(where(c, dy, 0), a),
+  () => sameShape(where(c, 0, dy), b),
 ]);
 
-function minMaxGrad(a: Tensor, b: Tensor, y: Tensor, dy: Tensor): Tensor[] {
+function minMaxGrad(a: Tensor, b: Tensor, y: Tensor, dy: Tensor): GradThunk[] {
   // The selected operand gets the gradient; exact ties split it evenly.
-  const ma = mask(equal(a, y), y);
-  const mb = mask(equal(b, y), y);
-  const share = div(1, add(ma, mb));
-  return [sameShape(mul(dy, mul(ma, share)), a), sameShape(mul(dy, mul(mb, share)), b)];
+  const share = (self: Tensor, other: Tensor) => {
+    const hit = mask(equal(self, y), y);
+    return mul(dy, div(hit, add(hit, mask(equal(other, y), y))));
+  };
+  return [() => sameShape(share(a, b), a), () => sameShape(share(b, a), b)];
 }
-

@@ -21,12 +21,12 @@ export function swapLast(x: Tensor): Tensor {
   return transpose(x, perm);
 }
 
-defineGrad('MatMul', ({ inputs: [a, b] }, [dy]) => {
-  const da = matmul(dy, swapLast(b));
-  if (b.rank === a.rank) return [da, matmul(swapLast(a), dy)];
-  // b is a weight shared across a's batch dims: flatten them into the rows.
-  const [k, n] = b.shape as number[];
-  const a2 = reshape(a, ['rows', k]);
-  const dy2 = reshape(dy, ['rows', n]);
-  return [da, matmul(transpose(a2, [1, 0]), dy2)];
-});
+defineGrad('MatMul', ({ inputs: [a, b] }, [dy]) => [
+  () => matmul(dy, swapLast(b)),
+  () => {
+    if (b.rank === a.rank) return matmul(swapLast(a), dy);
+    // b is a weight shared across a's batch dims: flatten them into the rows.
+    const [k, n] = b.shape as number[];
+    return matmul(transpose(reshape(a, ['rows', k]), [1, 0]), reshape(dy, ['rows', n]));
+  },
+]);

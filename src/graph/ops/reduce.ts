@@ -62,31 +62,31 @@ const keepOf = (n: { attrs: Record<string, unknown> }) => (n.attrs.keepdims as {
 defineGrad('ReduceSum', (n, [dy]) => {
   const [x, axesT] = n.inputs;
   const axes = Array.from(x.graph.initializers.find((i) => i.tensor === axesT)!.data as BigInt64Array, Number);
-  return [expandAs(keepdimsGrad(dy, x, axes, keepOf(n)), x), null];
+  return [() => expandAs(keepdimsGrad(dy, x, axes, keepOf(n)), x), null];
 });
 defineGrad('ReduceMean', (n, [dy]) => {
   const [x] = n.inputs;
   const axes = axesOf(n);
   const count = axes.reduce((c, a) => c * (x.shape[a] as number), 1);
-  return [expandAs(div(keepdimsGrad(dy, x, axes, keepOf(n)), count), x)];
+  return [() => expandAs(div(keepdimsGrad(dy, x, axes, keepOf(n)), count), x)];
 });
 defineGrad('ReduceLogSumExp', (n, [dy]) => {
   const [x] = n.inputs;
   const axes = axesOf(n);
-  const y = keepdimsGrad(n.outputs[0], x, axes, keepOf(n));
-  return [mul(keepdimsGrad(dy, x, axes, keepOf(n)), exp(sub(x, y)))];
+  return [() => mul(keepdimsGrad(dy, x, axes, keepOf(n)), exp(sub(x, keepdimsGrad(n.outputs[0], x, axes, keepOf(n)))))];
 });
 defineGrad('ReduceMax', (n, [dy]) => {
   const [x] = n.inputs;
   const axes = axesOf(n);
-  const y = keepdimsGrad(n.outputs[0], x, axes, keepOf(n));
-  const hit = mask(equal(x, y), x);
-  // Ties share the gradient evenly.
-  const count = reduceSum(hit, axes, true);
-  return [mul(keepdimsGrad(dy, x, axes, keepOf(n)), div(hit, count))];
+  return [
+    () => {
+      // ties share the gradient evenly
+      const hit = mask(equal(x, keepdimsGrad(n.outputs[0], x, axes, keepOf(n))), x);
+      return mul(keepdimsGrad(dy, x, axes, keepOf(n)), div(hit, reduceSum(hit, axes, true)));
+    },
+  ];
 });
 defineGrad('Softmax', ({ outputs: [y], attrs }, [dy]) => {
   const axis = (attrs.axis as { value: number }).value;
-  const dot = reduceSum(mul(dy, y), [axis], true);
-  return [mul(y, sub(dy, dot))];
+  return [() => mul(y, sub(dy, reduceSum(mul(dy, y), [axis], true)))];
 });

@@ -1,9 +1,12 @@
 // The registry of backward rules. Each op file registers its rule next to its forward builder.
 import type { GraphNode, Tensor } from '../builder';
 
-/** Given the node and the gradient of each of its outputs, return the gradient of each input
- *  (null where the input is not differentiable or receives no gradient). */
-export type GradRule = (node: GraphNode, dOut: Tensor[]) => (Tensor | null)[];
+/** Builds one input's gradient on demand: only inputs on a path to the parameters are built. */
+export type GradThunk = () => Tensor;
+
+/** Given the node and the gradient of each of its outputs, return per input a builder of its
+ *  gradient (null where the input is not differentiable). */
+export type GradRule = (node: GraphNode, dOut: Tensor[]) => (GradThunk | null)[];
 
 export const GRAD_RULES = new Map<string, GradRule>();
 

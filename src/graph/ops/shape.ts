@@ -80,49 +80,47 @@ export function reduceSumTo(dy: Tensor, shape: Shape): Tensor {
 }
 
 // ---- backward rules ----
-defineGrad('Reshape', ({ inputs: [x] }, [dy]) => {
-  const symbolic = x.shape.filter((d) => typeof d === 'string').length;
-  return [reshape(dy, x.shape, symbolic > 1 ? x : undefined), null];
-});
-defineGrad('Unsqueeze', ({ inputs: [x] }, [dy]) => [reshape(dy, x.shape, x.shape.filter((d) => typeof d === 'string').length > 1 ? x : undefined), null]);
+const reshapeBack = (dy: Tensor, x: Tensor) =>
+  reshape(dy, x.shape, x.shape.filter((d) => typeof d === 'string').length > 1 ? x : undefined);
+const constInt = (t: Tensor) => Number(t.graph.initializers.find((i) => i.tensor === t)!.data[0]);
+
+defineGrad('Reshape', ({ inputs: [x] }, [dy]) => [() => reshapeBack(dy, x), null]);
+defineGrad('Unsqueeze', ({ inputs: [x] }, [dy]) => [() => reshapeBack(dy, x), null]);
 defineGrad('Transpose', ({ attrs }, [dy]) => {
   const perm = (attrs.perm as { value: number[] }).value;
-  const inverse = perm.map((_, i) => perm.indexOf(i));
-  return [transpose(dy, inverse)];
+  return [() => transpose(dy, perm.map((_, i) => perm.indexOf(i)))];
 });
-defineGrad('Slice', ({ inputs: [x, starts, ends, axes], outputs: [y] }, [dy]) => {
-  const ax = axes.graph.initializers.find((i) => i.tensor === axes)!.data[0] as bigint;
-  const start = Number(x.graph.initializers.find((i) => i.tensor === starts)!.data[0]);
-  const a = Number(ax);
-  const before = start;
-  const after = (x.shape[a] as number) - start - (y.shape[a] as number);
-  void ends;
-  const pads = new Array(2 * x.rank).fill(0);
-  pads[a] = before;
-  pads[x.rank + a] = after;
-  return [x.graph.node('Pad', [dy, x.graph.int64s(pads)], [{ dtype: dy.dtype, shape: x.shape }])[0], null, null, null];
-});
+defineGrad('Slice', ({ inputs: [x, starts, , axes], outputs: [y] }, [dy]) => [
+  () => {
+    // zero-pad the slice back to the input's extent along its axis
+    const a = constInt(axes);
+    const start = constInt(starts);
+    const pads = new Array(2 * x.rank).fill(0);
+    pads[a] = start;
+    pads[x.rank + a] = (x.shape[a] as number) - start - (y.shape[a] as number);
+    return x.graph.node('Pad', [dy, x.graph.int64s(pads)], [{ dtype: dy.dtype, shape: x.shape }])[0];
+  },
+  null,
+  null,
+  null,
+]);
 defineGrad('Concat', ({ inputs, attrs }, [dy]) => {
   const ax = (attrs.axis as { value: number }).value;
   let offset = 0;
   return inputs.map((t) => {
-    const size = t.shape[ax] as number;
-    const part = slice(dy, ax, offset, offset + size);
-    offset += size;
-    return part;
+    const start = offset;
+    offset += t.shape[ax] as number;
+    return () => slice(dy, ax, start, start + (t.shape[ax] as number));
   });
 });
-defineGrad('Gather', ({ inputs: [table, indices] }, [dy]) => {
-  // d table = onehot(indices)ᵀ · dy, with an Equal-based one-hot (OneHot falls back to CPU on WebGPU).
-  const [vocab, width] = table.shape as number[];
-  const g = table.graph;
-  const ids = g.constant(Array.from({ length: vocab }, (_, i) => i), indices.dtype, [vocab]);
-  const onehot = cast(equal(unsqueeze(indices, -1), ids), table.dtype);
-  const flatOnehot = reshape(onehot, ['N', vocab]);
-  const flatDy = reshape(dy, ['N', width]);
-  return [matmul(transpose(flatOnehot, [1, 0]), flatDy), null];
-});
-defineGrad('Expand', ({ inputs: [x] }, [dy]) => [reduceSumTo(dy, x.shape), null]);
-defineGrad('Pad', () => {
-  throw new Error('Pad is only emitted by backward rules; it has no gradient here');
-});
+defineGrad('Gather', ({ inputs: [table, indices] }, [dy]) => [
+  () => {
+    // d table = onehot(indices)ᵀ · dy, with an Equal-based one-hot (OneHot falls back to CPU on WebGPU).
+    const [vocab, width] = table.shape as number[];
+    const ids = table.graph.constant(Array.from({ length: vocab }, (_, i) => i), indices.dtype, [vocab]);
+    const onehot = cast(equal(unsqueeze(indices, -1), ids), table.dtype);
+    return matmul(transpose(reshape(onehot, ['N', vocab]), [1, 0]), reshape(dy, ['N', width]));
+  },
+  null,
+]);
+defineGrad('Expand', ({ inputs: [x] }, [dy]) => [() => reduceSumTo(dy, x.shape), null]);
