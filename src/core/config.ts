@@ -78,10 +78,10 @@ export const SCHEMA = {
   behaviorSamples: int(64, 4, 1024, 'measure', 'Monte Carlo samples per state for the behavior distribution'),
   measureEvery: int(1, 1, 1000, 'measure', 'Measure behavior support every N steps'),
 
-  dModel: int(32, 4, 512, 'model', 'Model width'),
+  dModel: int(64, 4, 512, 'model', 'Model width'),
   layers: int(2, 1, 12, 'model', 'Transformer layers'),
-  heads: int(2, 1, 16, 'model', 'Attention heads'),
-  mlp: int(64, 4, 2048, 'model', 'MLP hidden width'),
+  heads: int(4, 1, 16, 'model', 'Attention heads'),
+  mlp: int(256, 4, 2048, 'model', 'MLP hidden width'),
 } satisfies Record<string, FieldSpec>;
 
 type Schema = typeof SCHEMA;

@@ -1,0 +1,21 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parsePreset } from './presets';
+
+const dir = join(dirname(fileURLToPath(import.meta.url)), '../../public/presets');
+
+describe('presets', () => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  it('cover lessons a–i', () => {
+    for (const l of 'abcdefghi') expect(files.some((f) => f.startsWith(`${l}-`)), l).toBe(true);
+  });
+  it.each(files)('%s validates against the schema', (f) => {
+    const p = parsePreset(f, JSON.parse(readFileSync(join(dir, f), 'utf8')));
+    expect(p.title.length).toBeGreaterThan(5);
+  });
+  it('rejects a bad config naming the field', () => {
+    expect(() => parsePreset('x', { title: 'x', explanation: 'y'.repeat(50), config: { clipHigh: -1 } })).toThrow(/config\.clipHigh/);
+  });
+});
