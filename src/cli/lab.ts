@@ -1,0 +1,147 @@
+// Headless lab runner: the same core loop as the browser worker, on Node.
+//   npm run lab -- --preset a-support-collapse --steps 100 --seed 3 --out run.jsonl --set clipHigh=0.2
+// Options: --engine wasm|tabular (tabular = the pure-TS reference engine, for quick checks),
+// --base FILE (raw little-endian Float32 base weights), else the base is pretrained in process
+// (--pretrain-steps N, --pretrain-lr X), --trace (include the per-sample trace in each line).
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeConfig, parseField, type Config } from '../core/config';
+import type { PolicyEngine } from '../core/engine';
+import { Run } from '../core/loop';
+import { parsePreset } from '../core/presets';
+import { policyShape, pretrainBase } from '../core/pretrain';
+import { TASKS } from '../core/tasks/index';
+import { createTabularEngine } from '../core/testing/tabular-engine';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Args {
+  preset?: string;
+  steps?: number;
+  seed?: number;
+  out?: string;
+  set: string[];
+  engine: 'wasm' | 'tabular';
+  base?: string;
+  pretrainSteps?: number;
+  pretrainLr?: number;
+  trace: boolean;
+  quiet: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { set: [], engine: 'wasm', trace: false, quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    const num = () => {
+      const v = Number(next());
+      if (!Number.isFinite(v)) throw new Error(`${flag} needs a number`);
+      return v;
+    };
+    if (flag === '--preset') a.preset = next();
+    else if (flag === '--steps') a.steps = num();
+    else if (flag === '--seed') a.seed = num();
+    else if (flag === '--out') a.out = next();
+    else if (flag === '--set') a.set.push(next());
+    else if (flag === '--engine') {
+      const e = next();
+      if (e !== 'wasm' && e !== 'tabular') throw new Error('--engine must be wasm or tabular');
+      a.engine = e;
+    } else if (flag === '--base') a.base = next();
+    else if (flag === '--pretrain-steps') a.pretrainSteps = num();
+    else if (flag === '--pretrain-lr') a.pretrainLr = num();
+    else if (flag === '--trace') a.trace = true;
+    else if (flag === '--quiet') a.quiet = true;
+    else if (flag === '--help' || flag === '-h') {
+      console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 6).join('\n'));
+      process.exit(0);
+    } else throw new Error(`unknown option ${flag}`);
+  }
+  return a;
+}
+
+function resolveConfig(a: Args): Config {
+  let partial: Record<string, unknown> = {};
+  if (a.preset) {
+    const file = a.preset.endsWith('.json') ? a.preset : join(root, 'public/presets', `${a.preset}.json`);
+    partial = { ...parsePreset(a.preset, JSON.parse(readFileSync(file, 'utf8'))).config };
+  }
+  if (a.steps !== undefined) partial.steps = a.steps;
+  if (a.seed !== undefined) partial.seed = a.seed;
+  for (const kv of a.set) {
+    const eq = kv.indexOf('=');
+    if (eq < 1) throw new Error(`--set expects key=value, got ${kv}`);
+    partial[kv.slice(0, eq)] = parseField(kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  return makeConfig(partial);
+}
+
+async function makeEngine(a: Args, cfg: Config): Promise<PolicyEngine> {
+  const shape = policyShape(cfg);
+  if (a.engine === 'tabular') return createTabularEngine(shape);
+  const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
+  return createNodeEngine(shape, { seed: cfg.seed });
+}
+
+function progress(step: number, total: number, rate: number): void {
+  const w = 30;
+  const done = Math.round((step / total) * w);
+  process.stderr.write(`\r[${'#'.repeat(done)}${'.'.repeat(w - done)}] ${step}/${total}  ${rate.toFixed(1)} steps/s `);
+}
+
+async function main(): Promise<void> {
+  const a = parseArgs(process.argv.slice(2));
+  const cfg = resolveConfig(a);
+  const engine = await makeEngine(a, cfg);
+  const log = (s: string) => a.quiet || process.stderr.write(s + '\n');
+  log(`engine: ${engine.backend} (${engine.backendNote})`);
+  if (a.base) {
+    const buf = readFileSync(a.base);
+    await engine.setWeights(new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4).slice());
+    log(`base weights: ${a.base}`);
+  } else {
+    const steps = a.pretrainSteps ?? 400;
+    const lr = a.pretrainLr ?? (a.engine === 'tabular' ? 0.05 : 3e-3);
+    const losses = await pretrainBase(engine, TASKS[cfg.task], cfg.seed, { steps, batch: 64, lr, temperature: cfg.temperature });
+    log(`pretrained the ${cfg.task} base in process: ${steps} SFT steps, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}`);
+    await engine.setWeights(await engine.getWeights()); // fresh optimizer state for RL
+  }
+  const run = await Run.create(engine, cfg);
+  if (a.out) writeFileSync(a.out, '');
+  const t0 = performance.now();
+  let last: Awaited<ReturnType<Run['step']>> | null = null;
+  for (let s = 0; s < cfg.steps; s++) {
+    const f = await run.step();
+    last = f;
+    const line = { step: f.step, version: f.version, ...f.scalars, ...f.perf, series: f.series, ...(Object.keys(f.changes).length ? { changes: f.changes } : {}), ...(a.trace ? { trace: f.trace } : {}) };
+    if (a.out) appendFileSync(a.out, JSON.stringify(line) + '\n');
+    if (!a.quiet && (f.step % Math.max(1, Math.floor(cfg.steps / 100)) === 0 || f.step === cfg.steps)) progress(f.step, cfg.steps, f.step / ((performance.now() - t0) / 1000));
+  }
+  if (!a.quiet) process.stderr.write('\n');
+  const wall = (performance.now() - t0) / 1000;
+  const pick = (re: RegExp) => Object.fromEntries(Object.entries(last?.scalars ?? {}).filter(([k]) => re.test(k)));
+  const summary = {
+    preset: a.preset ?? null,
+    engine: engine.backend,
+    steps: cfg.steps,
+    wallSeconds: wall,
+    stepsPerSecond: cfg.steps / wall,
+    config: cfg,
+    final: pick(/^(support\/(token_entropy|behavior_support|behavior_entropy)|esr\/effective_rate|gap\/clipfrac|train\/loss)/),
+  };
+  if (a.out) appendFileSync(a.out, JSON.stringify({ summary }) + '\n');
+  console.log(JSON.stringify(summary.final, null, 1));
+  run.dispose();
+  await engine.dispose();
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
