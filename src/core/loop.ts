@@ -82,6 +82,7 @@ export class Run {
     run.timeline.push({ step: 0, patch: { ...config } });
     if (config.sftGoldSteps > 0) {
       await sftOnGold(engine, run.task, run.rng.init, { steps: config.sftGoldSteps, batch: config.sftBatch, lr: config.sftLr, temperature: config.temperature, weightDecay: 0, maxGradNorm: config.maxGradNorm });
+      await engine.setWeights(await engine.getWeights()); // RL starts with a fresh optimizer
     }
     run.rollout.push(engine.snapshot());
     run.basePass = (await run.measure(run.base, run.rng.init)).passAtK;
@@ -103,6 +104,7 @@ export class Run {
 
   /** Validate a patch now (throws ConfigError naming the field); it applies at the next step. */
   setConfig(patch: Partial<Config>): void {
+    if ('seed' in patch || 'task' in patch) throw new Error('Run.setConfig: seed and task are fixed for a run; start a new run');
     applyPatch({ ...this.cfg, ...this.pending }, patch);
     this.pending = { ...this.pending, ...patch };
   }
@@ -127,7 +129,6 @@ export class Run {
     const versionBefore = this.engine.version;
     const changes = this.pending;
     if (Object.keys(changes).length) {
-      if ('seed' in changes || 'task' in changes) throw new Error('Run.setConfig: seed and task are fixed for a run; start a new run');
       this.cfg = applyPatch(this.cfg, changes);
       this.timeline.push({ step: this.stepIndex, patch: changes });
       this.pending = {};

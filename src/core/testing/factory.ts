@@ -1,22 +1,37 @@
-// Engine factory for tests: a tabular reference engine holding a pretrained base, cached per task.
+// Engine factories for the fidelity suite: a fresh engine holding a pretrained base, with the base
+// weights pretrained once per task and cached. Works for any PolicyEngine constructor.
 import type { Config } from '../config';
-import { pretrainBase, policyShape } from '../pretrain';
+import type { PolicyEngine, PolicyShape } from '../engine';
+import { policyShape, pretrainBase } from '../pretrain';
 import { TASKS } from '../tasks/index';
 import { createTabularEngine, type TabularOptions } from './tabular-engine';
 import type { EngineFactory } from './fidelity';
 
-export function tabularFactory(o: TabularOptions & { pretrainSteps?: number; pretrainLr?: number } = {}): EngineFactory {
+export interface BaseOptions {
+  pretrainSteps?: number;
+  pretrainLr?: number;
+  pretrainBatch?: number;
+}
+
+export function baseFactory(create: (shape: PolicyShape, seed: number) => Promise<PolicyEngine>, o: BaseOptions = {}): EngineFactory {
   const cache = new Map<string, Float32Array>();
   return async (cfg: Config) => {
-    const engine = createTabularEngine(policyShape(cfg), o);
-    let w = cache.get(cfg.task);
+    const shape = policyShape(cfg);
+    const key = `${cfg.task}:${JSON.stringify(shape)}:${cfg.temperature}`;
+    let w = cache.get(key);
     if (!w) {
-      const tmp = createTabularEngine(policyShape(cfg));
-      await pretrainBase(tmp, TASKS[cfg.task], 0, { steps: o.pretrainSteps ?? 400, batch: 64, lr: o.pretrainLr ?? 0.05, temperature: cfg.temperature });
+      const tmp = await create(shape, 0);
+      await pretrainBase(tmp, TASKS[cfg.task], 0, { steps: o.pretrainSteps ?? 400, batch: o.pretrainBatch ?? 64, lr: o.pretrainLr ?? 0.05, temperature: cfg.temperature });
       w = await tmp.getWeights();
-      cache.set(cfg.task, w);
+      await tmp.dispose();
+      cache.set(key, w);
     }
+    const engine = await create(shape, cfg.seed);
     await engine.setWeights(w);
     return engine;
   };
+}
+
+export function tabularFactory(o: TabularOptions & BaseOptions = {}): EngineFactory {
+  return baseFactory(async (shape) => createTabularEngine(shape, o), o);
 }
