@@ -19,9 +19,9 @@ export interface CoalescerOptions {
   schedule?: (fn: () => void, ms: number) => () => void;
 }
 
-export interface Coalescer {
+export interface Coalescer<F = MetricFrame> {
   /** Queue a frame; emits now if the last batch is old enough, otherwise at the next slot. */
-  push(frame: MetricFrame): void;
+  push(frame: F): void;
   /** Emit the queued frames now (e.g. on pause or at the end of a run). */
   flush(): void;
   /** Cancel the pending timer and forget queued frames. */
@@ -35,16 +35,16 @@ const defaultSchedule = (fn: () => void, ms: number): (() => void) => {
   return () => clearTimeout(id);
 };
 
-export function createCoalescer(
-  emit: (frames: MetricFrame[]) => void,
+export function createCoalescer<F = MetricFrame>(
+  emit: (frames: F[]) => void,
   opts: CoalescerOptions = {},
-): Coalescer {
+): Coalescer<F> {
   const maxPerSecond = opts.maxPerSecond ?? 30;
   if (!(maxPerSecond > 0)) throw new RangeError(`maxPerSecond must be > 0, got ${maxPerSecond}`);
   const interval = 1000 / maxPerSecond;
   const now = opts.now ?? (() => performance.now());
   const schedule = opts.schedule ?? defaultSchedule;
-  let queue: MetricFrame[] = [];
+  let queue: F[] = [];
   let lastEmit = -Infinity;
   let cancel: (() => void) | null = null;
 

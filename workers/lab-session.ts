@@ -1,0 +1,338 @@
+/**
+ * One training run with transport (play, pause, step, reset, reseed, speed), config patches, a
+ * presenter checkpoint and coalesced frame streaming. Pure of the browser and of onnxruntime: the
+ * worker (`lab.worker.ts`) supplies the engine factory and the base loader, and the Node tests run
+ * it on the core's tabular engine.
+ */
+import { makeConfig, type Config } from '../src/core/config';
+import type { PolicyEngine, PolicyShape, WeightsHandle } from '../src/core/engine';
+import { Run } from '../src/core/loop';
+import type { MetricsFrame, SampleTrace } from '../src/core/metrics';
+import { policyShape } from '../src/core/pretrain';
+import { createCoalescer, type Coalescer, type CoalescerOptions } from './frames';
+import { RESTART_KEYS, type ForkPoint, type LabListener, type LabPhase, type LabStatus } from './lab.api';
+
+export interface BaseWeights {
+  weights: Float32Array;
+  /** e.g. "shipped checkpoint checkpoints/strategies.bin" or "pretrained in the worker (400 steps)". */
+  source: string;
+}
+
+export interface SessionDeps {
+  createEngine(shape: PolicyShape): Promise<PolicyEngine>;
+  /** The base weights for a task and shape (checkpoint or pretraining); may report progress. */
+  loadBase(engine: PolicyEngine, config: Config, progress: (message: string) => void): Promise<BaseWeights>;
+  coalescer?: CoalescerOptions;
+  /** Wait between steps while playing (default setTimeout). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** First non-finite scalar of a frame, as "name = value", or null. */
+export function nonFinite(frame: MetricsFrame): string | null {
+  for (const [k, v] of Object.entries(frame.scalars)) if (!Number.isFinite(v)) return `${k} = ${v}`;
+  return null;
+}
+
+const shapeKey = (c: Config) => JSON.stringify(policyShape(c));
+
+export class LabSession {
+  private engine: PolicyEngine | null = null;
+  private run: Run | null = null;
+  private base: BaseWeights | null = null;
+  private baseKey = '';
+  private engineShape = '';
+  private lastStatusAt = 0;
+  private fork: ForkPoint | null = null;
+  private runId = 0;
+  private phase: LabPhase = 'loading';
+  private message = 'warming up engine…';
+  private playing = false;
+  private loop: Promise<void> | null = null;
+  private speed = 0;
+  private pauseAt: number | null = null;
+  private rate = 0;
+  private latestTraces: SampleTrace[] = [];
+  private readonly coalescer: Coalescer<MetricsFrame>;
+  /** Serializes every operation on the run (a step never interleaves with a reset or a patch). */
+  private lock: Promise<unknown> = Promise.resolve();
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly deps: SessionDeps,
+    private readonly listener: LabListener,
+    private config: Config,
+  ) {
+    this.sleep = deps.sleep ?? defaultSleep;
+    this.coalescer = createCoalescer<MetricsFrame>((frames) => this.listener.frames(this.runId, frames, this.latestTraces), deps.coalescer);
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.lock.then(fn, fn);
+    this.lock = next.catch(() => undefined);
+    return next;
+  }
+
+  private get offset(): number {
+    return this.fork?.step ?? 0;
+  }
+
+  status(): LabStatus {
+    return {
+      runId: this.runId,
+      phase: this.phase,
+      message: this.message,
+      step: this.offset + (this.run?.stepCount ?? 0),
+      backend: this.engine?.backend ?? '',
+      backendNote: this.engine?.backendNote ?? '',
+      baseSource: this.base?.source ?? '',
+      stepsPerSecond: this.rate,
+      timeline: (this.run?.timeline ?? []).map((e) => ({ step: e.step + this.offset, patch: e.patch })),
+      config: this.config,
+    };
+  }
+
+  private emitStatus(phase?: LabPhase, message?: string): LabStatus {
+    if (phase !== undefined) this.phase = phase;
+    if (message !== undefined) this.message = message;
+    const s = this.status();
+    this.listener.status(s);
+    return s;
+  }
+
+  /** Engine + base + run; a fork starts from its parent's weights at the fork step. */
+  async init(fork?: ForkPoint): Promise<LabStatus> {
+    return this.exclusive(async () => {
+      try {
+        if (fork) {
+          this.fork = fork;
+          // Same task, model and seed as the parent; every other setting may differ.
+          this.config = makeConfig({ ...this.config, task: fork.config.task, seed: fork.config.seed, ...shapeOf(fork.config) });
+        }
+        await this.start(this.config);
+        return this.emitStatus('ready', this.fork ? `forked at step ${this.fork.step}` : '');
+      } catch (e) {
+        return this.emitStatus('error', `engine failed to start: ${errorText(e)}`);
+      }
+    });
+  }
+
+  private async start(config: Config): Promise<void> {
+    const shape = shapeKey(config);
+    if (!this.engine || shape !== this.engineShape) {
+      this.emitStatus('loading', 'warming up engine…');
+      await this.disposeRun();
+      await this.engine?.dispose();
+      this.engine = null;
+      this.engine = await this.deps.createEngine(policyShape(config));
+      this.engineShape = shape;
+      this.baseKey = '';
+    }
+    const engine = this.engine;
+    const key = `${config.task}|${shape}|${config.temperature}`;
+    if (this.fork) {
+      this.base ??= { weights: this.fork.base, source: `forked from a run at step ${this.fork.step}` };
+    } else if (this.baseKey !== key || !this.base) {
+      this.base = await this.deps.loadBase(engine, config, (m) => this.emitStatus('pretraining', m));
+      this.baseKey = key;
+    }
+    await this.disposeRun();
+    this.config = config;
+    this.runId++;
+    this.latestTraces = [];
+    if (this.fork) {
+      // The frozen base stays the task's base (OPD teacher, KL reference); the trainer starts at
+      // the parent's weights. The SFT phase already happened in the parent.
+      await engine.setWeights(this.fork.base);
+      const baseHandle = engine.snapshot();
+      await engine.setWeights(this.fork.weights);
+      this.run = await Run.create(withFirstSnapshot(engine, baseHandle), { ...config, sftGoldSteps: 0 });
+    } else {
+      await engine.setWeights(this.base.weights);
+      this.run = await Run.create(engine, config);
+    }
+  }
+
+  private async disposeRun(): Promise<void> {
+    this.coalescer.flush();
+    this.run?.dispose();
+    this.run = null;
+  }
+
+  private done(): boolean {
+    return !!this.run && this.offset + this.run.stepCount >= this.config.steps;
+  }
+
+  /** One step under the lock; returns false when the run must stop (done, NaN, error, checkpoint). */
+  private async stepOnce(): Promise<boolean> {
+    const run = this.run;
+    if (!run || this.done()) {
+      this.emitStatus('done', `finished ${this.config.steps} steps`);
+      return false;
+    }
+    let frame: MetricsFrame;
+    try {
+      frame = await run.step();
+    } catch (e) {
+      this.coalescer.flush();
+      this.emitStatus('error', `step failed: ${errorText(e)}`);
+      return false;
+    }
+    this.config = { ...run.config };
+    const { trace, ...rest } = frame;
+    this.latestTraces = trace;
+    const shown: MetricsFrame = { ...rest, step: frame.step + this.offset, trace: [] };
+    this.coalescer.push(shown);
+    const bad = nonFinite(frame);
+    if (bad) {
+      this.coalescer.flush();
+      this.emitStatus('paused', `non-finite metric ${bad} at step ${shown.step}: run paused (try a lower learning rate)`);
+      return false;
+    }
+    if (this.pauseAt !== null && shown.step === this.pauseAt) {
+      this.coalescer.flush();
+      this.emitStatus('paused', `checkpoint at step ${shown.step}: predict what happens next, then press play`);
+      return false;
+    }
+    return true;
+  }
+
+  async play(): Promise<void> {
+    if (this.playing || !this.run) return;
+    if (this.done()) {
+      this.emitStatus('done', `finished ${this.config.steps} steps`);
+      return;
+    }
+    this.playing = true;
+    this.emitStatus('running', '');
+    this.loop = this.playLoop();
+  }
+
+  private async playLoop(): Promise<void> {
+    let t0 = performance.now();
+    let n = 0;
+    while (this.playing) {
+      const started = performance.now();
+      const go = await this.exclusive(() => this.stepOnce());
+      n++;
+      const now = performance.now();
+      if (now - t0 > 1000 || n === 1) {
+        this.rate = (n / (now - t0)) * 1000;
+        if (now - t0 > 3000) {
+          t0 = now;
+          n = 0;
+        }
+      }
+      if (!go) {
+        this.playing = false;
+        if (this.phase === 'running') this.emitStatus(this.done() ? 'done' : 'paused', this.done() ? `finished ${this.config.steps} steps` : '');
+        break;
+      }
+      if (performance.now() - this.lastStatusAt > 100) {
+        this.lastStatusAt = performance.now();
+        this.emitStatus();
+      }
+      const wait = this.speed > 0 ? 1000 / this.speed - (performance.now() - started) : 0;
+      await this.sleep(Math.max(0, wait));
+    }
+    this.coalescer.flush();
+  }
+
+  async pause(): Promise<void> {
+    this.playing = false;
+    await this.loop;
+    this.loop = null;
+    if (this.phase === 'running') this.emitStatus('paused', '');
+  }
+
+  async step(n: number): Promise<LabStatus> {
+    await this.pause();
+    for (let i = 0; i < n; i++) if (!(await this.exclusive(() => this.stepOnce()))) return this.status();
+    this.coalescer.flush();
+    return this.emitStatus(this.done() ? 'done' : 'paused', this.phase === 'paused' || this.phase === 'ready' ? this.message : '');
+  }
+
+  async reset(config?: Config): Promise<LabStatus> {
+    await this.pause();
+    return this.exclusive(async () => {
+      try {
+        await this.start(config ?? this.config);
+        return this.emitStatus('ready', '');
+      } catch (e) {
+        return this.emitStatus('error', `reset failed: ${errorText(e)}`);
+      }
+    });
+  }
+
+  reseed(seed: number): Promise<LabStatus> {
+    return this.reset(makeConfig({ ...this.config, seed }));
+  }
+
+  setSpeed(stepsPerSecond: number): void {
+    this.speed = Math.max(0, stepsPerSecond);
+  }
+
+  setPauseAt(step: number | null): void {
+    this.pauseAt = step;
+  }
+
+  /** Live settings go to the run's next step; restart settings need reset() (reported). */
+  setConfig(patch: Partial<Config>): Promise<string | null> {
+    return this.exclusive(async () => {
+      const restart = Object.keys(patch).filter((k) => (RESTART_KEYS as readonly string[]).includes(k));
+      if (restart.length) return `${restart.join(', ')} fix the run: reset to apply`;
+      try {
+        this.run?.setConfig(patch);
+        this.config = makeConfig({ ...this.config, ...patch });
+        this.emitStatus();
+        return null;
+      } catch (e) {
+        return errorText(e);
+      }
+    });
+  }
+
+  forkPoint(): Promise<ForkPoint> {
+    return this.exclusive(async () => {
+      if (!this.engine || !this.base || !this.run) throw new Error('no run to fork');
+      return { step: this.offset + this.run.stepCount, base: this.base.weights, weights: await this.engine.getWeights(), config: this.config };
+    });
+  }
+
+  async dispose(): Promise<void> {
+    await this.pause();
+    await this.exclusive(async () => {
+      this.coalescer.dispose();
+      this.run?.dispose();
+      this.run = null;
+      await this.engine?.dispose();
+      this.engine = null;
+    });
+  }
+}
+
+function shapeOf(c: Config): Pick<Config, 'dModel' | 'layers' | 'heads' | 'mlp'> {
+  return { dModel: c.dModel, layers: c.layers, heads: c.heads, mlp: c.mlp };
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The engine, except that its first snapshot() returns `handle` (Run.create freezes it as the base). */
+function withFirstSnapshot(engine: PolicyEngine, handle: WeightsHandle): PolicyEngine {
+  let used = false;
+  return new Proxy(engine, {
+    get(target, prop) {
+      if (prop === 'snapshot' && !used) {
+        return () => {
+          used = true;
+          return handle;
+        };
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}

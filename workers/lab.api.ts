@@ -1,0 +1,85 @@
+/**
+ * Contract of the lab worker (`lab.worker.ts`): one training run per worker, exposed with comlink.
+ * The UI passes a listener (wrapped in `Comlink.proxy`) that receives coalesced metric frames
+ * (≤ ~30 batches/s, never dropped) and status updates. Everything else is structured-clone data.
+ */
+import type { Config } from '../src/core/config';
+import type { TimelineEntry } from '../src/core/loop';
+import type { MetricsFrame, SampleTrace } from '../src/core/metrics';
+
+export type BackendPreference = 'auto' | 'webgpu' | 'wasm';
+
+/** Weights handed from one run to a fork (Compare): the frozen base and the trainer at `step`. */
+export interface ForkPoint {
+  step: number;
+  base: Float32Array;
+  weights: Float32Array;
+  config: Config;
+}
+
+export interface LabInit {
+  config: Config;
+  prefer: BackendPreference;
+  /** The page's base URL; shipped checkpoints are fetched from `<baseUrl>checkpoints/<task>.bin`. */
+  baseUrl: string;
+  /** SFT steps to pretrain the base in the worker when no checkpoint fits (default 400). */
+  pretrainSteps?: number;
+  /** WASM threads (default: ORT's choice). */
+  numThreads?: number;
+  /** Start from another run's weights at a step (Compare) instead of the task's base. */
+  fork?: ForkPoint;
+}
+
+export type LabPhase = 'loading' | 'pretraining' | 'ready' | 'running' | 'paused' | 'done' | 'error';
+
+export interface LabStatus {
+  /** Increments on every reset/reseed: frames of an older run carry an older id. */
+  runId: number;
+  phase: LabPhase;
+  /** Human-readable state: warm-up progress, checkpoint pause, non-finite metric, error. */
+  message: string;
+  /** Steps taken (a fork counts from its parent's fork step). */
+  step: number;
+  backend: string;
+  backendNote: string;
+  /** Where the base weights came from (shipped checkpoint, in-worker pretraining, fork). */
+  baseSource: string;
+  /** Measured while playing (wall clock, including the worker's overhead). */
+  stepsPerSecond: number;
+  /** Config changes with the step after which they took effect (step 0: the initial config). */
+  timeline: TimelineEntry[];
+  /** The config the next step runs with (pending patches included). */
+  config: Config;
+}
+
+export interface LabListener {
+  /** A batch of frames in step order; `traces` = the latest frame's sample traces. */
+  frames(runId: number, frames: MetricsFrame[], traces: SampleTrace[]): void;
+  status(status: LabStatus): void;
+}
+
+export interface LabApi {
+  /** Build the engine (WebGPU first, WASM fallback), load or pretrain the base, create the run. */
+  init(init: LabInit, listener: LabListener): Promise<LabStatus>;
+  play(): Promise<void>;
+  pause(): Promise<void>;
+  /** Take n steps (paused afterwards). */
+  step(n: number): Promise<LabStatus>;
+  /** Restart from the base with `config` (default: the current one, same seed). */
+  reset(config?: Config): Promise<LabStatus>;
+  /** Restart with another seed. */
+  reseed(seed: number): Promise<LabStatus>;
+  /** Steps per second while playing; 0 = as fast as possible. */
+  setSpeed(stepsPerSecond: number): Promise<void>;
+  /** Pause automatically after this step (presenter checkpoint); null = never. */
+  setPauseAt(step: number | null): Promise<void>;
+  /** Validate and queue a patch for the next step; returns an error message or null. */
+  setConfig(patch: Partial<Config>): Promise<string | null>;
+  /** The weights to fork a second run from, at the current step. */
+  forkPoint(): Promise<ForkPoint>;
+  status(): Promise<LabStatus>;
+  dispose(): Promise<void>;
+}
+
+/** Settings that fix a run: changing them needs a reset (the engine or the base changes too). */
+export const RESTART_KEYS = ['task', 'seed', 'dModel', 'layers', 'heads', 'mlp', 'sftGoldSteps', 'sftBatch', 'sftLr'] as const satisfies readonly (keyof Config)[];
