@@ -27,9 +27,11 @@ describe('divergenceMarkers', () => {
     expect(m.map((x) => [x.step, x.to])).toEqual([[3, 2]]);
   });
 
-  it('a recovery raises the level, so a later drop is marked again', () => {
-    const m = divergenceMarkers(series([4, 4, 2, 2, 4, 4, 4, 2, 2], [2, 2, 2, 2, 2, 2, 2, 2, 2]));
-    expect(m.map((x) => x.step)).toEqual([3, 8]);
+  it('a lasting recovery raises the level, so a later drop is marked again; a short one does not', () => {
+    const h = new Array(12).fill(2);
+    expect(divergenceMarkers(series([4, 4, 2, 2, 4, 4, 4, 4, 4, 2, 2], h)).map((x) => x.step)).toEqual([3, 10]);
+    expect(divergenceMarkers(series([4, 4, 2, 2, 4, 4, 4, 2, 2], h)).map((x) => x.step)).toEqual([3]);
+    expect(divergenceMarkers(series([4, 4, 2, 2, 4, 4, 4, 2, 2], h), { recover: 3 }).map((x) => x.step)).toEqual([3, 8]);
   });
 
   it('handles fractional mean support, NaN points, persist 1 and empty input', () => {

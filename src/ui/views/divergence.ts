@@ -5,8 +5,9 @@
  * Rule. The support level starts at the first point. A drop is a point whose support is below the
  * level and stays below it for `persist` consecutive points (so one noisy Monte Carlo dip is not a
  * collapse); the marker sits at the first point of the drop, and the new level is the highest
- * support seen in that window. Support that rises above the level for `persist` points raises the
- * level again (recovery, no marker). Each marker records token entropy at that step as a share of
+ * support seen in that window. Support that rises above the level for `recover` consecutive points
+ * (default 5: longer than a drop, so a 1↔2 flicker of the Monte Carlo estimate is not re-marked)
+ * raises the level again (recovery, no marker). Each marker records token entropy at that step as a share of
  * its starting value (mean of the first `baseline` points): at or above `highShare` the marker is a
  * *divergence* (the behaviors collapsed, the token surface did not); below it a plain *collapse*
  * (both narrowed, which token entropy alone would also have shown).
@@ -36,11 +37,14 @@ export interface MarkerOptions {
   persist?: number;
   /** Points averaged for the token entropy start (default 3). */
   baseline?: number;
+  /** Points support must stay above the level to count as a recovery (default 5). */
+  recover?: number;
 }
 
 export function divergenceMarkers(points: readonly DivergencePoint[], opts: MarkerOptions = {}): DivergenceMarker[] {
   const highShare = opts.highShare ?? 0.8;
   const persist = Math.max(1, opts.persist ?? 2);
+  const recover = Math.max(1, opts.recover ?? 5);
   const pts = points.filter((p) => Number.isFinite(p.support) && Number.isFinite(p.tokenEntropy));
   if (pts.length === 0) return [];
   const base = pts.slice(0, Math.max(1, opts.baseline ?? 3));
@@ -49,13 +53,14 @@ export function divergenceMarkers(points: readonly DivergencePoint[], opts: Mark
   let level = pts[0].support;
   for (let i = 1; i + persist <= pts.length; i++) {
     const win = pts.slice(i, i + persist);
+    const up = pts.slice(i, i + recover);
     if (win.every((p) => p.support < level)) {
       const to = Math.max(...win.map((p) => p.support));
       const tokenShare = h0 > 0 ? pts[i].tokenEntropy / h0 : 0;
       out.push({ step: pts[i].step, from: level, to, tokenShare, kind: tokenShare >= highShare ? 'divergence' : 'collapse' });
       level = to;
-    } else if (win.every((p) => p.support > level)) {
-      level = Math.min(...win.map((p) => p.support));
+    } else if (up.length === recover && up.every((p) => p.support > level)) {
+      level = Math.min(...up.map((p) => p.support));
     }
   }
   return out;

@@ -1,0 +1,51 @@
+/**
+ * Views fixture page: every chart view of src/ui/views rendered from recorded real runs
+ * (tests/browser/fixtures/*.json, written by fixtures/record.ts: the core loop on the onnxruntime-web
+ * Node engine). `?only=<view>` renders one view; `window.viewsReady` is set when mounted.
+ */
+import { mount, type Component } from 'svelte';
+import type { Config } from '../../src/core/config';
+import type { MetricsFrame } from '../../src/core/metrics';
+import DivergencePlot from '../../src/ui/views/DivergencePlot.svelte';
+import main from './fixtures/a-lr3e-4.json';
+import fast from './fixtures/a-support-collapse.json';
+
+interface Fixture {
+  meta: { preset: string; config: Config; command: string };
+  frames: MetricsFrame[];
+}
+const runA = main as unknown as Fixture;
+const runB = fast as unknown as Fixture;
+
+const app = document.getElementById('app')!;
+const h1 = document.createElement('h1');
+h1.textContent = 'Invariant Lab — views on recorded runs';
+const src = document.createElement('p');
+src.className = 'src';
+src.textContent = `Run: preset ${runA.meta.preset}, lr ${runA.meta.config.lr} (solid); compare: lr ${runB.meta.config.lr} (dashed). Recorded with: ${runA.meta.command}`;
+app.append(h1, src);
+
+function place<P extends Record<string, unknown>>(id: string, view: Component<P>, props: P, wide = false): void {
+  const only = new URLSearchParams(location.search).get('only');
+  if (only && only !== id) return;
+  const el = document.createElement('section');
+  el.id = id;
+  el.dataset.view = id;
+  if (wide) el.className = 'wide';
+  app.append(el);
+  mount(view, { target: el, props });
+}
+
+const base = { history: runA.frames, latest: runA.frames.at(-1), traces: runA.frames.at(-1)!.trace, config: runA.meta.config };
+const epsLog: number[] = [];
+place('divergence', DivergencePlot, { ...base, compare: runB.frames, compareLabel: `same preset, lr ${runB.meta.config.lr}`, state: 'mean', onEpsChange: (e: number) => epsLog.push(e) }, true);
+
+declare global {
+  interface Window {
+    viewsReady: boolean;
+    epsLog: number[];
+  }
+}
+window.epsLog = epsLog;
+window.viewsReady = true;
+document.body.dataset.ready = '1';
