@@ -33,5 +33,5 @@ export const binaryRl: Gate = (turns, opts) => {
   }
   const queued = decisions.filter((d) => d.queued);
   const effective = queued.filter((d) => d.lossMask === 1 && d.reward !== 0).length;
-  return { decisions, esr: queued.length ? effective / queued.length : 0, counts: { promoted } };
+  return { decisions, esr: queued.length ? effective / queued.length : 0, esrNum: effective, esrDen: queued.length, counts: { promoted } };
 };

@@ -25,5 +25,5 @@ export const combine: Gate = (turns, opts) => {
     return dropped(t.hasNext ? ['hint-rejected', 'score-zero', 'dropped-neither'] : ['no-next-state', 'dropped-neither']);
   });
   const queued = decisions.filter((d) => d.queued).length;
-  return { decisions, esr: turns.length ? queued / turns.length : 0, counts };
+  return { decisions, esr: turns.length ? queued / turns.length : 0, esrNum: queued, esrDen: turns.length, counts };
 };

@@ -29,7 +29,7 @@ export function groupAdvantages(turns: readonly JudgedTurn[], opts: GateOptions,
   }
   const queued = decisions.filter((d) => d.queued);
   const effective = queued.filter((d) => d.lossMask === 1 && d.reward !== 0).length;
-  return { decisions, esr: queued.length ? effective / queued.length : 0, counts: { groups: groups.size, zero_std_groups: zeroStd } };
+  return { decisions, esr: queued.length ? effective / queued.length : 0, esrNum: effective, esrDen: queued.length, counts: { groups: groups.size, zero_std_groups: zeroStd } };
 }
 
 export const grpo = (turns: readonly JudgedTurn[], opts: GateOptions) => groupAdvantages(turns, opts, opts.normalizeStd);

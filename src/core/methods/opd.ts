@@ -14,5 +14,5 @@ export const opd: Gate = (turns, opts) => {
     return { queued: true, lossMask: 1, reward: 0, opdWeight: 1, hint, reasons: ['hint-accepted'] };
   });
   const queued = decisions.filter((d) => d.queued).length;
-  return { decisions, esr: turns.length ? queued / turns.length : 0, counts: { hint_accepted: queued } };
+  return { decisions, esr: turns.length ? queued / turns.length : 0, esrNum: queued, esrDen: turns.length, counts: { hint_accepted: queued } };
 };

@@ -70,8 +70,10 @@ export interface GateOptions {
 
 export interface MethodResult {
   decisions: GateDecision[];
-  /** Effective sample rate by the method's own formula. */
+  /** Effective sample rate by the method's own formula: esrNum / esrDen. */
   esr: number;
+  esrNum: number;
+  esrDen: number;
   /** Extra counters (cases, promotions...), reported as esr/<name>. */
   counts: Record<string, number>;
 }
