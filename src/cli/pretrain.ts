@@ -1,0 +1,67 @@
+// Deterministic pretraining of the base policy of each task (SFT on the task's reference
+// distribution, hinted contexts included), written to public/checkpoints/<task>.f32 (raw
+// little-endian Float32, the engine's flat parameter layout) with a manifest.
+//   npm run pretrain [-- --steps 400 --lr 0.003 --batch 64 --seed 0 --task strategies]
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultConfig, TASK_NAMES } from '../core/config';
+import { policyShape, pretrainBase } from '../core/pretrain';
+import { TASKS, type TaskName } from '../core/tasks/index';
+
+export const CHECKPOINT_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../public/checkpoints');
+
+export interface CheckpointEntry {
+  file: string;
+  shape: ReturnType<typeof policyShape>;
+  params: number;
+  steps: number;
+  lr: number;
+  batch: number;
+  seed: number;
+  temperature: number;
+  finalLoss: number;
+  sha256: string;
+}
+
+export type Manifest = Record<string, CheckpointEntry>;
+
+export function readManifest(): Manifest {
+  const p = join(CHECKPOINT_DIR, 'manifest.json');
+  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Manifest) : {};
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const opt = (name: string, dflt: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : dflt);
+  const steps = Number(opt('--steps', '400'));
+  const lr = Number(opt('--lr', '0.003'));
+  const batch = Number(opt('--batch', '64'));
+  const seed = Number(opt('--seed', '0'));
+  const only = opt('--task', '');
+  const cfg = defaultConfig();
+  const shape = policyShape(cfg);
+  const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
+  mkdirSync(CHECKPOINT_DIR, { recursive: true });
+  const manifest = readManifest();
+  for (const task of TASK_NAMES.filter((t) => !only || t === only) as TaskName[]) {
+    const engine = await createNodeEngine(shape, { seed });
+    const losses = await pretrainBase(engine, TASKS[task], seed, { steps, batch, lr, temperature: cfg.temperature });
+    const w = await engine.getWeights();
+    const bytes = Buffer.from(w.buffer, w.byteOffset, w.byteLength);
+    const file = `${task}.f32`;
+    writeFileSync(join(CHECKPOINT_DIR, file), bytes);
+    manifest[task] = { file, shape, params: w.length, steps, lr, batch, seed, temperature: cfg.temperature, finalLoss: losses.at(-1) ?? NaN, sha256: createHash('sha256').update(bytes).digest('hex') };
+    console.log(`${task}: ${w.length} params, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}, sha256 ${manifest[task].sha256.slice(0, 12)}`);
+    await engine.dispose();
+  }
+  writeFileSync(join(CHECKPOINT_DIR, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}
