@@ -6,7 +6,9 @@
 import { mount, type Component } from 'svelte';
 import type { Config } from '../../src/core/config';
 import type { MetricsFrame } from '../../src/core/metrics';
+import BehaviorArea from '../../src/ui/views/BehaviorArea.svelte';
 import DivergencePlot from '../../src/ui/views/DivergencePlot.svelte';
+import SupportHeatmap from '../../src/ui/views/SupportHeatmap.svelte';
 import main from './fixtures/a-lr3e-4.json';
 import fast from './fixtures/a-support-collapse.json';
 
@@ -39,6 +41,8 @@ function place<P extends Record<string, unknown>>(id: string, view: Component<P>
 const base = { history: runA.frames, latest: runA.frames.at(-1), traces: runA.frames.at(-1)!.trace, config: runA.meta.config };
 const epsLog: number[] = [];
 place('divergence', DivergencePlot, { ...base, compare: runB.frames, compareLabel: `same preset, lr ${runB.meta.config.lr}`, state: 'mean', onEpsChange: (e: number) => epsLog.push(e) }, true);
+place('behavior-area', BehaviorArea, { ...base, compare: runB.frames }, true);
+place('support-heatmap', SupportHeatmap, { ...base, compare: runB.frames, state: 'math' }, true);
 
 declare global {
   interface Window {
