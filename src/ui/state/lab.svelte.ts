@@ -1,0 +1,136 @@
+/**
+ * The lab controller (rune state): settings (URL state), the main run A and an optional compare run
+ * B forked from A. Every user action is a named mutator here; components only call them.
+ */
+import { makeConfig, type Config, type ConfigKey } from '../../core/config';
+import type { LabInit } from '../../../workers/lab.api';
+import { RunState } from './run.svelte';
+import { LabSettings } from './settings.svelte';
+
+export type Target = 'A' | 'B';
+
+export class Lab {
+  readonly settings: LabSettings;
+  readonly main = new RunState('A');
+  compare = $state<RunState | null>(null);
+  /** Which run the controls edit while comparing. */
+  target = $state<Target>('A');
+  /** Config of the compare run as edited (its worker holds the applied one). */
+  compareConfig = $state<Config | null>(null);
+  speed = $state(0);
+  message = $state('');
+
+  constructor(search: string) {
+    this.settings = LabSettings.fromUrl(search);
+  }
+
+  #init(config: Config): Omit<LabInit, 'fork'> {
+    return {
+      config,
+      prefer: this.settings.backend,
+      baseUrl: document.baseURI,
+      ...(this.settings.pretrain !== null ? { pretrainSteps: this.settings.pretrain } : {}),
+    };
+  }
+
+  get runs(): RunState[] {
+    return this.compare ? [this.main, this.compare] : [this.main];
+  }
+
+  get ready(): boolean {
+    return this.runs.every((r) => r.ready);
+  }
+
+  get playing(): boolean {
+    return this.runs.some((r) => r.playing);
+  }
+
+  /** Config shown in the controls: the targeted run's. */
+  get editing(): Config {
+    return this.target === 'B' && this.compareConfig ? this.compareConfig : this.settings.config;
+  }
+
+  async start(): Promise<void> {
+    await this.main.start(this.#init(this.settings.config));
+    await this.#applyPresenter();
+  }
+
+  async toggle(): Promise<void> {
+    if (!this.ready) return;
+    await Promise.all(this.runs.map((r) => (this.playing ? r.pause() : r.play())));
+  }
+
+  async stepN(n: number): Promise<void> {
+    if (!this.ready) return;
+    await Promise.all(this.runs.map((r) => r.stepN(n)));
+  }
+
+  /** Restart every run with the same seed (B restarts from its fork point). */
+  async reset(): Promise<void> {
+    await Promise.all([this.main.reset(this.settings.config), this.compare?.reset(this.compareConfig ?? undefined)]);
+  }
+
+  async reseed(): Promise<void> {
+    this.closeCompare();
+    const seed = (this.settings.config.seed + 1 + Math.floor(Math.random() * 1000)) % 2 ** 31;
+    this.settings.setField('seed', seed);
+    await this.main.reseed(seed);
+  }
+
+  async setSpeed(stepsPerSecond: number): Promise<void> {
+    this.speed = stepsPerSecond;
+    await Promise.all(this.runs.map((r) => r.setSpeed(stepsPerSecond)));
+  }
+
+  /** A control changed: live settings patch the run at its next step; run-fixing ones restart it. */
+  async setField(key: ConfigKey, value: Config[ConfigKey]): Promise<void> {
+    if (this.target === 'B' && this.compare && this.compareConfig) {
+      this.compareConfig = makeConfig({ ...this.compareConfig, [key]: value });
+      await this.compare.patch({ [key]: value });
+      return;
+    }
+    const restart = this.settings.setField(key, value);
+    if (restart) {
+      this.closeCompare();
+      await this.main.reset(this.settings.config);
+    } else await this.main.patch({ [key]: value });
+  }
+
+  async chooseLesson(id: string | null): Promise<void> {
+    this.closeCompare();
+    this.settings.chooseLesson(id);
+    await this.main.reset(this.settings.config);
+    await this.#applyPresenter();
+  }
+
+  /** Presenter checkpoint goes to the workers. */
+  async presenterChanged(): Promise<void> {
+    await this.#applyPresenter();
+  }
+
+  async #applyPresenter(): Promise<void> {
+    const p = this.settings.presenter;
+    await Promise.all(this.runs.map((r) => r.setPauseAt(p.on ? p.pauseAt : null)));
+  }
+
+  /** Compare: a second worker from A's weights at the current step, same seed, editable settings. */
+  async fork(): Promise<void> {
+    if (!this.ready || this.compare) return;
+    await this.main.pause();
+    const point = await this.main.forkPoint();
+    const b = new RunState('B');
+    this.compareConfig = { ...point.config };
+    this.compare = b;
+    this.target = 'B';
+    await b.start({ ...this.#init(point.config), fork: point });
+    await b.setSpeed(this.speed);
+    await this.#applyPresenter();
+  }
+
+  closeCompare(): void {
+    this.compare?.dispose();
+    this.compare = null;
+    this.compareConfig = null;
+    this.target = 'A';
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * What the user chose (rune state): the config being edited, lesson, selected views, backend,
+ * presenter mode. It is the URL state: `query` encodes it, `fromUrl` decodes it.
+ */
+import { RESTART_KEYS, type BackendPreference } from '../../../workers/lab.api';
+import { makeConfig, type Config, type ConfigKey } from '../../core/config';
+import { LESSON_BY_ID } from './lessons';
+import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, type Presenter, type UrlState } from './url';
+import { VIEW_IDS, type ViewId } from './views';
+
+/** Lesson settings that stay visible in presenter mode (they frame the lesson, they are not the question). */
+const FRAMING: readonly ConfigKey[] = ['task', 'method', 'steps'];
+
+export class LabSettings {
+  config = $state<Config>(defaultUrlState().config);
+  lesson = $state<string | null>(null);
+  views = $state<ViewId[]>([]);
+  backend = $state<BackendPreference>('auto');
+  pretrain = $state<number | null>(null);
+  presenter = $state<Presenter>({ on: false, hide: [], pauseAt: null });
+  /** Problems found in the URL, one line each (bad fields fell back to their defaults). */
+  urlMessages = $state<string[]>([]);
+
+  constructor(s: UrlState = defaultUrlState(), messages: string[] = []) {
+    this.#load(s);
+    this.urlMessages = messages;
+  }
+
+  static fromUrl(search: string): LabSettings {
+    const { state, errors } = decodeUrl(search, LESSON_BY_ID);
+    return new LabSettings(state, describeErrors(errors, state.config));
+  }
+
+  #load(s: UrlState): void {
+    this.config = s.config;
+    this.lesson = s.lesson;
+    this.views = s.views;
+    this.backend = s.backend;
+    this.pretrain = s.pretrain;
+    this.presenter = s.presenter;
+  }
+
+  get state(): UrlState {
+    return { config: this.config, lesson: this.lesson, views: this.views, backend: this.backend, pretrain: this.pretrain, presenter: this.presenter };
+  }
+
+  get query(): string {
+    return encodeUrl(this.state, LESSON_BY_ID);
+  }
+
+  /** Set one field (validated by the core schema); true when the change needs a new run. */
+  setField<K extends ConfigKey>(key: K, value: Config[K]): boolean {
+    this.config = makeConfig({ ...this.config, [key]: value });
+    return (RESTART_KEYS as readonly string[]).includes(key);
+  }
+
+  /** Start from a lesson's settings (defaults ⊕ lesson); presenter mode hides what it changes. */
+  chooseLesson(id: string | null): void {
+    const lesson = id === null ? undefined : LESSON_BY_ID.get(id);
+    this.lesson = lesson ? id : null;
+    this.config = lessonBase(lesson?.config);
+    const keys = Object.keys(lesson?.config ?? {}) as ConfigKey[];
+    this.presenter = { ...this.presenter, hide: keys.filter((k) => !FRAMING.includes(k)) };
+  }
+
+  toggleView(id: ViewId, on: boolean): void {
+    this.views = VIEW_IDS.filter((v) => (v === id ? on : this.views.includes(v)));
+  }
+
+  setPresenter(patch: Partial<Presenter>): void {
+    this.presenter = { ...this.presenter, ...patch };
+  }
+
+  isHidden(key: ConfigKey): boolean {
+    return this.presenter.on && this.presenter.hide.includes(key);
+  }
+
+  dismissUrlMessages(): void {
+    this.urlMessages = [];
+  }
+}

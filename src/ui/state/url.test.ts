@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, makeConfig } from '../../core/config';
+import { LESSON_BY_ID, LESSONS } from './lessons';
+import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, type UrlState } from './url';
+
+const lessons = LESSON_BY_ID;
+
+describe('URL state codec', () => {
+  it('writes only the version for the default state', () => {
+    expect(encodeUrl(defaultUrlState(), lessons)).toBe('v=1');
+    expect(decodeUrl('v=1', lessons)).toEqual({ state: defaultUrlState(), errors: [] });
+  });
+
+  it('round-trips config, seed, lesson, views, backend and presenter settings', () => {
+    const stale = LESSON_BY_ID.get('g-stale-weights-503')!;
+    const s: UrlState = {
+      config: makeConfig({ ...stale.config, clipHigh: 0.35, seed: 7, temperature: 0.9 }),
+      lesson: 'g-stale-weights-503',
+      views: ['support', 'inspector'],
+      backend: 'wasm',
+      pretrain: 12,
+      presenter: { on: true, hide: ['clipHigh', 'staleness'], pauseAt: 20 },
+    };
+    const q = encodeUrl(s, lessons);
+    expect(q).toBe('v=1&lesson=g-stale-weights-503&seed=7&temperature=0.9&clipHigh=0.35&views=support,inspector&backend=wasm&pretrain=12&present=1&hide=clipHigh,staleness&pauseAt=20');
+    expect(decodeUrl(q, lessons)).toEqual({ state: s, errors: [] });
+    expect(decodeUrl('?' + q, lessons).state).toEqual(s);
+  });
+
+  it('a lesson URL resolves to defaults ⊕ the lesson settings', () => {
+    for (const l of LESSONS) {
+      const { state, errors } = decodeUrl(`v=1&lesson=${l.id}`, lessons);
+      expect(errors).toEqual([]);
+      expect(state.config).toEqual(l.resolved);
+      expect(encodeUrl(state, lessons)).toBe(`v=1&lesson=${l.id}`);
+    }
+  });
+
+  it('invalid values: a clear message each, defaults for the bad fields only', () => {
+    const { state, errors } = decodeUrl('v=1&clipHigh=banana&seed=5&lr=-3&nope=1&views=ratio,bogus&backend=cuda&lesson=zzz&pauseAt=x', lessons);
+    expect(state.config).toEqual({ ...defaultConfig(), seed: 5 });
+    expect(state.views).toEqual(['ratio']);
+    expect(state.backend).toBe('auto');
+    expect(state.lesson).toBeNull();
+    expect(errors.map((e) => e.field).sort()).toEqual(['backend', 'clipHigh', 'lesson', 'lr', 'nope', 'pauseAt', 'views']);
+    const lines = describeErrors(errors, state.config);
+    expect(lines.find((l) => l.startsWith('clipHigh:'))).toBe('clipHigh: "banana": expected a finite number, got NaN (using 0.28)');
+    expect(lines.find((l) => l.startsWith('lr:'))).toMatch(/outside.*\(using 0\.001\)/);
+    expect(lines.find((l) => l.startsWith('nope:'))).toBe('nope: unknown setting');
+  });
+
+  it('a bad value under a lesson falls back to the lesson value, not the schema default', () => {
+    const { state, errors } = decodeUrl('v=1&lesson=g-stale-weights-503&staleness=99', lessons);
+    expect(errors.map((e) => e.field)).toEqual(['staleness']);
+    expect(state.config.staleness).toBe(LESSON_BY_ID.get('g-stale-weights-503')!.config.staleness);
+  });
+
+  it('reports an unsupported version and cross-field clashes', () => {
+    const { state, errors } = decodeUrl('v=2&dualClip=0.5&heads=3', lessons);
+    expect(errors.map((e) => e.field).sort()).toEqual(['dualClip', 'heads', 'v']);
+    expect(state.config.dualClip).toBe(0);
+    expect(state.config.heads).toBe(defaultConfig().heads);
+  });
+});

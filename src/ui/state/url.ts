@@ -1,0 +1,136 @@
+/**
+ * The lab's URL state (pure): config, lesson, selected views, backend, presenter settings.
+ *
+ *   ?v=1&lesson=b-clip-higher&clipHigh=0.3&seed=7&views=ratio,funnel&present=1&hide=clipHigh&pauseAt=20
+ *
+ * Only non-defaults are written. Config fields are relative to the lesson's settings when a lesson
+ * is named (defaults ⊕ lesson ⊕ URL). The config part is decoded by the core's lenient
+ * `configFromQuery`: a bad field is reported and falls back to its lesson/default value, the other
+ * fields are kept. `v` is the config schema version (CONFIG_VERSION); the lab keys belong to it.
+ */
+import {
+  CONFIG_KEYS, CONFIG_VERSION, SCHEMA, configErrors, configFromQuery, defaultConfig, formatField,
+  type Config, type ConfigKey, type FieldError,
+} from '../../core/config';
+import type { BackendPreference } from '../../../workers/lab.api';
+import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
+
+export interface Presenter {
+  /** Presenter mode: the hidden controls are replaced by "predict, then run". */
+  on: boolean;
+  hide: ConfigKey[];
+  /** Pause automatically after this step; null = never. */
+  pauseAt: number | null;
+}
+
+export interface UrlState {
+  config: Config;
+  lesson: string | null;
+  views: ViewId[];
+  backend: BackendPreference;
+  /** In-worker pretraining steps when no checkpoint fits; null = the worker's default. */
+  pretrain: number | null;
+  presenter: Presenter;
+}
+
+/** Keys of the URL that are not config fields. */
+export const LAB_KEYS = ['lesson', 'views', 'backend', 'pretrain', 'present', 'hide', 'pauseAt'] as const;
+const BACKENDS: readonly BackendPreference[] = ['auto', 'webgpu', 'wasm'];
+
+export function defaultUrlState(): UrlState {
+  return { config: defaultConfig(), lesson: null, views: [...DEFAULT_VIEWS], backend: 'auto', pretrain: null, presenter: { on: false, hide: [], pauseAt: null } };
+}
+
+/** The config a lesson starts from: defaults ⊕ the lesson's settings. */
+export function lessonBase(lessonConfig: Partial<Config> | null | undefined): Config {
+  return { ...defaultConfig(), ...(lessonConfig ?? {}) };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Encode; `lessons` gives each lesson's settings (fields equal to them are left out). */
+export function encodeUrl(s: UrlState, lessons: ReadonlyMap<string, { config: Partial<Config> }>): string {
+  const parts = [`v=${CONFIG_VERSION}`];
+  const lesson = s.lesson !== null ? lessons.get(s.lesson) : undefined;
+  if (lesson) parts.push(`lesson=${encodeURIComponent(s.lesson!)}`);
+  const base = lessonBase(lesson?.config);
+  for (const k of CONFIG_KEYS) {
+    if (s.config[k] !== base[k]) parts.push(`${k}=${encodeURIComponent(formatField(k, s.config[k]))}`);
+  }
+  if (!sameList(s.views, DEFAULT_VIEWS)) parts.push(`views=${s.views.join(',')}`);
+  if (s.backend !== 'auto') parts.push(`backend=${s.backend}`);
+  if (s.pretrain !== null) parts.push(`pretrain=${s.pretrain}`);
+  if (s.presenter.on) parts.push('present=1');
+  if (s.presenter.hide.length) parts.push(`hide=${s.presenter.hide.join(',')}`);
+  if (s.presenter.pauseAt !== null) parts.push(`pauseAt=${s.presenter.pauseAt}`);
+  return parts.join('&');
+}
+
+function nonNegInt(text: string): number | null {
+  return /^\d+$/.test(text) && Number(text) <= 1e7 ? Number(text) : null;
+}
+
+/** Decode leniently: every problem is reported, and only the bad part falls back to its default. */
+export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: Partial<Config> }>): { state: UrlState; errors: FieldError[] } {
+  const params = new URLSearchParams(query.startsWith('?') ? query.slice(1) : query);
+  const state = defaultUrlState();
+  const errors: FieldError[] = [];
+  const configParams = new URLSearchParams();
+  for (const [k, text] of params) {
+    if (!(LAB_KEYS as readonly string[]).includes(k)) {
+      configParams.append(k, text);
+      continue;
+    }
+    if (k === 'lesson') {
+      if (lessons.has(text)) state.lesson = text;
+      else errors.push({ field: 'lesson', message: `unknown lesson ${JSON.stringify(text)}` });
+    } else if (k === 'views') {
+      const ids = text === '' ? [] : text.split(',');
+      const bad = ids.filter((id) => !(VIEW_IDS as readonly string[]).includes(id));
+      if (bad.length) errors.push({ field: 'views', message: `unknown view ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
+      state.views = VIEW_IDS.filter((id) => ids.includes(id));
+    } else if (k === 'backend') {
+      if ((BACKENDS as readonly string[]).includes(text)) state.backend = text as BackendPreference;
+      else errors.push({ field: 'backend', message: `expected one of ${BACKENDS.join(' | ')}, got ${JSON.stringify(text)}` });
+    } else if (k === 'pretrain') {
+      const n = nonNegInt(text);
+      if (n !== null) state.pretrain = n;
+      else errors.push({ field: 'pretrain', message: `expected a whole number of steps, got ${JSON.stringify(text)}` });
+    } else if (k === 'present') {
+      state.presenter.on = text === '1' || text === 'true';
+    } else if (k === 'hide') {
+      const keys = text === '' ? [] : text.split(',');
+      const bad = keys.filter((x) => !(x in SCHEMA));
+      if (bad.length) errors.push({ field: 'hide', message: `unknown setting ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
+      state.presenter.hide = keys.filter((x): x is ConfigKey => x in SCHEMA);
+    } else if (k === 'pauseAt') {
+      const n = nonNegInt(text);
+      if (n !== null && n > 0) state.presenter.pauseAt = n;
+      else errors.push({ field: 'pauseAt', message: `expected a step ≥ 1, got ${JSON.stringify(text)}` });
+    }
+  }
+  const parsed = configFromQuery(configParams.toString());
+  // Name the value the URL held ("banana"), not only what the parser made of it.
+  errors.push(...parsed.errors.map((e) => (e.field in SCHEMA && configParams.has(e.field) ? { ...e, message: `${JSON.stringify(configParams.get(e.field))}: ${e.message}` } : e)));
+  const bad = new Set(parsed.errors.map((e) => e.field));
+  const base = lessonBase(state.lesson !== null ? lessons.get(state.lesson)?.config : null);
+  const config: Record<string, unknown> = { ...base };
+  for (const k of new Set(configParams.keys())) {
+    if (k !== 'v' && !bad.has(k) && k in SCHEMA) config[k] = parsed.config[k as ConfigKey];
+  }
+  // Cross-field rules over the merged config (a URL value may clash with the lesson's).
+  for (const e of configErrors(config)) {
+    errors.push(e);
+    config[e.field] = base[e.field as ConfigKey];
+  }
+  state.config = config as Config;
+  return { state, errors };
+}
+
+/** One line for the banner: "clipHigh: expected a number, got \"banana\" (using 0.28)". */
+export function describeErrors(errors: readonly FieldError[], config: Config): string[] {
+  return errors.map((e) => {
+    const used = e.field in SCHEMA ? ` (using ${formatField(e.field as ConfigKey, config[e.field as ConfigKey])})` : '';
+    return `${e.field}: ${e.message}${used}`;
+  });
+}

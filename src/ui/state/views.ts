@@ -1,0 +1,14 @@
+/** The chart views below the headline divergence plot (always shown); which ones are on is URL state. */
+export const VIEW_IDS = ['behavior', 'support', 'ratio', 'invariants', 'funnel', 'inspector'] as const;
+export type ViewId = (typeof VIEW_IDS)[number];
+
+export const VIEW_LABELS: Record<ViewId, string> = {
+  behavior: 'Behavior distribution',
+  support: 'Support heatmap',
+  ratio: 'Ratio histogram',
+  invariants: 'Invariant panels',
+  funnel: 'Sample funnel',
+  inspector: 'Sample inspector',
+};
+
+export const DEFAULT_VIEWS: readonly ViewId[] = ['behavior', 'ratio', 'invariants', 'funnel'];
