@@ -32,6 +32,18 @@ export function readManifest(): Manifest {
   return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Manifest) : {};
 }
 
+/** Pretrain one task's base on the WASM engine; deterministic from (steps, lr, batch, seed). */
+export async function pretrainCheckpoint(task: TaskName, o: { steps: number; lr: number; batch: number; seed: number }): Promise<{ weights: Float32Array; losses: number[]; sha256: string }> {
+  const cfg = defaultConfig();
+  const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
+  const engine = await createNodeEngine(policyShape(cfg), { seed: o.seed });
+  const losses = await pretrainBase(engine, TASKS[task], o.seed, { steps: o.steps, batch: o.batch, lr: o.lr, temperature: cfg.temperature });
+  const weights = await engine.getWeights();
+  await engine.dispose();
+  const sha256 = createHash('sha256').update(Buffer.from(weights.buffer, weights.byteOffset, weights.byteLength)).digest('hex');
+  return { weights, losses, sha256 };
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const opt = (name: string, dflt: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : dflt);
@@ -42,19 +54,14 @@ async function main(): Promise<void> {
   const only = opt('--task', '');
   const cfg = defaultConfig();
   const shape = policyShape(cfg);
-  const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
   mkdirSync(CHECKPOINT_DIR, { recursive: true });
   const manifest = readManifest();
   for (const task of TASK_NAMES.filter((t) => !only || t === only) as TaskName[]) {
-    const engine = await createNodeEngine(shape, { seed });
-    const losses = await pretrainBase(engine, TASKS[task], seed, { steps, batch, lr, temperature: cfg.temperature });
-    const w = await engine.getWeights();
-    const bytes = Buffer.from(w.buffer, w.byteOffset, w.byteLength);
+    const { weights: w, losses, sha256 } = await pretrainCheckpoint(task, { steps, lr, batch, seed });
     const file = `${task}.f32`;
-    writeFileSync(join(CHECKPOINT_DIR, file), bytes);
-    manifest[task] = { file, shape, params: w.length, steps, lr, batch, seed, temperature: cfg.temperature, finalLoss: losses.at(-1) ?? NaN, sha256: createHash('sha256').update(bytes).digest('hex') };
-    console.log(`${task}: ${w.length} params, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}, sha256 ${manifest[task].sha256.slice(0, 12)}`);
-    await engine.dispose();
+    writeFileSync(join(CHECKPOINT_DIR, file), Buffer.from(w.buffer, w.byteOffset, w.byteLength));
+    manifest[task] = { file, shape, params: w.length, steps, lr, batch, seed, temperature: cfg.temperature, finalLoss: losses.at(-1) ?? NaN, sha256 };
+    console.log(`${task}: ${w.length} params, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}, sha256 ${sha256.slice(0, 12)}`);
   }
   writeFileSync(join(CHECKPOINT_DIR, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
 }

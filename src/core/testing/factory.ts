@@ -11,6 +11,8 @@ export interface BaseOptions {
   pretrainSteps?: number;
   pretrainLr?: number;
   pretrainBatch?: number;
+  /** Base weights to use instead of pretraining (e.g. a shipped checkpoint); null → pretrain. */
+  loadBase?: (config: Config) => Float32Array | null;
 }
 
 export function baseFactory(create: (shape: PolicyShape, seed: number) => Promise<PolicyEngine>, o: BaseOptions = {}): EngineFactory {
@@ -18,7 +20,7 @@ export function baseFactory(create: (shape: PolicyShape, seed: number) => Promis
   return async (cfg: Config) => {
     const shape = policyShape(cfg);
     const key = `${cfg.task}:${JSON.stringify(shape)}:${cfg.temperature}`;
-    let w = cache.get(key);
+    let w = cache.get(key) ?? o.loadBase?.(cfg) ?? undefined;
     if (!w) {
       const tmp = await create(shape, 0);
       await pretrainBase(tmp, TASKS[cfg.task], 0, { steps: o.pretrainSteps ?? 400, batch: o.pretrainBatch ?? 64, lr: o.pretrainLr ?? 0.05, temperature: cfg.temperature });
