@@ -8,9 +8,15 @@ import type { Config } from '../../src/core/config';
 import type { MetricsFrame } from '../../src/core/metrics';
 import BehaviorArea from '../../src/ui/views/BehaviorArea.svelte';
 import DivergencePlot from '../../src/ui/views/DivergencePlot.svelte';
+import InvariantPanels from '../../src/ui/views/InvariantPanels.svelte';
+import RatioHistogram from '../../src/ui/views/RatioHistogram.svelte';
+import SampleFunnel from '../../src/ui/views/SampleFunnel.svelte';
+import SampleInspector from '../../src/ui/views/SampleInspector.svelte';
 import SupportHeatmap from '../../src/ui/views/SupportHeatmap.svelte';
 import main from './fixtures/a-lr3e-4.json';
 import fast from './fixtures/a-support-collapse.json';
+import clip from './fixtures/b-clip-higher.json';
+import combine from './fixtures/f-combine-gating.json';
 
 interface Fixture {
   meta: { preset: string; config: Config; command: string };
@@ -18,6 +24,8 @@ interface Fixture {
 }
 const runA = main as unknown as Fixture;
 const runB = fast as unknown as Fixture;
+const runClip = clip as unknown as Fixture;
+const runCombine = combine as unknown as Fixture;
 
 const app = document.getElementById('app')!;
 const h1 = document.createElement('h1');
@@ -43,6 +51,11 @@ const epsLog: number[] = [];
 place('divergence', DivergencePlot, { ...base, compare: runB.frames, compareLabel: `same preset, lr ${runB.meta.config.lr}`, state: 'mean', onEpsChange: (e: number) => epsLog.push(e) }, true);
 place('behavior-area', BehaviorArea, { ...base, compare: runB.frames }, true);
 place('support-heatmap', SupportHeatmap, { ...base, compare: runB.frames, state: 'math' }, true);
+place('invariants', InvariantPanels, { ...base, compare: runB.frames }, true);
+// The clip only binds with K > 1: the ratio views show the clip-higher preset (GRPO, K = 8).
+place('ratio', RatioHistogram, { history: runClip.frames, config: runClip.meta.config });
+place('funnel', SampleFunnel, { history: runCombine.frames, config: runCombine.meta.config, compare: runB.frames, compareLabel: `binary-rl (${runB.meta.preset})` });
+place('inspector', SampleInspector, { history: runCombine.frames, config: runCombine.meta.config }, true);
 
 declare global {
   interface Window {

@@ -57,8 +57,10 @@ describe('views/data', () => {
       t(['effective'], true, 1, 1), t(['score-zero', 'promoted-at-least-one'], true, 1, 0), t(['no-next-state'], true, 0, 0, []), t(['mask-zero-dropped'], false, 0, 0),
     ]);
     const st = funnelStages(f);
-    expect(st.map((s) => [s.key, s.count])).toEqual([['served', 4], ['judged', 3], ['gated', 3], ['queued', 3], ['effective', 1]]);
+    expect(st.map((s) => [s.key, s.count])).toEqual([['served', 4], ['judged', 3], ['gated', 4], ['queued', 3], ['effective', 1]]);
     expect(st[2].parts.find((p) => p.label === 'promoted-at-least-one')?.count).toBe(1);
+    expect(st[2].parts.find((p) => p.label === 'score-zero')).toBeUndefined();
+    expect(st[2].parts.reduce((a, p) => a + p.count, 0)).toBe(4);
     expect(st.every((s) => !s.estimated)).toBe(true);
     expect(funnelStages(frame(1, { 'esr/served': 16, 'esr/queued': 16, 'esr/effective_rate': 0.5 }), [])[4]).toMatchObject({ count: 8, estimated: true });
   });

@@ -133,8 +133,12 @@ export function funnelStages(frame: MetricsFrame, traces: readonly SampleTrace[]
   const queued = n('esr/queued');
   const scale = traces.length ? served / traces.length : 0;
   const estimated = traces.length > 0 && traces.length !== served;
+  // each sample once, by its final reason (e.g. score-zero then promoted-at-least-one → promoted)
   const reasons = new Map<string, number>();
-  for (const t of traces) for (const r of t.reasons) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+  for (const t of traces) {
+    const r = t.reasons[t.reasons.length - 1] ?? 'none';
+    reasons.set(r, (reasons.get(r) ?? 0) + 1);
+  }
   const judged = traces.filter((t) => t.votes.length > 0).length;
   const effective = traces.filter((t) => t.queued && t.lossMask === 1 && (t.advMin !== 0 || t.advMax !== 0)).length;
   const lost = n('gap/lost_503');
@@ -144,7 +148,7 @@ export function funnelStages(frame: MetricsFrame, traces: readonly SampleTrace[]
     {
       key: 'gated',
       label: 'gated',
-      count: served - n('esr/dropped'),
+      count: served,
       parts: [...reasons.entries()].sort((x, y) => y[1] - x[1]).map(([label, c]) => ({ label, count: Math.round(c * scale) })),
       estimated,
     },
