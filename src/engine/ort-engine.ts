@@ -54,12 +54,12 @@ export class OrtEngine implements PolicyEngine {
     const gpu = opts.backend === 'webgpu';
     const caches = cacheNames(shape.layers).map((n) => `${n}_out`);
     const make = (g: Graph, gpuOutputs: string[]) => createSession(ort, g, opts.backend, gpu ? gpuOutputs : []);
-    const [score, decode, train, sft] = await Promise.all([
-      make(buildScoreGraph(layout), []),
-      make(buildDecodeGraph(layout), caches),
-      make(buildTrainGraph(layout), ['params_out', 'm_out', 'v_out']),
-      make(buildSftGraph(layout), ['params_out', 'm_out', 'v_out']),
-    ]);
+    // One at a time: creating WebGPU sessions concurrently hangs onnxruntime-web 1.30 (seen on
+    // SwiftShader), and on WASM it gains nothing.
+    const score = await make(buildScoreGraph(layout), []);
+    const decode = await make(buildDecodeGraph(layout), caches);
+    const train = await make(buildTrainGraph(layout), ['params_out', 'm_out', 'v_out']);
+    const sft = await make(buildSftGraph(layout), ['params_out', 'm_out', 'v_out']);
     const engine = new OrtEngine(ort, shape, opts.backend, opts.note ?? '', { score, decode, train, sft });
     await engine.setWeights(opts.weights ?? initParams(layout, opts.seed));
     return engine;
@@ -67,6 +67,11 @@ export class OrtEngine implements PolicyEngine {
 
   get version(): number {
     return this.steps;
+  }
+
+  /** Where the trainer's parameters live ('gpu-buffer' on WebGPU after the first step, else 'cpu'). */
+  get paramsLocation(): string {
+    return this.params.location;
   }
 
   private f32(data: Float32Array, dims: number[]): Ort.Tensor {
@@ -267,6 +272,8 @@ async function createSession(ort: OrtModule, g: Graph, backend: Backend, gpuOutp
   return ort.InferenceSession.create(encodeModel(g), {
     executionProviders: [backend],
     graphOptimizationLevel: 'all',
+    // Errors only: at creation ORT warns that shape ops run on the CPU, which is by design.
+    logSeverityLevel: 3,
     ...(gpuOutputs.length ? { preferredOutputLocation } : {}),
   });
 }
