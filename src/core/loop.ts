@@ -85,11 +85,11 @@ export class Run {
    * Start a run on an engine that holds the base (pretrained) weights: freezes them as the base,
    * runs the SFT-on-gold phase when configured, and measures the base pass@k.
    */
-  static async create(engine: PolicyEngine, config: Config): Promise<Run> {
+  static async create(engine: PolicyEngine, config: Config, opts: { onSftStep?: (step: number, loss: number) => void } = {}): Promise<Run> {
     const run = new Run(engine, config, engine.snapshot());
     run.timeline.push({ step: 0, patch: { ...config } });
     if (config.sftGoldSteps > 0) {
-      await sftOnGold(engine, run.task, run.rng.init, { steps: config.sftGoldSteps, batch: config.sftBatch, lr: config.sftLr, temperature: config.temperature, weightDecay: 0, maxGradNorm: config.maxGradNorm });
+      await sftOnGold(engine, run.task, run.rng.init, { steps: config.sftGoldSteps, batch: config.sftBatch, lr: config.sftLr, temperature: config.temperature, weightDecay: 0, maxGradNorm: config.maxGradNorm, onStep: opts.onSftStep });
       await engine.setWeights(await engine.getWeights()); // RL starts with a fresh optimizer
     }
     run.rollout.push(engine.snapshot());
