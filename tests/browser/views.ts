@@ -46,7 +46,9 @@ function place<P extends Record<string, unknown>>(id: string, view: Component<P>
   mount(view, { target: el, props });
 }
 
-const base = { history: runA.frames, latest: runA.frames.at(-1), traces: runA.frames.at(-1)!.trace, config: runA.meta.config };
+// ?empty=1: every view before the first frame arrives
+if (new URLSearchParams(location.search).has('empty')) for (const r of [runA, runB, runClip, runCombine]) r.frames = [];
+const base = { history: runA.frames, latest: runA.frames.at(-1), traces: runA.frames.at(-1)?.trace ?? [], config: runA.meta.config };
 const epsLog: number[] = [];
 place('divergence', DivergencePlot, { ...base, compare: runB.frames, compareLabel: `same preset, lr ${runB.meta.config.lr}`, state: 'mean', onEpsChange: (e: number) => epsLog.push(e) }, true);
 place('behavior-area', BehaviorArea, { ...base, compare: runB.frames }, true);

@@ -110,6 +110,18 @@ describe('views fixture page', () => {
     expect(readFileSync((await png.path())!).subarray(1, 4).toString()).toBe('PNG');
   });
 
+  it('renders every view without data (before the first frame) without errors', async () => {
+    const e = await openPage('nogpu', '/tests/browser/views.html?empty=1');
+    try {
+      await e.page.waitForSelector('body[data-ready="1"]', { state: 'attached', timeout: 30_000 });
+      expect(await e.page.locator('section[data-view]').count()).toBe(VIEWS.length);
+      expect(await e.page.getByText('no data yet').count()).toBeGreaterThanOrEqual(3);
+      expect(e.errors).toEqual([]);
+    } finally {
+      await e.close();
+    }
+  });
+
   it('saves a screenshot of every view', async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await h.page.screenshot({ path: `${ARTIFACTS}views.png`, fullPage: true });
