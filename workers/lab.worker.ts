@@ -1,11 +1,12 @@
 /**
  * The lab worker: one training run per worker (see lab.api.ts). The engine is onnxruntime-web
  * (WebGPU first, WASM fallback); the base is the task's shipped checkpoint when one fits the model
- * shape, else it is pretrained here with the core's routine (and the status says so).
+ * shape (public/checkpoints/manifest.json, from `npm run pretrain`), else it is pretrained here with
+ * the core's routine (and the status says so).
  */
 import * as Comlink from 'comlink';
 import type { Config } from '../src/core/config';
-import type { PolicyEngine } from '../src/core/engine';
+import type { PolicyEngine, PolicyShape } from '../src/core/engine';
 import { pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
 import { createBrowserEngine } from '../src/engine/browser';
@@ -16,25 +17,53 @@ import { LabSession, errorText, type BaseWeights } from './lab-session';
 export const BASE_SEED = 0;
 export const DEFAULT_PRETRAIN_STEPS = 400;
 
-async function fetchCheckpoint(url: string, expected: number): Promise<Float32Array | string> {
+/** An entry of `public/checkpoints/manifest.json` (written by `npm run pretrain`). */
+interface ManifestEntry {
+  file: string;
+  shape: PolicyShape;
+  params: number;
+  temperature: number;
+}
+
+async function fetchJson(url: string): Promise<unknown> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.json();
+}
+
+/**
+ * The shipped base for this task when it fits (the CLI's rule: same shape, same temperature, same
+ * parameter count), else a reason why not.
+ */
+async function shippedBase(init: LabInit, engine: PolicyEngine, config: Config): Promise<BaseWeights | string> {
+  const dir = new URL('checkpoints/', init.baseUrl);
+  let entry: ManifestEntry | undefined;
   try {
-    const res = await fetch(url);
-    if (!res.ok) return `no checkpoint at ${url} (HTTP ${res.status})`;
-    const buf = await res.arrayBuffer();
-    if (buf.byteLength !== expected * 4) return `checkpoint ${url} has ${buf.byteLength / 4} values, this model needs ${expected}`;
-    return new Float32Array(buf);
+    entry = ((await fetchJson(new URL('manifest.json', dir).href)) as Record<string, ManifestEntry>)[config.task];
   } catch (e) {
-    return `checkpoint ${url} unreadable: ${errorText(e)}`;
+    return `no checkpoint manifest (${errorText(e)})`;
+  }
+  if (!entry) return `no shipped checkpoint for ${config.task}`;
+  const expected = (await engine.getWeights()).length;
+  if (JSON.stringify(entry.shape) !== JSON.stringify(engine.shape) || entry.params !== expected) return `the shipped ${config.task} checkpoint is for another model shape`;
+  if (entry.temperature !== config.temperature) return `the shipped ${config.task} checkpoint was trained at temperature ${entry.temperature}`;
+  try {
+    const res = await fetch(new URL(entry.file, dir).href);
+    if (!res.ok) return `checkpoint ${entry.file}: HTTP ${res.status}`;
+    const buf = await res.arrayBuffer();
+    if (buf.byteLength !== expected * 4) return `checkpoint ${entry.file} has ${buf.byteLength / 4} values, the model needs ${expected}`;
+    return { weights: new Float32Array(buf), source: `shipped checkpoint checkpoints/${entry.file}` };
+  } catch (e) {
+    return `checkpoint ${entry.file} unreadable: ${errorText(e)}`;
   }
 }
 
 async function loadBase(init: LabInit, engine: PolicyEngine, config: Config, progress: (m: string) => void): Promise<BaseWeights> {
-  const expected = (await engine.getWeights()).length;
-  const url = new URL(`checkpoints/${config.task}.bin`, init.baseUrl).href;
-  const got = await fetchCheckpoint(url, expected);
-  if (typeof got !== 'string') return { weights: got, source: `shipped checkpoint checkpoints/${config.task}.bin` };
+  // An explicit pretraining budget (URL `pretrain=N`) always pretrains, as the CLI's --pretrain-steps.
+  const shipped = init.pretrainSteps === undefined ? await shippedBase(init, engine, config) : 'pretraining budget set in the URL';
+  if (typeof shipped !== 'string') return shipped;
+  const why = shipped;
   const steps = init.pretrainSteps ?? DEFAULT_PRETRAIN_STEPS;
-  const why = got.startsWith('no checkpoint') ? `no shipped checkpoint for ${config.task}` : got;
   progress(`${why}: pretraining the base in the worker (0/${steps})…`);
   let last = 0;
   await pretrainBase(engine, TASKS[config.task], BASE_SEED, {

@@ -1,30 +1,6 @@
-/** The lab shell and its chart component in real Chromium, against the built site. */
-import { mkdirSync } from 'node:fs';
+/** The LineChart component in real Chromium, against the built site (the lab itself: lab.test.ts). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
-
-export const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
-
-describe('lab shell', () => {
-  let h: OpenedPage;
-  beforeAll(async () => {
-    h = await openPage('webgpu', '/');
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  it('renders the layout at 1280×720 without console errors', async () => {
-    await h.page.getByRole('heading', { name: 'Invariant Lab' }).waitFor();
-    expect(await h.page.locator('figure.chart').count()).toBe(4);
-    const overflow = await h.page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
-    expect(overflow).toBe(false);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await h.page.screenshot({ path: `${ARTIFACTS}lab-shell.png` });
-    expect(h.errors).toEqual([]);
-    expect(h.httpErrors).toEqual([]);
-  });
-});
 
 describe('LineChart', () => {
   let h: OpenedPage;

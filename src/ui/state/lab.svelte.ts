@@ -18,6 +18,8 @@ export class Lab {
   /** Config of the compare run as edited (its worker holds the applied one). */
   compareConfig = $state<Config | null>(null);
   speed = $state(0);
+  /** State shown by the views ('mean' = all states). */
+  viewState = $state('mean');
   message = $state('');
 
   constructor(search: string) {

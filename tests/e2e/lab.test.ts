@@ -1,0 +1,207 @@
+/**
+ * The lab in real Chromium against the built site: worker-run training on WASM (WebGPU disabled)
+ * and on SwiftShader WebGPU, live config patches, lesson URLs, invalid URLs, fork/compare.
+ * Runs use a tiny model (URL settings) and a short in-worker pretraining so that the whole file
+ * stays well under two minutes on two cores; SwiftShader gets a single step.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPage, type OpenedPage } from '../browser/harness';
+
+const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
+/** Tiny model + small batches; `pretrain` forces a short in-worker pretraining (no checkpoint fits). */
+const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20';
+
+interface Exported {
+  config: Record<string, unknown>;
+  timeline: { step: number; patch: Record<string, unknown> }[];
+  frames: { step: number; scalars: Record<string, number>; changes: Record<string, unknown> }[];
+}
+
+async function ready(page: Page, timeout = 90_000): Promise<void> {
+  await page.waitForFunction(() => {
+    const play = document.querySelector<HTMLButtonElement>('.transport .play');
+    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
+  }, null, { timeout });
+}
+
+async function stepCount(page: Page): Promise<number> {
+  return Number(await page.locator('[data-testid=step] b').innerText());
+}
+
+async function waitStep(page: Page, atLeast: number, timeout = 60_000): Promise<number> {
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= n, atLeast, { timeout });
+  return stepCount(page);
+}
+
+async function exportJson(page: Page): Promise<Exported> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics' }).getByRole('button', { name: 'JSON', exact: true }).click()]);
+  return JSON.parse(readFileSync((await dl.path())!, 'utf8')) as Exported;
+}
+
+/** Take n steps with the transport's Step-N button and wait until the counter shows them. */
+async function stepN(page: Page, n: number): Promise<void> {
+  const before = await stepCount(page);
+  await page.getByLabel('Steps per Step-N press').fill(String(n));
+  await page.getByRole('button', { name: `Step ${n}`, exact: true }).click();
+  await waitStep(page, before + n);
+  await ready(page);
+}
+
+async function setNumber(page: Page, key: string, value: number): Promise<void> {
+  const input = page.locator(`#cfg-${key}`);
+  if (!(await input.isVisible())) {
+    await page.locator('aside details', { has: input }).locator('summary').click();
+  }
+  await input.fill(String(value));
+  await input.press('Tab');
+}
+
+/** Number of points of the longest line in the headline plot. */
+async function headlinePoints(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const paths = [...document.querySelectorAll('section[aria-label="Divergence plot"] svg path')];
+    return Math.max(0, ...paths.map((p) => (p.getAttribute('d')?.match(/[LMH]/g) ?? []).length));
+  });
+}
+
+describe('lab on WASM (WebGPU disabled)', () => {
+  let h: OpenedPage;
+  beforeAll(async () => {
+    h = await openPage('nogpu', `/?v=1&${TINY}`);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('paints before the engine is warm, then reports the WASM fallback', async () => {
+    await h.page.getByRole('heading', { name: 'Invariant Lab' }).waitFor();
+    expect(await h.page.locator('[data-testid=status]').innerText()).toMatch(/warming up engine…|pretraining/);
+    expect(await h.page.locator('section[aria-label="Divergence plot"]').count()).toBe(1);
+    await ready(h.page);
+    const badge = await h.page.locator('[data-testid=backend]').innerText();
+    expect(badge).toMatch(/^WASM/);
+    expect(badge).toMatch(/fell back to WASM/);
+    expect(badge).toMatch(/pretrained in the worker \(20 SFT steps/);
+    expect(await h.page.evaluate(() => document.documentElement.scrollWidth > innerWidth)).toBe(false);
+  });
+
+  it('trains: → steps once, play advances the counter, the plot gets points, metrics change', async () => {
+    await h.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await h.page.keyboard.press('ArrowRight');
+    expect(await waitStep(h.page, 1)).toBe(1);
+    await ready(h.page);
+    await h.page.keyboard.press(' ');
+    await waitStep(h.page, 6);
+    expect(await headlinePoints(h.page)).toBeGreaterThanOrEqual(5);
+    expect(await h.page.locator('[data-testid=backend]').innerText()).toMatch(/steps\/s/);
+  });
+
+  it('a change of ε_high mid-run reaches the worker: timeline, next frame, URL', async () => {
+    await setNumber(h.page, 'clipHigh', 0.35);
+    const timeline = h.page.locator('[data-testid=timeline]');
+    await timeline.getByText('ε_high 0.28 → 0.35').waitFor({ timeout: 30_000 });
+    const at = Number(/after step (\d+)\s+ε_high 0\.28 → 0\.35/.exec(await timeline.innerText())?.[1]);
+    expect(at).toBeGreaterThanOrEqual(6);
+    await waitStep(h.page, at + 2);
+    await h.page.getByRole('button', { name: 'Pause' }).click();
+    await ready(h.page);
+    const e = await exportJson(h.page);
+    expect(e.config.clipHigh).toBe(0.35);
+    const changed = e.frames.filter((f) => 'clipHigh' in f.changes);
+    expect(changed.map((f) => [f.step, f.changes.clipHigh])).toEqual([[at + 1, 0.35]]);
+    expect(e.timeline.at(-1)).toEqual({ step: at, patch: { clipHigh: 0.35 } });
+    const entropy = new Set(e.frames.map((f) => f.scalars['support/token_entropy']));
+    expect(entropy.size).toBeGreaterThan(1);
+    expect(e.frames.map((f) => f.step)).toEqual(e.frames.map((_, i) => i + 1));
+    expect(h.page.url()).toContain('clipHigh=0.35');
+  });
+
+  it('fork: a second run from this one at step t is shown beside it', async () => {
+    const t = await stepCount(h.page);
+    await h.page.getByRole('button', { name: 'Fork' }).click();
+    await h.page.locator('[data-testid=backend-B]').waitFor();
+    await ready(h.page);
+    expect(await h.page.locator('[data-testid=timeline-B]').innerText()).toContain(`step ${t}`);
+    await setNumber(h.page, 'clipHigh', 0.1); // edits run B (the controls target B after a fork)
+    await stepN(h.page, 3);
+    const legend = await h.page.locator('section[aria-label="Divergence plot"]').innerText();
+    expect(legend).toContain('run B (fork)');
+    const dashed = await h.page.locator('section[aria-label="Divergence plot"] svg path[stroke-dasharray]').count();
+    expect(dashed).toBeGreaterThan(0);
+    await h.page.locator('[data-testid=timeline-B]').getByText('ε_high 0.35 → 0.1').waitFor();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await h.page.screenshot({ path: `${ARTIFACTS}lab.png` });
+    expect(h.errors).toEqual([]);
+    expect(h.httpErrors).toEqual([]);
+  });
+});
+
+describe('lessons and URLs', () => {
+  let h: OpenedPage;
+  beforeAll(async () => {
+    h = await openPage('nogpu', `/?v=1&lesson=g-stale-weights-503&seed=3&${TINY}`);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('a lesson URL reproduces the metrics of the same run set up by hand', async () => {
+    await ready(h.page);
+    expect(await h.page.getByTestId('lesson-text').innerText()).toMatch(/weight-sync pause/);
+    await stepN(h.page, 3);
+    const fromUrl = await exportJson(h.page);
+
+    await h.page.goto(`${h.server.url}/?v=1&${TINY}`);
+    await ready(h.page);
+    await setNumber(h.page, 'seed', 3);
+    await ready(h.page);
+    await setNumber(h.page, 'steps', 80);
+    await setNumber(h.page, 'updatesPerRollout', 4);
+    await h.page.locator('#cfg-piOldSource').selectOption('rollout');
+    await setNumber(h.page, 'staleness', 1);
+    await setNumber(h.page, 'pauseWindow', 0.2);
+    await setNumber(h.page, 'requestRate', 8);
+    await stepN(h.page, 3);
+    const byHand = await exportJson(h.page);
+
+    expect(byHand.config).toEqual(fromUrl.config);
+    expect(byHand.frames.length).toBe(3);
+    expect(byHand.frames.map((f) => f.scalars)).toEqual(fromUrl.frames.map((f) => f.scalars));
+    expect(fromUrl.frames[2].scalars['gap/requests_503']).toBeTypeOf('number');
+    expect(h.errors).toEqual([]);
+  });
+
+  it('an invalid URL value shows a message, falls back for that field only, and the lab runs', async () => {
+    await h.page.goto(`${h.server.url}/?v=1&clipHigh=banana&seed=5&${TINY}`);
+    const banner = h.page.getByTestId('url-errors');
+    await banner.waitFor();
+    expect(await banner.innerText()).toContain('clipHigh: "banana": expected a finite number');
+    await ready(h.page);
+    expect(await h.page.locator('#cfg-clipHigh').inputValue()).toBe('0.28');
+    expect(await h.page.locator('#cfg-seed').inputValue()).toBe('5');
+    await stepN(h.page, 1);
+    expect(h.errors).toEqual([]);
+  });
+});
+
+describe('lab on SwiftShader WebGPU', () => {
+  let h: OpenedPage;
+  beforeAll(async () => {
+    h = await openPage('webgpu', '/?v=1&dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=4&behaviorSamples=4&pretrain=2');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('reports its WebGPU adapter and takes a step', async () => {
+    await ready(h.page, 120_000);
+    const badge = await h.page.locator('[data-testid=backend]').innerText();
+    expect(badge).toMatch(/^WebGPU/);
+    expect(badge).toMatch(/swiftshader/i);
+    await stepN(h.page, 1);
+    expect(await headlinePoints(h.page)).toBeGreaterThanOrEqual(1);
+    expect(h.errors).toEqual([]);
+  });
+});
