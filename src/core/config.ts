@@ -26,6 +26,7 @@ export const SCHEMA = {
   rolloutBatch: int(16, 1, 256, 'rollout', 'Queued samples per training step (OpenClaw: 16)'),
   sessionTurns: int(4, 1, 8, 'rollout', 'Turns per assistant session / steps per toolchain episode'),
   temperature: float(0.6, 0.05, 4, 'rollout', 'Sampling temperature (also used to score)'),
+  focusState: int(-1, -1, 7, 'rollout', 'Serve only this state (index into the task\'s states; −1 = all). Toolchain episodes always start at "start"'),
   serveRoundsMax: int(8, 1, 64, 'rollout', 'Serve rounds per step at most while the queue fills'),
 
   updatesPerRollout: int(1, 1, 64, 'ppo', 'Optimizer passes K over each rollout batch'),
@@ -136,6 +137,8 @@ function describe(v: unknown): string {
 function crossErrors(c: Config): FieldError[] {
   const out: FieldError[] = [];
   if (c.dualClip !== 0 && c.dualClip <= 1) out.push({ field: 'dualClip', message: `must be 0 (off) or > 1, got ${c.dualClip}` });
+  const states = { strategies: 3, assistant: 3, toolchain: 4 }[c.task];
+  if (c.focusState >= states) out.push({ field: 'focusState', message: `${c.task} has ${states} states (0..${states - 1}), got ${c.focusState}` });
   if (c.dModel % c.heads !== 0) out.push({ field: 'heads', message: `dModel (${c.dModel}) must be divisible by heads (${c.heads})` });
   return out;
 }

@@ -133,7 +133,7 @@ export class Run {
     col.requests503 += this.backgroundRequests503();
 
     this.stepIndex++;
-    if (this.lastMeasure === null || (this.stepIndex - 1) % c.measureEvery === 0) this.lastMeasure = await this.measure(undefined, this.rng.measure);
+    if (this.lastMeasure === null || this.stepIndex % c.measureEvery === 0) this.lastMeasure = await this.measure(undefined, this.rng.measure);
     const scalars = { ...this.lastMeasure.scalars, ...this.stepScalars(col, items.length, built, metrics) };
     scalars['gap/staleness'] = versionBefore - rolloutWeights.version;
     scalars['esr/overflow'] = Math.max(0, col.queue.length - c.rolloutBatch);
@@ -201,7 +201,7 @@ export class Run {
       sessions -= lost;
       if (sessions <= 0) continue;
       const turns = await serveSessions(this.engine, task, sessions, unit, this.nextSession,
-        { temperature: c.temperature, turns: c.sessionTurns, judgeVotes: c.judgeVotes, judgeNoise: c.judgeNoise, hintVotes: c.hintVotes }, this.rng, weights);
+        { temperature: c.temperature, focusState: c.focusState, turns: c.sessionTurns, judgeVotes: c.judgeVotes, judgeNoise: c.judgeNoise, hintVotes: c.hintVotes }, this.rng, weights);
       this.nextSession += sessions;
       if (task.longHorizon) {
         const r = creditRewards(turns, { gamma: c.gamma, prmStepCoef: c.prmStepCoef, stepwiseZ: c.stepwiseZ });

@@ -10,6 +10,8 @@ import { CONTEXT, EOS, NEW_TOKENS, PAD, PROMPT_LENGTH, promptTokens } from './ta
 
 export interface ServeOptions {
   temperature: number;
+  /** Initial state of every session (−1 = drawn). */
+  focusState?: number;
   turns: number;
   judgeVotes: number;
   judgeNoise: number;
@@ -65,7 +67,7 @@ export async function serveSessions(
   let groupSeed = 0;
   for (let s = 0; s < sessions; s++) {
     if (s % groupSize === 0) groupSeed = rng.env.int(2 ** 31);
-    envs.push(task.newEnv(groupSize > 1 ? new Rng(groupSeed) : rng.env, o.turns));
+    envs.push(task.newEnv(groupSize > 1 ? new Rng(groupSeed) : rng.env, o.turns, o.focusState ?? -1));
   }
   const out: JudgedTurn[] = [];
   let active = envs.map((_, i) => i);

@@ -37,8 +37,9 @@ export const assistant: Task = {
   gold: [TEMPLATE, TEMPLATE, TEMPLATE],
   good: TRUTH.map((row) => row.flatMap((p, b) => (p[0] >= 0.5 ? [b] : []))),
   longHorizon: false,
-  newEnv(rng, turns): Env {
-    let state = rng.int(3);
+  newEnv(rng, turns, initial = -1): Env {
+    const drawn = rng.int(3);
+    let state = initial >= 0 ? initial : drawn;
     let turn = 0;
     return {
       get state() {

@@ -34,8 +34,9 @@ export const strategies: Task = {
   gold: [1, 1, 1],
   good: TRUTH.map((row) => row.flatMap((p, b) => (p[0] >= 0.5 ? [b] : []))),
   longHorizon: false,
-  newEnv(rng): Env {
-    const state = rng.int(3);
+  newEnv(rng, _turns, initial = -1): Env {
+    const drawn = rng.int(3);
+    const state = initial >= 0 ? initial : drawn;
     return {
       state,
       turn: 0,

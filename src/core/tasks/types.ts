@@ -52,6 +52,9 @@ export interface Task {
   good: readonly (readonly number[])[];
   /** Long-horizon tasks use terminal outcomes and the credit module. */
   longHorizon: boolean;
-  /** Turns per session (steps per episode for long horizon). */
-  newEnv(rng: Rng, turns: number): Env;
+  /**
+   * A new session of `turns` turns (steps per episode for long horizon). `initial` ≥ 0 fixes the
+   * first state (the draw from `rng` still happens, so streams stay aligned); −1 draws it.
+   */
+  newEnv(rng: Rng, turns: number, initial?: number): Env;
 }

@@ -21,7 +21,7 @@ describe('fidelity (tabular reference engine)', () => {
     expect(r.pass, JSON.stringify(r.values)).toBe(true);
   });
   it('4. clip-higher grows a rare rewarded behavior faster (paired seeds)', async () => {
-    const r = await F.clipHigherRare(make, { seeds: [1, 2, 3, 4, 5, 6], steps: 10, overrides: lr });
+    const r = await F.clipHigherRare(make, { seeds: [1, 2, 3, 4, 5, 6], steps: 10, overrides: { lr: 0.02 } });
     expect(r.pass, JSON.stringify(r.values)).toBe(true);
   });
   it('5. OPD never queues a hint-rejected turn; Combine drops exactly rejected ∧ eval = 0', async () => {

@@ -103,16 +103,19 @@ function hyperOf(c: Config) {
 
 /**
  * 4. Clip-higher with K ≥ 4 and a rare rewarded behavior (strategies/code: verify, base 10 %):
- * paired seeds, ε_high 0.28 vs 0.2; passes when P(verify | code) after `steps` is higher with 0.28
- * on average and in most seeds.
+ * paired seeds, ε_high 0.28 vs 0.2; "faster" = a higher mean of P(verify | code) over the steps
+ * (area under the growth curve); passes when it is higher with 0.28 on average and in most seeds.
  */
 export async function clipHigherRare(make: EngineFactory, o: { seeds: number[]; steps: number; overrides?: Partial<Config> }): Promise<FidelityResult> {
   const key = 'support/behavior_dist/code/verify';
   const diffs: number[] = [];
   for (const seed of o.seeds) {
-    const base = { task: 'strategies' as const, method: 'grpo' as const, updatesPerRollout: 8, seed, ...o.overrides };
-    const hi = (await run(make, makeConfig({ ...base, clipHigh: 0.28 }), o.steps)).at(-1)!.scalars[key];
-    const lo = (await run(make, makeConfig({ ...base, clipHigh: 0.2 }), o.steps)).at(-1)!.scalars[key];
+    // serve only the code prompts (a transformer shares parameters across prompt types, and
+    // decompose, best in the other two, would otherwise spread to code)
+    const base = { task: 'strategies' as const, method: 'grpo' as const, updatesPerRollout: 8, focusState: 1, behaviorSamples: 256, seed, ...o.overrides };
+    const auc = (frames: Awaited<ReturnType<typeof run>>) => frames.reduce((a, f) => a + f.scalars[key], 0) / frames.length;
+    const hi = auc(await run(make, makeConfig({ ...base, clipHigh: 0.28 }), o.steps));
+    const lo = auc(await run(make, makeConfig({ ...base, clipHigh: 0.2 }), o.steps));
     diffs.push(hi - lo);
   }
   const mean = diffs.reduce((a, x) => a + x, 0) / diffs.length;
