@@ -186,6 +186,28 @@ describe('lessons and URLs', () => {
   });
 });
 
+describe('presenter mode', () => {
+  let h: OpenedPage;
+  beforeAll(async () => {
+    h = await openPage('nogpu', `/?v=1&lesson=b-clip-higher&present=1&hide=clipHigh,updatesPerRollout&pauseAt=2&${TINY}`);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('hides the chosen controls and pauses at the checkpoint step', async () => {
+    await ready(h.page);
+    expect(await h.page.locator('#cfg-clipHigh').count()).toBe(0);
+    expect(await h.page.locator('#cfg-clipLow').count()).toBe(1);
+    expect(await h.page.getByText('hidden: predict, then run').count()).toBe(2);
+    await h.page.getByRole('button', { name: 'Play' }).click();
+    await h.page.getByTestId('status').getByText('checkpoint at step 2').waitFor({ timeout: 30_000 });
+    await ready(h.page);
+    expect(await stepCount(h.page)).toBe(2);
+    expect(h.errors).toEqual([]);
+  });
+});
+
 describe('lab on SwiftShader WebGPU', () => {
   let h: OpenedPage;
   beforeAll(async () => {

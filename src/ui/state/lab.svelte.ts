@@ -26,6 +26,15 @@ export class Lab {
     this.settings = LabSettings.fromUrl(search);
   }
 
+  /** Runs a user action; a failure becomes the lab's message instead of an unhandled rejection. */
+  async #guard(fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (e) {
+      this.message = e instanceof Error ? e.message : String(e);
+    }
+  }
+
   #init(config: Config): Omit<LabInit, 'fork'> {
     return {
       config,
@@ -53,61 +62,80 @@ export class Lab {
   }
 
   async start(): Promise<void> {
-    await this.main.start(this.#init(this.settings.config));
-    await this.#applyPresenter();
+    return this.#guard(async () => {
+      await this.main.start(this.#init(this.settings.config));
+      await this.#applyPresenter();
+    });
   }
 
   async toggle(): Promise<void> {
-    if (!this.ready) return;
-    await Promise.all(this.runs.map((r) => (this.playing ? r.pause() : r.play())));
+    return this.#guard(async () => {
+      if (!this.ready) return;
+      const playing = this.playing;
+      await Promise.all(this.runs.map((r) => (playing ? r.pause() : r.play())));
+    });
   }
 
   async stepN(n: number): Promise<void> {
-    if (!this.ready) return;
-    await Promise.all(this.runs.map((r) => r.stepN(n)));
+    return this.#guard(async () => {
+      if (!this.ready) return;
+      await Promise.all(this.runs.map((r) => r.stepN(n)));
+    });
   }
 
   /** Restart every run with the same seed (B restarts from its fork point). */
   async reset(): Promise<void> {
-    await Promise.all([this.main.reset(this.settings.config), this.compare?.reset(this.compareConfig ?? undefined)]);
+    return this.#guard(async () => {
+      await Promise.all([this.main.reset(this.settings.config), this.compare?.reset(this.compareConfig ?? undefined)]);
+    });
   }
 
   async reseed(): Promise<void> {
-    this.closeCompare();
-    const seed = (this.settings.config.seed + 1 + Math.floor(Math.random() * 1000)) % 2 ** 31;
-    this.settings.setField('seed', seed);
-    await this.main.reseed(seed);
+    return this.#guard(async () => {
+      this.closeCompare();
+      const seed = (this.settings.config.seed + 1 + Math.floor(Math.random() * 1000)) % 2 ** 31;
+      this.settings.setField('seed', seed);
+      await this.main.reseed(seed);
+    });
   }
 
   async setSpeed(stepsPerSecond: number): Promise<void> {
-    this.speed = stepsPerSecond;
-    await Promise.all(this.runs.map((r) => r.setSpeed(stepsPerSecond)));
+    return this.#guard(async () => {
+      this.speed = stepsPerSecond;
+      await Promise.all(this.runs.map((r) => r.setSpeed(stepsPerSecond)));
+    });
   }
 
   /** A control changed: live settings patch the run at its next step; run-fixing ones restart it. */
   async setField(key: ConfigKey, value: Config[ConfigKey]): Promise<void> {
-    if (this.target === 'B' && this.compare && this.compareConfig) {
-      this.compareConfig = makeConfig({ ...this.compareConfig, [key]: value });
-      await this.compare.patch({ [key]: value });
-      return;
-    }
-    const restart = this.settings.setField(key, value);
-    if (restart) {
-      this.closeCompare();
-      await this.main.reset(this.settings.config);
-    } else await this.main.patch({ [key]: value });
+    return this.#guard(async () => {
+      if (this.target === 'B' && this.compare && this.compareConfig) {
+        this.compareConfig = makeConfig({ ...this.compareConfig, [key]: value });
+        await this.compare.patch({ [key]: value });
+        return;
+      }
+      const restart = this.settings.setField(key, value);
+      if (restart) {
+        this.closeCompare();
+        await this.main.reset(this.settings.config);
+      } else await this.main.patch({ [key]: value });
+    });
   }
 
   async chooseLesson(id: string | null): Promise<void> {
-    this.closeCompare();
-    this.settings.chooseLesson(id);
-    await this.main.reset(this.settings.config);
-    await this.#applyPresenter();
+    return this.#guard(async () => {
+      this.closeCompare();
+      this.settings.chooseLesson(id);
+      await this.main.reset(this.settings.config);
+      await this.#applyPresenter();
+    });
   }
 
   /** Presenter checkpoint goes to the workers. */
   async presenterChanged(): Promise<void> {
-    await this.#applyPresenter();
+    return this.#guard(async () => {
+      await this.#applyPresenter();
+    });
   }
 
   async #applyPresenter(): Promise<void> {
@@ -117,16 +145,18 @@ export class Lab {
 
   /** Compare: a second worker from A's weights at the current step, same seed, editable settings. */
   async fork(): Promise<void> {
-    if (!this.ready || this.compare) return;
-    await this.main.pause();
-    const point = await this.main.forkPoint();
-    const b = new RunState('B');
-    this.compareConfig = { ...point.config };
-    this.compare = b;
-    this.target = 'B';
-    await b.start({ ...this.#init(point.config), fork: point });
-    await b.setSpeed(this.speed);
-    await this.#applyPresenter();
+    return this.#guard(async () => {
+      if (!this.ready || this.compare) return;
+      await this.main.pause();
+      const point = await this.main.forkPoint();
+      const b = new RunState('B');
+      this.compareConfig = { ...point.config };
+      this.compare = b;
+      this.target = 'B';
+      await b.start({ ...this.#init(point.config), fork: point });
+      await b.setSpeed(this.speed);
+      await this.#applyPresenter();
+    });
   }
 
   closeCompare(): void {
