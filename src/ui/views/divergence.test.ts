@@ -43,6 +43,13 @@ describe('divergenceMarkers', () => {
     ]);
   });
 
+  it('does not mark drops from a single behavior (1→0: no valid behavior, not lost diversity)', () => {
+    const h = new Array(8).fill(2);
+    expect(divergenceMarkers(series([1, 1, 0, 0, 1, 0, 0, 0], h))).toEqual([]);
+    expect(divergenceMarkers(series([2, 2, 1, 1, 0, 0, 0, 0], h)).map((x) => [x.from, x.to])).toEqual([[2, 1]]);
+    expect(divergenceMarkers(series([1, 1, 0, 0], h), { minFrom: 1 })).toHaveLength(1);
+  });
+
   it('describes markers in plain words', () => {
     expect(describeMarker({ step: 5, from: 4, to: 2, tokenShare: 0.95, kind: 'divergence' }, 'math')).toBe('math: 4→2 behaviors while token entropy is still 95 % of its start');
     expect(describeMarker({ step: 5, from: 4, to: 3.5, tokenShare: 0.4, kind: 'collapse' }, 'mean')).toContain('mean support: 4→3.50 behaviors; token entropy also fell (40 % of start)');

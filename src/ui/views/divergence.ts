@@ -10,7 +10,9 @@
  * raises the level again (recovery, no marker). Each marker records token entropy at that step as a share of
  * its starting value (mean of the first `baseline` points): at or above `highShare` the marker is a
  * *divergence* (the behaviors collapsed, the token surface did not); below it a plain *collapse*
- * (both narrowed, which token entropy alone would also have shown).
+ * (both narrowed, which token entropy alone would also have shown). Only drops from a level of at
+ * least `minFrom` (default 2) behaviors are marked: 1→0 is not a loss of diversity but a policy
+ * that produces no valid behavior at all (e.g. an untrained one).
  */
 
 export interface DivergencePoint {
@@ -39,12 +41,15 @@ export interface MarkerOptions {
   baseline?: number;
   /** Points support must stay above the level to count as a recovery (default 5). */
   recover?: number;
+  /** Smallest support level a marked drop may start from (default 2). */
+  minFrom?: number;
 }
 
 export function divergenceMarkers(points: readonly DivergencePoint[], opts: MarkerOptions = {}): DivergenceMarker[] {
   const highShare = opts.highShare ?? 0.8;
   const persist = Math.max(1, opts.persist ?? 2);
   const recover = Math.max(1, opts.recover ?? 5);
+  const minFrom = opts.minFrom ?? 2;
   const pts = points.filter((p) => Number.isFinite(p.support) && Number.isFinite(p.tokenEntropy));
   if (pts.length === 0) return [];
   const base = pts.slice(0, Math.max(1, opts.baseline ?? 3));
@@ -57,7 +62,7 @@ export function divergenceMarkers(points: readonly DivergencePoint[], opts: Mark
     if (win.every((p) => p.support < level)) {
       const to = Math.max(...win.map((p) => p.support));
       const tokenShare = h0 > 0 ? pts[i].tokenEntropy / h0 : 0;
-      out.push({ step: pts[i].step, from: level, to, tokenShare, kind: tokenShare >= highShare ? 'divergence' : 'collapse' });
+      if (level >= minFrom) out.push({ step: pts[i].step, from: level, to, tokenShare, kind: tokenShare >= highShare ? 'divergence' : 'collapse' });
       level = to;
     } else if (up.length === recover && up.every((p) => p.support > level)) {
       level = Math.min(...up.map((p) => p.support));
