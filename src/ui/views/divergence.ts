@@ -77,6 +77,6 @@ export function describeMarker(m: DivergenceMarker, state: string): string {
   const pct = `${Math.round(m.tokenShare * 100)} %`;
   const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
   return m.kind === 'divergence'
-    ? `${who}: ${fmt(m.from)}→${fmt(m.to)} behaviors while token entropy is still ${pct} of its start`
-    : `${who}: ${fmt(m.from)}→${fmt(m.to)} behaviors; token entropy also fell (${pct} of start)`;
+    ? `${who}: ${fmt(m.from)}→${fmt(m.to)} behaviors, token entropy still ${pct} of start`
+    : `${who}: ${fmt(m.from)}→${fmt(m.to)} behaviors, token entropy fell too (${pct} of start)`;
 }
