@@ -65,7 +65,7 @@ describe('views fixture page', () => {
     await h.page.keyboard.press('Home');
     await h.page.keyboard.press('ArrowRight');
     expect(await view('divergence').getByRole('status').innerText()).toMatch(/^step 2\b/);
-    await view('support-heatmap').getByRole('grid').focus();
+    await view('support-heatmap').getByRole('slider').focus();
     await h.page.keyboard.press('ArrowUp');
     expect(await view('support-heatmap').getByRole('status').innerText()).toMatch(/step 120 · math\s+support: \d of 4 behaviors/);
   });
