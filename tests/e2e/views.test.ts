@@ -87,11 +87,12 @@ describe('views fixture page', () => {
       ['behavior-area', /step \d+ · math[\s\S]*decompose: [\d.]+ ± [\d.]+/],
       ['ratio', /step 60 · ρ [\d.–<≥ ]+\s+tokens: \d+ of \d+/],
       ['funnel', /step 40 · served: 32/],
+      ['support-heatmap', /step \d+ · (math|code|explain)\s+support: \d of 4 behaviors/],
     ] as const) {
       const slider = view(id).getByRole('slider').first();
       await slider.scrollIntoViewIfNeeded();
       const box = (await slider.boundingBox())!;
-      const y = id === 'funnel' ? box.y + 40 : box.y + box.height / 2;
+      const y = id === 'funnel' ? box.y + 40 : id === 'support-heatmap' ? box.y + 15 : box.y + box.height / 2;
       await h.page.mouse.move(box.x + box.width / 2, y);
       const tip = view(id).getByRole('status');
       await tip.waitFor();
