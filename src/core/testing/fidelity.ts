@@ -170,7 +170,7 @@ export async function sftCompresses(make: EngineFactory, o: { sftSteps: [number,
     let rec = 0;
     let sup = 0;
     for (const seed of o.seeds) {
-      const frames = await run(make, makeConfig({ task: 'strategies', method: 'grpo', sftGoldSteps: n, seed, ...o.overrides }), o.rlSteps);
+      const frames = await run(make, makeConfig({ task: 'strategies', method: 'grpo', sftGoldSteps: n, focusState: 1, seed, ...o.overrides }), o.rlSteps);
       sup += frames[0].scalars['support/behavior_support/code'] / o.seeds.length;
       if (frames.some((f) => f.scalars['support/behavior_dist/code/verify'] >= o.recoverAt)) rec++;
     }
