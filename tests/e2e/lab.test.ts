@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
 
 const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
@@ -17,6 +17,12 @@ interface Exported {
   config: Record<string, unknown>;
   timeline: { step: number; patch: Record<string, unknown> }[];
   frames: { step: number; scalars: Record<string, number>; changes: Record<string, unknown> }[];
+}
+
+/** On a failure, what the page said: console errors, HTTP errors, the status line. */
+function report(h: OpenedPage | undefined): void {
+  if (!h) return;
+  console.error(`[lab e2e] url ${h.page.url()}\n  errors: ${h.errors.join(' | ') || 'none'}\n  http: ${h.httpErrors.join(' | ') || 'none'}\n  console tail: ${h.console.slice(-5).join(' | ')}`);
 }
 
 async function ready(page: Page, timeout = 90_000): Promise<void> {
@@ -35,8 +41,8 @@ async function waitStep(page: Page, atLeast: number, timeout = 60_000): Promise<
   return stepCount(page);
 }
 
-async function exportJson(page: Page): Promise<Exported> {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics' }).getByRole('button', { name: 'JSON', exact: true }).click()]);
+async function exportJson(page: Page, group = 'Export metrics'): Promise<Exported> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: group, exact: true }).getByRole('button', { name: 'JSON', exact: true }).click()]);
   return JSON.parse(readFileSync((await dl.path())!, 'utf8')) as Exported;
 }
 
@@ -74,6 +80,7 @@ describe('lab on WASM (WebGPU disabled)', () => {
   afterAll(async () => {
     await h?.close();
   });
+  beforeEach(({ onTestFailed }) => onTestFailed(() => report(h)));
 
   it('paints before the engine is warm, then reports the WASM fallback', async () => {
     await h.page.getByRole('heading', { name: 'Invariant Lab' }).waitFor();
@@ -131,6 +138,12 @@ describe('lab on WASM (WebGPU disabled)', () => {
     const dashed = await h.page.locator('section[aria-label="Divergence plot"] svg path[stroke-dasharray]').count();
     expect(dashed).toBeGreaterThan(0);
     await h.page.locator('[data-testid=timeline-B]').getByText('ε_high 0.35 → 0.1').waitFor();
+    const a = await exportJson(h.page);
+    const b = await exportJson(h.page, 'Export metrics of run B');
+    expect(a.frames.at(-1)!.step).toBe(t + 3);
+    expect(b.frames.map((f) => f.step)).toEqual([t + 1, t + 2, t + 3]);
+    expect(b.config.clipHigh).toBe(0.1);
+    expect(b.config.seed).toBe(a.config.seed);
     mkdirSync(ARTIFACTS, { recursive: true });
     await h.page.screenshot({ path: `${ARTIFACTS}lab.png` });
     expect(h.errors).toEqual([]);
@@ -146,6 +159,7 @@ describe('lessons and URLs', () => {
   afterAll(async () => {
     await h?.close();
   });
+  beforeEach(({ onTestFailed }) => onTestFailed(() => report(h)));
 
   it('a lesson URL reproduces the metrics of the same run set up by hand', async () => {
     await ready(h.page);
@@ -194,6 +208,7 @@ describe('presenter mode', () => {
   afterAll(async () => {
     await h?.close();
   });
+  beforeEach(({ onTestFailed }) => onTestFailed(() => report(h)));
 
   it('hides the chosen controls and pauses at the checkpoint step', async () => {
     await ready(h.page);
@@ -216,6 +231,7 @@ describe('lab on SwiftShader WebGPU', () => {
   afterAll(async () => {
     await h?.close();
   });
+  beforeEach(({ onTestFailed }) => onTestFailed(() => report(h)));
 
   it('reports its WebGPU adapter and takes a step', async () => {
     await ready(h.page, 120_000);
