@@ -219,6 +219,10 @@ describe('presenter mode', () => {
     await h.page.getByTestId('status').getByText('checkpoint at step 2').waitFor({ timeout: 30_000 });
     await ready(h.page);
     expect(await stepCount(h.page)).toBe(2);
+    await h.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await h.page.keyboard.press('r');
+    await h.page.waitForFunction(() => document.querySelector('[data-testid=step] b')?.textContent === '0');
+    expect(await h.page.getByTestId('status').innerText()).toMatch(/ready: press Play/);
     expect(h.errors).toEqual([]);
   });
 });
