@@ -41,6 +41,8 @@ function splitHeads(qkv: Tensor, heads: number): Tensor[] {
   const d = d3 / 3;
   return [0, 1, 2].map((i) => {
     const part = op.slice(qkv, -1, i * d, (i + 1) * d);
+    // with one position the head transpose is a pure reshape (saves a copy per decode step)
+    if (T === 1) return op.reshape(part, [batch, heads, 1, d / heads]);
     return op.transpose(op.reshape(part, [batch, T, heads, d / heads]), [0, 2, 1, 3]);
   });
 }
@@ -48,6 +50,7 @@ function splitHeads(qkv: Tensor, heads: number): Tensor[] {
 /** [B, H, T, dh] → [B, T, d]. */
 function mergeHeads(o: Tensor): Tensor {
   const [batch, H, T, dh] = o.shape as [Dim, number, number, number];
+  if (T === 1) return op.reshape(o, [batch, 1, H * dh]);
   return op.reshape(op.transpose(o, [0, 2, 1, 3]), [batch, T, H * dh]);
 }
 
