@@ -27,7 +27,7 @@ export const SCHEMA = {
   sessionTurns: int(4, 1, 8, 'rollout', 'Turns per assistant session / steps per toolchain episode'),
   temperature: float(0.6, 0.05, 4, 'rollout', 'Sampling temperature (also used to score)'),
   focusState: int(-1, -1, 7, 'rollout', 'Serve only this state (index into the task\'s states; −1 = all). Toolchain episodes always start at "start"'),
-  serveRoundsMax: int(8, 1, 64, 'rollout', 'Serve rounds per step at most while the queue fills'),
+  serveRoundsMax: int(16, 1, 64, 'rollout', 'Serve rounds per step at most while the queue fills'),
 
   updatesPerRollout: int(1, 1, 64, 'ppo', 'Optimizer passes K over each rollout batch'),
   minibatches: int(1, 1, 16, 'ppo', 'Minibatches per pass'),

@@ -173,10 +173,11 @@ export class Run {
     return changes;
   }
 
-  private sessionsPerRound(): number {
+  /** Sessions for the next serve round: enough turns to fill what the queue still lacks. */
+  private sessionsPerRound(missing: number): number {
     const c = this.cfg;
     const turns = this.task.name === 'strategies' ? 1 : c.sessionTurns;
-    const n = Math.max(1, Math.ceil(c.rolloutBatch / turns));
+    const n = Math.max(1, Math.ceil(missing / turns));
     return isGrouped(c.method) ? Math.ceil(n / c.groupSize) * c.groupSize : n;
   }
 
@@ -190,7 +191,7 @@ export class Run {
     for (let round = 0; round < c.serveRoundsMax && col.queue.length < c.rolloutBatch; round++) {
       // requests (sessions, or whole groups) arriving during the weight-sync pause get 503:
       // retried after the pause, or lost
-      let sessions = this.sessionsPerRound();
+      let sessions = this.sessionsPerRound(c.rolloutBatch - col.queue.length);
       let lost = 0;
       for (let u = 0; u < sessions / unit; u++) {
         if (this.rng.requests.next() >= c.pauseWindow) continue;
