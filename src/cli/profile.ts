@@ -48,6 +48,7 @@ export function opProfile(runs = 5): Record<string, string> {
   });
   const text = out.slice(out.lastIndexOf('[\n{'));
   const events: TraceEvent[] = JSON.parse(text.slice(text.indexOf('['), text.lastIndexOf(']') + 1));
+  runs = Math.max(1, events.filter((e) => e.name === 'model_run').length);
   const byOp = new Map<string, { us: number; count: number }>();
   for (const e of events) {
     if (e.cat !== 'Node' || !e.args.op_name) continue;

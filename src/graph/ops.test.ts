@@ -39,6 +39,11 @@ const cases: [string, GradCheckInput[], (...xs: Tensor[]) => Tensor][] = [
   ['Transpose', [inp([2, 3, 4], 35)], (a) => op.transpose(a, [2, 0, 1])],
   ['Reshape', [inp([2, 6], 36)], (a) => op.reshape(a, [3, 4])],
   ['Slice', [inp([3, 5], 37)], (a) => op.slice(a, 1, 1, 4)],
+  ['Split', [inp([2, 6], 47)], (a) => {
+    const [p, q, r] = op.split(a, 1, [1, 2, 3]);
+    return op.concat([op.mul(p, 2), op.exp(q), r], 1);
+  }],
+  ['Split (one part unused)', [inp([2, 5], 48)], (a) => op.split(a, 1, [2, 3])[1]],
   ['Concat', [inp([2, 2], 38), inp([2, 3], 39)], (a, b) => op.concat([a, b], 1)],
   ['Unsqueeze', [inp([2, 3], 40)], (a) => op.unsqueeze(a, 1)],
   ['Expand', [inp([1, 3], 41), inp([4, 3], 42)], (a, b) => op.mul(op.expandAs(a, b), b)],

@@ -39,8 +39,7 @@ function mlpBlock(x: Tensor, w: Weights, l: number): Tensor {
 function splitHeads(qkv: Tensor, heads: number): Tensor[] {
   const [batch, T, d3] = qkv.shape as [Dim, number, number];
   const d = d3 / 3;
-  return [0, 1, 2].map((i) => {
-    const part = op.slice(qkv, -1, i * d, (i + 1) * d);
+  return op.split(qkv, -1, [d, d, d]).map((part) => {
     // with one position the head transpose is a pure reshape (saves a copy per decode step)
     if (T === 1) return op.reshape(part, [batch, heads, 1, d / heads]);
     return op.transpose(op.reshape(part, [batch, T, heads, d / heads]), [0, 2, 1, 3]);

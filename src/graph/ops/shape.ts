@@ -1,7 +1,7 @@
 // Shape ops (reshape, transpose, slice, concat, gather, unsqueeze, expand); forward and backward.
 import { attr, type Dim, type Shape, type Tensor } from '../builder';
 import { defineGrad } from './rules';
-import { cast, equal } from './elementwise';
+import { cast, equal, mul } from './elementwise';
 import { matmul } from './matmul';
 import { reduceSum } from './reduce';
 
@@ -34,6 +34,14 @@ export function slice(x: Tensor, axis: number, start: number, end: number): Tens
   const shape = x.shape.map((d, i) => (i === ax ? end - start : d));
   const g = x.graph;
   return g.node('Slice', [x, g.int64s([start]), g.int64s([end]), g.int64s([ax])], [{ dtype: x.dtype, shape }])[0];
+}
+
+/** Split one static axis into consecutive parts of the given sizes. */
+export function split(x: Tensor, axis: number, sizes: number[]): Tensor[] {
+  const ax = normAxis(axis, x.rank);
+  if (sizes.reduce((a, b) => a + b, 0) !== x.shape[ax]) throw new Error(`split sizes [${sizes}] do not cover axis size ${x.shape[ax]}`);
+  const outs = sizes.map((n) => ({ dtype: x.dtype, shape: x.shape.map((d, i) => (i === ax ? n : d)) }));
+  return x.graph.node('Split', [x, x.graph.int64s(sizes)], outs, { axis: attr.int(ax) });
 }
 
 export function concat(xs: Tensor[], axis: number): Tensor {
@@ -113,6 +121,11 @@ defineGrad('Concat', ({ inputs, attrs }, [dy]) => {
     return () => slice(dy, ax, start, start + (t.shape[ax] as number));
   });
 });
+defineGrad('Split', ({ inputs: [x], outputs, attrs }, dOut) => [
+  // parts that received no gradient come back as zeros of their shape
+  () => concat(dOut.map((d, i) => (d.rank === outputs[i].rank ? d : mul(outputs[i], 0))), (attrs.axis as { value: number }).value),
+  null,
+]);
 defineGrad('Gather', ({ inputs: [table, indices] }, [dy]) => [
   () => {
     // d table = onehot(indices)ᵀ · dy, with an Equal-based one-hot (OneHot falls back to CPU on WebGPU).
