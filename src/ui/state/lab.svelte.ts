@@ -3,7 +3,7 @@
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
-import type { LabInit } from '../../../workers/lab.api';
+import { RESTART_KEYS, type LabInit } from '../../../workers/lab.api';
 import { RunState } from './run.svelte';
 import { LabSettings } from './settings.svelte';
 
@@ -110,6 +110,10 @@ export class Lab {
   async setField(key: ConfigKey, value: Config[ConfigKey]): Promise<void> {
     return this.#guard(async () => {
       if (this.target === 'B' && this.compare && this.compareConfig) {
+        if ((RESTART_KEYS as readonly string[]).includes(key)) {
+          this.compare.notice = `run B is a fork of run A: ${key} stays A's (edit run A to change it)`;
+          return;
+        }
         this.compareConfig = makeConfig({ ...this.compareConfig, [key]: value });
         await this.compare.patch({ [key]: value });
         return;
