@@ -141,6 +141,32 @@ describe('LabSession', () => {
     await child.s.dispose();
   });
 
+  it('refork: parent and fork continue from identical state, so equal settings give equal frames', async () => {
+    const parent = session(cfg({ staleness: 1, updatesPerRollout: 2 }));
+    await parent.s.init();
+    await parent.s.step(3);
+    const point = await parent.s.forkPoint();
+    const st = await parent.s.refork(point);
+    expect(st.step).toBe(3);
+    expect(st.message).toMatch(/continues from step 3/);
+    const child = session(cfg({ staleness: 1, updatesPerRollout: 2 }));
+    await child.s.init(point);
+    await parent.s.step(2);
+    await child.s.step(2);
+    expect(parent.rec.frames.map((f) => f.step)).toEqual([4, 5]);
+    expect(scalars(child.rec.frames)).toEqual(scalars(parent.rec.frames));
+    // a changed setting in the fork changes its frames
+    expect(await child.s.setConfig({ lr: 0.5 })).toBeNull();
+    await parent.s.step(2);
+    await child.s.step(2);
+    expect(scalars(child.rec.frames.slice(2))).not.toEqual(scalars(parent.rec.frames.slice(2)));
+    // null: the next reset starts from step 0 again
+    await parent.s.refork(null);
+    expect((await parent.s.reset()).step).toBe(0);
+    await parent.s.dispose();
+    await child.s.dispose();
+  });
+
   it('nonFinite names the first bad scalar', () => {
     const f = { scalars: { a: 1, b: Infinity } } as unknown as MetricsFrame;
     expect(nonFinite(f)).toBe('b = Infinity');

@@ -293,6 +293,25 @@ export class LabSession {
     });
   }
 
+  /**
+   * Compare: restart this run from a fork point, so that it and its fork continue from the same
+   * state (weights at t, frozen base, seed; fresh optimizer moments and random streams) and differ
+   * only by the fork's settings. null: later resets start from step 0 again (no restart now).
+   */
+  async refork(point: ForkPoint | null): Promise<LabStatus> {
+    await this.pause();
+    return this.exclusive(async () => {
+      this.fork = point;
+      if (!point) return this.emitStatus();
+      try {
+        await this.start(this.config);
+        return this.emitStatus('ready', `continues from step ${point.step} beside its fork`);
+      } catch (e) {
+        return this.emitStatus('error', `restart at the fork point failed: ${errorText(e)}`);
+      }
+    });
+  }
+
   forkPoint(): Promise<ForkPoint> {
     return this.exclusive(async () => {
       if (!this.engine || !this.base || !this.run) throw new Error('no run to fork');

@@ -77,6 +77,11 @@ export interface LabApi {
   setConfig(patch: Partial<Config>): Promise<string | null>;
   /** The weights to fork a second run from, at the current step. */
   forkPoint(): Promise<ForkPoint>;
+  /**
+   * Restart from a fork point so that this run and its fork continue from the same state and differ
+   * only by the fork's settings (paired comparison); null: resets start from step 0 again.
+   */
+  refork(point: ForkPoint | null): Promise<LabStatus>;
   status(): Promise<LabStatus>;
   dispose(): Promise<void>;
 }

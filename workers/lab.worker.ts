@@ -111,6 +111,7 @@ const api: LabApi = {
   setPauseAt: async (s) => need().setPauseAt(s),
   setConfig: (patch) => need().setConfig(patch),
   forkPoint: () => need().forkPoint(),
+  refork: (point) => need().refork(point),
   status: async () => need().status(),
   async dispose() {
     await session?.dispose();

@@ -125,22 +125,32 @@ describe('lab on WASM (WebGPU disabled)', () => {
     expect(h.page.url()).toContain('clipHigh=0.35');
   });
 
-  it('fork: a second run from this one at step t is shown beside it', async () => {
+  it('fork: both runs continue from step t in identical state (paired), B with its own settings', async () => {
     const t = await stepCount(h.page);
     await h.page.getByRole('button', { name: 'Fork' }).click();
     await h.page.locator('[data-testid=backend-B]').waitFor();
     await ready(h.page);
-    expect(await h.page.locator('[data-testid=timeline-B]').innerText()).toContain(`step ${t}`);
+    for (const id of ['timeline-A', 'timeline-B']) {
+      expect(await h.page.getByTestId(id).innerText()).toContain(`step ${t} continues from the fork point`);
+    }
+    await stepN(h.page, 1);
+    const a1 = await exportJson(h.page);
+    const b1 = await exportJson(h.page, 'Export metrics of run B');
+    expect(a1.frames.map((f) => f.step)).toEqual(Array.from({ length: t + 1 }, (_, i) => i + 1));
+    expect(b1.frames.map((f) => f.step)).toEqual([t + 1]);
+    expect(b1.frames[0].scalars).toEqual(a1.frames.at(-1)!.scalars);
+
     await setNumber(h.page, 'clipHigh', 0.1); // edits run B (the controls target B after a fork)
-    await stepN(h.page, 3);
+    await stepN(h.page, 2);
+    await h.page.getByTestId('timeline-B').getByText('ε_high 0.35 → 0.1').waitFor();
     const legend = await h.page.locator('section[aria-label="Divergence plot"]').innerText();
     expect(legend).toContain('run B (fork)');
     const dashed = await h.page.locator('section[aria-label="Divergence plot"] svg path[stroke-dasharray]').count();
     expect(dashed).toBeGreaterThan(0);
-    await h.page.locator('[data-testid=timeline-B]').getByText('ε_high 0.35 → 0.1').waitFor();
     const a = await exportJson(h.page);
     const b = await exportJson(h.page, 'Export metrics of run B');
     expect(a.frames.at(-1)!.step).toBe(t + 3);
+    expect(a.config.clipHigh).toBe(0.35);
     expect(b.frames.map((f) => f.step)).toEqual([t + 1, t + 2, t + 3]);
     expect(b.config.clipHigh).toBe(0.1);
     expect(b.config.seed).toBe(a.config.seed);

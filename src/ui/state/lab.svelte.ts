@@ -147,12 +147,17 @@ export class Lab {
     await Promise.all(this.runs.map((r) => r.setPauseAt(p.on ? p.pauseAt : null)));
   }
 
-  /** Compare: a second worker from A's weights at the current step, same seed, editable settings. */
+  /**
+   * Compare: a second worker from A's weights at the current step, same seed, editable settings. A
+   * restarts from the same point, so that both continue from identical state (paired seeds).
+   */
   async fork(): Promise<void> {
     return this.#guard(async () => {
       if (!this.ready || this.compare) return;
       await this.main.pause();
       const point = await this.main.forkPoint();
+      // Both runs continue from the same state at t: they differ only by B's settings (paired).
+      await this.main.refork(point);
       const b = new RunState('B');
       this.compareConfig = { ...point.config };
       this.compare = b;
@@ -164,6 +169,7 @@ export class Lab {
   }
 
   closeCompare(): void {
+    if (this.compare) void this.#guard(() => this.main.refork(null));
     this.compare?.dispose();
     this.compare = null;
     this.compareConfig = null;

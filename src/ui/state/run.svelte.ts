@@ -20,6 +20,8 @@ export class RunState {
   notice = $state('');
   #worker: LabWorker | null = null;
   #runId = -1;
+  /** Frames a restarted run keeps (those up to its fork point). */
+  #prefix: MetricsFrame[] = [];
 
   constructor(readonly name: string) {}
 
@@ -50,7 +52,7 @@ export class RunState {
 
   #newRun(id: number): void {
     this.#runId = id;
-    this.frames = [];
+    this.frames = this.#prefix;
     this.traces = [];
   }
 
@@ -81,6 +83,12 @@ export class RunState {
   setSpeed = (stepsPerSecond: number) => this.#api().setSpeed(stepsPerSecond);
   setPauseAt = (step: number | null) => this.#api().setPauseAt(step);
   forkPoint = (): Promise<ForkPoint> => this.#api().forkPoint();
+
+  /** Continue from a fork point beside the fork (history up to it is kept); null: undo on the next reset. */
+  async refork(point: ForkPoint | null): Promise<void> {
+    this.#prefix = point ? this.frames.filter((f) => f.step <= point.step) : [];
+    this.#onStatus(await this.#api().refork(point));
+  }
 
   /** A live patch for the next step; a refusal is kept in `notice`. */
   async patch(patch: Partial<Config>): Promise<boolean> {
