@@ -8,6 +8,10 @@ const make = tabularFactory();
 const lr = { lr: 0.05 };
 
 describe('fidelity (tabular reference engine)', () => {
+  it('0. engine PPO metrics equal the reference', async () => {
+    const r = await F.ppoMatchesReference(make, { updates: 3, tolerance: 1e-6, lr: 0.3 });
+    expect(r.pass, JSON.stringify(r.values)).toBe(true);
+  });
   it('1. Binary RL collapses behavior support while token entropy stays high', async () => {
     const r = await F.supportCollapse(make, { steps: 80, entropyFrac: 0.6, overrides: lr });
     expect(r.pass, JSON.stringify(r.values)).toBe(true);

@@ -6,6 +6,7 @@ import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
 import { sampleRow } from '../methods/advantage';
 import { binaryRl } from '../methods/binary-rl';
+import { ppoReference } from '../ppo';
 import { makeStreams } from '../rng';
 import { serveSessions } from '../serve';
 import { TASKS } from '../tasks/index';
@@ -185,4 +186,39 @@ export async function sftCompresses(make: EngineFactory, o: { sftSteps: [number,
     support.push(sup);
   }
   return { name: 'sft-compresses', pass: support[1] < support[0] && recovered[1] < recovered[0], values };
+}
+
+/**
+ * 0. The engine's PPO metrics equal ppoReference on the same batch, over several updates (so ρ ≠ 1,
+ * both clips, dual clip, k3 KL, entropy and seq-mean-token-mean aggregation are exercised).
+ */
+export async function ppoMatchesReference(make: EngineFactory, o: { updates: number; tolerance: number; lr?: number }): Promise<FidelityResult> {
+  const cfg = makeConfig({ lr: o.lr ?? 0.01, dualClip: 3, klCoef: 0.1, entropyCoef: 0.01, lossAggregation: 'seq-mean-token-mean' });
+  const engine = await make(cfg);
+  const turns = await serveSessions(engine, TASKS.strategies, 32, 1, 0, { temperature: cfg.temperature, turns: 1, judgeVotes: 3, judgeNoise: 0.3, hintVotes: 3 }, makeStreams(3));
+  const B = turns.length;
+  const T = CONTEXT - 1;
+  const tokens = fill(new Int32Array(B * CONTEXT), turns.map((t) => t.tokens));
+  const adv = new Float32Array(B * T);
+  const mask = new Float32Array(B * T);
+  turns.forEach((t, i) => {
+    for (let p = 2; p < 2 + t.responseLength; p++) {
+      adv[i * T + p] = t.score + 0.3 * Math.sin(i + p);
+      mask[i * T + p] = 1;
+    }
+  });
+  const old = (await engine.score({ batch: B, tokens, temperature: cfg.temperature })).logp;
+  const ref = old.map((x, i) => x + 0.2 * Math.cos(i));
+  const h = hyperOf(cfg);
+  let maxErr = 0;
+  let clipSeen = 0;
+  for (let k = 0; k < o.updates; k++) {
+    const cur = await engine.score({ batch: B, tokens, temperature: cfg.temperature });
+    const r = ppoReference({ batch: B, logp: cur.logp, oldLogp: old, advantages: adv, lossMask: mask, refLogp: ref, entropy: cur.entropy }, h);
+    const m = await engine.trainStep({ batch: B, tokens, advantages: adv, oldLogp: old, refLogp: ref, lossMask: mask }, h);
+    for (const key of ['loss', 'pgLoss', 'clipfracLow', 'clipfracHigh', 'ppoKl', 'entropy'] as const) maxErr = Math.max(maxErr, Math.abs(m[key] - r[key]));
+    clipSeen += r.clipfracLow + r.clipfracHigh;
+  }
+  await engine.dispose();
+  return { name: 'ppo-matches-reference', pass: maxErr <= o.tolerance && clipSeen > 0, values: { maxAbsError: maxErr, clipfracSum: clipSeen } };
 }
