@@ -222,3 +222,12 @@ export async function ppoMatchesReference(make: EngineFactory, o: { updates: num
   await engine.dispose();
   return { name: 'ppo-matches-reference', pass: maxErr <= o.tolerance && clipSeen > 0, values: { maxAbsError: maxErr, clipfracSum: clipSeen } };
 }
+
+/** Same seed and config → identical metric frames (wall-clock perf excluded). */
+export async function determinism(make: EngineFactory, o: { steps: number; overrides?: Partial<Config> }): Promise<FidelityResult> {
+  const cfg = makeConfig({ task: 'assistant', method: 'combine', updatesPerRollout: 2, minibatches: 2, staleness: 1, pauseWindow: 0.2, ...o.overrides });
+  const strip = (fs: Awaited<ReturnType<typeof run>>) => JSON.stringify(fs.map(({ perf: _perf, ...f }) => f));
+  const a = strip(await run(make, cfg, o.steps));
+  const b = strip(await run(make, cfg, o.steps));
+  return { name: 'determinism', pass: a === b, values: { steps: o.steps, bytes: a.length } };
+}

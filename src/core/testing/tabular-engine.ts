@@ -54,7 +54,7 @@ export class TabularEngine implements PolicyEngine {
     return table.get(key) ?? new Float64Array(this.shape.vocab);
   }
 
-  /** Softmax of logits / τ into `p`; returns log-sum-exp. */
+  /** Softmax of logits / τ into `p`. */
   private probs(logits: Float64Array, tau: number, p: Float64Array): void {
     let max = -Infinity;
     for (let j = 0; j < logits.length; j++) max = Math.max(max, logits[j] / tau);
