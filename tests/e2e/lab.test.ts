@@ -92,6 +92,16 @@ describe('lab on WASM (WebGPU disabled)', () => {
     expect(badge).toMatch(/fell back to WASM/);
     expect(badge).toMatch(/pretrained in the worker \(20 SFT steps/);
     expect(await h.page.evaluate(() => document.documentElement.scrollWidth > innerWidth)).toBe(false);
+    // Every control has an accessible name (label, aria-label/-labelledby or text).
+    const unnamed = await h.page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('input, select, button, [role=slider]')]
+        .filter((el) => {
+          const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+          return !labelled && !el.textContent?.trim();
+        })
+        .map((el) => el.outerHTML.slice(0, 120)),
+    );
+    expect(unnamed).toEqual([]);
   });
 
   it('trains: → steps once, play advances the counter, the plot gets points, metrics change', async () => {
@@ -247,13 +257,20 @@ describe('lab on SwiftShader WebGPU', () => {
   });
   beforeEach(({ onTestFailed }) => onTestFailed(() => report(h)));
 
-  it('reports its WebGPU adapter and takes a step', async () => {
+  it('reports its WebGPU adapter, takes a step, and switches to WASM on request', async () => {
     await ready(h.page, 120_000);
     const badge = await h.page.locator('[data-testid=backend]').innerText();
     expect(badge).toMatch(/^WebGPU/);
     expect(badge).toMatch(/swiftshader/i);
     await stepN(h.page, 1);
     expect(await headlinePoints(h.page)).toBeGreaterThanOrEqual(1);
+    // switching the engine to WASM starts a new worker on WASM and says why
+    await h.page.getByLabel('engine').selectOption('wasm');
+    await h.page.locator('[data-testid=backend]').getByText(/^WASM/).waitFor({ timeout: 60_000 });
+    await ready(h.page);
+    expect(await h.page.locator('[data-testid=backend]').innerText()).toMatch(/WASM chosen in the settings/);
+    expect(h.page.url()).toContain('backend=wasm');
+    await stepN(h.page, 1);
     expect(h.errors).toEqual([]);
   });
 });

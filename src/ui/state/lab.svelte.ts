@@ -3,7 +3,7 @@
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
-import { RESTART_KEYS, type LabInit } from '../../../workers/lab.api';
+import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../workers/lab.api';
 import { RunState } from './run.svelte';
 import { LabSettings } from './settings.svelte';
 
@@ -123,6 +123,17 @@ export class Lab {
         this.closeCompare();
         await this.main.reset(this.settings.config);
       } else await this.main.patch({ [key]: value });
+    });
+  }
+
+  /** Another engine preference: a new worker (the URL keeps the choice). */
+  async setBackend(pref: BackendPreference): Promise<void> {
+    return this.#guard(async () => {
+      this.closeCompare();
+      this.settings.backend = pref;
+      await this.main.restart(this.#init(this.settings.config));
+      await this.#applyPresenter();
+      await this.main.setSpeed(this.speed);
     });
   }
 

@@ -97,6 +97,15 @@ export class RunState {
     return err === null;
   }
 
+  /** A fresh worker (e.g. another backend): the current run and its history are dropped. */
+  async restart(init: LabInit): Promise<void> {
+    this.dispose();
+    this.status = null;
+    this.#prefix = [];
+    this.#newRun(-1);
+    await this.start(init);
+  }
+
   dispose(): void {
     this.#worker?.terminate();
     this.#worker = null;
