@@ -43,6 +43,7 @@ const seeds = opt('--seeds', '1,2,3,4').split(',').map(Number);
 const steps = Number(opt('--steps', '60'));
 
 const ALL: Record<string, () => Promise<F.FidelityResult>> = {
+  'teacher-follows-hint': () => F.teacherFollowsHint(make, { task: overrides.task ?? 'assistant', samples: 32, minFollow: 0.7 }),
   determinism: () => F.determinism(make, { steps: 3, overrides }),
   'ppo-matches-reference': () => F.ppoMatchesReference(make, { updates: 3, tolerance: 1e-4 }),
   'support-collapse': () => F.supportCollapse(make, { steps, entropyFrac: 0.6, overrides }),

@@ -26,12 +26,15 @@ export interface Generated {
   responseLength: number[];
 }
 
-/** Sample one response per prompt state (no hint) and classify it; tokens after EOS become PAD. */
-export async function generate(engine: PolicyEngine, task: Task, states: readonly number[], temperature: number, rng: Rng, weights?: WeightsHandle): Promise<Generated> {
+/**
+ * Sample one response per prompt state and classify it; tokens after EOS become PAD. `hints` (hint
+ * tokens or null per row) fill the hint slot; none by default.
+ */
+export async function generate(engine: PolicyEngine, task: Task, states: readonly number[], temperature: number, rng: Rng, weights?: WeightsHandle, hints?: readonly (number | null)[]): Promise<Generated> {
   const B = states.length;
   const T = CONTEXT - 1;
   const prompt = new Int32Array(B * CONTEXT);
-  states.forEach((s, b) => prompt.set(promptTokens(task.states[s].token, null), b * CONTEXT));
+  states.forEach((s, b) => prompt.set(promptTokens(task.states[s].token, hints?.[b] ?? null), b * CONTEXT));
   const res = await engine.sample({
     batch: B, prompt, promptLength: new Int32Array(B).fill(PROMPT_LENGTH), newTokens: NEW_TOKENS, temperature,
     uniforms: rng.uniforms(B * NEW_TOKENS), weights,

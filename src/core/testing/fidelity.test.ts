@@ -12,6 +12,10 @@ describe('fidelity (tabular reference engine)', () => {
     const r = await F.ppoMatchesReference(make, { updates: 3, tolerance: 1e-6, lr: 0.3 });
     expect(r.pass, JSON.stringify(r.values)).toBe(true);
   });
+  it('the frozen base follows hints (OPD teacher)', async () => {
+    const r = await F.teacherFollowsHint(make, { task: 'assistant', samples: 32, minFollow: 0.7 });
+    expect(r.pass, JSON.stringify(r.values)).toBe(true);
+  });
   it('1. Binary RL collapses behavior support while token entropy stays high', async () => {
     const r = await F.supportCollapse(make, { steps: 80, entropyFrac: 0.6, overrides: lr });
     expect(r.pass, JSON.stringify(r.values)).toBe(true);

@@ -8,7 +8,7 @@ import { sampleRow } from '../methods/advantage';
 import { binaryRl } from '../methods/binary-rl';
 import { ppoReference } from '../ppo';
 import { makeStreams } from '../rng';
-import { serveSessions } from '../serve';
+import { generate, serveSessions } from '../serve';
 import { TASKS } from '../tasks/index';
 import { CONTEXT } from '../tasks/vocab';
 
@@ -230,4 +230,25 @@ export async function determinism(make: EngineFactory, o: { steps: number; overr
   const a = strip(await run(make, cfg, o.steps));
   const b = strip(await run(make, cfg, o.steps));
   return { name: 'determinism', pass: a === b, values: { steps: o.steps, bytes: a.length } };
+}
+
+/** The frozen base (OPD teacher) follows a hint in the hint slot: P(behavior = hinted) ≥ minFollow. */
+export async function teacherFollowsHint(make: EngineFactory, o: { task: Config['task']; samples: number; minFollow: number }): Promise<FidelityResult> {
+  const cfg = makeConfig({ task: o.task });
+  const task = TASKS[o.task];
+  const engine = await make(cfg);
+  const states: number[] = [];
+  const hinted: number[] = [];
+  for (let s = 0; s < task.states.length; s++) {
+    for (let h = 0; h < task.behaviors.length; h++) {
+      for (let i = 0; i < o.samples; i++) {
+        states.push(s);
+        hinted.push(h);
+      }
+    }
+  }
+  const g = await generate(engine, task, states, cfg.temperature, makeStreams(cfg.seed).measure, undefined, hinted.map((h) => task.behaviors[h].hint));
+  await engine.dispose();
+  const follow = g.behavior.filter((b, i) => b === hinted[i]).length / states.length;
+  return { name: 'teacher-follows-hint', pass: follow >= o.minFollow, values: { follow } };
 }
