@@ -2,6 +2,8 @@
 // (sessions sharing a prompt): (r − mean) / std with normalizeStd (GRPO), r − mean for Dr.GRPO.
 // Groups whose rewards have zero variance carry no signal; dynamic sampling drops them.
 // Turns without a next state cannot be judged: queued with mask 0, outside the group statistics.
+// Dr.GRPO also drops the per-sequence length normalization: pair it with lossAggregation =
+// 'token-mean' (one mean over all tokens of the batch), not 'seq-mean-token-mean'.
 // ESR = queued turns with A ≠ 0 / queued turns.
 import type { GateDecision, GateOptions, JudgedTurn, MethodResult } from './types';
 
