@@ -5,6 +5,7 @@
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
 import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../workers/lab.api';
 import { RunState } from './run.svelte';
+import { fetchLessons } from './lessons';
 import { LabSettings } from './settings.svelte';
 
 export type Target = 'A' | 'B';
@@ -22,8 +23,9 @@ export class Lab {
   viewState = $state('mean');
   message = $state('');
 
-  constructor(search: string) {
-    this.settings = LabSettings.fromUrl(search);
+  /** The page's query string, decoded once the lessons are in. */
+  constructor(private readonly search: string) {
+    this.settings = new LabSettings();
   }
 
   /** Runs a user action; a failure becomes the lab's message instead of an unhandled rejection. */
@@ -63,6 +65,8 @@ export class Lab {
 
   async start(): Promise<void> {
     return this.#guard(async () => {
+      const { lessons, problems } = await fetchLessons(document.baseURI);
+      this.settings.loadUrl(this.search, lessons, problems);
       await this.main.start(this.#init(this.settings.config));
       await this.#applyPresenter();
     });

@@ -1,6 +1,7 @@
 /**
- * The workshop lessons: `public/presets/*.json`, bundled at build time (so the lesson picker is
- * there at first paint) and validated against the core schema by the core's parsePreset.
+ * The workshop lessons: `public/presets/<id>.json`, fetched at start-up and validated against the
+ * core schema by the core's parsePreset. The glob below only lists the files (its importers are
+ * never called), so the presets stay plain public files, served as they are in dev and in the build.
  */
 import type { Config } from '../../core/config';
 import { parsePreset, type Preset } from '../../core/presets';
@@ -11,13 +12,30 @@ export interface Lesson extends Preset {
   resolved: Config;
 }
 
-const files = import.meta.glob<unknown>('../../../public/presets/*.json', { eager: true, import: 'default' });
+export type Lessons = ReadonlyMap<string, Lesson>;
 
-export const LESSONS: readonly Lesson[] = Object.entries(files)
-  .map(([path, json]) => {
-    const id = path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
-    return { id, ...parsePreset(id, json) };
-  })
-  .sort((a, b) => a.id.localeCompare(b.id));
+const idOf = (path: string) => path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
 
-export const LESSON_BY_ID: ReadonlyMap<string, Lesson> = new Map(LESSONS.map((l) => [l.id, l]));
+export const LESSON_IDS: readonly string[] = Object.keys(import.meta.glob('../../../public/presets/*.json')).map(idOf).sort();
+
+export function parseLesson(id: string, json: unknown): Lesson {
+  return { id, ...parsePreset(id, json) };
+}
+
+/** Fetch and validate every lesson; a lesson that fails to load is left out and reported. */
+export async function fetchLessons(baseUrl: string): Promise<{ lessons: Lessons; problems: string[] }> {
+  const problems: string[] = [];
+  const loaded = await Promise.all(
+    LESSON_IDS.map(async (id) => {
+      try {
+        const res = await fetch(new URL(`presets/${id}.json`, baseUrl));
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        return parseLesson(id, await res.json());
+      } catch (e) {
+        problems.push(`lesson ${id}: ${e instanceof Error ? e.message : String(e)}`);
+        return null;
+      }
+    }),
+  );
+  return { lessons: new Map(loaded.filter((l): l is Lesson => l !== null).map((l) => [l.id, l])), problems };
+}

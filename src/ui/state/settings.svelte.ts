@@ -1,12 +1,12 @@
 /**
  * What the user chose (rune state): the config being edited, lesson, selected views, backend,
- * presenter mode. It is the URL state: `query` encodes it, `fromUrl` decodes it.
+ * presenter mode. It is the URL state: `query` encodes it, `loadUrl` decodes it.
  */
 import { RESTART_KEYS, type BackendPreference } from '../../../workers/lab.api';
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
-import { LESSON_BY_ID } from './lessons';
+import type { Lessons } from './lessons';
 import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, type Presenter, type UrlState } from './url';
-import { VIEW_IDS, type ViewId } from './views';
+import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
 
 /** Lesson settings that stay visible in presenter mode (they frame the lesson, they are not the question). */
 const FRAMING: readonly ConfigKey[] = ['task', 'method', 'steps'];
@@ -14,21 +14,24 @@ const FRAMING: readonly ConfigKey[] = ['task', 'method', 'steps'];
 export class LabSettings {
   config = $state<Config>(defaultUrlState().config);
   lesson = $state<string | null>(null);
-  views = $state<ViewId[]>([]);
+  views = $state<ViewId[]>([...DEFAULT_VIEWS]);
   backend = $state<BackendPreference>('auto');
   pretrain = $state<number | null>(null);
   presenter = $state<Presenter>({ on: false, hide: [], pauseAt: null });
   /** Problems found in the URL, one line each (bad fields fell back to their defaults). */
   urlMessages = $state<string[]>([]);
 
-  constructor(s: UrlState = defaultUrlState(), messages: string[] = []) {
-    this.#load(s);
-    this.urlMessages = messages;
-  }
+  /** The lessons (public/presets), once fetched; until then `loaded` is false. */
+  lessons = $state.raw<Lessons>(new Map());
+  loaded = $state(false);
 
-  static fromUrl(search: string): LabSettings {
-    const { state, errors } = decodeUrl(search, LESSON_BY_ID);
-    return new LabSettings(state, describeErrors(errors, state.config));
+  /** Decode the URL against the lessons (bad fields are reported and fall back to defaults). */
+  loadUrl(search: string, lessons: Lessons, problems: string[] = []): void {
+    this.lessons = lessons;
+    const { state, errors } = decodeUrl(search, lessons);
+    this.#load(state);
+    this.urlMessages = [...describeErrors(errors, state.config), ...problems];
+    this.loaded = true;
   }
 
   #load(s: UrlState): void {
@@ -45,7 +48,7 @@ export class LabSettings {
   }
 
   get query(): string {
-    return encodeUrl(this.state, LESSON_BY_ID);
+    return encodeUrl(this.state, this.lessons);
   }
 
   /** Set one field (validated by the core schema); true when the change needs a new run. */
@@ -56,7 +59,7 @@ export class LabSettings {
 
   /** Start from a lesson's settings (defaults ⊕ lesson); presenter mode hides what it changes. */
   chooseLesson(id: string | null): void {
-    const lesson = id === null ? undefined : LESSON_BY_ID.get(id);
+    const lesson = id === null ? undefined : this.lessons.get(id);
     this.lesson = lesson ? id : null;
     this.config = lessonBase(lesson?.config);
     const keys = Object.keys(lesson?.config ?? {}) as ConfigKey[];

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, makeConfig } from '../../core/config';
-import { LESSON_BY_ID, LESSONS } from './lessons';
+import { readFileSync } from 'node:fs';
+import { LESSON_IDS, parseLesson } from './lessons';
 import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, type UrlState } from './url';
 
+// The lessons as the lab fetches them (public/presets/<id>.json).
+const dir = new URL('../../../public/presets/', import.meta.url);
+const LESSONS = LESSON_IDS.map((id) => parseLesson(id, JSON.parse(readFileSync(new URL(`${id}.json`, dir), 'utf8'))));
+const LESSON_BY_ID = new Map(LESSONS.map((l) => [l.id, l]));
 const lessons = LESSON_BY_ID;
 
 describe('URL state codec', () => {
@@ -25,6 +30,11 @@ describe('URL state codec', () => {
     expect(q).toBe('v=1&lesson=g-stale-weights-503&seed=7&temperature=0.9&clipHigh=0.35&views=support,inspector&backend=wasm&pretrain=12&present=1&hide=clipHigh,staleness&pauseAt=20');
     expect(decodeUrl(q, lessons)).toEqual({ state: s, errors: [] });
     expect(decodeUrl('?' + q, lessons).state).toEqual(s);
+  });
+
+  it('lists every preset file as a lesson', () => {
+    expect(LESSON_IDS.length).toBeGreaterThanOrEqual(9);
+    expect(LESSON_IDS).toContain('a-support-collapse');
   });
 
   it('a lesson URL resolves to defaults ⊕ the lesson settings', () => {
