@@ -10,8 +10,7 @@ import type {
 import { encodeModel } from '../graph/encode';
 import type { Graph } from '../graph/builder';
 import {
-  buildDecodeGraph, buildRecomputeGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, cacheNames,
-  HYPER_FIELDS, PPO_METRICS, type HyperField,
+  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, PPO_METRICS, type HyperField,
 } from '../model/graphs';
 import { initParams, paramLayout, type ParamLayout } from '../model/layout';
 
@@ -44,7 +43,7 @@ export class OrtEngine implements PolicyEngine {
     readonly shape: PolicyShape,
     readonly backend: Backend,
     readonly backendNote: string,
-    private readonly sessions: Record<'score' | 'decode' | 'train' | 'sft', Ort.InferenceSession>,
+    private readonly sessions: Record<'score' | 'generate' | 'train' | 'sft', Ort.InferenceSession>,
   ) {
     this.layout = paramLayout(shape);
   }
@@ -52,15 +51,14 @@ export class OrtEngine implements PolicyEngine {
   static async create(ort: OrtModule, shape: PolicyShape, opts: OrtEngineOptions): Promise<OrtEngine> {
     const layout = paramLayout(shape);
     const gpu = opts.backend === 'webgpu';
-    const caches = cacheNames(shape.layers).map((n) => `${n}_out`);
     const make = (g: Graph, gpuOutputs: string[]) => createSession(ort, g, opts.backend, gpu ? gpuOutputs : []);
     // One at a time: creating WebGPU sessions concurrently hangs onnxruntime-web 1.30 (seen on
     // SwiftShader), and on WASM it gains nothing.
     const score = await make(buildScoreGraph(layout), []);
-    const decode = await make(buildDecodeGraph(layout), caches);
+    const generate = await make(buildGenerateGraph(layout), []);
     const train = await make(buildTrainGraph(layout), ['params_out', 'm_out', 'v_out']);
     const sft = await make(buildSftGraph(layout), ['params_out', 'm_out', 'v_out']);
-    const engine = new OrtEngine(ort, shape, opts.backend, opts.note ?? '', { score, decode, train, sft });
+    const engine = new OrtEngine(ort, shape, opts.backend, opts.note ?? '', { score, generate, train, sft });
     await engine.setWeights(opts.weights ?? initParams(layout, opts.seed));
     return engine;
   }
@@ -104,81 +102,37 @@ export class OrtEngine implements PolicyEngine {
   }
 
   async sample(req: SampleRequest): Promise<SampleResult> {
-    return this.generate(req, (pos, tokens, uniforms, caches) =>
-      this.sessions.decode.run({
-        ...caches,
-        params: this.weightsFor(req.weights),
-        token: this.i32(column(tokens, req.batch, this.shape.context, pos), [req.batch]),
-        pos: this.i32(Int32Array.of(pos), []),
-        uniforms: this.f32(uniforms, [req.batch]),
-        temperature: this.f32(Float32Array.of(req.temperature), []),
-      }),
-    );
+    return this.generate(this.sessions.generate, req);
   }
 
-  /** The same sampling by recomputing the whole prefix for every token (benchmark baseline). */
+  /** The same sampling recomputing the whole prefix at every position (benchmark baseline). */
   async sampleRecompute(req: SampleRequest): Promise<SampleResult> {
-    const T = this.shape.context;
-    this.recompute ??= await createSession(this.ort, buildRecomputeGraph(this.layout), this.backend, []);
-    const session = this.recompute;
-    return this.generate(req, (pos, tokens, uniforms) =>
-      session.run({
-        params: this.weightsFor(req.weights),
-        tokens: this.i32(tokens.slice(), [req.batch, T]),
-        pos: this.i32(Int32Array.of(pos), []),
-        uniforms: this.f32(uniforms, [req.batch]),
-        temperature: this.f32(Float32Array.of(req.temperature), []),
-      }),
-    );
+    this.recompute ??= await createSession(this.ort, buildGenerateGraph(this.layout, false), this.backend, []);
+    return this.generate(this.recompute, req);
   }
 
-  /**
-   * Shared generation loop: at position pos every row predicts token pos + 1; rows still inside
-   * their prompt are forced to the prompt token, rows inside their window take the sample.
-   */
-  private async generate(
-    req: SampleRequest,
-    step: (pos: number, tokens: Int32Array, uniforms: Float32Array, caches: Feeds) => Promise<Feeds>,
-  ): Promise<SampleResult> {
+  /** One run of a generate graph; uniforms are laid out per position (0.5 where nothing is drawn). */
+  private async generate(session: Ort.InferenceSession, req: SampleRequest): Promise<SampleResult> {
     const { batch: B, newTokens } = req;
-    const { context: T, heads, dModel, layers } = this.shape;
+    const T = this.shape.context;
     const W = T - 1;
     if (req.uniforms.length !== B * newTokens) throw new Error(`sample: need ${B * newTokens} uniforms, got ${req.uniforms.length}`);
-    const tokens = new Int32Array(B * T);
-    let end = 0;
+    const uniforms = new Float32Array(B * W).fill(0.5);
     for (let b = 0; b < B; b++) {
       const p = req.promptLength[b];
       if (p < 1 || p + newTokens > T) throw new Error(`sample: prompt length ${p} + ${newTokens} new tokens must fit context ${T}`);
-      tokens.set(req.prompt.subarray(b * T, b * T + p), b * T);
-      end = Math.max(end, p + newTokens);
+      for (let j = 0; j < newTokens; j++) uniforms[b * W + p - 1 + j] = req.uniforms[b * newTokens + j];
     }
-    const logp = new Float32Array(B * W);
-    const entropy = new Float32Array(B * W);
-    const cacheSize = B * heads * T * (dModel / heads);
-    let caches: Feeds = {};
-    for (const name of cacheNames(layers)) caches[name] = this.f32(new Float32Array(cacheSize), [B, heads, T, dModel / heads]);
-    const uniforms = new Float32Array(B);
-    for (let pos = 0; pos < end - 1; pos++) {
-      for (let b = 0; b < B; b++) {
-        const j = pos + 1 - req.promptLength[b];
-        uniforms[b] = j >= 0 && j < newTokens ? req.uniforms[b * newTokens + j] : 0.5;
-      }
-      const out = await step(pos, tokens, uniforms, caches);
-      const [next, lp, ent] = await Promise.all(['next', 'logp', 'entropy'].map((k) => out[k].getData()));
-      for (let b = 0; b < B; b++) {
-        const j = pos + 1 - req.promptLength[b];
-        if (j < 0 || j >= newTokens) continue;
-        tokens[b * T + pos + 1] = (next as Int32Array)[b];
-        logp[b * W + pos] = (lp as Float32Array)[b];
-        entropy[b * W + pos] = (ent as Float32Array)[b];
-      }
-      const fresh: Feeds = {};
-      for (const name of cacheNames(layers)) if (out[`${name}_out`]) fresh[name] = out[`${name}_out`];
-      disposeAll(Object.values(caches));
-      caches = fresh;
-    }
-    disposeAll(Object.values(caches));
-    return { tokens, logp, entropy };
+    const out = await session.run({
+      params: this.weightsFor(req.weights),
+      prompt: this.i32(req.prompt, [B, T]),
+      promptLength: this.i32(req.promptLength, [B]),
+      newTokens: this.i32(Int32Array.of(newTokens), []),
+      uniforms: this.f32(uniforms, [B, W]),
+      temperature: this.f32(Float32Array.of(req.temperature), []),
+    });
+    const [tokens, logp, entropy] = await Promise.all(['tokens', 'logp', 'entropy'].map((k) => out[k].getData()));
+    return { tokens: tokens as Int32Array, logp: logp as Float32Array, entropy: entropy as Float32Array };
   }
 
   async trainStep(batch: TrainBatch, h: PpoHyper): Promise<TrainMetrics> {
@@ -276,12 +230,6 @@ async function createSession(ort: OrtModule, g: Graph, backend: Backend, gpuOutp
     logSeverityLevel: 3,
     ...(gpuOutputs.length ? { preferredOutputLocation } : {}),
   });
-}
-
-function column(tokens: Int32Array, batch: number, T: number, pos: number): Int32Array {
-  const out = new Int32Array(batch);
-  for (let b = 0; b < batch; b++) out[b] = tokens[b * T + pos];
-  return out;
 }
 
 function disposeAll(ts: (Ort.Tensor | undefined)[]): void {

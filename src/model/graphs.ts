@@ -1,5 +1,5 @@
-// The policy's ONNX graphs: score, decode (KV-cache sampling), recompute (full-prefix sampling,
-// for the benchmark and the equivalence test), PPO train step and SFT step. Every graph takes the
+// The policy's ONNX graphs: score, generate (KV-cache sampling, or full-prefix recompute for the
+// benchmark and the equivalence test), PPO train step and SFT step. Every graph takes the
 // parameters as one flat input so the engine can keep them GPU-resident and feed them back.
 import { Graph, type DType, type Tensor } from '../graph/builder';
 import { grad } from '../graph/grad';
@@ -47,49 +47,54 @@ export function buildScoreGraph(layout: ParamLayout, dtype: DType = 'float32'): 
   return g;
 }
 
-export const cacheNames = (layers: number) =>
-  Array.from({ length: layers }, (_, l) => [`k${l}`, `v${l}`]).flat();
-
-export function buildDecodeGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
-  const { context: T, heads, dModel, layers } = layout.shape;
-  const g = new Graph('decode');
+/**
+ * Autoregressive generation of a whole batch in ONE run: the T − 1 positions are unrolled in the
+ * graph, each sampling its token by inverse CDF from the caller's uniforms [B, T − 1], so nothing
+ * is read back until the end. Rows keep their prompt (forced while position < promptLength), then
+ * sample `newTokens` tokens, then PAD. With `kvCache` every position costs one token's forward
+ * work (keys/values of the past are kept); without it every position recomputes the whole prefix
+ * (the O(L²) baseline the benchmark compares against). Outputs tokens [B, T] and, for generated
+ * positions only, log-probs and entropies [B, T − 1] (0 elsewhere) in the engine layout.
+ */
+export function buildGenerateGraph(layout: ParamLayout, kvCache = true, dtype: DType = 'float32'): Graph {
+  const { context: T, layers } = layout.shape;
+  const g = new Graph(kvCache ? 'generate_kv' : 'generate_recompute');
   const params = g.input('params', dtype, [layout.total]);
-  const token = g.input('token', 'int32', ['B']);
-  const pos = g.input('pos', 'int32', []);
-  const uniforms = g.input('uniforms', dtype, ['B']);
+  const prompt = g.input('prompt', 'int32', ['B', T]);
+  const promptLength = g.input('promptLength', 'int32', ['B']);
+  const newTokens = g.input('newTokens', 'int32', []);
+  const uniforms = g.input('uniforms', dtype, ['B', T - 1]);
   const temperature = g.input('temperature', dtype, []);
-  const caches: KvCache[] = [];
-  for (let l = 0; l < layers; l++) {
-    const shape = ['B', heads, T, dModel / heads];
-    caches.push({ k: g.input(`k${l}`, dtype, shape), v: g.input(`v${l}`, dtype, shape) });
-  }
-  const step = decodeStep(sliceParams(params, layout), token, pos, caches, layout);
-  const s = sampleTokens(step.logits, uniforms, temperature);
-  g.output('next', s.token);
-  g.output('logp', s.logp);
-  g.output('entropy', s.entropy);
-  step.caches.forEach((c, l) => {
-    g.output(`k${l}_out`, c.k);
-    g.output(`v${l}_out`, c.v);
-  });
-  return g;
-}
+  const w = sliceParams(params, layout);
+  const column = (x: Tensor, t: number) => op.reshape(op.slice(x, 1, t, t + 1), ['B']);
+  const end = op.add(promptLength, newTokens);
 
-/** Sampling by recomputing the whole prefix: the O(L²) baseline the KV cache is measured against. */
-export function buildRecomputeGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
-  const T = layout.shape.context;
-  const g = new Graph('recompute');
-  const { params, tokens } = policyInputs(g, layout, dtype);
-  const pos = g.input('pos', 'int32', []);
-  const uniforms = g.input('uniforms', dtype, ['B']);
-  const temperature = g.input('temperature', dtype, []);
-  const logits = forward(sliceParams(params, layout), tokens, layout);
-  const slots = g.constant(Array.from({ length: T }, (_, i) => i), 'int32', [T]);
-  const hot = op.reshape(op.cast(op.equal(slots, pos), dtype), [1, T, 1]);
-  const s = sampleTokens(op.reduceSum(op.mul(logits, hot), [1]), uniforms, temperature);
-  g.output('next', s.token);
-  g.output('logp', s.logp);
-  g.output('entropy', s.entropy);
+  const tokens = [column(prompt, 0)];
+  const logps: Tensor[] = [];
+  const entropies: Tensor[] = [];
+  let caches: (KvCache | null)[] = Array.from({ length: layers }, () => null);
+  for (let t = 0; t < T - 1; t++) {
+    let logits: Tensor;
+    if (kvCache) {
+      const step = decodeStep(w, tokens[t], t, caches, layout);
+      caches = step.caches;
+      logits = step.logits;
+    } else {
+      const prefix = op.concat(tokens.map((c) => op.unsqueeze(c, 1)), 1); // [B, t + 1]
+      logits = op.reshape(op.slice(forward(w, prefix, layout), 1, t, t + 1), ['B', layout.shape.vocab]);
+    }
+    const s = sampleTokens(logits, column(uniforms, t), temperature);
+    const position = t + 1;
+    const inPrompt = op.less(position, promptLength);
+    const generated = op.and(op.less(promptLength, position + 1), op.less(position, end));
+    tokens.push(op.where(inPrompt, column(prompt, position), op.where(generated, s.token, 0)));
+    logps.push(op.where(generated, s.logp, 0));
+    entropies.push(op.where(generated, s.entropy, 0));
+  }
+  const stack = (cols: Tensor[]) => op.concat(cols.map((c) => op.unsqueeze(c, 1)), 1);
+  g.output('tokens', stack(tokens));
+  g.output('logp', stack(logps));
+  g.output('entropy', stack(entropies));
   return g;
 }
 

@@ -53,27 +53,28 @@ function mergeHeads(o: Tensor): Tensor {
   return op.reshape(op.transpose(o, [0, 2, 1, 3]), [batch, T, H * dh]);
 }
 
-function attend(q: Tensor, k: Tensor, v: Tensor, bias: Tensor): Tensor {
+function attend(q: Tensor, k: Tensor, v: Tensor, bias?: Tensor): Tensor {
   const dh = q.shape[3] as number;
-  const scores = op.add(op.mul(op.matmul(q, op.swapLast(k)), 1 / Math.sqrt(dh)), bias);
-  return op.matmul(op.softmax(scores, -1), v);
+  const scaled = op.mul(op.matmul(q, op.swapLast(k)), 1 / Math.sqrt(dh));
+  return op.matmul(op.softmax(bias ? op.add(scaled, bias) : scaled, -1), v);
 }
 
 function finalLogits(x: Tensor, w: Weights): Tensor {
   return op.matmul(layerNorm(x, w.get('ln_f.g')!, w.get('ln_f.b')!), w.get('unembed')!);
 }
 
-/** Full causal pass: tokens [B, T] (int32) → logits [B, T, V]. */
+/** Full causal pass over the first L positions: tokens [B, L] (int32) → logits [B, L, V]. */
 export function forward(w: Weights, tokens: Tensor, layout: ParamLayout): Tensor {
-  const { context: T, layers, heads } = layout.shape;
+  const { context, layers, heads } = layout.shape;
+  const L = tokens.shape[1] as number;
   const dt = w.get('tok_emb')!.dtype;
-  const g = tokens.graph;
-  const causal = g.constant(
-    Array.from({ length: T * T }, (_, i) => (i % T > Math.floor(i / T) ? -1e9 : 0)),
+  const causal = tokens.graph.constant(
+    Array.from({ length: L * L }, (_, i) => (i % L > Math.floor(i / L) ? -1e9 : 0)),
     dt,
-    [T, T],
+    [L, L],
   );
-  let x = op.add(op.gather(w.get('tok_emb')!, tokens), w.get('pos_emb')!);
+  const positions = L === context ? w.get('pos_emb')! : op.slice(w.get('pos_emb')!, 0, 0, L);
+  let x = op.add(op.gather(w.get('tok_emb')!, tokens), positions);
   for (let l = 0; l < layers; l++) {
     const h = layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!);
     const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), heads);
@@ -83,44 +84,33 @@ export function forward(w: Weights, tokens: Tensor, layout: ParamLayout): Tensor
   return finalLogits(x, w);
 }
 
+/** Keys and values of the positions decoded so far, [B, H, pos, dh] per layer. */
 export interface KvCache {
   k: Tensor;
   v: Tensor;
 }
 
 /**
- * One decoding step with a fixed-size KV cache of `context` slots per layer ([B, H, T, dh]):
- * the token at position `pos` (int32 scalar) is embedded, its keys/values written into slot `pos`
- * (an Equal-based one-hot blend, which stays on the GPU), and it attends to slots ≤ pos.
- * Returns the logits [B, V] for position pos + 1 and the updated caches.
+ * One position of KV-cached decoding: the token at (static) position `pos` is embedded, attends to
+ * the cached keys/values of positions < pos and to itself (no mask needed: the cache holds only
+ * the past), and the caches grow by one slot. Returns logits [B, V] for position pos + 1.
  */
 export function decodeStep(
   w: Weights,
   token: Tensor,
-  pos: Tensor,
-  caches: KvCache[],
+  pos: number,
+  caches: (KvCache | null)[],
   layout: ParamLayout,
 ): { logits: Tensor; caches: KvCache[] } {
-  const { context: T, heads } = layout.shape;
-  const dt = w.get('tok_emb')!.dtype;
-  const g = token.graph;
-  const slots = g.constant(Array.from({ length: T }, (_, i) => i), 'int32', [T]);
-  const hot = op.cast(op.equal(slots, pos), dt); // [T]
-  const slotMask = op.reshape(hot, [1, 1, T, 1]);
-  const keep = op.sub(1, slotMask);
-  const bias = op.reshape(op.where(op.greater(slots, pos), -1e9, g.scalar(0, dt)), [1, 1, 1, T]);
-
-  const posRow = op.gather(w.get('pos_emb')!, op.reshape(pos, [1])); // [1, d]
+  const posRow = op.slice(w.get('pos_emb')!, 0, pos, pos + 1); // [1, d]
   let x = op.unsqueeze(op.add(op.gather(w.get('tok_emb')!, token), posRow), 1); // [B, 1, d]
   const next: KvCache[] = [];
   caches.forEach((cache, l) => {
     const h = layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!);
-    const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), heads);
-    // k, v are [B, H, 1, dh]: broadcast into the cache's slot `pos`.
-    const kAll = op.add(op.mul(cache.k, keep), op.mul(k, slotMask));
-    const vAll = op.add(op.mul(cache.v, keep), op.mul(v, slotMask));
-    next.push({ k: kAll, v: vAll });
-    x = op.add(x, linear(mergeHeads(attend(q, kAll, vAll, bias)), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
+    const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), layout.shape.heads);
+    const grown = cache ? { k: op.concat([cache.k, k], 2), v: op.concat([cache.v, v], 2) } : { k, v };
+    next.push(grown);
+    x = op.add(x, linear(mergeHeads(attend(q, grown.k, grown.v)), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
     x = mlpBlock(x, w, l);
   });
   const logits = op.reshape(finalLogits(x, w), [token.shape[0], layout.shape.vocab]);
