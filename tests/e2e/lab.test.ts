@@ -150,9 +150,9 @@ describe('lab on WASM (WebGPU disabled)', () => {
     expect(b1.frames.map((f) => f.step)).toEqual([t + 1]);
     expect(b1.frames[0].scalars).toEqual(a1.frames.at(-1)!.scalars);
 
-    await setNumber(h.page, 'clipHigh', 0.1); // edits run B (the controls target B after a fork)
+    await setNumber(h.page, 'lr', 0.05); // edits run B (the controls target B after a fork)
     await stepN(h.page, 2);
-    await h.page.getByTestId('timeline-B').getByText('ε_high 0.35 → 0.1').waitFor();
+    await h.page.getByTestId('timeline-B').getByText('learning rate 0.001 → 0.05').waitFor();
     const legend = await h.page.locator('section[aria-label="Divergence plot"]').innerText();
     expect(legend).toContain('run B (fork)');
     const dashed = await h.page.locator('section[aria-label="Divergence plot"] svg path[stroke-dasharray]').count();
@@ -160,9 +160,12 @@ describe('lab on WASM (WebGPU disabled)', () => {
     const a = await exportJson(h.page);
     const b = await exportJson(h.page, 'Export metrics of run B');
     expect(a.frames.at(-1)!.step).toBe(t + 3);
-    expect(a.config.clipHigh).toBe(0.35);
+    expect(a.config.lr).toBe(0.001);
     expect(b.frames.map((f) => f.step)).toEqual([t + 1, t + 2, t + 3]);
-    expect(b.config.clipHigh).toBe(0.1);
+    expect(b.config.lr).toBe(0.05);
+    expect(b.config.clipHigh).toBe(0.35);
+    // the changed setting reached B only: from t + 2 on the runs differ
+    expect(b.frames[2].scalars['train/loss']).not.toBe(a.frames.at(-1)!.scalars['train/loss']);
     expect(b.config.seed).toBe(a.config.seed);
     mkdirSync(ARTIFACTS, { recursive: true });
     await h.page.screenshot({ path: `${ARTIFACTS}lab.png` });
