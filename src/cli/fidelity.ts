@@ -6,9 +6,8 @@ import type { PolicyEngine, PolicyShape } from '../core/engine';
 import { baseFactory } from '../core/testing/factory';
 import * as F from '../core/testing/fidelity';
 import { createTabularEngine } from '../core/testing/tabular-engine';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CHECKPOINT_DIR, readManifest } from './pretrain';
+import { policyShape } from '../core/pretrain';
+import { shippedBase } from './checkpoints';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {
@@ -30,13 +29,11 @@ async function create(shape: PolicyShape, seed: number): Promise<PolicyEngine> {
   return createNodeEngine(shape, { seed });
 }
 
-// shipped checkpoints (npm run pretrain) are used when they match the shape, unless --pretrain-steps is given
+// shipped checkpoints (npm run pretrain) are used when they fit, unless --pretrain-steps is given
 const loadBase = (cfg: Config): Float32Array | null => {
-  const m = readManifest()[cfg.task];
-  if (engineKind === 'tabular' || argv.includes('--pretrain-steps') || !m || m.temperature !== cfg.temperature) return null;
-  if (JSON.stringify(m.shape) !== JSON.stringify({ vocab: 64, context: 16, dModel: cfg.dModel, layers: cfg.layers, heads: cfg.heads, mlp: cfg.mlp })) return null;
-  const buf = readFileSync(join(CHECKPOINT_DIR, m.file));
-  return new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4).slice();
+  if (engineKind === 'tabular' || argv.includes('--pretrain-steps')) return null;
+  const base = shippedBase(cfg.task, policyShape(cfg), cfg.temperature);
+  return typeof base === 'string' ? null : base.weights;
 };
 const make = baseFactory(create, { loadBase, pretrainSteps: Number(opt('--pretrain-steps', '400')), pretrainLr: Number(opt('--pretrain-lr', engineKind === 'tabular' ? '0.05' : '0.003')) });
 const seeds = opt('--seeds', '1,2,3,4').split(',').map(Number);

@@ -13,7 +13,7 @@ import { parsePreset } from '../core/presets';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
 import { createTabularEngine } from '../core/testing/tabular-engine';
-import { CHECKPOINT_DIR, readManifest } from './pretrain';
+import { shippedBase } from './checkpoints';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -102,15 +102,14 @@ async function main(): Promise<void> {
   const engine = await makeEngine(a, cfg);
   const log = (s: string) => a.quiet || process.stderr.write(s + '\n');
   log(`engine: ${engine.backend} (${engine.backendNote})`);
-  const shipped = readManifest()[cfg.task];
-  const useShipped = !a.base && a.engine === 'wasm' && a.pretrainSteps === undefined && shipped !== undefined &&
-    JSON.stringify(shipped.shape) === JSON.stringify(engine.shape) && shipped.temperature === cfg.temperature &&
-    (await engine.getWeights()).length === shipped.params;
-  const baseFile = a.base ?? (useShipped ? join(CHECKPOINT_DIR, shipped.file) : undefined);
-  if (baseFile) {
-    const buf = readFileSync(baseFile);
+  const shipped = a.engine === 'wasm' && a.pretrainSteps === undefined && !a.base ? shippedBase(cfg.task, engine.shape, cfg.temperature) : 'base given';
+  if (a.base) {
+    const buf = readFileSync(a.base);
     await engine.setWeights(new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4).slice());
-    log(`base weights: ${baseFile}`);
+    log(`base weights: ${a.base}`);
+  } else if (typeof shipped !== 'string') {
+    await engine.setWeights(shipped.weights);
+    log(`base weights: ${shipped.file}`);
   } else {
     const steps = a.pretrainSteps ?? 400;
     const lr = a.pretrainLr ?? (a.engine === 'tabular' ? 0.05 : 3e-3);

@@ -3,34 +3,16 @@
 // little-endian Float32, the engine's flat parameter layout) with a manifest.
 //   npm run pretrain [-- --steps 400 --lr 0.003 --batch 64 --seed 0 --task strategies]
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig, TASK_NAMES } from '../core/config';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS, type TaskName } from '../core/tasks/index';
+import { encodeCheckpoint } from '../model/checkpoint';
+import { CHECKPOINT_DIR, readManifest } from './checkpoints';
 
-export const CHECKPOINT_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../public/checkpoints');
-
-export interface CheckpointEntry {
-  file: string;
-  shape: ReturnType<typeof policyShape>;
-  params: number;
-  steps: number;
-  lr: number;
-  batch: number;
-  seed: number;
-  temperature: number;
-  finalLoss: number;
-  sha256: string;
-}
-
-export type Manifest = Record<string, CheckpointEntry>;
-
-export function readManifest(): Manifest {
-  const p = join(CHECKPOINT_DIR, 'manifest.json');
-  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as Manifest) : {};
-}
+export { CHECKPOINT_DIR, readManifest };
 
 /** Pretrain one task's base on the WASM engine; deterministic from (steps, lr, batch, seed). */
 export async function pretrainCheckpoint(task: TaskName, o: { steps: number; lr: number; batch: number; seed: number }): Promise<{ weights: Float32Array; losses: number[]; sha256: string }> {
@@ -59,7 +41,7 @@ async function main(): Promise<void> {
   for (const task of TASK_NAMES.filter((t) => !only || t === only) as TaskName[]) {
     const { weights: w, losses, sha256 } = await pretrainCheckpoint(task, { steps, lr, batch, seed });
     const file = `${task}.f32`;
-    writeFileSync(join(CHECKPOINT_DIR, file), Buffer.from(w.buffer, w.byteOffset, w.byteLength));
+    writeFileSync(join(CHECKPOINT_DIR, file), encodeCheckpoint(w));
     manifest[task] = { file, shape, params: w.length, steps, lr, batch, seed, temperature: cfg.temperature, finalLoss: losses.at(-1) ?? NaN, sha256 };
     console.log(`${task}: ${w.length} params, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}, sha256 ${sha256.slice(0, 12)}`);
   }

@@ -1,0 +1,62 @@
+// The fidelity suite of src/core/testing/fidelity.ts on the REAL transformer (WASM engine, shipped
+// base checkpoints): the training effects the lessons teach, from actual training, small budgets.
+// Settings follow the measurements recorded in src/core/README.md.
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../core/config';
+import { policyShape } from '../core/pretrain';
+import { baseFactory } from '../core/testing/factory';
+import * as F from '../core/testing/fidelity';
+import { shippedBase } from '../cli/checkpoints';
+import { createNodeEngine } from './node';
+
+const make = baseFactory((shape, seed) => createNodeEngine(shape, { seed }), {
+  loadBase: (cfg: Config) => {
+    const base = shippedBase(cfg.task, policyShape(cfg), cfg.temperature);
+    if (typeof base === 'string') throw new Error(`fidelity tests need the shipped bases: ${base}`);
+    return base.weights;
+  },
+});
+const show = (r: F.FidelityResult) => JSON.stringify(r.values);
+
+describe('fidelity on the transformer (WASM)', () => {
+  it('0. engine PPO metrics equal the TypeScript reference over several updates', async () => {
+    const r = await F.ppoMatchesReference(make, { updates: 3, tolerance: 1e-4, lr: 0.01 });
+    expect(r.pass, show(r)).toBe(true);
+  });
+  it('1. Binary RL: behavior support collapses to 1 while token entropy stays ≥ 60 % of its start', async () => {
+    const r = await F.supportCollapse(make, { steps: 45, entropyFrac: 0.6, overrides: { rolloutBatch: 64, lr: 5e-4 } });
+    expect(r.pass, show(r)).toBe(true);
+  });
+  it('2. K = 1 with π_old recomputed: clipfrac is exactly 0 at every step', async () => {
+    const r = await F.clipNeverBindsAtK1(make, { steps: 15, overrides: { lr: 5e-4 } });
+    expect(r.values.maxClipfrac).toBe(0);
+  });
+  it('3. promoted at-least-one samples contribute zero policy gradient', async () => {
+    const r = await F.promotedZeroGradient(make, { seed: 1 });
+    expect(r.pass, show(r)).toBe(true);
+  });
+  it('4. K = 8, rare rewarded behavior: ε_high 0.28 grows it faster than 0.2 (paired seeds)', async () => {
+    const r = await F.clipHigherRare(make, { seeds: [1, 2, 3, 4], steps: 12, overrides: { lr: 3e-4, rolloutBatch: 64, groupSize: 8 } });
+    expect(r.pass, show(r)).toBe(true);
+  });
+  it('5. OPD never queues a hint-rejected turn; Combine drops exactly hint-rejected ∧ eval = 0', async () => {
+    const r = await F.gatesHold(make, { steps: 4 });
+    expect(r.pass, show(r)).toBe(true);
+  });
+  it('6. staleness 1 vs 0 widens |logπ_rollout − logπ_train| and raises clipfrac', async () => {
+    const r = await F.stalenessGap(make, { steps: 20, overrides: { lr: 5e-4 } });
+    expect(r.pass, show(r)).toBe(true);
+  });
+  it('7. SFT on gold lowers support; with more SFT, RL recovers the rare best behavior in fewer seeds', async () => {
+    const r = await F.sftCompresses(make, { sftSteps: [0, 100], seeds: [1, 2, 3], rlSteps: 25, recoverAt: 0.5 });
+    expect(r.pass, show(r)).toBe(true);
+  });
+  it('the base follows a hint token (it is the OPD teacher)', async () => {
+    const r = await F.teacherFollowsHint(make, { task: 'assistant', samples: 128, minFollow: 0.6 });
+    expect(r.pass, show(r)).toBe(true);
+  });
+  it('same seed, same config → identical metric frames', async () => {
+    const r = await F.determinism(make, { steps: 3, overrides: { method: 'combine', updatesPerRollout: 2 } });
+    expect(r.pass, show(r)).toBe(true);
+  });
+});
