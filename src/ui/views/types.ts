@@ -1,0 +1,14 @@
+// The props every view takes (the views' shared contract with App and the lab worker's frames).
+import type { Config } from '../../core/config';
+import type { MetricsFrame, SampleTrace } from '../../core/metrics';
+
+export interface ViewProps {
+  history: MetricsFrame[];
+  latest?: MetricsFrame;
+  traces?: SampleTrace[];
+  config: Config;
+  /** A second run overlaid (dashed). */
+  compare?: MetricsFrame[];
+  /** Selected state, or 'mean'. */
+  state?: string;
+}
