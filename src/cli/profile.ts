@@ -13,6 +13,7 @@ interface TraceEvent {
   cat: string;
   name: string;
   dur: number;
+  ts: number;
   args: { op_name?: string };
 }
 
@@ -32,10 +33,7 @@ async function profileRuns(ort: OrtModule, runs: number): Promise<void> {
     advantages: f32([B, T - 1], 0.5), oldLogp: f32([B, T - 1], -4), refLogp: f32([B, T - 1], -4), lossMask: f32([B, T - 1], 1),
     hyper: new ort.Tensor('float32', Float32Array.from(HYPER_FIELDS, (k) => hyper[k] ?? 0), [HYPER_FIELDS.length]),
   };
-  await session.run(feeds);
-  session.endProfiling(); // drop the allocation-heavy first run
-  session.startProfiling();
-  for (let i = 0; i < runs; i++) await session.run(feeds);
+  for (let i = 0; i <= runs; i++) await session.run(feeds);
   session.endProfiling(); // the WASM runtime writes this trace straight to fd 1
   await session.release();
 }
@@ -48,9 +46,13 @@ export function opProfile(runs = 5): Record<string, string> {
   });
   const text = out.slice(out.lastIndexOf('[\n{'));
   const events: TraceEvent[] = JSON.parse(text.slice(text.indexOf('['), text.lastIndexOf(']') + 1));
-  runs = Math.max(1, events.filter((e) => e.name === 'model_run').length);
+  // the first run allocates every buffer: keep only the node events of the later runs
+  const starts = events.filter((e) => e.name === 'model_run').map((e) => e.ts).sort((a, b) => a - b);
+  runs = starts.length - 1;
+  if (runs < 1) throw new Error('profile: the trace holds fewer than two runs');
+  const steady = events.filter((e) => e.ts >= starts[1]);
   const byOp = new Map<string, { us: number; count: number }>();
-  for (const e of events) {
+  for (const e of steady) {
     if (e.cat !== 'Node' || !e.args.op_name) continue;
     const entry = byOp.get(e.args.op_name) ?? { us: 0, count: 0 };
     entry.us += e.dur;
