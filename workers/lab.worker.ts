@@ -6,24 +6,17 @@
  */
 import * as Comlink from 'comlink';
 import type { Config } from '../src/core/config';
-import type { PolicyEngine, PolicyShape } from '../src/core/engine';
+import type { PolicyEngine } from '../src/core/engine';
 import { pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
 import { createBrowserEngine } from '../src/engine/browser';
+import { checkpointMismatch, decodeCheckpoint, type CheckpointEntry, type Manifest } from '../src/model/checkpoint';
 import type { LabApi, LabInit, LabListener } from './lab.api';
 import { LabSession, errorText, type BaseWeights } from './lab-session';
 
 /** Seed of the base: the same for every run seed (a shipped checkpoint is one fixed model too). */
 export const BASE_SEED = 0;
 export const DEFAULT_PRETRAIN_STEPS = 400;
-
-/** An entry of `public/checkpoints/manifest.json` (written by `npm run pretrain`). */
-interface ManifestEntry {
-  file: string;
-  shape: PolicyShape;
-  params: number;
-  temperature: number;
-}
 
 async function fetchJson(url: string): Promise<unknown> {
   const res = await fetch(url);
@@ -32,29 +25,26 @@ async function fetchJson(url: string): Promise<unknown> {
 }
 
 /**
- * The shipped base for this task when it fits (the CLI's rule: same shape, same temperature, same
- * parameter count), else a reason why not.
+ * The shipped base for this task when it fits (src/model/checkpoint.ts: the one rule the CLI, the
+ * fidelity suite and the lab share), else a reason why not.
  */
 async function shippedBase(init: LabInit, engine: PolicyEngine, config: Config): Promise<BaseWeights | string> {
   const dir = new URL('checkpoints/', init.baseUrl);
-  let entry: ManifestEntry | undefined;
+  let entry: CheckpointEntry | undefined;
   try {
-    entry = ((await fetchJson(new URL('manifest.json', dir).href)) as Record<string, ManifestEntry>)[config.task];
+    entry = ((await fetchJson(new URL('manifest.json', dir).href)) as Manifest)[config.task];
   } catch (e) {
     return `no checkpoint manifest (${errorText(e)})`;
   }
   if (!entry) return `no shipped checkpoint for ${config.task}`;
-  const expected = (await engine.getWeights()).length;
-  if (JSON.stringify(entry.shape) !== JSON.stringify(engine.shape) || entry.params !== expected) return `the shipped ${config.task} checkpoint is for another model shape`;
-  if (entry.temperature !== config.temperature) return `the shipped ${config.task} checkpoint was trained at temperature ${entry.temperature}`;
+  const mismatch = checkpointMismatch(entry, engine.shape, config.temperature);
+  if (mismatch) return mismatch;
   try {
     const res = await fetch(new URL(entry.file, dir).href);
     if (!res.ok) return `checkpoint ${entry.file}: HTTP ${res.status}`;
-    const buf = await res.arrayBuffer();
-    if (buf.byteLength !== expected * 4) return `checkpoint ${entry.file} has ${buf.byteLength / 4} values, the model needs ${expected}`;
-    return { weights: new Float32Array(buf), source: `shipped checkpoint checkpoints/${entry.file}` };
+    return { weights: decodeCheckpoint(await res.arrayBuffer(), entry), source: `shipped checkpoint checkpoints/${entry.file}` };
   } catch (e) {
-    return `checkpoint ${entry.file} unreadable: ${errorText(e)}`;
+    return `checkpoint ${entry.file} unusable: ${errorText(e)}`;
   }
 }
 

@@ -221,6 +221,14 @@ describe('lessons and URLs', () => {
     await stepN(h.page, 1);
     expect(h.errors).toEqual([]);
   });
+  it('the default model starts from the shipped base checkpoint', async () => {
+    await h.page.goto(`${h.server.url}/?v=1&lesson=a-support-collapse`);
+    await ready(h.page);
+    expect(await h.page.getByTestId('status').innerText()).toContain('base: shipped checkpoint checkpoints/strategies.f32');
+    await stepN(h.page, 1);
+    expect(h.errors).toEqual([]);
+    expect(h.httpErrors).toEqual([]);
+  });
 });
 
 describe('presenter mode', () => {
