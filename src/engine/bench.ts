@@ -45,9 +45,34 @@ async function timeIt(reps: number, f: () => Promise<unknown>): Promise<number> 
   return (performance.now() - t0) / reps / 1000;
 }
 
-/** GFLOP/s of one 512³ MatMul on the backend: the roofline a train step is compared with. */
-export async function matmulRoofline(ort: OrtModule, backend: Backend, reps: number): Promise<number> {
-  const n = 512;
+const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[xs.length >> 1];
+
+/**
+ * Time two workloads in alternation (A, B, A, B, …) and report each one's median and the median of
+ * the per-pair ratios time(B) / time(A): on a loaded machine both members of a pair see the same
+ * load, so the ratio stays meaningful when the absolute times do not.
+ */
+async function interleaved(reps: number, a: () => Promise<unknown>, b: () => Promise<unknown>) {
+  await a();
+  await b();
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    let t0 = performance.now();
+    await a();
+    ta.push((performance.now() - t0) / 1000);
+    t0 = performance.now();
+    await b();
+    tb.push((performance.now() - t0) / 1000);
+  }
+  return { a: median(ta), b: median(tb), ratio: median(tb.map((t, i) => t / ta[i])) };
+}
+
+const ROOFLINE_N = 512;
+
+/** A 512³ MatMul session on the backend: the roofline a train step is compared with. */
+export async function matmulRoofline(ort: OrtModule, backend: Backend): Promise<{ run: () => Promise<unknown>; flops: number; release: () => Promise<void> }> {
+  const n = ROOFLINE_N;
   const g = new Graph('roofline');
   const a = g.input('a', 'float32', [n, n]);
   const b = g.input('b', 'float32', [n, n]);
@@ -58,9 +83,7 @@ export async function matmulRoofline(ort: OrtModule, backend: Backend, reps: num
     a: new ort.Tensor('float32', rng.uniforms(n * n), [n, n]),
     b: new ort.Tensor('float32', rng.uniforms(n * n), [n, n]),
   };
-  const seconds = await timeIt(reps, async () => (await session.run(feeds)).c.getData());
-  await session.release();
-  return (2 * n ** 3) / seconds / 1e9;
+  return { run: async () => (await session.run(feeds)).c.getData(), flops: 2 * n ** 3, release: () => session.release() };
 }
 
 export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<BenchResult> {
@@ -85,12 +108,16 @@ export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<
     lr: 1e-4, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: 0.1, maxGradNorm: 1, clipLow: 0.2, clipHigh: 0.28,
     dualClip: 0, entropyCoef: 0, klCoef: 0, aggregation: 'token-mean', temperature: 1,
   };
-  const roofline = await matmulRoofline(ort, opts.backend, opts.reps);
-  const train = await timeIt(opts.reps, () => engine.trainStep(batch, hyper));
+  const mm = await matmulRoofline(ort, opts.backend);
+  const trainVsMatmul = await interleaved(opts.reps, mm.run, () => engine.trainStep(batch, hyper));
+  await mm.release();
+  const train = trainVsMatmul.b;
+  const roofline = mm.flops / trainVsMatmul.a / 1e9;
   const sft = await timeIt(opts.reps, () => engine.sftStep(batch, hyper));
   const score = await timeIt(opts.reps, () => engine.score({ batch: B, tokens: rollout.tokens, temperature: 1 }));
-  const kv = await timeIt(Math.max(2, opts.reps >> 2), () => engine.sample(sampleReq));
-  const recompute = await timeIt(Math.max(2, opts.reps >> 2), () => engine.sampleRecompute(sampleReq));
+  const sampling = await interleaved(Math.max(3, opts.reps >> 1), () => engine.sample(sampleReq), () => engine.sampleRecompute(sampleReq));
+  const kv = sampling.a;
+  const recompute = sampling.b;
 
   let memory: BenchResult['memory'];
   if (opts.leakSteps > 0 && opts.memory) {
@@ -110,12 +137,13 @@ export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<
     train_ms: train * 1000,
     train_gflops: trainGflops,
     matmul_roofline_gflops: roofline,
-    train_roofline_fraction: trainGflops / roofline,
+    // paired: (train GFLOP/s) / (MatMul GFLOP/s) from the median per-pair time ratio
+    train_roofline_fraction: (trainStepFlops(shape, B) / mm.flops) / trainVsMatmul.ratio,
     score_tokens_per_s: (B * T) / score,
     score_gflops: forwardFlops(shape, B) / score / 1e9,
     sample_tokens_per_s: (B * W) / kv,
     sample_tokens_per_s_recompute: (B * W) / recompute,
-    kv_cache_speedup: recompute / kv,
+    kv_cache_speedup: sampling.ratio,
     // Phases of one PPO step: the forward pass (= score), backward + AdamW (the rest), and the
     // SFT step for comparison (same graph minus the PPO terms).
     profile: {
