@@ -23,6 +23,8 @@ export interface SampleTrace {
   advMean: number;
   advMin: number;
   advMax: number;
+  /** Advantage of each response token (empty when the sample was not queued). */
+  advantages: number[];
 }
 
 export interface MetricsFrame {
@@ -155,8 +157,10 @@ export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32
   let n = 0;
   let min = Infinity;
   let max = -Infinity;
+  const advantages: number[] = [];
   if (adv) {
     for (let i = PROMPT_LENGTH - 1; i < PROMPT_LENGTH - 1 + t.responseLength; i++) {
+      advantages.push(adv[i]);
       sum += adv[i];
       n++;
       min = Math.min(min, adv[i]);
@@ -180,5 +184,6 @@ export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32
     advMean: n ? sum / n : 0,
     advMin: n ? min : 0,
     advMax: n ? max : 0,
+    advantages,
   };
 }

@@ -6,7 +6,9 @@ import { formatValue } from '../../src/ui/charts/series';
 import { openPage, type OpenedPage } from '../browser/harness';
 
 const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
-const fixture = JSON.parse(readFileSync(new URL('../browser/fixtures/a-lr3e-4.json', import.meta.url), 'utf8')) as { frames: MetricsFrame[] };
+const load = (name: string) => JSON.parse(readFileSync(new URL(`../browser/fixtures/${name}.json`, import.meta.url), 'utf8')) as { frames: MetricsFrame[] };
+const fixture = load('a-lr3e-4');
+const combineServed = load('f-combine-gating').frames.find((f) => f.step === 40)!.scalars['esr/served'];
 const VIEWS = ['divergence', 'behavior-area', 'support-heatmap', 'invariants', 'ratio', 'funnel', 'inspector'];
 
 describe('views fixture page', () => {
@@ -86,7 +88,7 @@ describe('views fixture page', () => {
     for (const [id, re] of [
       ['behavior-area', /step \d+ · math[\s\S]*decompose: [\d.]+ ± [\d.]+/],
       ['ratio', /step 60 · ρ [\d.–<≥ ]+\s+tokens: \d+ of \d+/],
-      ['funnel', /step 40 · served: 32/],
+      ['funnel', new RegExp(`step 40 · served: ${combineServed}\\b`)],
       ['support-heatmap', /step \d+ · (math|code|explain)\s+support: \d of 4 behaviors/],
     ] as const) {
       const slider = view(id).getByRole('slider').first();

@@ -51,7 +51,7 @@ describe('views/data', () => {
   it('builds the funnel from scalars and traces', () => {
     const t = (reasons: string[], queued: boolean, lossMask: number, adv: number, votes = [1]): SampleTrace => ({
       session: 0, turn: 0, state: 'x', response: '', behavior: 'a', votes, score: 0, reward: 0, hint: null, hintVotes: [],
-      queued, lossMask, reasons, advMean: adv, advMin: adv, advMax: adv,
+      queued, lossMask, reasons, advMean: adv, advMin: adv, advMax: adv, advantages: [adv],
     });
     const f = frame(3, { 'esr/served': 4, 'esr/queued': 3, 'esr/masked': 2, 'esr/dropped': 1, 'esr/overflow': 0, 'esr/effective_rate': 0.33 }, [
       t(['effective'], true, 1, 1), t(['score-zero', 'promoted-at-least-one'], true, 1, 0), t(['no-next-state'], true, 0, 0, []), t(['mask-zero-dropped'], false, 0, 0),
