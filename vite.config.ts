@@ -13,7 +13,7 @@ const isolation = {
 const page = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
 // Every tests/browser/*.html is a fixture page for the browser e2e tests (probe.html: the engine
-// probe; charts.html: LineChart). They are built next to the lab as dist/tests/browser/<name>.html.
+// probe; engine.html: the engine check; views.html: the chart views). They are built next to the lab as dist/tests/browser/<name>.html.
 const fixtures = Object.fromEntries(
   readdirSync(page('./tests/browser'))
     .filter((f) => f.endsWith('.html'))
