@@ -20,10 +20,9 @@ const api: EngineCheckApi = {
     }
   },
   bench(backend, reps, leakSteps) {
-    const memory = () => {
-      const m = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-      return m ? { js_heap: m.usedJSHeapSize } : { js_heap: 0 };
-    };
+    // performance.memory exists in Chromium pages but not in workers: report none rather than zeros
+    const heap = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+    const memory = heap ? () => ({ js_heap: heap.usedJSHeapSize }) : undefined;
     return runBenchmark(ort, { backend, reps, leakSteps, memory });
   },
 };
