@@ -6,7 +6,8 @@ import { pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
 import { createTabularEngine } from '../src/core/testing/tabular-engine';
 import type { LabListener, LabStatus } from './lab.api';
-import { LabSession, nonFinite } from './lab-session';
+import { nonFinite } from '../src/core/metrics';
+import { LabSession } from './lab-session';
 
 const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 50, ...patch });
 

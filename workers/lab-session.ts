@@ -7,7 +7,7 @@
 import { makeConfig, type Config } from '../src/core/config';
 import type { PolicyEngine, PolicyShape, WeightsHandle } from '../src/core/engine';
 import { Run } from '../src/core/loop';
-import type { MetricsFrame, SampleTrace } from '../src/core/metrics';
+import { nonFinite, type MetricsFrame, type SampleTrace } from '../src/core/metrics';
 import { policyShape } from '../src/core/pretrain';
 import { createCoalescer, type Coalescer, type CoalescerOptions } from './frames';
 import { RESTART_KEYS, type ForkPoint, type LabListener, type LabPhase, type LabStatus } from './lab.api';
@@ -29,11 +29,6 @@ export interface SessionDeps {
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** First non-finite scalar of a frame, as "name = value", or null. */
-export function nonFinite(frame: MetricsFrame): string | null {
-  for (const [k, v] of Object.entries(frame.scalars)) if (!Number.isFinite(v)) return `${k} = ${v}`;
-  return null;
-}
 
 const shapeKey = (c: Config) => JSON.stringify(policyShape(c));
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { makeConfig, parseField, type Config } from '../core/config';
 import type { PolicyEngine } from '../core/engine';
 import { Run } from '../core/loop';
+import { nonFinite } from '../core/metrics';
 import { parsePreset } from '../core/presets';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
@@ -126,6 +127,12 @@ async function main(): Promise<void> {
     last = f;
     const line = { step: f.step, version: f.version, ...f.scalars, ...f.perf, series: f.series, ...(Object.keys(f.changes).length ? { changes: f.changes } : {}), ...(a.trace ? { trace: f.trace } : {}) };
     if (a.out) appendFileSync(a.out, JSON.stringify(line) + '\n');
+    const bad = nonFinite(f);
+    if (bad) {
+      process.stderr.write(`\nstopped at step ${f.step}: non-finite metric ${bad} (the frame is in the output)\n`);
+      process.exitCode = 1;
+      break;
+    }
     if (!a.quiet && (f.step % Math.max(1, Math.floor(cfg.steps / 100)) === 0 || f.step === cfg.steps)) progress(f.step, cfg.steps, f.step / ((performance.now() - t0) / 1000));
   }
   if (!a.quiet) process.stderr.write('\n');

@@ -187,3 +187,9 @@ export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32
     advantages,
   };
 }
+
+/** First non-finite scalar of a frame, as "name = value", or null (a NaN/Inf stops a run). */
+export function nonFinite(frame: MetricsFrame): string | null {
+  for (const [k, v] of Object.entries(frame.scalars)) if (!Number.isFinite(v)) return `${k} = ${v}`;
+  return null;
+}
