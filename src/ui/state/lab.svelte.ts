@@ -19,8 +19,6 @@ export class Lab {
   /** Config of the compare run as edited (its worker holds the applied one). */
   compareConfig = $state<Config | null>(null);
   speed = $state(0);
-  /** State shown by the views ('mean' = all states). */
-  viewState = $state('mean');
   message = $state('');
 
   /** The page's query string, decoded once the lessons are in. */

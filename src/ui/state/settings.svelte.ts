@@ -15,6 +15,8 @@ export class LabSettings {
   config = $state<Config>(defaultUrlState().config);
   lesson = $state<string | null>(null);
   views = $state<ViewId[]>([...DEFAULT_VIEWS]);
+  /** State shown by the views ('mean' = all states). */
+  viewState = $state('mean');
   backend = $state<BackendPreference>('auto');
   pretrain = $state<number | null>(null);
   presenter = $state<Presenter>({ on: false, hide: [], pauseAt: null });
@@ -38,13 +40,14 @@ export class LabSettings {
     this.config = s.config;
     this.lesson = s.lesson;
     this.views = s.views;
+    this.viewState = s.viewState;
     this.backend = s.backend;
     this.pretrain = s.pretrain;
     this.presenter = s.presenter;
   }
 
   get state(): UrlState {
-    return { config: this.config, lesson: this.lesson, views: this.views, backend: this.backend, pretrain: this.pretrain, presenter: this.presenter };
+    return { config: this.config, lesson: this.lesson, views: this.views, viewState: this.viewState, backend: this.backend, pretrain: this.pretrain, presenter: this.presenter };
   }
 
   get query(): string {
@@ -54,6 +57,7 @@ export class LabSettings {
   /** Set one field (validated by the core schema); true when the change needs a new run. */
   setField<K extends ConfigKey>(key: K, value: Config[K]): boolean {
     this.config = makeConfig({ ...this.config, [key]: value });
+    if (key === 'task') this.viewState = 'mean'; // the old task's states do not exist in the new one
     return (RESTART_KEYS as readonly string[]).includes(key);
   }
 
@@ -62,6 +66,7 @@ export class LabSettings {
     const lesson = id === null ? undefined : this.lessons.get(id);
     this.lesson = lesson ? id : null;
     this.config = lessonBase(lesson?.config);
+    this.viewState = 'mean';
     const keys = Object.keys(lesson?.config ?? {}) as ConfigKey[];
     this.presenter = { ...this.presenter, hide: keys.filter((k) => !FRAMING.includes(k)) };
   }

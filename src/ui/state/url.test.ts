@@ -16,18 +16,19 @@ describe('URL state codec', () => {
     expect(decodeUrl('v=1', lessons)).toEqual({ state: defaultUrlState(), errors: [] });
   });
 
-  it('round-trips config, seed, lesson, views, backend and presenter settings', () => {
+  it('round-trips config, seed, lesson, views, selected state, backend and presenter settings', () => {
     const stale = LESSON_BY_ID.get('g-stale-weights-503')!;
     const s: UrlState = {
       config: makeConfig({ ...stale.config, clipHigh: 0.35, seed: 7, temperature: 0.9 }),
       lesson: 'g-stale-weights-503',
       views: ['support', 'inspector'],
+      viewState: 'code',
       backend: 'wasm',
       pretrain: 12,
       presenter: { on: true, hide: ['clipHigh', 'staleness'], pauseAt: 20 },
     };
     const q = encodeUrl(s, lessons);
-    expect(q).toBe('v=1&lesson=g-stale-weights-503&seed=7&temperature=0.9&clipHigh=0.35&views=support,inspector&backend=wasm&pretrain=12&present=1&hide=clipHigh,staleness&pauseAt=20');
+    expect(q).toBe('v=1&lesson=g-stale-weights-503&seed=7&temperature=0.9&clipHigh=0.35&views=support,inspector&state=code&backend=wasm&pretrain=12&present=1&hide=clipHigh,staleness&pauseAt=20');
     expect(decodeUrl(q, lessons)).toEqual({ state: s, errors: [] });
     expect(decodeUrl('?' + q, lessons).state).toEqual(s);
   });
@@ -44,6 +45,14 @@ describe('URL state codec', () => {
       expect(state.config).toEqual(l.resolved);
       expect(encodeUrl(state, lessons)).toBe(`v=1&lesson=${l.id}`);
     }
+  });
+
+  it('a state that the task does not have is reported and falls back to the mean', () => {
+    const { state, errors } = decodeUrl('v=1&task=assistant&state=math&seed=3', lessons);
+    expect(state.viewState).toBe('mean');
+    expect(state.config.seed).toBe(3);
+    expect(errors).toEqual([{ field: 'state', message: '"math" is not a state of assistant (code, analysis, chat)' }]);
+    expect(decodeUrl('v=1&state=math', lessons)).toEqual({ state: { ...defaultUrlState(), viewState: 'math' }, errors: [] });
   });
 
   it('invalid values: a clear message each, defaults for the bad fields only', () => {

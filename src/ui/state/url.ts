@@ -1,7 +1,7 @@
 /**
- * The lab's URL state (pure): config, lesson, selected views, backend, presenter settings.
+ * The lab's URL state (pure): config, lesson, selected views and state, backend, presenter settings.
  *
- *   ?v=1&lesson=b-clip-higher&clipHigh=0.3&seed=7&views=ratio,funnel&present=1&hide=clipHigh&pauseAt=20
+ *   ?v=1&lesson=b-clip-higher&clipHigh=0.3&seed=7&views=ratio,funnel&state=code&present=1&hide=clipHigh&pauseAt=20
  *
  * Only non-defaults are written. Config fields are relative to the lesson's settings when a lesson
  * is named (defaults ⊕ lesson ⊕ URL). The config part is decoded by the core's lenient
@@ -13,6 +13,7 @@ import {
   type Config, type ConfigKey, type FieldError,
 } from '../../core/config';
 import type { BackendPreference } from '../../../workers/lab.api';
+import { TASKS } from '../../core/tasks/index';
 import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
 
 export interface Presenter {
@@ -27,6 +28,8 @@ export interface UrlState {
   config: Config;
   lesson: string | null;
   views: ViewId[];
+  /** The task state the views show, or 'mean' (all states). */
+  viewState: string;
   backend: BackendPreference;
   /** In-worker pretraining steps when no checkpoint fits; null = the worker's default. */
   pretrain: number | null;
@@ -34,11 +37,11 @@ export interface UrlState {
 }
 
 /** Keys of the URL that are not config fields. */
-export const LAB_KEYS = ['lesson', 'views', 'backend', 'pretrain', 'present', 'hide', 'pauseAt'] as const;
+export const LAB_KEYS = ['lesson', 'views', 'state', 'backend', 'pretrain', 'present', 'hide', 'pauseAt'] as const;
 const BACKENDS: readonly BackendPreference[] = ['auto', 'webgpu', 'wasm'];
 
 export function defaultUrlState(): UrlState {
-  return { config: defaultConfig(), lesson: null, views: [...DEFAULT_VIEWS], backend: 'auto', pretrain: null, presenter: { on: false, hide: [], pauseAt: null } };
+  return { config: defaultConfig(), lesson: null, views: [...DEFAULT_VIEWS], viewState: 'mean', backend: 'auto', pretrain: null, presenter: { on: false, hide: [], pauseAt: null } };
 }
 
 /** The config a lesson starts from: defaults ⊕ the lesson's settings. */
@@ -58,6 +61,7 @@ export function encodeUrl(s: UrlState, lessons: ReadonlyMap<string, { config: Pa
     if (s.config[k] !== base[k]) parts.push(`${k}=${encodeURIComponent(formatField(k, s.config[k]))}`);
   }
   if (!sameList(s.views, DEFAULT_VIEWS)) parts.push(`views=${s.views.join(',')}`);
+  if (s.viewState !== 'mean') parts.push(`state=${encodeURIComponent(s.viewState)}`);
   if (s.backend !== 'auto') parts.push(`backend=${s.backend}`);
   if (s.pretrain !== null) parts.push(`pretrain=${s.pretrain}`);
   if (s.presenter.on) parts.push('present=1');
@@ -89,6 +93,8 @@ export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: 
       const bad = ids.filter((id) => !(VIEW_IDS as readonly string[]).includes(id));
       if (bad.length) errors.push({ field: 'views', message: `unknown view ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
       state.views = VIEW_IDS.filter((id) => ids.includes(id));
+    } else if (k === 'state') {
+      state.viewState = text; // checked against the task's states once the config is known
     } else if (k === 'backend') {
       if ((BACKENDS as readonly string[]).includes(text)) state.backend = text as BackendPreference;
       else errors.push({ field: 'backend', message: `expected one of ${BACKENDS.join(' | ')}, got ${JSON.stringify(text)}` });
@@ -124,6 +130,11 @@ export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: 
     config[e.field] = base[e.field as ConfigKey];
   }
   state.config = config as Config;
+  const states = TASKS[state.config.task].states.map((st) => st.name);
+  if (state.viewState !== 'mean' && !states.includes(state.viewState)) {
+    errors.push({ field: 'state', message: `${JSON.stringify(state.viewState)} is not a state of ${state.config.task} (${states.join(', ')})` });
+    state.viewState = 'mean';
+  }
   return { state, errors };
 }
 
