@@ -7,7 +7,7 @@ import { makeConfig, type Config } from '../config';
 import { Run } from '../loop';
 import { behaviorScalars } from '../metrics';
 import { TASKS } from '../tasks/index';
-import { tabularFactory } from '../testing/factory';
+import { tabularFactory } from '../../../tests/support/factory';
 import { measureLogs } from './analyze';
 import { EXPORT_FORMATS, exportRun, labRules, trlColumns, type StepTraces } from './export';
 import { memorySource } from './sources';
