@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from './config';
 import { Run } from './loop';
 import type { ScalarName } from './metrics';
-import { tabularFactory } from './testing/factory';
+import { tabularFactory } from '../../tests/support/factory';
 
 const make = tabularFactory();
 

@@ -14,7 +14,7 @@ import { makeConfig } from '../../src/core/config';
 import { gateOf } from '../../src/core/gates/builtin';
 import { ruleName } from '../../src/core/gates/gate';
 import { Run } from '../../src/core/loop';
-import { tabularFactory } from '../../src/core/testing/factory';
+import { tabularFactory } from '../support/factory';
 import recorded from '../fixtures/gates/builtin-frames.json';
 import { CASES, STEPS } from './builtin-gates.cases';
 
