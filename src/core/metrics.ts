@@ -1,5 +1,6 @@
 // The measurements of the four invariants, written once; the loop assembles them into one frame
 // per step under the DESIGN.md metric names.
+import { behaviorInfo } from './behavior-info';
 import type { GateDecision, JudgedTurn } from './methods/types';
 import type { Generated } from './serve';
 import { INVALID } from './tasks/grammar';
@@ -94,6 +95,8 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
   const T = CONTEXT - 1;
   const nb = task.behaviors.length;
   const pass = new Array<number>(kMax).fill(0);
+  const dists: number[][] = [];
+  const goods: (readonly number[])[] = [];
   task.states.forEach((st, s) => {
     const rows = states.flatMap((x, b) => (x === s ? [b] : []));
     const n = rows.length;
@@ -101,9 +104,17 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
     const counts = new Array<number>(nb + 1).fill(0);
     for (const b of rows) counts[gen.behavior[b] === INVALID ? nb : gen.behavior[b]]++;
     behaviorScalars(st.name, task.behaviors.map((b) => b.name), counts, eps, scalars);
+    dists.push(counts.map((c) => c / n));
+    goods.push(task.good[s]);
     const c = rows.filter((b) => task.good[s].includes(gen.behavior[b])).length;
     for (let k = 1; k <= kMax; k++) pass[k - 1] += passAtK(n, c, k) / task.states.length;
   });
+  if (dists.length) {
+    const info = behaviorInfo(dists, goods);
+    scalars['support/behavior_cond_entropy'] = info.condEntropy;
+    scalars['support/behavior_mutual_info'] = info.mutualInfo;
+    scalars['support/best_behavior_match'] = info.bestMatch;
+  }
   let entSum = 0;
   let entCount = 0;
   let supSum = 0;
