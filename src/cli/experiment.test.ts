@@ -35,7 +35,7 @@ describe('npm run experiment', () => {
 
   it('every index run separately (incl. via SLURM_ARRAY_TASK_ID / JOB_COMPLETION_INDEX) then merged equals --all in one process', () => {
     const cells = join(dir, 'cells');
-    const env = [{}, {}, { SLURM_ARRAY_TASK_ID: '2' }, { JOB_COMPLETION_INDEX: '3' }];
+    const env: Record<string, string>[] = [{}, {}, { SLURM_ARRAY_TASK_ID: '2' }, { JOB_COMPLETION_INDEX: '3' }];
     env.forEach((e, i) => {
       const r = cli(['--spec', specFile, ...('SLURM_ARRAY_TASK_ID' in e || 'JOB_COMPLETION_INDEX' in e ? [] : ['--index', String(i)]), '--out-dir', cells, ...common], e);
       expect(r.code, r.err).toBe(0);
