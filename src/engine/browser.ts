@@ -4,6 +4,9 @@ import * as ort from 'onnxruntime-web/webgpu';
 import type { PolicyShape } from '../core/engine';
 import { OrtEngine, type Backend } from './ort-engine';
 
+// Re-exported for the browser test workers (probe, engine check): onnxruntime-web is imported only here.
+export { ort };
+
 export type BackendPreference = Backend | 'auto';
 
 export interface BrowserEngineOptions {

@@ -3,7 +3,7 @@
  * WebGPU EP (WASM fallback) inside a module Web Worker. See probe.api.ts for the contract.
  */
 import * as Comlink from 'comlink';
-import * as ort from 'onnxruntime-web/webgpu';
+import { ort } from '../../../src/engine/browser';
 import type {
   AdapterInfoJson,
   ProbeApi,

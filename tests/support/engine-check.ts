@@ -1,8 +1,8 @@
 // A fixed, deterministic engine workout (sample → score → PPO steps → SFT step) whose numbers are
 // compared across backends: the same script runs on WASM in Node and on WebGPU/WASM in a browser
 // worker, and the e2e test asserts they agree.
-import type { PolicyEngine, PolicyShape, PpoHyper } from '../core/engine';
-import { Rng } from '../core/rng';
+import type { PolicyEngine, PolicyShape, PpoHyper } from '../../src/core/engine';
+import { Rng } from '../../src/core/rng';
 
 export const CHECK_SHAPE: PolicyShape = { vocab: 32, context: 12, dModel: 32, layers: 2, heads: 4, mlp: 64 };
 

@@ -1,8 +1,8 @@
 // The fidelity suite on the tabular reference engine (fast); the same functions take the
 // transformer engine's factory elsewhere.
 import { describe, expect, it } from 'vitest';
-import { tabularFactory } from './factory';
-import * as F from './fidelity';
+import { tabularFactory } from '../support/factory';
+import * as F from '../support/fidelity';
 
 const make = tabularFactory();
 const lr = { lr: 0.05 };

@@ -1,16 +1,16 @@
 // Fidelity checks of the issue, written against any engine (the engine is a parameter): run them on
 // the tabular reference engine in unit tests and on the transformer engine later. Each check runs
 // real training on a small budget and returns its measured numbers and a verdict.
-import { makeConfig, type Config } from '../config';
-import type { PolicyEngine } from '../engine';
-import { Run } from '../loop';
-import { sampleRow } from '../methods/advantage';
-import { binaryRl } from '../methods/binary-rl';
-import { ppoReference } from '../ppo';
-import { makeStreams } from '../rng';
-import { generate, serveSessions } from '../serve';
-import { TASKS } from '../tasks/index';
-import { CONTEXT } from '../tasks/vocab';
+import { makeConfig, type Config } from '../../src/core/config';
+import type { PolicyEngine } from '../../src/core/engine';
+import { Run } from '../../src/core/loop';
+import { sampleRow } from '../../src/core/methods/advantage';
+import { binaryRl } from '../../src/core/methods/binary-rl';
+import { ppoReference } from '../../src/core/ppo';
+import { makeStreams } from '../../src/core/rng';
+import { generate, serveSessions } from '../../src/core/serve';
+import { TASKS } from '../../src/core/tasks/index';
+import { CONTEXT } from '../../src/core/tasks/vocab';
 
 /** Returns a fresh engine holding the pretrained base weights of config.task. */
 export type EngineFactory = (config: Config) => Promise<PolicyEngine>;

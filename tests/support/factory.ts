@@ -1,9 +1,9 @@
 // Engine factories for the fidelity suite: a fresh engine holding a pretrained base, with the base
 // weights pretrained once per task and cached. Works for any PolicyEngine constructor.
-import type { Config } from '../config';
-import type { PolicyEngine, PolicyShape } from '../engine';
-import { policyShape, pretrainBase } from '../pretrain';
-import { TASKS } from '../tasks/index';
+import type { Config } from '../../src/core/config';
+import type { PolicyEngine, PolicyShape } from '../../src/core/engine';
+import { policyShape, pretrainBase } from '../../src/core/pretrain';
+import { TASKS } from '../../src/core/tasks/index';
 import { createTabularEngine, type TabularOptions } from './tabular-engine';
 import type { EngineFactory } from './fidelity';
 

@@ -1,10 +1,10 @@
 // Finite-difference checking of the autodiff through onnxruntime (WASM EP in Node): the graph is
 // built in float64 so central differences are accurate, then compared with grad()'s answer.
-import * as ort from 'onnxruntime-web';
-import { Graph, numel, type Shape, type Tensor } from './builder';
-import { encodeModel } from './encode';
-import { grad } from './grad';
-import { mul, reduceSum } from './ops';
+import { ort } from '../../src/engine/node';
+import { Graph, numel, type Shape, type Tensor } from '../../src/graph/builder';
+import { encodeModel } from '../../src/graph/encode';
+import { grad } from '../../src/graph/grad';
+import { mul, reduceSum } from '../../src/graph/ops';
 
 export interface GradCheckInput {
   shape: Shape;

@@ -1,13 +1,13 @@
-// Runs the fidelity checks of src/core/testing/fidelity.ts on an engine, e.g. the transformer:
-//   npx tsx src/cli/fidelity.ts --engine wasm --check support-collapse [--set lr=0.0005 ...]
+// Runs the fidelity checks of tests/support/fidelity.ts on an engine, e.g. the transformer:
+//   npx tsx tests/support/fidelity-cli.ts --engine wasm --check support-collapse [--set lr=0.0005 ...]
 // Prints one JSON line per check (name, pass, measured values).
-import { parseField, type Config } from '../core/config';
-import type { PolicyEngine, PolicyShape } from '../core/engine';
-import { baseFactory } from '../core/testing/factory';
-import * as F from '../core/testing/fidelity';
-import { createTabularEngine } from '../core/testing/tabular-engine';
-import { policyShape } from '../core/pretrain';
-import { shippedBase } from './checkpoints';
+import { parseField, type Config } from '../../src/core/config';
+import type { PolicyEngine, PolicyShape } from '../../src/core/engine';
+import { baseFactory } from './factory';
+import * as F from './fidelity';
+import { createTabularEngine } from './tabular-engine';
+import { policyShape } from '../../src/core/pretrain';
+import { shippedBase } from '../../src/cli/checkpoints';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {
@@ -25,7 +25,7 @@ argv.forEach((a, i) => {
 
 async function create(shape: PolicyShape, seed: number): Promise<PolicyEngine> {
   if (engineKind === 'tabular') return createTabularEngine(shape);
-  const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
+  const { createNodeEngine } = await import('../../src/engine/node'); // the one import of the real engine
   return createNodeEngine(shape, { seed });
 }
 

@@ -1,9 +1,9 @@
 // Test worker: runs the cross-backend engine check and the benchmark inside a real Web Worker.
 import * as Comlink from 'comlink';
-import * as ort from 'onnxruntime-web/webgpu';
-import { createBrowserEngine, type BackendPreference } from '../src/engine/browser';
-import { runBenchmark, type BenchResult } from '../src/engine/bench';
-import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../src/engine/check';
+import { ort } from '../../../src/engine/browser';
+import { createBrowserEngine, type BackendPreference } from '../../../src/engine/browser';
+import { runBenchmark, type BenchResult } from '../../../src/engine/bench';
+import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../../support/engine-check';
 
 export interface EngineCheckApi {
   check(prefer: BackendPreference, seed: number): Promise<EngineCheckResult & { backend: string; note: string }>;

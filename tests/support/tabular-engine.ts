@@ -6,9 +6,9 @@
 import type {
   OptimizerHyper, PolicyEngine, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest, ScoreResult,
   SftBatch, SftMetrics, TrainBatch, TrainMetrics, WeightsHandle,
-} from '../engine';
-import { ppoReference } from '../ppo';
-import { EOS, PAD, PROMPT_LENGTH, isFiller, isMarker } from '../tasks/vocab';
+} from '../../src/core/engine';
+import { ppoReference } from '../../src/core/ppo';
+import { EOS, PAD, PROMPT_LENGTH, isFiller, isMarker } from '../../src/core/tasks/vocab';
 
 type Table = Map<number, Float64Array>;
 
