@@ -1,6 +1,6 @@
 // The engine and base weights of a CLI run: the transformer on WASM holding the shipped base
 // checkpoint when one fits the config, else a base pretrained in process; or the pure-TS tabular
-// reference engine (quick checks and tests).
+// reference engine from tests/support (quick checks and tests; loaded lazily, never bundled).
 import { readFileSync } from 'node:fs';
 import type { Config } from '../core/config';
 import type { PolicyEngine } from '../core/engine';
@@ -20,7 +20,7 @@ export interface BaseOptions {
 export async function createCliEngine(kind: EngineKind, cfg: Config): Promise<PolicyEngine> {
   const shape = policyShape(cfg);
   if (kind === 'tabular') {
-    const { createTabularEngine } = await import('../core/testing/tabular-engine');
+    const { createTabularEngine } = await import('../../tests/support/tabular-engine');
     return createTabularEngine(shape);
   }
   const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine

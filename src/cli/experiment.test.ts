@@ -10,7 +10,7 @@ import { firstFrameDifference, parseBundle } from '../core/experiment/bundle';
 import { experimentCell, parseExperimentSpec } from '../core/experiment/spec';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
-import { createTabularEngine } from '../core/testing/tabular-engine';
+import { createTabularEngine } from '../../tests/support/tabular-engine';
 import { EXIT_NON_FINITE } from './exit-codes';
 
 const dir = mkdtempSync(join(tmpdir(), 'experiment-'));
@@ -27,13 +27,16 @@ function cli(args: string[], env: Record<string, string> = {}) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+// each CLI call starts tsx (seconds on a loaded machine): generous per-test limits
+const LONG = 600_000;
+
 describe('npm run experiment', () => {
-  it('--list prints the cell count, --list --json the indices', () => {
+  it('--list prints the cell count, --list --json the indices', { timeout: LONG }, () => {
     expect(cli(['--spec', specFile, '--list']).out.trim()).toBe('4');
     expect(JSON.parse(cli(['--spec', specFile, '--list', '--json']).out)).toEqual([0, 1, 2, 3]);
   });
 
-  it('every index run separately (incl. via SLURM_ARRAY_TASK_ID / JOB_COMPLETION_INDEX) then merged equals --all in one process', () => {
+  it('every index run separately (incl. via SLURM_ARRAY_TASK_ID / JOB_COMPLETION_INDEX) then merged equals --all in one process', { timeout: LONG }, () => {
     const cells = join(dir, 'cells');
     const env: Record<string, string>[] = [{}, {}, { SLURM_ARRAY_TASK_ID: '2' }, { JOB_COMPLETION_INDEX: '3' }];
     env.forEach((e, i) => {
@@ -69,7 +72,7 @@ describe('npm run experiment', () => {
     expect(JSON.parse(rr.out.trim().split('\n').at(-1)!)).toEqual({ identical: true, cells: 1, otherEngine: [] });
   });
 
-  it('merge refuses an incomplete cell by name; bad input is a usage error', () => {
+  it('merge refuses an incomplete cell by name; bad input is a usage error', { timeout: LONG }, () => {
     const cells = join(dir, 'partial');
     expect(cli(['--spec', specFile, '--index', '0', '--out-dir', cells, ...common]).code).toBe(0);
     const f = join(cells, 'cell-00000.jsonl');
@@ -83,7 +86,7 @@ describe('npm run experiment', () => {
     expect(cli(['--bogus']).code).toBe(2);
   });
 
-  it('a cell that hits a non-finite metric stops, reports the steps taken and exits with EXIT_NON_FINITE', async () => {
+  it('a cell that hits a non-finite metric stops, reports the steps taken and exits with EXIT_NON_FINITE', { timeout: LONG }, async () => {
     const cfg = experimentCell(parseExperimentSpec(specObj), 0).config;
     // a pretrained tabular base whose logits are all NaN (row keys kept): the first step's metrics are NaN
     const shape = policyShape(cfg);

@@ -31,7 +31,7 @@ describe('.github/workflows/experiment.yml', () => {
     for (const j of Object.values(wf.jobs)) for (const s of j.steps) expect(s.run ?? '').not.toContain('${{');
   });
 
-  it('its commands run as written: every cell, then merge into a bundle', () => {
+  it('its commands run as written: every cell, then merge into a bundle', { timeout: 600_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'wf-'));
     for (const f of ['package.json', 'node_modules', 'src', 'public', 'tsconfig.json']) symlinkSync(join(root, f), join(dir, f));
     const spec = join(dir, 'tiny.json');
