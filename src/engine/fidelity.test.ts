@@ -30,6 +30,7 @@ describe('fidelity on the transformer (WASM)', () => {
   it('2. K = 1 with π_old recomputed: clipfrac is exactly 0 at every step', async () => {
     const r = await F.clipNeverBindsAtK1(make, { steps: 15, overrides: { lr: 5e-4 } });
     expect(r.values.maxClipfrac).toBe(0);
+    expect(r.values.controlMaxClipfrac, 'K = 2 with a narrow band clips').toBeGreaterThan(0);
   });
   it('3. promoted at-least-one samples contribute zero policy gradient', async () => {
     const r = await F.promotedZeroGradient(make, { seed: 1 });
