@@ -6,6 +6,7 @@ import type { Config } from '../core/config';
 import { policyShape } from '../core/pretrain';
 import { baseFactory } from '../../tests/support/factory';
 import * as F from '../../tests/support/fidelity';
+import { scaled } from '../../tests/support/speed';
 import { shippedBase } from '../cli/checkpoints';
 import { createNodeEngine } from './node';
 
@@ -18,7 +19,8 @@ const make = baseFactory((shape, seed) => createNodeEngine(shape, { seed }), {
 });
 const show = (r: F.FidelityResult) => JSON.stringify(r.values);
 
-describe('fidelity on the transformer (WASM)', () => {
+// Real training runs: generous limits, scaled by the machine's measured speed factor.
+describe('fidelity on the transformer (WASM)', { timeout: scaled(600_000) }, () => {
   it('0. engine PPO metrics equal the TypeScript reference over several updates', async () => {
     const r = await F.ppoMatchesReference(make, { updates: 3, tolerance: 1e-4, lr: 0.01 });
     expect(r.pass, show(r)).toBe(true);
