@@ -39,6 +39,15 @@ export type MetricName = ScalarName | SeriesName | PerfName;
 
 export type Scalars = Record<ScalarName, number>;
 
+/** A scalar by a name known only at run time (a parsed file, a user's metric list): undefined when absent. */
+export const scalarAt = (scalars: Scalars, name: string): number | undefined => (scalars as Partial<Record<string, number>>)[name];
+/** A series by a run-time name. */
+export const seriesAt = (series: MetricsFrame['series'], name: string): number[] | undefined => (series as Partial<Record<string, number[]>>)[name];
+/** Scalars / series read from a file: only names checked by the reader's own schema (they may be a subset). */
+export const asScalars = (x: Record<string, number>): Scalars => x as Scalars;
+export const asSeries = (x: Record<string, number[]>): MetricsFrame['series'] => x as MetricsFrame['series'];
+export const asPerf = (x: Record<string, number>): MetricsFrame['perf'] => x as MetricsFrame['perf'];
+
 export interface SampleTrace {
   session: number;
   turn: number;
