@@ -7,7 +7,14 @@ import type { BenchResult } from '../engine/bench';
 
 type PageApi = { engineCheck: { bench(b: string, reps: number, leak: number): Promise<BenchResult> } };
 
-export async function runBrowserBench(opts: { reps: number; leakSteps: number }): Promise<Record<string, unknown>> {
+export async function runBrowserBench(opts: { reps: number; leakSteps: number; longSteps: number }): Promise<Record<string, unknown>> {
+  const engine = opts.reps > 0 ? await engineBench(opts) : undefined;
+  // the lab page itself over a long run: pause latency and heap (src/cli/bench-long-run.ts)
+  const long_run = opts.longSteps > 0 ? await (await import('./bench-long-run')).runLongRunBench({ steps: opts.longSteps }) : undefined;
+  return { ...engine, long_run };
+}
+
+async function engineBench(opts: { reps: number; leakSteps: number }): Promise<Record<string, unknown>> {
   // The browser harness and its engine-check page are test code: loaded only for --browser.
   const { DIST, openPage } = await import('../../tests/browser/harness');
   if (!existsSync(`${DIST}/tests/browser/engine.html`)) execSync('npx vite build --mode e2e', { stdio: 'ignore' });

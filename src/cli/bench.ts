@@ -1,6 +1,8 @@
 // `npm run bench` — prints one JSON object: the reference model on WASM in Node, with a per-op
 // profile from onnxruntime's profiler. `--browser` runs the same benchmark in headless Chromium for
-// wasm and webgpu (see tests/browser). Options: --reps N, --leak-steps N, --no-profile.
+// wasm and webgpu (see tests/browser), then a long run of the lab page (pause latency and heap after
+// --long-steps steps at max speed, default 5,000; 0 skips it; --reps 0 skips the engine part).
+// Options: --reps N, --leak-steps N, --long-steps N, --no-profile.
 import { runBenchmark } from '../engine/bench';
 import { opProfile } from './profile';
 
@@ -11,12 +13,13 @@ const flag = (name: string, fallback: number) => {
 };
 const reps = flag('--reps', 20);
 const leakSteps = flag('--leak-steps', 2000);
+const longSteps = flag('--long-steps', 5000);
 
 async function main() {
   const { ort } = await import('../engine/node');
   if (args.includes('--browser')) {
     const { runBrowserBench } = await import('./bench-browser');
-    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps }), null, 2));
+    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps, longSteps }), null, 2));
     return;
   }
   const memory = () => {
