@@ -10,8 +10,17 @@ export interface BrowserEngineOptions {
   prefer: BackendPreference;
   seed: number;
   weights?: Float32Array;
-  /** WASM threads (needs cross-origin isolation); default: ORT's choice. */
+  /** WASM threads (needs cross-origin isolation); default: defaultWasmThreads(). */
   numThreads?: number;
+}
+
+/**
+ * WASM threads to use: 1 without cross-origin isolation (no SharedArrayBuffer), else at least the
+ * second thread (ORT's own default is 1 on a 2-core machine), up to 4 on larger ones.
+ */
+export function defaultWasmThreads(): number {
+  if (!self.crossOriginIsolated) return 1;
+  return Math.max(2, Math.min(4, Math.ceil((navigator.hardwareConcurrency || 2) / 2)));
 }
 
 interface GpuAdapterLike {
@@ -29,7 +38,7 @@ export async function webgpuAdapter(): Promise<{ ok: boolean; detail: string }> 
 }
 
 export async function createBrowserEngine(shape: PolicyShape, opts: BrowserEngineOptions): Promise<OrtEngine> {
-  if (opts.numThreads !== undefined) ort.env.wasm.numThreads = opts.numThreads;
+  ort.env.wasm.numThreads = opts.numThreads ?? defaultWasmThreads();
   const base = { seed: opts.seed, weights: opts.weights };
   if (opts.prefer === 'wasm') return OrtEngine.create(ort, shape, { ...base, backend: 'wasm', note: 'WASM chosen in the settings' });
   const adapter = await webgpuAdapter();
