@@ -2,7 +2,7 @@
 // carries the WASM EP. WebGPU is tried first; any failure falls back to WASM with the reason kept.
 import * as ort from 'onnxruntime-web/webgpu';
 import type { PolicyShape } from '../core/engine';
-import { OrtEngine, type Backend } from './ort-engine';
+import { OrtEngine, OrtPopulation, type Backend } from './ort-engine';
 
 export type BackendPreference = Backend | 'auto';
 
@@ -50,4 +50,27 @@ export async function createBrowserEngine(shape: PolicyShape, opts: BrowserEngin
     }
   }
   return OrtEngine.create(ort, shape, { ...base, backend: 'wasm', note: `${adapter.detail}; fell back to WASM` });
+}
+
+/**
+ * A population of `size` policies (an ensemble: see src/core/ensemble.ts) with the same backend
+ * choice as createBrowserEngine: WebGPU first, WASM on any failure, the reason in backendNote.
+ * `weights`: one vector for every member (e.g. the shipped base) or one per member.
+ */
+export async function createBrowserPopulation(
+  shape: PolicyShape,
+  opts: Omit<BrowserEngineOptions, 'weights'> & { size: number; weights?: Float32Array | Float32Array[] },
+): Promise<OrtPopulation> {
+  ort.env.wasm.numThreads = opts.numThreads ?? defaultWasmThreads();
+  const base = { seed: opts.seed, weights: opts.weights, size: opts.size };
+  if (opts.prefer === 'wasm') return OrtPopulation.create(ort, shape, { ...base, backend: 'wasm', note: 'WASM chosen in the settings' });
+  const adapter = await webgpuAdapter();
+  if (adapter.ok) {
+    try {
+      return await OrtPopulation.create(ort, shape, { ...base, backend: 'webgpu', note: `WebGPU adapter: ${adapter.detail}` });
+    } catch (err) {
+      return OrtPopulation.create(ort, shape, { ...base, backend: 'wasm', note: `WebGPU session failed (${String(err)}); fell back to WASM` });
+    }
+  }
+  return OrtPopulation.create(ort, shape, { ...base, backend: 'wasm', note: `${adapter.detail}; fell back to WASM` });
 }
