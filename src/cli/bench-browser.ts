@@ -3,12 +3,11 @@
 // threads of a cross-origin-isolated page (at least 2), to measure the second thread — and webgpu.
 // `--gpu real` launches Chromium on the machine's GPU (Vulkan) instead of SwiftShader, whose WebGPU
 // runs on the CPU: its numbers test the path, not a GPU. `--backend wasm|webgpu` runs one backend
-// only. Builds dist/ when it is missing.
+// only. Builds the e2e site (dist-e2e/, with the fixture pages) when it is missing.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { BenchResult } from '../engine/bench';
-import { DIST, openPage } from '../../tests/browser/harness';
-import type { BrowserBenchEnv, BrowserBenchOptions } from '../../workers/engine-check.worker';
+import type { BrowserBenchEnv, BrowserBenchOptions } from '../../tests/browser/workers/engine-check.worker';
 
 type Result = BenchResult & BrowserBenchEnv;
 type PageApi = { engineCheck: { bench(b: string, reps: number, leak: number, o: BrowserBenchOptions): Promise<Result> } };
@@ -22,7 +21,9 @@ export interface BrowserBenchOptionsCli {
 }
 
 export async function runBrowserBench(opts: BrowserBenchOptionsCli): Promise<Record<string, unknown>> {
-  if (!existsSync(`${DIST}/tests/browser/engine.html`)) execSync('npx vite build', { stdio: 'ignore' });
+  // The browser harness and its engine-check page are test code: loaded only for --browser.
+  const { DIST, openPage } = await import('../../tests/browser/harness');
+  if (!existsSync(`${DIST}/tests/browser/engine.html`)) execSync('npx vite build --mode e2e', { stdio: 'ignore' });
   const real = opts.gpu === 'real';
   const h = await openPage(real ? 'gpu' : 'webgpu', '/tests/browser/engine.html');
   try {

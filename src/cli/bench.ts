@@ -15,7 +15,7 @@ const leakSteps = flag('--leak-steps', 2000);
 const ensembleP = flag('--ensemble-p', 8);
 
 async function main() {
-  const ort = await import('onnxruntime-web');
+  const { ort } = await import('../engine/node');
   if (args.includes('--browser')) {
     const { runBrowserBench } = await import('./bench-browser');
     const pick = <T extends string>(name: string, values: readonly T[], fallback: T): T => {

@@ -4,8 +4,8 @@ import { Ensemble, seedConfigs } from './ensemble';
 import { Run } from './loop';
 import type { MetricsFrame } from './metrics';
 import { policyShape } from './pretrain';
-import { tabularFactory } from './testing/factory';
-import { TabularPopulation } from './testing/tabular-population';
+import { tabularFactory } from '../../tests/support/factory';
+import { TabularPopulation } from '../../tests/support/tabular-population';
 
 const make = tabularFactory();
 const strip = ({ perf: _perf, ...f }: MetricsFrame) => f;

@@ -1,6 +1,5 @@
 // Ensembles on the transformer (WASM): member p of a population run gives the metrics of a single
 // run with that seed, within float32 noise (batched MatMuls may round differently).
-import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../core/config';
 import { Ensemble, seedConfigs } from '../core/ensemble';
@@ -8,8 +7,7 @@ import { Run } from '../core/loop';
 import type { MetricsFrame } from '../core/metrics';
 import { policyShape } from '../core/pretrain';
 import { initParams, paramLayout } from '../model/layout';
-import { createNodeEngine } from './node';
-import { OrtPopulation } from './ort-population';
+import { createNodeEngine, createNodePopulation } from './node';
 
 const STEPS = 3;
 
@@ -33,7 +31,7 @@ describe('Ensemble on the ORT engine (WASM)', () => {
     const shape = policyShape(cfg);
     const base = initParams(paramLayout(shape), 99);
 
-    const pop = await OrtPopulation.create(ort, shape, { backend: 'wasm', size: configs.length, seed: 0, weights: base });
+    const pop = await createNodePopulation(shape, { size: configs.length, seed: 0, weights: base });
     const ens = await Ensemble.create(pop, configs);
     const frames: MetricsFrame[][] = configs.map(() => []);
     for (let s = 0; s < STEPS; s++) (await ens.step()).forEach((f, p) => frames[p].push(f!));

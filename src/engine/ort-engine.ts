@@ -18,13 +18,19 @@ export interface OrtEngineOptions {
   weights?: Float32Array;
   /** Why this backend was chosen (e.g. the WebGPU failure that caused a WASM fallback). */
   note?: string;
+  /** Resolves when the backend's device is gone (WebGPU device loss); see PolicyEngine.lost. */
+  lost?: Promise<string>;
 }
 
 export class OrtEngine implements PolicyEngine {
+  lost?: Promise<string>;
+
   private constructor(readonly population: OrtPopulation) {}
 
   static async create(ort: OrtModule, shape: PolicyShape, opts: OrtEngineOptions): Promise<OrtEngine> {
-    return new OrtEngine(await OrtPopulation.create(ort, shape, { ...opts, size: 1 }));
+    const engine = new OrtEngine(await OrtPopulation.create(ort, shape, { ...opts, size: 1 }));
+    engine.lost = opts.lost;
+    return engine;
   }
 
   get shape(): PolicyShape {

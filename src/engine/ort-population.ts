@@ -29,6 +29,8 @@ export interface OrtPopulationOptions {
   weights?: Float32Array | Float32Array[];
   /** Why this backend was chosen (e.g. the WebGPU failure that caused a WASM fallback). */
   note?: string;
+  /** Resolves when the backend's device is gone (WebGPU device loss). */
+  lost?: Promise<string>;
 }
 
 /** A parameter matrix [P, N] and which version (generation) of each member's row it holds. */
@@ -53,6 +55,7 @@ export class OrtPopulation implements PopulationEngine {
   private handles = new Map<number, { buf: ParamBuf; member: number; gen: number }>();
   private nextHandle = 1;
   private recompute?: Ort.InferenceSession;
+  lost?: Promise<string>;
 
   private constructor(
     private readonly ort: OrtModule,
@@ -80,6 +83,7 @@ export class OrtPopulation implements PopulationEngine {
     const train = await make(buildTrainGraph(layout, P), ['params_out', 'm_out', 'v_out']);
     const sft = await make(buildSftGraph(layout, P), ['params_out', 'm_out', 'v_out']);
     const pop = new OrtPopulation(ort, shape, P, opts.backend, opts.note ?? '', { score, generate, train, sft });
+    pop.lost = opts.lost;
     const w = opts.weights;
     await pop.setWeights(Array.from({ length: P }, (_, p) => (Array.isArray(w) ? w[p] : w) ?? initParams(layout, opts.seed + p)));
     return pop;
