@@ -5,7 +5,7 @@ import type { PpoHyper, SampleRequest, TrainBatch } from '../core/engine';
 import { Rng } from '../core/rng';
 import { initParams, paramLayout } from '../model/layout';
 import { OrtPopulation, type Backend, type OrtModule } from './ort-population';
-import { REFERENCE_BATCH, REFERENCE_SHAPE, interleaved } from './bench-timing';
+import { REFERENCE_BATCH, REFERENCE_SHAPE, interleaved, timeIt } from './bench-timing';
 
 export interface EnsembleBench {
   ensemble_p: number;
@@ -15,6 +15,12 @@ export interface EnsembleBench {
   ensemble_sample_ms: { single: number; population: number };
   /** P × time(P = 1) / time(P), per phase (≥ 3 is the target on WASM). */
   ensemble_per_seed_speedup: { train: number; sample: number };
+  /**
+   * What limits the speedup: the single run's ms with ONE row instead of REFERENCE_BATCH (the
+   * per-run cost that batching members can share: dispatch, and for train the AdamW pass over N),
+   * and the share of the full-batch time it makes up.
+   */
+  ensemble_floor_ms: { train: number; sample: number; train_share: number; sample_share: number };
 }
 
 export async function benchEnsemble(ort: OrtModule, backend: Backend, P: number, reps: number): Promise<EnsembleBench> {
@@ -47,6 +53,15 @@ export async function benchEnsemble(ort: OrtModule, backend: Backend, P: number,
   });
   const train = await interleaved(reps, () => single.trainStep(trainReqs.slice(0, 1)), () => pop.trainStep(trainReqs));
   const sample = await interleaved(Math.max(3, reps >> 1), () => single.sample(sampleReqs.slice(0, 1)), () => pop.sample(sampleReqs));
+  // one row of the same workload: the per-run floor
+  const t0 = trainReqs[0].batch;
+  const row1Train = {
+    hyper, batch: { batch: 1, tokens: t0.tokens.slice(0, T), oldLogp: t0.oldLogp.slice(0, W), refLogp: t0.refLogp.slice(0, W), advantages: t0.advantages.slice(0, W), lossMask: t0.lossMask.slice(0, W) },
+  };
+  const s0 = sampleReqs[0];
+  const row1Sample = { ...s0, batch: 1, prompt: s0.prompt.slice(0, T), promptLength: s0.promptLength.slice(0, 1), uniforms: s0.uniforms.slice(0, W) };
+  const floorTrain = await timeIt(reps, () => single.trainStep([row1Train]));
+  const floorSample = await timeIt(Math.max(3, reps >> 1), () => single.sample([row1Sample]));
   await single.dispose();
   await pop.dispose();
   return {
@@ -54,5 +69,6 @@ export async function benchEnsemble(ort: OrtModule, backend: Backend, P: number,
     ensemble_train_ms: { single: train.a * 1000, population: train.b * 1000 },
     ensemble_sample_ms: { single: sample.a * 1000, population: sample.b * 1000 },
     ensemble_per_seed_speedup: { train: P / train.ratio, sample: P / sample.ratio },
+    ensemble_floor_ms: { train: floorTrain * 1000, sample: floorSample * 1000, train_share: floorTrain / train.a, sample_share: floorSample / sample.a },
   };
 }
