@@ -25,9 +25,9 @@ describe('Ensemble on the ORT engine (WASM)', () => {
   it('member p matches a single run with its seed within float32 noise', async () => {
     const cfg = makeConfig({
       task: 'assistant', method: 'combine', dModel: 16, layers: 1, heads: 2, mlp: 32, lr: 3e-3, rolloutBatch: 8,
-      behaviorSamples: 8, updatesPerRollout: 2, klCoef: 0.1,
+      behaviorSamples: 4, updatesPerRollout: 2, klCoef: 0.1,
     });
-    const configs: Config[] = seedConfigs(cfg, [1, 2, 3]);
+    const configs: Config[] = seedConfigs(cfg, [1, 2]);
     const shape = policyShape(cfg);
     const base = initParams(paramLayout(shape), 99);
 
@@ -45,5 +45,5 @@ describe('Ensemble on the ORT engine (WASM)', () => {
     }
     // the members really differ (own seeds, own streams)
     expect(frames[0][STEPS - 1].trace.map((t) => t.response)).not.toEqual(frames[1][STEPS - 1].trace.map((t) => t.response));
-  }, 240_000);
+  }, 900_000);
 });
