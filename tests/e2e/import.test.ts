@@ -49,6 +49,7 @@ describe('import panel', () => {
     const unc = await page.locator('tr.unc').count();
     expect(summary).toContain(`Preview of the first 200 samples: ${unc} unclassified`);
     expect(summary).toMatch(/decompose: \d+/);
+    await page.locator('[data-testid=import-panel] .body').screenshot({ path: `${ARTIFACTS}import-rules.png` });
 
     await page.locator('[data-testid=import-measure]').click();
     await page.waitForSelector('[data-testid=imported-run]', { timeout: 60_000 });
