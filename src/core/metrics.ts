@@ -3,7 +3,7 @@
 import type { BuiltBatch, Queued } from './batch';
 import type { TrainMetrics } from './engine';
 import type { SampleRecord } from './gates/sample';
-import { behaviorInfo } from './behavior-info';
+import { behaviorInfo, requestGap } from './behavior-info';
 import type { GateDecision, JudgedTurn } from './methods/types';
 import type { Generated } from './serve';
 import { INVALID } from './tasks/grammar';
@@ -14,7 +14,7 @@ import { CONTEXT, NEW_TOKENS, PROMPT_LENGTH, tokenName } from './tasks/vocab';
 /** Scalar metrics of a frame. Per-state / per-behavior names carry the task's names. */
 export type ScalarName =
   | 'support/token_entropy' | 'support/token_support'
-  | 'support/behavior_cond_entropy' | 'support/behavior_mutual_info' | 'support/best_behavior_match'
+  | 'support/behavior_cond_entropy' | 'support/behavior_mutual_info' | 'support/best_behavior_match' | 'gap/request_kl'
   | ImportScalarName
   | `support/behavior_entropy/${string}` | `support/behavior_support/${string}`
   | `support/behavior_dist/${string}/${string}` | `support/behavior_dist_se/${string}/${string}`
@@ -143,6 +143,7 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
   const pass = new Array<number>(kMax).fill(0);
   const dists: number[][] = [];
   const goods: (readonly number[])[] = [];
+  const countRows: number[][] = [];
   task.states.forEach((st, s) => {
     const rows = states.flatMap((x, b) => (x === s ? [b] : []));
     const n = rows.length;
@@ -151,6 +152,7 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
     for (const b of rows) counts[gen.behavior[b] === INVALID ? nb : gen.behavior[b]]++;
     behaviorScalars(st.name, task.behaviors.map((b) => b.name), counts, eps, scalars);
     dists.push(counts.map((c) => c / n));
+    countRows.push(counts);
     goods.push(task.good[s]);
     const c = rows.filter((b) => task.good[s].includes(gen.behavior[b])).length;
     for (let k = 1; k <= kMax; k++) pass[k - 1] += passAtK(n, c, k) / task.states.length;
@@ -160,6 +162,7 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
     scalars['support/behavior_cond_entropy'] = info.condEntropy;
     scalars['support/behavior_mutual_info'] = info.mutualInfo;
     scalars['support/best_behavior_match'] = info.bestMatch;
+    scalars['gap/request_kl'] = requestGap(countRows, goods);
   }
   let entSum = 0;
   let entCount = 0;
