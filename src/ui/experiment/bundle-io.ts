@@ -1,62 +1,64 @@
 /**
- * Bundles in the lab (pure): the open experiment → one versioned JSON (the core's bundle format),
- * a file → a validated bundle or per-field errors, a bundle → a stored record, and stored runs side
- * by side as one read-only experiment.
+ * Bundles in the lab: the open experiment → the core's versioned bundle (one JSON file), a file →
+ * a validated bundle (core parseBundle) or its per-field errors, a bundle → a stored record, and
+ * stored runs side by side as one read-only experiment.
  */
-import { CODE_VERSION, parseBundle, type ExperimentBundle } from '../../core/experiment/bundle';
-import type { ExperimentSpec } from '../../core/experiment/spec';
+import pkg from '../../../package.json';
+import { BundleError, bundleToJson, makeBundle, parseBundle, runIndex, type BundleRun, type ExperimentBundle } from '../../core/experiment/bundle';
+import { cellCount, type ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import type { StoredCell, StoredExperiment } from '../storage/store';
 
-export function bundleText(spec: ExperimentSpec, cells: readonly StoredCell[], frames: readonly MetricsFrame[][], timelines: readonly TimelineEntry[][]): string {
-  const bundle: ExperimentBundle = {
-    schema: 'invariant-lab/experiment',
-    schemaVersion: 1,
-    codeVersion: CODE_VERSION,
-    spec,
-    runs: cells.map((c, i) => ({
+/** Code version of bundles the lab writes (the CLI adds its git commit; the page has none). */
+export const LAB_CODE_VERSION = `${pkg.name}@${pkg.version}+lab`;
+
+export function bundleOf(spec: ExperimentSpec, cells: readonly StoredCell[], frames: readonly MetricsFrame[][], timelines: readonly TimelineEntry[][], codeVersion = LAB_CODE_VERSION): ExperimentBundle {
+  const runs = cells.map((c, i): BundleRun => {
+    const run: BundleRun = {
       variant: c.variant,
       seed: c.seed,
       config: c.config,
       timeline: timelines[i] ?? c.timeline,
       // traces are per-session detail, not part of a bundle
       frames: (frames[i] ?? []).map((f) => ({ ...f, trace: [] })),
-      ...(c.stoppedBy && c.stoppedBy !== 'done' ? { stoppedBy: c.stoppedBy } : {}),
-    })),
-  };
-  return JSON.stringify(bundle);
+    };
+    if (c.stoppedBy && c.stoppedBy !== 'done') run.stoppedBy = c.stoppedBy;
+    if (c.engine) run.engine = c.engine;
+    return run;
+  });
+  return makeBundle(spec, runs, codeVersion);
+}
+
+export function bundleText(spec: ExperimentSpec, cells: readonly StoredCell[], frames: readonly MetricsFrame[][], timelines: readonly TimelineEntry[][]): string {
+  return bundleToJson(bundleOf(spec, cells, frames, timelines));
 }
 
 /** Parse and validate; every problem as one line "field: message". */
 export function readBundle(text: string): { bundle: ExperimentBundle } | { errors: string[] } {
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return { bundle: parseBundle(text) };
   } catch (e) {
-    return { errors: [`(file): not JSON (${e instanceof Error ? e.message : String(e)})`] };
-  }
-  try {
-    return { bundle: parseBundle(json) };
-  } catch (e) {
-    const fields = (e as { errors?: { field: string; message: string }[] }).errors;
-    return { errors: fields?.length ? fields.map((f) => `${f.field}: ${f.message}`) : [e instanceof Error ? e.message : String(e)] };
+    if (e instanceof BundleError) return { errors: e.errors.map((f) => `${f.field}: ${f.message}`) };
+    return { errors: [e instanceof Error ? e.message : String(e)] };
   }
 }
 
-/** A validated bundle as a stored record (kind 'imported') and its frames per cell index. */
+/** A validated bundle as a stored record (kind 'imported') and its frames per cell; missing cells stay empty. */
 export function bundleRecord(b: ExperimentBundle, id: string, now = Date.now()): { record: StoredExperiment; frames: MetricsFrame[][] } {
   const S = b.spec.seeds.length;
-  const n = b.spec.variants.length * S;
   const cells: StoredCell[] = [];
   const frames: MetricsFrame[][] = [];
-  for (const r of b.runs) {
-    const i = r.variant * S + b.spec.seeds.indexOf(r.seed);
-    cells[i] = { variant: r.variant, seed: r.seed, config: r.config, timeline: r.timeline, frameCount: r.frames.length, batches: 0, step: r.frames.at(-1)?.step ?? 0, stoppedBy: r.stoppedBy ?? 'done' };
-    frames[i] = r.frames.map((f) => ({ ...f, trace: f.trace ?? [] }));
+  for (let i = 0; i < cellCount(b.spec); i++) {
+    const variant = Math.floor(i / S);
+    const seed = b.spec.seeds[i % S];
+    cells[i] = { variant, seed, config: { ...b.spec.base, ...b.spec.variants[variant].patch } as StoredCell['config'], timeline: [], frameCount: 0, batches: 0, step: 0, stoppedBy: 'not in the bundle' };
+    frames[i] = [];
   }
-  for (let i = 0; i < n; i++) {
-    if (!cells[i]) throw new Error(`bundle has no run for cell ${i} (variant ${Math.floor(i / S)}, seed ${b.spec.seeds[i % S]})`);
+  for (const r of b.runs) {
+    const i = runIndex(b.spec, r);
+    cells[i] = { variant: r.variant, seed: r.seed, config: r.config, timeline: r.timeline, frameCount: r.frames.length, batches: 0, step: r.frames.at(-1)?.step ?? 0, stoppedBy: r.stoppedBy ?? 'done', ...(r.engine ? { engine: r.engine } : {}) };
+    frames[i] = r.frames.map((f) => ({ ...f, trace: f.trace ?? [] }));
   }
   return { record: { id, name: b.spec.name, kind: 'imported', createdAt: now, updatedAt: now, spec: b.spec, cells, keepWeights: false, codeVersion: b.codeVersion }, frames };
 }

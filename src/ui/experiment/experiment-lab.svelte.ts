@@ -6,10 +6,11 @@
  * none were kept, and the message says which.
  */
 import { experimentCells, type ExperimentSpec } from '../../core/experiment/spec';
-import type { MetricsFrame } from '../../core/metrics';
+import type { ExperimentBundle } from '../../core/experiment/bundle';
 import type { CellInit } from '../../../workers/experiment.api';
 import { RunStore, StoreError, newId, type StoredExperiment } from '../storage/store';
-import { bundleRecord, bundleText, compareRecords, readBundle } from './bundle-io';
+import { bundleToJson } from '../../core/experiment/bundle';
+import { bundleRecord, compareRecords, readBundle } from './bundle-io';
 import { OpenExperiment } from './open-experiment.svelte';
 import type { CellRunnerOptions } from './runner';
 
@@ -74,7 +75,7 @@ export class ExperimentLab {
   }
 
   /** A new experiment: every cell from step 0, stored as it trains. */
-  async create(spec: ExperimentSpec, keepWeights: boolean, reference: MetricsFrame[][] | null = null): Promise<void> {
+  async create(spec: ExperimentSpec, keepWeights: boolean, reference: ExperimentBundle | null = null): Promise<void> {
     await this.#guard(async () => {
       this.#close();
       const now = Date.now();
@@ -188,7 +189,7 @@ export class ExperimentLab {
   exportBundle(): { name: string; text: string } | null {
     const ex = this.open;
     if (!ex) return null;
-    return { name: `${ex.spec.name.replace(/[^\w.-]+/g, '_')}.experiment.json`, text: bundleText(ex.spec, ex.record.cells, ex.frames, ex.timelines) };
+    return { name: `${ex.spec.name.replace(/[^\w.-]+/g, '_')}.experiment.json`, text: bundleToJson(ex.bundle()) };
   }
 
   /** Validate a bundle file; on success store it whole and show it. A bad file changes nothing. */
@@ -217,8 +218,7 @@ export class ExperimentLab {
   async rerun(): Promise<void> {
     const ex = this.open;
     if (!ex) return;
-    const reference = ex.frames;
-    await this.create({ ...ex.spec, name: `${ex.spec.name} (re-run)` }, ex.record.keepWeights, reference);
+    await this.create({ ...ex.spec, name: `${ex.spec.name} (re-run)` }, ex.record.keepWeights, ex.bundle());
     await this.open?.play();
   }
 

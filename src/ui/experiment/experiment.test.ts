@@ -6,7 +6,6 @@ import { pairedComparison, seedBand } from '../../core/experiment/stats';
 import type { MetricsFrame } from '../../core/metrics';
 import { variantBands } from './bands';
 import { pairedTable } from './paired';
-import { compareRuns } from './reproduce';
 
 const M = 'support/behavior_dist/code/verify';
 const frame = (step: number, v: number): MetricsFrame =>
@@ -47,31 +46,18 @@ describe('pairedTable', () => {
     expect(t.problem).toBe('');
     const a = Array.from({ length: 8 }, (_, si) => (value(0, si, 2) + value(0, si, 3)) / 2);
     const b = Array.from({ length: 8 }, (_, si) => (value(1, si, 2) + value(1, si, 3)) / 2);
-    expect(t.rows.map((r) => r.a)).toEqual(a);
-    expect(t.result).toEqual(pairedComparison(a, b, { higherIsBetter: true }));
-    expect(t.result!.favourB).toBe(5); // seeds 0, 3, 6 go the other way
+    expect(t.pairs!.valuesA).toEqual(a);
+    expect(t.pairs).toMatchObject(pairedComparison(a, b, { higherIsBetter: true }));
+    expect(t.pairs!.favourB).toBe(5); // seeds 0, 3, 6 go the other way
   });
-  it('says which seeds lack data instead of computing on NaN', () => {
+  it('leaves out seeds without data and says so; refuses one variant against itself', () => {
     const s = spec(3);
     const f = frames(3);
     f[4] = [];
     const t = pairedTable(s, f, { metric: M, a: 0, b: 1, from: 1, to: 3, higherIsBetter: true });
-    expect(t.result).toBeNull();
-    expect(t.problem).toMatch(/seed 2/);
+    expect(t.pairs!.seeds).toEqual([1, 3]);
+    expect(t.pairs!.skipped.map((x) => x.seed)).toEqual([2]);
     expect(pairedTable(s, f, { metric: M, a: 1, b: 1, from: 1, to: 3, higherIsBetter: true }).problem).toMatch(/two different/);
-  });
-});
-
-describe('compareRuns', () => {
-  it('ignores wall-clock perf, finds the first differing metric bit for bit', () => {
-    const a = frames(2);
-    const b = frames(2);
-    expect(compareRuns(a, b)).toEqual({ identical: true, cells: 4, frames: 12 });
-    b[2][1] = { ...b[2][1], scalars: { [M]: b[2][1].scalars[M] * (1 + 2 ** -52) } }; // one ulp
-    const r = compareRuns(a, b);
-    expect(r.identical).toBe(false);
-    expect(r.first).toMatchObject({ cell: 2, step: 2, key: M });
-    expect(compareRuns(a, [...a.slice(0, 3), a[3].slice(0, 2)]).first).toMatchObject({ cell: 3, key: 'frame count' });
   });
 });
 

@@ -9,7 +9,8 @@ import type { MetricsFrame } from '../../core/metrics';
 import type { CellFrames, CellInit, GroupStatus } from '../../../workers/experiment.api';
 import { Recorder } from '../storage/recorder';
 import type { RunStore, StoredExperiment } from '../storage/store';
-import { compareRuns, type Reproduction } from './reproduce';
+import { reproduceCheck, type ExperimentBundle, type Reproduction } from '../../core/experiment/bundle';
+import { bundleOf } from './bundle-io';
 import { startCellRunner, type CellRunner, type CellRunnerOptions } from './runner';
 
 export class OpenExperiment {
@@ -23,17 +24,19 @@ export class OpenExperiment {
   running = $state(false);
   /** Workers are up (false: shown only, or still starting). */
   trainable = $state(false);
+  starting = $state(false);
   /** Cells finished or stopped early. */
   #ended = $state<number[]>([]);
   #runner: CellRunner | null = null;
   #recorder: Recorder | null = null;
   #stopped = new Set<number>();
+  #disposed = false;
 
   constructor(
     readonly record: StoredExperiment,
     frames: MetricsFrame[][],
-    /** Frames a re-run must reproduce (an imported bundle, or the run re-run). */
-    private readonly reference: MetricsFrame[][] | null = null,
+    /** What a re-run must reproduce (the bundle of the experiment re-run). */
+    private readonly reference: ExperimentBundle | null = null,
   ) {
     this.cells = experimentCells(record.spec);
     this.frames = frames;
@@ -56,6 +59,7 @@ export class OpenExperiment {
   /** Start workers for `inits` (cells not finished); frames are stored when a store is given. */
   async train(inits: CellInit[], opts: CellRunnerOptions, store: RunStore | null, onStoreError: (m: string) => void, onWritten?: () => void): Promise<void> {
     if (!inits.length) return;
+    this.starting = true;
     if (store) {
       this.#recorder = new Recorder(store, this.id, {
         keepWeights: this.record.keepWeights,
@@ -66,12 +70,19 @@ export class OpenExperiment {
       });
     }
     const variantOf = new Map(this.cells.map((c) => [c.index, c.variant]));
-    this.#runner = await startCellRunner(
-      inits.map((i) => ({ ...i, variant: variantOf.get(i.index)! })),
-      opts,
-      { frames: (b) => this.#onFrames(b), status: (g, s) => this.#onStatus(g, s) },
-    );
-    this.trainable = true;
+    try {
+      const runner = await startCellRunner(
+        inits.map((i) => ({ ...i, variant: variantOf.get(i.index)! })),
+        opts,
+        { frames: (b) => this.#onFrames(b), status: (g, s) => this.#onStatus(g, s) },
+      );
+      // closed while the workers were starting: they go too
+      if (this.#disposed) return runner.dispose();
+      this.#runner = runner;
+      this.trainable = true;
+    } finally {
+      this.starting = false;
+    }
   }
 
   #onFrames(batch: CellFrames[]): void {
@@ -82,7 +93,12 @@ export class OpenExperiment {
       this.#recorder?.frames(b.index, b.frames, b.timeline);
     }
     this.frames = next;
-    if (this.reference && this.done && !this.reproduction) this.reproduction = compareRuns(this.reference, this.frames);
+    if (this.reference && this.done && !this.reproduction) this.reproduction = reproduceCheck(this.reference, this.bundle().runs);
+  }
+
+  /** The experiment as the core's bundle (export, re-run reference). */
+  bundle(): ExperimentBundle {
+    return bundleOf(this.spec, this.record.cells, this.frames, this.timelines);
   }
 
   #onStatus(group: number, s: GroupStatus): void {
@@ -91,10 +107,16 @@ export class OpenExperiment {
     this.groups = next;
     this.running = next.some((g) => g?.phase === 'running');
     for (const c of s.cells) {
+      const cell = this.record.cells[c.index];
+      if (s.backend && cell && cell.engine !== s.backend) {
+        cell.engine = s.backend;
+        this.#recorder?.engine(c.index, s.backend);
+      }
       if (this.#stopped.has(c.index)) continue;
       if (c.phase === 'stopped' || c.phase === 'error' || c.phase === 'done') {
         this.#stopped.add(c.index);
         this.#ended = [...this.#ended, c.index];
+        if (cell) cell.stoppedBy = c.phase === 'done' ? 'done' : c.message;
         this.#recorder?.stopped(c.index, c.phase === 'done' ? 'done' : c.message);
       }
     }
@@ -107,7 +129,7 @@ export class OpenExperiment {
   /** Messages of the worker groups (engine, base, stopped cells). */
   get statusLine(): string {
     const g = this.groups.filter(Boolean);
-    if (!g.length) return '';
+    if (!g.length) return this.starting ? 'starting workers…' : '';
     const phases = [...new Set(g.map((x) => x.phase))].join('/');
     const stopped = g.flatMap((x) => x.cells.filter((c) => c.phase === 'stopped' || c.phase === 'error').map((c) => `cell ${c.index}: ${c.message}`));
     const backend = g[0].backend ? `${g[0].backend}, ${g.length} worker${g.length > 1 ? 's' : ''}` : '';
@@ -121,6 +143,7 @@ export class OpenExperiment {
   }
 
   dispose(): void {
+    this.#disposed = true;
     this.#runner?.dispose();
     this.#runner = null;
     this.running = false;

@@ -83,6 +83,11 @@ export class Recorder {
     void this.enqueue(() => this.store.appendFrames(this.id, cell, [], { stoppedBy: reason }));
   }
 
+  /** The engine backend the cell trains on (bundles say it: reproduction is per engine). */
+  engine(cell: number, backend: string): void {
+    void this.enqueue(() => this.store.appendFrames(this.id, cell, [], { engine: backend }));
+  }
+
   /** Resolves when everything queued so far is written (or failed). */
   flush(): Promise<void> {
     return this.queue;

@@ -25,6 +25,8 @@ export interface StoredCell {
   batches: number;
   step: number;
   stoppedBy?: string;
+  /** Engine backend that trained it ('wasm', 'webgpu'): bit-for-bit reproduction holds per engine. */
+  engine?: string;
   /** Steps at which training continued from stored weights after a reload (no longer bit-for-bit). */
   continuedAt?: number[];
   /** Latest weights kept for this cell (bytes shown in the Runs panel). */
@@ -156,8 +158,8 @@ export class RunStore {
    * One batch of frames for one cell, with the cell's timeline and stop reason, in ONE transaction:
    * the record's counters only move when the frames are in.
    */
-  async appendFrames(id: string, cell: number, frames: MetricsFrame[], update: { timeline?: TimelineEntry[]; stoppedBy?: string } = {}): Promise<void> {
-    if (!frames.length && update.timeline === undefined && update.stoppedBy === undefined) return;
+  async appendFrames(id: string, cell: number, frames: MetricsFrame[], update: { timeline?: TimelineEntry[]; stoppedBy?: string; engine?: string } = {}): Promise<void> {
+    if (!frames.length && update.timeline === undefined && update.stoppedBy === undefined && update.engine === undefined) return;
     try {
       const tx = this.db.transaction(['experiments', 'frames'], 'readwrite');
       const rec = await tx.objectStore('experiments').get(id);
@@ -172,6 +174,7 @@ export class RunStore {
       }
       if (update.timeline) c.timeline = update.timeline;
       if (update.stoppedBy !== undefined) c.stoppedBy = update.stoppedBy;
+      if (update.engine !== undefined) c.engine = update.engine;
       rec.updatedAt = Date.now();
       void tx.objectStore('experiments').put(rec);
       await tx.done;
