@@ -6,7 +6,7 @@ import { Run } from '../src/core/loop';
 import type { MetricsFrame } from '../src/core/metrics';
 import { policyShape, pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../src/core/testing/tabular-engine';
+import { createTabularEngine } from '../tests/support/tabular-engine';
 import type { CellFrames, ExperimentListener, GroupStatus } from './experiment.api';
 import { ExperimentSession } from './experiment-session';
 
