@@ -27,6 +27,32 @@ async function waitStep(page: Page, atLeast: number, timeout = 300_000): Promise
 }
 const storedCount = (page: Page) => page.locator('[data-testid=stored-run]').count();
 
+/** Wait until the open experiment's record (read from IndexedDB itself) has weights for every cell. */
+async function weightsStored(page: Page, timeout = 300_000): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const req = indexedDB.open('invariant-lab');
+        req.onsuccess = () => {
+          const db = req.result;
+          const tx = db.transaction(['experiments', 'meta']);
+          const open = tx.objectStore('meta').get('open');
+          open.onsuccess = () => {
+            const rec = tx.objectStore('experiments').get(open.result as string);
+            rec.onsuccess = () => {
+              const cells = (rec.result?.cells ?? []) as { weights?: unknown }[];
+              db.close();
+              resolve(cells.length > 0 && cells.every((c) => c.weights));
+            };
+          };
+        };
+        req.onerror = () => resolve(false);
+      }),
+    null,
+    { timeout, polling: 500 },
+  );
+}
+
 async function create(page: Page, o: { name: string; seeds: string; steps: number; keepWeights: boolean }): Promise<void> {
   await page.getByLabel('base settings').fill(TINY);
   await page.getByLabel('variants', { exact: true }).fill('low: clipHigh=0.2\nhigh: clipHigh=0.28');
@@ -64,9 +90,10 @@ describe('experiments page', () => {
     const page = h!.page;
     try {
       await create(page, { name: 'reload-weights', seeds: '1', steps: 40, keepWeights: true });
-      await waitStep(page, 7);
+      await waitStep(page, 6);
+      await weightsStored(page);
       await page.screenshot({ path: `${ARTIFACTS}experiments-training.png` });
-      await page.reload();
+      await page.reload(); // still training
       const message = page.getByTestId('exp-message');
       await message.waitFor({ timeout: 120_000 });
       const text = await message.innerText();

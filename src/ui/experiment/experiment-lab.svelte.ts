@@ -118,7 +118,8 @@ export class ExperimentLab {
     const inits: CellInit[] = [];
     const continued: number[] = [];
     const restarted: number[] = [];
-    if (rec.kind !== 'imported') {
+    // A lab run's live setting changes are not replayed by a restart: it is shown as stored.
+    if (rec.kind === 'experiment') {
       for (const [i, c] of rec.cells.entries()) {
         if (c.stoppedBy || c.step >= rec.spec.steps) continue;
         const w = rec.keepWeights && c.weights ? await store.weights(id, i) : undefined;
@@ -140,9 +141,10 @@ export class ExperimentLab {
     await store.setOpen(id);
     const parts = [afterReload ? `restored "${rec.name}" after the reload` : `opened "${rec.name}"`];
     if (rec.kind === 'imported') parts.push(`an imported bundle (code ${rec.codeVersion ?? '?'}), shown without retraining; Re-run trains it again and checks it reproduces`);
+    if (rec.kind === 'run') parts.push(`a run of the lab, recorded as it trained (${rec.cells[0]?.frameCount ?? 0} steps), shown as stored`);
     if (continued.length) parts.push(`${continued.length} cell(s) continue from their stored weights at step ${Math.min(...continued)}${Math.max(...continued) !== Math.min(...continued) ? `–${Math.max(...continued)}` : ''} (fresh optimizer moments and random streams from there: not bit-for-bit the uninterrupted run)`);
     if (restarted.length) parts.push(`${restarted.length} cell(s) restart from step 0 (${rec.keepWeights ? 'no usable stored weights' : 'weights were not kept'}): deterministic, the same frames again`);
-    if (!inits.length && rec.kind !== 'imported') parts.push('every cell is finished');
+    if (!inits.length && rec.kind === 'experiment') parts.push('every cell is finished');
     else if (inits.length) parts.push('press Run to train');
     ex.message = parts.join('; ') + '.';
     await ex.train(inits, this.runner, store, (m) => (this.storeProblem = m), this.#written);

@@ -68,6 +68,8 @@ describe('the new-experiment form', () => {
     expect('spec' in r && r.spec.variants).toEqual([{ name: 'low', patch: { clipHigh: 0.2 } }, { name: 'clipHigh=0.28, lr=0.0003', patch: { clipHigh: 0.28, lr: 0.0003 } }]);
     expect('spec' in r && r.spec.seeds).toEqual([1, 2, 3, 7]);
     if ('spec' in r) expect(specFromForm(formFromSpec(r.spec))).toEqual(r);
+    const withMetrics = parseExperimentSpec({ version: 1, name: 'm', description: 'why', base: { lr: 0.001 }, variants: [{ name: 'a', patch: {} }, { name: 'b', patch: { clipHigh: 0.2 } }], seeds: [1, 2, 3], steps: 5, metrics: ['gap/clipfrac_high'] });
+    expect(specFromForm(formFromSpec(withMetrics))).toEqual({ spec: withMetrics });
     const bad = specFromForm({ name: '', base: 'lr=x', variants: 'clipHigh=abc\nnope=1', seeds: '1-3', steps: 12 });
     expect('errors' in bad && bad.errors.join('\n')).toMatch(/base: .*lr[\s\S]*variant 1: .*clipHigh[\s\S]*variant 2: .*nope/);
     const dup = specFromForm({ name: '', base: '', variants: 'a: lr=0.1\na: lr=0.2', seeds: '1,1', steps: 12 });

@@ -14,6 +14,9 @@ export interface ExperimentForm {
   variants: string;
   seeds: string;
   steps: number;
+  /** Carried over from a loaded spec (the metrics the experiment is about, its description). */
+  metrics?: string[];
+  description?: string;
 }
 
 export function parseSeeds(text: string): number[] | string {
@@ -80,7 +83,8 @@ export function specFromForm(f: ExperimentForm): { spec: ExperimentSpec } | { er
   if (variants.every((v) => typeof v === 'string')) errors.push(...(variants as string[]));
   if (errors.length) return { errors };
   try {
-    return { spec: parseExperimentSpec({ version: 1, name: f.name.trim(), base, variants, seeds, steps: f.steps }) };
+    const extra = { ...(f.metrics ? { metrics: f.metrics } : {}), ...(f.description ? { description: f.description } : {}) };
+    return { spec: parseExperimentSpec({ version: 1, name: f.name.trim(), base, variants, seeds, steps: f.steps, ...extra }) };
   } catch (e) {
     const list = (e as { errors?: { field: string; message: string }[] }).errors;
     return { errors: list ? list.map((x) => `${x.field}: ${x.message}`) : [e instanceof Error ? e.message : String(e)] };
@@ -91,5 +95,5 @@ export function specFromForm(f: ExperimentForm): { spec: ExperimentSpec } | { er
 export function formFromSpec(spec: ExperimentSpec): ExperimentForm {
   const kv = patchText;
   const seeds = spec.seeds.every((s, i) => i === 0 || s === spec.seeds[i - 1] + 1) && spec.seeds.length > 2 ? `${spec.seeds[0]}-${spec.seeds.at(-1)}` : spec.seeds.join(', ');
-  return { name: spec.name, base: patchText(spec.base), variants: spec.variants.map((v) => (v.name === kv(v.patch) ? v.name : `${v.name.replaceAll(':', ' ')}: ${kv(v.patch)}`)).join('\n'), seeds, steps: spec.steps };
+  return { ...(spec.metrics ? { metrics: spec.metrics } : {}), ...(spec.description ? { description: spec.description } : {}), name: spec.name, base: patchText(spec.base), variants: spec.variants.map((v) => (v.name === kv(v.patch) ? v.name : `${v.name.replaceAll(':', ' ')}: ${kv(v.patch)}`)).join('\n'), seeds, steps: spec.steps };
 }
