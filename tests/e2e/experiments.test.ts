@@ -98,7 +98,7 @@ describe('experiments page', () => {
       await message.waitFor({ timeout: 120_000 });
       const text = await message.innerText();
       expect(text).toMatch(/restored "reload-weights" after the reload/);
-      expect(text).toMatch(/2 cell\(s\) continue from their stored weights at step (5|10)/);
+      expect(text).toMatch(/2 cell\(s\) continue from their stored weights at step \d+/);
       const restored = await step(page);
       expect(restored).toBeGreaterThanOrEqual(5);
       expect(await storedCount(page)).toBe(1);

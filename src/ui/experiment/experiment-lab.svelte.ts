@@ -57,8 +57,14 @@ export class ExperimentLab {
     this.ready = true;
   }
 
+  #refreshes = 0;
+
+  /** Reread the stored records; an older read finishing late never overwrites a newer one. */
   async refresh(): Promise<void> {
-    if (this.store) this.records = await this.store.list();
+    if (!this.store) return;
+    const n = ++this.#refreshes;
+    const list = await this.store.list();
+    if (n === this.#refreshes) this.records = list;
   }
 
   /** The Runs panel follows training (at most once a second). */
