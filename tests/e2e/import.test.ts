@@ -49,6 +49,7 @@ describe('import panel', () => {
     const unc = await page.locator('tr.unc').count();
     expect(summary).toContain(`Preview of the first 200 samples: ${unc} unclassified`);
     expect(summary).toMatch(/decompose: \d+/);
+    await page.locator('[data-testid=import-panel] .body').screenshot({ path: `${ARTIFACTS}import-rules.png` });
 
     await page.locator('[data-testid=import-measure]').click();
     await page.waitForSelector('[data-testid=imported-run]', { timeout: 60_000 });
@@ -68,6 +69,15 @@ describe('import panel', () => {
       expect(Object.keys(f.scalars).sort()).toEqual(Object.keys(want.frames[i].scalars).sort());
       for (const [k, v] of Object.entries(want.frames[i].scalars)) expect(f.scalars[k], `step ${f.step} ${k}`).toBeCloseTo(v, 12);
     });
+
+    // the gate counterfactual: a preset replayed on every step in the worker
+    await page.getByLabel('Gate preset').selectOption('GRPO + zero-variance filter');
+    await page.locator('[data-testid=gate-apply]').click();
+    await page.waitForSelector('[data-testid=gate-rules]', { timeout: 60_000 });
+    const counts = (await page.locator('[data-testid=gate-rules] tbody tr td:nth-child(2)').allInnerTexts()).map(Number);
+    expect(counts.reduce((a, x) => a + x, 0)).toBe(1280);
+    await page.locator('[aria-label="Gate counterfactual"]').screenshot({ path: `${ARTIFACTS}import-gate.png` });
+    await page.locator('[data-testid=import-panel] .drop').screenshot({ path: `${ARTIFACTS}import-drop.png` });
     expect(h!.errors).toEqual([]);
   });
 });

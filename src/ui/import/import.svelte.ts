@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
 import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec, type BehaviorSpec, type StatesSpec } from '../../core/import/index';
+import { checkGateText } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
 
 export interface PreviewRow {
@@ -40,6 +41,10 @@ export class ImportSession {
   error = $state('');
   scan = $state.raw<ScanResult | null>(null);
   result = $state.raw<MeasureResult | null>(null);
+  /** Gate replayed on the imported samples (rule language text); '' = none. */
+  gateText = $state('');
+  /** The gate's errors (each with its rule and character), for the editor. */
+  readonly gateErrors = $derived(this.gateText.trim() ? checkGateText(this.gateText).errors.map((e) => e.message) : []);
   #worker: ImportWorker | null = null;
 
   /** The behavior rules as typed, or the validation message. */
@@ -104,7 +109,7 @@ export class ImportSession {
     const b = this.behaviors.spec;
     if (!b || this.statesError) return;
     await this.#run('measure', async (onProgress) => {
-      this.result = await this.worker.api.measure(this.files, { states: $state.snapshot(this.statesSpec) as StatesSpec, behaviors: b, eps: this.eps }, { format: this.format, openclawBatch: this.openclawBatch }, onProgress);
+      this.result = await this.worker.api.measure(this.files, { states: $state.snapshot(this.statesSpec) as StatesSpec, behaviors: b, eps: this.eps, ...(this.gateText.trim() && !this.gateErrors.length ? { gate: this.gateText } : {}) }, { format: this.format, openclawBatch: this.openclawBatch }, onProgress);
     });
   }
 
