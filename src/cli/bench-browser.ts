@@ -3,7 +3,8 @@
 // threads of a cross-origin-isolated page (at least 2), to measure the second thread — and webgpu.
 // `--gpu real` launches Chromium on the machine's GPU (Vulkan) instead of SwiftShader, whose WebGPU
 // runs on the CPU: its numbers test the path, not a GPU. `--backend wasm|webgpu` runs one backend
-// only. Builds the e2e site (dist-e2e/, with the fixture pages) when it is missing.
+// only. Builds the e2e site (dist-e2e/, with the fixture pages) when it is missing. Then a long run of
+// the lab page itself (bench-long-run.ts): pause latency and JS heap after `longSteps` steps.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { BenchResult } from '../engine/bench';
@@ -18,9 +19,17 @@ export interface BrowserBenchOptionsCli {
   ensembleP: number;
   backend: 'all' | 'wasm' | 'webgpu';
   gpu: 'swiftshader' | 'real';
+  /** Steps of the lab-page long run (pause latency, heap); 0 skips it. */
+  longSteps: number;
 }
 
 export async function runBrowserBench(opts: BrowserBenchOptionsCli): Promise<Record<string, unknown>> {
+  const engine = opts.reps > 0 ? await engineBench(opts) : {};
+  const long_run = opts.longSteps > 0 ? await (await import('./bench-long-run')).runLongRunBench({ steps: opts.longSteps }) : undefined;
+  return { ...engine, long_run };
+}
+
+async function engineBench(opts: BrowserBenchOptionsCli): Promise<Record<string, unknown>> {
   // The browser harness and its engine-check page are test code: loaded only for --browser.
   const { DIST, openPage } = await import('../../tests/browser/harness');
   if (!existsSync(`${DIST}/tests/browser/engine.html`)) execSync('npx vite build --mode e2e', { stdio: 'ignore' });
