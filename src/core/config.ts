@@ -1,10 +1,14 @@
 // The one config table: every setting's type, default, range, doc and UI group. Validation, the
 // JSON codec, the URL-query codec and the CLI's --set all read this table.
 
+import { GateError, parseGateText } from './gates/gate';
+
 type Num = { type: 'int' | 'float'; default: number; min: number; max: number };
 type Bool = { type: 'bool'; default: boolean };
 type Enum<T extends string> = { type: 'enum'; default: T; values: readonly T[] };
-type FieldSpec = (Num | Bool | Enum<string>) & { doc: string; group: ConfigGroup };
+/** Free text checked by `check` (e.g. a gate's rules); '' is always allowed. */
+type Text = { type: 'text'; default: string; maxLength: number; check: (text: string) => string | null };
+type FieldSpec = (Num | Bool | Enum<string> | Text) & { doc: string; group: ConfigGroup };
 
 export type ConfigGroup = 'run' | 'rollout' | 'ppo' | 'optimizer' | 'judge' | 'gates' | 'grpo' | 'credit' | 'async' | 'sft' | 'measure' | 'model';
 
@@ -15,7 +19,19 @@ export type MethodName = (typeof METHOD_NAMES)[number];
 const int = (d: number, min: number, max: number, group: ConfigGroup, doc: string) => ({ type: 'int' as const, default: d, min, max, group, doc });
 const float = (d: number, min: number, max: number, group: ConfigGroup, doc: string) => ({ type: 'float' as const, default: d, min, max, group, doc });
 const bool = (d: boolean, group: ConfigGroup, doc: string) => ({ type: 'bool' as const, default: d, group, doc });
+const text = (maxLength: number, check: (t: string) => string | null, group: ConfigGroup, doc: string) => ({ type: 'text' as const, default: '', maxLength, check, group, doc });
 const enm = <T extends string>(d: NoInfer<T>, values: readonly T[], group: ConfigGroup, doc: string) => ({ type: 'enum' as const, default: d, values, group, doc });
+
+/** A gate's text: null when it parses, else the parser's first error (rule, character, reason). */
+function checkGate(t: string): string | null {
+  try {
+    parseGateText(t);
+    return null;
+  } catch (e) {
+    if (e instanceof GateError) return e.message;
+    throw e;
+  }
+}
 
 export const SCHEMA = {
   task: enm('strategies', TASK_NAMES, 'run', 'Toy agentic task'),
@@ -56,6 +72,7 @@ export const SCHEMA = {
   opdAdvClamp: float(0, 0, 100, 'gates', 'OPD: clamp per-token advantage to ±c; 0 = off'),
   wOpd: float(1, 0, 10, 'gates', 'Combine: weight of the OPD term'),
   wRl: float(1, 0, 10, 'gates', 'Combine: weight of the RL term'),
+  gate: text(2000, checkGate, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (src/core/gates); empty = the method\'s built-in gate'),
 
   groupSize: int(4, 2, 64, 'grpo', 'GRPO group size n (sessions per prompt)'),
   normalizeStd: bool(true, 'grpo', 'GRPO: divide by the group std (Dr.GRPO never does)'),
@@ -86,7 +103,7 @@ export const SCHEMA = {
 } satisfies Record<string, FieldSpec>;
 
 type Schema = typeof SCHEMA;
-type ValueOf<F> = F extends { type: 'bool' } ? boolean : F extends { type: 'enum'; values: readonly (infer T)[] } ? T : number;
+type ValueOf<F> = F extends { type: 'bool' } ? boolean : F extends { type: 'text' } ? string : F extends { type: 'enum'; values: readonly (infer T)[] } ? T : number;
 export type Config = { [K in keyof Schema]: ValueOf<Schema[K]> };
 export type ConfigKey = keyof Config;
 export const CONFIG_KEYS = Object.keys(SCHEMA) as ConfigKey[];
@@ -127,6 +144,11 @@ export function checkField(key: string, value: unknown): string | null {
   const f = fieldSpec(key as ConfigKey);
   if (f.type === 'bool') return typeof value === 'boolean' ? null : `expected a boolean, got ${describe(value)}`;
   if (f.type === 'enum') return typeof value === 'string' && f.values.includes(value) ? null : `expected one of ${f.values.join(' | ')}, got ${describe(value)}`;
+  if (f.type === 'text') {
+    if (typeof value !== 'string') return `expected a string, got ${describe(value)}`;
+    if (value.length > f.maxLength) return `${value.length} characters is over the limit of ${f.maxLength}`;
+    return value.trim() === '' ? null : f.check(value);
+  }
   if (typeof value !== 'number') return `expected a number, got ${describe(value)}`;
   if (!Number.isFinite(value)) return `expected a finite number, got ${value}`;
   if (f.type === 'int' && !Number.isInteger(value)) return `expected an integer, got ${value}`;

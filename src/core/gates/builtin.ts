@@ -69,7 +69,7 @@ export function gateFromText(text: string): Gate {
   return g;
 }
 
-/** The gate a config trains with: the method's built-in gate with its knobs. */
-export function gateOf(c: Config): Gate {
-  return gateFromText(builtinGateText(c));
+/** The gate a config trains with: its `gate` setting when non-empty, else the method's built-in gate with its knobs. */
+export function gateOf(c: Pick<Config, keyof GateKnobs | 'gate'>): Gate {
+  return gateFromText(c.gate.trim() !== '' ? c.gate : builtinGateText(c));
 }
