@@ -275,11 +275,16 @@ export function formatField(key: ConfigKey, value: Config[ConfigKey]): string {
 
 // ---- URL-query codec ------------------------------------------------------------------------
 
+/** A value in a query: spaces as "+" (a gate's rules stay short and legible); URLSearchParams reads it back. */
+export function encodeQueryValue(text: string): string {
+  return encodeURIComponent(text).replace(/%20/g, '+');
+}
+
 /** Only non-default fields, in schema order, prefixed with the version: "v=1&task=assistant&...". */
 export function configToQuery(c: Config): string {
   const parts = [`v=${CONFIG_VERSION}`];
   for (const k of CONFIG_KEYS) {
-    if (c[k] !== SCHEMA[k].default) parts.push(`${k}=${encodeURIComponent(formatField(k, c[k]))}`);
+    if (c[k] !== SCHEMA[k].default) parts.push(`${k}=${encodeQueryValue(formatField(k, c[k]))}`);
   }
   return parts.join('&');
 }

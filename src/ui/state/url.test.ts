@@ -80,6 +80,22 @@ describe('URL state codec', () => {
     expect(state.config.dualClip).toBe(0);
     expect(state.config.heads).toBe(defaultConfig().heads);
   });
+
+  it('round-trips a custom gate compactly; a bad gate is reported and falls back to the lesson/default gate', () => {
+    const gate = 'votes_pos > 0 && votes_neg > 0 => drop # votes disagree\n!has_next_state => mask0\ntrue => mask1 0.5*rl + opd';
+    const s: UrlState = { ...defaultUrlState(), config: makeConfig({ gate, seed: 3 }) };
+    const q = encodeUrl(s, lessons);
+    expect(q).toBe('v=1&seed=3&gate=votes_pos+%3E+0+%26%26+votes_neg+%3E+0+%3D%3E+drop+%23+votes+disagree%0A!has_next_state+%3D%3E+mask0%0Atrue+%3D%3E+mask1+0.5*rl+%2B+opd');
+    expect(decodeUrl(q, lessons)).toEqual({ state: s, errors: [] });
+    const bad = decodeUrl('v=1&seed=3&gate=votes_pso+%3E+0+%3D%3E+drop', lessons);
+    expect(bad.state.config).toEqual({ ...defaultConfig(), seed: 3 });
+    expect(describeErrors(bad.errors, bad.state.config)).toEqual([
+      expect.stringMatching(/^gate: "votes_pso > 0 => drop": rule 1, character 1: unknown field "votes_pso".*votes_pos.*\(using \)$/),
+    ]);
+    const trailing = decodeUrl('v=1&gate=true+%3D%3E+mask1+rl+rl', lessons);
+    expect(trailing.state.config.gate).toBe('');
+    expect(trailing.errors.map((e) => e.field)).toEqual(['gate']);
+  });
 });
 
 // Issue 10 §1: the decoder's reports under hostile links (the banner shows them one per line).

@@ -9,7 +9,7 @@
  * fields are kept. `v` is the config schema version (CONFIG_VERSION); the lab keys belong to it.
  */
 import {
-  CONFIG_KEYS, CONFIG_VERSION, capUnknown, configFromQuery, defaultConfig, formatField, isConfigKey, queryParams, repairConfig,
+  CONFIG_KEYS, CONFIG_VERSION, capUnknown, configFromQuery, defaultConfig, encodeQueryValue, formatField, isConfigKey, queryParams, repairConfig,
   type Config, type ConfigKey, type FieldError,
 } from '../../core/config';
 import type { BackendPreference } from '../../../workers/lab.api';
@@ -58,7 +58,7 @@ export function encodeUrl(s: UrlState, lessons: ReadonlyMap<string, { config: Pa
   if (lesson) parts.push(`lesson=${encodeURIComponent(s.lesson!)}`);
   const base = lessonBase(lesson?.config);
   for (const k of CONFIG_KEYS) {
-    if (s.config[k] !== base[k]) parts.push(`${k}=${encodeURIComponent(formatField(k, s.config[k]))}`);
+    if (s.config[k] !== base[k]) parts.push(`${k}=${encodeQueryValue(formatField(k, s.config[k]))}`);
   }
   if (!sameList(s.views, DEFAULT_VIEWS)) parts.push(`views=${s.views.join(',')}`);
   if (s.viewState !== 'mean') parts.push(`state=${encodeURIComponent(s.viewState)}`);
