@@ -9,8 +9,8 @@ import { createReadStream, readFileSync, readdirSync, statSync, writeFileSync } 
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gateText, parseGateJson, parseGateText } from '../core/gates/index';
 import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
+import { readGateFile } from './gate-args';
 
 const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]';
 
@@ -44,15 +44,6 @@ export function expandPaths(paths: readonly string[]): string[] {
   });
 }
 
-/** A gate file: rule lines, or JSON {rules: [...]}; checked here so that a bad rule is reported with its position. */
-function readGate(path: string): string {
-  const text = readFileSync(path, 'utf8');
-  try {
-    return text.trimStart().startsWith('{') ? gateText(parseGateJson(JSON.parse(text))) : gateText(parseGateText(text));
-  } catch (e) {
-    throw new Error(`--gate ${path}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
 
 function readJson(path: string, what: string): unknown {
   try {
@@ -101,7 +92,7 @@ async function main(): Promise<number> {
     states = parseStatesSpec(v.states ? readJson(v.states, '--states') : { kind: 'single' });
     behaviors = parseBehaviorSpec(v.behaviors ? readJson(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
     files = expandPaths(args.positionals);
-    if (v.gate) gate = readGate(v.gate);
+    if (v.gate) gate = readGateFile(v.gate);
   } catch (e) {
     bad.push(e instanceof Error ? e.message : String(e));
   }

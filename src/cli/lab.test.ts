@@ -1,7 +1,7 @@
 // The CLI end to end on a small budget (tabular reference engine, so it runs in seconds). Its lines
 // must equal the same run done in process (same preset, seed, settings and base pretraining).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,5 +42,33 @@ describe('npm run lab', () => {
   });
   it('rejects a bad --set naming the field', () => {
     expect(() => execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--set', 'clipLow=7'], { stdio: 'pipe' })).toThrow(/config\.clipLow/);
+  });
+  it('--gate FILE.json and repeatable --gate-rule set the gate (rules first, then the file) and it decides the samples', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-'));
+    const file = join(dir, 'gate.json');
+    writeFileSync(file, JSON.stringify({ name: 'all rl', rules: ['!has_next_state => mask0 # no next state', { when: 'true', then: 'mask1 rl', label: 'all' }] }));
+    const out = join(dir, 'run.jsonl');
+    execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--steps', '1', '--pretrain-steps', '10', '--set', 'task=assistant', '--set', 'judgeNoise=0.5',
+      '--gate-rule', 'votes_pos > 0 && votes_neg > 0 => drop # votes disagree', '--gate-rule', 'score < 0 => mask0', '--gate', file, '--out', out, '--quiet'], { stdio: 'pipe' });
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[1].summary.config.gate).toBe('votes_pos > 0 && votes_neg > 0 => drop # votes disagree\nscore < 0 => mask0\n!has_next_state => mask0 # no next state\ntrue => mask1 rl # all');
+    const counts: number[] = lines[0].series['gate/rule_counts'];
+    expect(counts).toHaveLength(5);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(lines[0]['esr/served']);
+  });
+  it('rejects a bad --gate-rule or --gate file naming the rule or file, with position and reason', () => {
+    const err = (args: string[]) => {
+      try {
+        execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', ...args], { stdio: 'pipe' });
+      } catch (e) {
+        return String((e as { stderr: Buffer }).stderr);
+      }
+      return 'no error';
+    };
+    expect(err(['--gate-rule', 'true => mask1 rl', '--gate-rule', 'votes_pso > 0 => drop'])).toMatch(/--gate-rule "votes_pso > 0 => drop": rule 2, character 1: unknown field "votes_pso".*votes_pos/);
+    const file = join(mkdtempSync(join(tmpdir(), 'lab-')), 'bad.json');
+    writeFileSync(file, JSON.stringify({ rules: ['true => mask1 rl', 'score > => drop'] }));
+    expect(err(['--gate', file])).toMatch(new RegExp(`--gate ${file.replace(/[.\\/]/g, '\\$&')}: rule 2, character \\d+: `));
+    expect(err(['--gate', file + '.missing'])).toMatch(/--gate .*missing: ENOENT/);
   });
 });

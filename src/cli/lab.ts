@@ -3,6 +3,8 @@
 // Options: --engine wasm|tabular (tabular = the pure-TS reference engine, for quick checks),
 // --base FILE (raw little-endian Float32 base weights), else the base is pretrained in process
 // (--pretrain-steps N, --pretrain-lr X), --trace (include the per-sample trace in each line).
+// --gate FILE (rule lines, or JSON {"rules": [...]}) and repeatable --gate-rule 'EXPR => DECISION # label'
+// set the `gate` setting (the --gate-rule rules first, then the file's); bad rules name the file/rule.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +13,7 @@ import { Run } from '../core/loop';
 import { nonFinite } from '../core/metrics';
 import { parsePreset } from '../core/presets';
 import { createCliEngine, loadBase } from './engine-setup';
+import { cliGate } from './gate-args';
 import { EXIT_NON_FINITE } from './exit-codes';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,6 +24,8 @@ interface Args {
   seed?: number;
   out?: string;
   set: string[];
+  gate?: string;
+  gateRules: string[];
   engine: 'wasm' | 'tabular';
   base?: string;
   pretrainSteps?: number;
@@ -30,7 +35,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { set: [], engine: 'wasm', trace: false, quiet: false };
+  const a: Args = { set: [], gateRules: [], engine: 'wasm', trace: false, quiet: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const next = () => {
@@ -48,6 +53,8 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--seed') a.seed = num();
     else if (flag === '--out') a.out = next();
     else if (flag === '--set') a.set.push(next());
+    else if (flag === '--gate') a.gate = next();
+    else if (flag === '--gate-rule') a.gateRules.push(next());
     else if (flag === '--engine') {
       const e = next();
       if (e !== 'wasm' && e !== 'tabular') throw new Error('--engine must be wasm or tabular');
@@ -58,7 +65,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--trace') a.trace = true;
     else if (flag === '--quiet') a.quiet = true;
     else if (flag === '--help' || flag === '-h') {
-      console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 6).join('\n'));
+      console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 8).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown option ${flag}`);
   }
@@ -78,6 +85,8 @@ function resolveConfig(a: Args): Config {
     if (eq < 1) throw new Error(`--set expects key=value, got ${kv}`);
     partial[kv.slice(0, eq)] = parseField(kv.slice(0, eq), kv.slice(eq + 1));
   }
+  const gate = cliGate(a.gate, a.gateRules);
+  if (gate !== null) partial.gate = gate;
   return makeConfig(partial);
 }
 
