@@ -80,4 +80,22 @@ describe('import panel', () => {
     await page.locator('[data-testid=import-panel] .drop').screenshot({ path: `${ARTIFACTS}import-drop.png` });
     expect(h!.errors).toEqual([]);
   });
+
+  it('loads the TRL parquet and OpenClaw-RL examples (hyparquet and the record+PRM join in the worker)', async () => {
+    const page = h!.page;
+    const fmt = page.locator('[data-testid=import-format]');
+    await page.getByRole('button', { name: 'trl', exact: true }).click();
+    await page
+      .waitForFunction(() => /TRL GRPO completions \(parquet\): 1280 samples/.test((document.querySelector('[data-testid=import-format]')?.textContent ?? '').replace(/\s+/g, ' ')), null, { timeout: 120_000 })
+      .catch(async (e) => {
+        console.error('[import e2e]', await fmt.allInnerTexts(), await page.locator('[data-testid=import-error]').allInnerTexts(), await page.locator('.progress').allInnerTexts(), h!.errors);
+        throw e;
+      });
+    expect(await page.locator('[data-testid=preview-summary]').innerText()).toMatch(/Preview of the first 200 samples: \d+ unclassified/);
+    await page.getByRole('button', { name: 'openclaw', exact: true }).click();
+    await page.waitForFunction(() => /OpenClaw-RL record \+ PRM JSONL: 1280 samples, steps 1–20 \(20\), no log-probs, with tool calls · 2 files/.test((document.querySelector('[data-testid=import-format]')?.textContent ?? '').replace(/\s+/g, ' ')), null, { timeout: 120_000 });
+    expect(await fmt.innerText()).toContain('OpenClaw-RL');
+    expect(await page.locator('[data-testid=import-issues]').count()).toBe(0);
+    expect(h!.errors).toEqual([]);
+  });
 });
