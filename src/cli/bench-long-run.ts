@@ -60,16 +60,14 @@ export async function runLongRunBench(opts: { steps: number }): Promise<LongRunR
     }
     const wall = (Date.now() - t0) / 1000;
     // time the pause inside the page: from the click to the button reading "Play" again
-    const latency = await page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          const play = document.querySelector<HTMLButtonElement>('.transport .play')!;
-          const t = performance.now();
-          const check = () => (/Play/.test(play.textContent ?? '') ? resolve(performance.now() - t) : requestAnimationFrame(check));
-          play.click();
-          requestAnimationFrame(check);
-        }),
-    );
+    // a string, not a function: the bundler's helpers (e.g. __name) do not exist in the page
+    const latency = (await page.evaluate(`new Promise((resolve) => {
+      const play = document.querySelector('.transport .play');
+      const t = performance.now();
+      const check = () => (/Play/.test(play.textContent || '') ? resolve(performance.now() - t) : requestAnimationFrame(check));
+      play.click();
+      requestAnimationFrame(check);
+    })`)) as number;
     const end = await stepOf(page);
     const heapEnd = await heapMb(page);
     return {
