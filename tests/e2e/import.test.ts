@@ -71,7 +71,7 @@ describe('import panel', () => {
     });
 
     // the gate counterfactual: a preset replayed on every step in the worker
-    await page.getByLabel('Gate preset').selectOption('GRPO + zero-variance filter');
+    await page.getByLabel('Gate preset').selectOption('grpo + dynamic sampling (drop zero-variance groups)');
     await page.locator('[data-testid=gate-apply]').click();
     await page.waitForSelector('[data-testid=gate-rules]', { timeout: 60_000 });
     const counts = (await page.locator('[data-testid=gate-rules] tbody tr td:nth-child(2)').allInnerTexts()).map(Number);
