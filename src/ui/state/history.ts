@@ -7,15 +7,30 @@
 import type { MetricsFrame } from '../../core/metrics';
 
 export const MAX_DRAWN = 500;
+/**
+ * Frames kept at full resolution before the oldest half is thinned 2:1 (setting changes kept): at
+ * ~1.5 KB per kept frame (bench long_run) the page then holds at most ~30 MB of history.
+ */
+export const MAX_KEPT = 20_000;
 
 export class FrameHistory {
   #all: MetricsFrame[] = [];
   #drawn: MetricsFrame[] = [];
   #stride = 1;
   #version = 0;
+  #thinned = 0;
 
-  constructor(readonly maxDrawn = MAX_DRAWN) {
+  constructor(
+    readonly maxDrawn = MAX_DRAWN,
+    readonly maxKept = MAX_KEPT,
+  ) {
     if (!(maxDrawn >= 4)) throw new RangeError(`maxDrawn must be ≥ 4, got ${maxDrawn}`);
+    if (!(maxKept >= 4)) throw new RangeError(`maxKept must be ≥ 4, got ${maxKept}`);
+  }
+
+  /** Frames dropped by the cap so far (the export then has gaps in its oldest part). */
+  get thinned(): number {
+    return this.#thinned;
   }
 
   /** Starts over from `prefix` (a fork's or recovery's kept frames). */
@@ -23,6 +38,7 @@ export class FrameHistory {
     this.#all = [];
     this.#drawn = [];
     this.#stride = 1;
+    this.#thinned = 0;
     this.push(prefix);
   }
 
@@ -35,6 +51,7 @@ export class FrameHistory {
       if (last && !this.#keeps(last)) this.#drawn.pop();
       this.#drawn.push(f);
       if (this.#drawn.length > this.maxDrawn) this.#thin();
+      if (this.#all.length > this.maxKept) this.#cap();
     }
     this.#version++;
   }
@@ -60,6 +77,14 @@ export class FrameHistory {
 
   #keeps(f: MetricsFrame): boolean {
     return f.step % this.#stride === 0 || Object.keys(f.changes).length > 0 || f === this.#all[0];
+  }
+
+  /** Thin the oldest half of the kept frames 2:1 (the first frame and setting changes stay). */
+  #cap(): void {
+    const half = Math.floor(this.#all.length / 2);
+    const old = this.#all.slice(0, half).filter((f, i) => i % 2 === 0 || Object.keys(f.changes).length > 0);
+    this.#thinned += half - old.length;
+    this.#all = [...old, ...this.#all.slice(half)];
   }
 
   /** Double the stride and keep the frames that still qualify (and the latest). */
