@@ -4,7 +4,7 @@
  * that carries a setting change and always the latest), so that chart work per redraw stays
  * bounded and a Pause stays responsive after thousands of steps. Pure (no DOM, no runes).
  */
-import type { MetricsFrame } from '../../core/metrics';
+import type { MetricsFrame, SeriesName } from '../../core/metrics';
 
 export const MAX_DRAWN = 500;
 /**
@@ -103,6 +103,6 @@ export class FrameHistory {
 function shareUnchanged(f: MetricsFrame, prev: MetricsFrame): MetricsFrame {
   const same = (a: readonly number[] | undefined, b: readonly number[] | undefined) => !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
   if (same(f.ratioEdges, prev.ratioEdges)) f.ratioEdges = prev.ratioEdges;
-  for (const k of Object.keys(f.series)) if (same(f.series[k], prev.series[k])) f.series[k] = prev.series[k];
+  for (const k of Object.keys(f.series) as SeriesName[]) if (same(f.series[k], prev.series[k])) f.series[k] = prev.series[k];
   return f;
 }
