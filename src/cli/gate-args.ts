@@ -27,10 +27,3 @@ export function gateRuleLines(rules: readonly string[]): string[] {
     }
   });
 }
-
-/** The gate a command line gives: --gate-rule rules first (first match wins), then the file's; null = none. */
-export function cliGate(file: string | undefined, rules: readonly string[]): string | null {
-  const lines = gateRuleLines(rules);
-  if (file !== undefined) lines.push(readGateFile(file));
-  return lines.length ? lines.join('\n') : null;
-}

@@ -1,10 +1,11 @@
 // The CLI end to end on a small budget (tabular reference engine, so it runs in seconds). Its lines
 // must equal the same run done in process (same preset, seed, settings and base pretraining).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../tests/support/speed';
 import { makeConfig } from '../core/config';
 import { Run } from '../core/loop';
 import { parsePreset } from '../core/presets';
@@ -61,14 +62,55 @@ describe('npm run lab', () => {
       try {
         execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', ...args], { stdio: 'pipe' });
       } catch (e) {
-        return String((e as { stderr: Buffer }).stderr);
+        const x = e as { stderr: Buffer; status: number };
+        return `exit ${x.status}: ${String(x.stderr)}`;
       }
       return 'no error';
     };
-    expect(err(['--gate-rule', 'true => mask1 rl', '--gate-rule', 'votes_pso > 0 => drop'])).toMatch(/--gate-rule "votes_pso > 0 => drop": rule 2, character 1: unknown field "votes_pso".*votes_pos/);
+    expect(err(['--gate-rule', 'true => mask1 rl', '--gate-rule', 'votes_pso > 0 => drop'])).toMatch(/^exit 2: --gate-rule "votes_pso > 0 => drop": rule 2, character 1: unknown field "votes_pso".*votes_pos/);
     const file = join(mkdtempSync(join(tmpdir(), 'lab-')), 'bad.json');
     writeFileSync(file, JSON.stringify({ rules: ['true => mask1 rl', 'score > => drop'] }));
-    expect(err(['--gate', file])).toMatch(new RegExp(`--gate ${file.replace(/[.\\/]/g, '\\$&')}: rule 2, character \\d+: `));
-    expect(err(['--gate', file + '.missing'])).toMatch(/--gate .*missing: ENOENT/);
+    expect(err(['--gate', file])).toMatch(new RegExp(`^exit 1: --gate ${file.replace(/[.\\/]/g, '\\$&')}: rule 2, character \\d+: `));
+    expect(err(['--gate', file + '.missing'])).toMatch(/^exit 1: --gate .*missing: ENOENT/);
   });
+  it('bad command lines and bad files: exit 2 or 1 before the engine starts, naming the flag, file and field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-bad-'));
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '');
+    const bom = join(dir, 'bom.json');
+    writeFileSync(bom, '\uFEFF' + JSON.stringify({ title: 'BOM preset', explanation: 'x'.repeat(50), config: { task: 'strategies', lr: 'fast' } }));
+    const proto = join(dir, 'proto.json');
+    writeFileSync(proto, JSON.stringify({ title: 'p', explanation: 'x'.repeat(50), config: { constructor: 1 } }));
+    const folder = join(dir, 'folder.json');
+    mkdirSync(folder);
+    const base = ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--steps', '1', '--pretrain-steps', '2'];
+    const cases: [string[], number, RegExp][] = [
+      [['--set', 'lr=abc'], 2, /--set config\.lr: expected a decimal number, got "abc"/],
+      [['--set', 'seed=0x10'], 2, /config\.seed: .*"0x10"/],
+      [['--set', 'constructor=1'], 2, /config\.constructor: unknown setting/],
+      [['--seed', '0x10'], 2, /--seed needs a whole number ≥ 0, got "0x10"/],
+      [['--pretrain-steps', '-5'], 2, /--pretrain-steps needs a whole number ≥ 0, got "-5"/],
+      [['--pretrain-steps', '2.5'], 2, /--pretrain-steps .*"2\.5"/],
+      [['--pretrain-lr', '-1'], 2, /--pretrain-lr needs a number > 0, got "-1"/],
+      [['--preset', ''], 2, /--preset needs a value, got ""/],
+      [['--out', ''], 2, /--out needs a value, got ""/],
+      [['--preset', empty], 1, new RegExp(`preset ${empty}: the file is empty`)],
+      [['--preset', folder], 1, new RegExp(`preset ${folder}: is a directory`)],
+      [['--preset', bom], 1, new RegExp(`preset ${bom}: config\\.lr: expected a number, got "fast"`)],
+      [['--preset', proto], 1, /config\.constructor: unknown setting/],
+      [['--preset', 'no-such-lesson'], 1, /no-such-lesson\.json: no such file/],
+      [['--out', join(dir, 'missing-dir', 'run.jsonl')], 1, /--out .*run\.jsonl: cannot write \(ENOENT\)/],
+    ];
+    const results = await Promise.all(
+      cases.map(([args]) => new Promise<{ code: number; stderr: string }>((done) => {
+        execFile('npx', [...base, ...args], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
+      })),
+    );
+    results.forEach((r, i) => {
+      const [args, code, re] = cases[i];
+      expect(r.stderr, args.join(' ')).toMatch(re);
+      expect(r.stderr, args.join(' ')).not.toMatch(/engine: |pretrained/);
+      expect(r.code, args.join(' ')).toBe(code);
+    });
+  }, scaled(300_000));
 });
