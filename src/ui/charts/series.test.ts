@@ -24,6 +24,13 @@ describe('chart series helpers', () => {
     expect(valueExtent([])).toEqual([0, 1]);
   });
 
+  it('valueExtent: all-zero data gets a 0..1 axis, a constant one an axis from 0', () => {
+    const flat = (v: number): Series[] => [{ key: 'k', label: 'k', color: '#000', points: [1, 2, 3].map((step) => ({ step, value: v })) }];
+    expect(valueExtent(flat(0))).toEqual([0, 1]);
+    expect(valueExtent(flat(2), 0)).toEqual([0, 2]);
+    expect(valueExtent(flat(-2), 0)).toEqual([-2, 0]);
+  });
+
   it('formatValue keeps tooltips exact but short', () => {
     expect(formatValue(0.123456789)).toBe('0.12346');
     expect(formatValue(3)).toBe('3');

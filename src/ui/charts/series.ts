@@ -29,7 +29,11 @@ export function nearestIndex(points: readonly Point[], step: number): number {
   return lo;
 }
 
-/** [min, max] over all finite values, padded; [0, 1] when there is no data. */
+/**
+ * [min, max] over all finite values, padded; [0, 1] when there is no data or all values are 0 (a
+ * counter that stayed 0 reads as "0 of something", not as a −0.5..0.5 band); a constant value gets
+ * an axis from 0 to it.
+ */
 export function valueExtent(series: readonly Series[], pad = 0.05): [number, number] {
   let lo = Infinity;
   let hi = -Infinity;
@@ -41,7 +45,10 @@ export function valueExtent(series: readonly Series[], pad = 0.05): [number, num
     }
   }
   if (lo > hi) return [0, 1];
-  if (lo === hi) return [lo - 0.5, hi + 0.5];
+  if (lo === hi) {
+    if (lo === 0) return [0, 1];
+    return lo > 0 ? [0, lo * (1 + pad)] : [lo * (1 + pad), 0];
+  }
   const d = (hi - lo) * pad;
   return [lo - d, hi + d];
 }

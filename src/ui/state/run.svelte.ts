@@ -34,6 +34,11 @@ export class RunState {
   get latest(): MetricsFrame | null {
     return this.frames[this.frames.length - 1] ?? null;
   }
+  /** The base before SFT and RL as a step-0 frame (behavior metrics only); null for a fork. */
+  get baseFrame(): MetricsFrame | null {
+    const s = this.status?.baseScalars;
+    return s ? { step: 0, version: 0, scalars: s, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] } : null;
+  }
   get playing(): boolean {
     return this.phase === 'running';
   }
