@@ -290,6 +290,7 @@ export class Run {
     const judged = col.served.filter((t) => t.hasNext);
     const out: Record<string, number> = {
       'grad/reward_var': rs.rewardVar,
+      'grad/reward_mean': col.served.length ? col.served.reduce((a, t) => a + t.reward, 0) / col.served.length : 0,
       'grad/zero_std_frac': rs.zeroStdFrac,
       'grad/norm': mean((m) => m.gradNorm),
       'grad/adv_abs_mean': active ? advAbs / active : 0,

@@ -9,7 +9,8 @@ const st = (patch: Partial<LabStatus>): LabStatus => ({ runId: 1, phase: 'paused
 describe('statusText', () => {
   it('is never blank once a run exists (e.g. after Close compare)', () => {
     expect(statusText({ labMessage: '', status: st({}), config, hidden: [] })).toBe('paused at step 11: press Play (space) or Step (→)');
-    expect(statusText({ labMessage: '', status: st({ phase: 'ready', step: 0 }), config, hidden: [] })).toMatch(/^ready: press Play/);
+    expect(statusText({ labMessage: '', status: st({ phase: 'ready', step: 0 }), config, hidden: [] })).toBe('ready: press Play (space) or Step (→).');
+    expect(statusText({ labMessage: '', status: st({ phase: 'ready', step: 0 }), config, hidden: [], watching: true })).toBe('');
     expect(statusText({ labMessage: '', status: null, config, hidden: [] })).toBe('warming up engine…');
   });
   it('joins the messages and hides presenter-hidden values', () => {

@@ -14,13 +14,16 @@ export interface StatusInput {
   compareMessage?: string;
   config: Config;
   hidden: readonly ConfigKey[];
+  /** A lesson's watch line already says what to press: a ready run needs no words of its own. */
+  watching?: boolean;
 }
 
-export function statusText({ labMessage, status, compareMessage = '', config, hidden }: StatusInput): string {
+export function statusText({ labMessage, status, compareMessage = '', config, hidden, watching = false }: StatusInput): string {
   if (!status) return redact(labMessage || 'warming up engine…', config, hidden);
   const lines = [labMessage, status.message, compareMessage ? `B: ${compareMessage}` : ''].filter(Boolean);
   if (!lines.length) {
-    if (status.phase === 'ready') lines.push(`ready: press Play (space) or Step (→). ${status.backendNote}; base: ${status.baseSource}.`);
+    // the engine and base details live in the backend badge (its tooltip and screen-reader text)
+    if (status.phase === 'ready' && !watching) lines.push('ready: press Play (space) or Step (→).');
     else if (status.phase === 'paused') lines.push(`paused at step ${status.step}: press Play (space) or Step (→)`);
     else if (status.phase === 'done') lines.push(`finished at step ${status.step}: Reset (r) to run again`);
   }
