@@ -13,14 +13,19 @@ const isolation = {
 const page = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
 // Every tests/browser/*.html is a fixture page for the browser e2e tests (probe.html: the engine
-// probe; engine.html: the engine check; views.html: the chart views). They are built next to the lab as dist/tests/browser/<name>.html.
-const fixtures = Object.fromEntries(
-  readdirSync(page('./tests/browser'))
-    .filter((f) => f.endsWith('.html'))
-    .map((f) => [`test-${basename(f, '.html')}`, page(`./tests/browser/${f}`)]),
-);
+// probe; engine.html: the engine check; views.html: the chart views). Only the e2e build
+// (`vite build --mode e2e`, run by tests/global-setup.ts) includes them, next to the lab as
+// dist-e2e/tests/browser/<name>.html; the shipped dist/ holds the lab alone.
+export const E2E_MODE = 'e2e';
+export const E2E_OUT_DIR = 'dist-e2e';
+const fixtures = () =>
+  Object.fromEntries(
+    readdirSync(page('./tests/browser'))
+      .filter((f) => f.endsWith('.html'))
+      .map((f) => [`test-${basename(f, '.html')}`, page(`./tests/browser/${f}`)]),
+  );
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   base: './',
   plugins: [svelte()],
   optimizeDeps: { exclude: ['onnxruntime-web'] },
@@ -29,13 +34,14 @@ export default defineConfig({
   worker: { format: 'es' },
   build: {
     target: 'es2022',
+    outDir: mode === E2E_MODE ? E2E_OUT_DIR : 'dist',
     chunkSizeWarningLimit: 30000,
     rollupOptions: {
       input: {
         // The lab.
         main: page('./index.html'),
-        ...fixtures,
+        ...(mode === E2E_MODE ? fixtures() : {}),
       },
     },
   },
-});
+}));

@@ -1,16 +1,18 @@
 /**
- * vitest globalSetup of the e2e project: builds the site into dist/ once before the browser tests.
- * INVLAB_SKIP_BUILD=1 reuses an existing dist/ (fast local iteration).
+ * vitest globalSetup of the e2e project: builds the site plus the test fixture pages into dist-e2e/
+ * (`vite build --mode e2e`; the shipped dist/ has no fixture pages) once before the browser tests.
+ * INVLAB_SKIP_BUILD=1 reuses an existing dist-e2e/ (fast local iteration).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { E2E_MODE, E2E_OUT_DIR } from '../vite.config';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export default async function setup(): Promise<void> {
-  if (process.env.INVLAB_SKIP_BUILD === '1' && existsSync(`${ROOT}/dist/index.html`)) return;
+  if (process.env.INVLAB_SKIP_BUILD === '1' && existsSync(`${ROOT}/${E2E_OUT_DIR}/index.html`)) return;
   const t0 = Date.now();
-  await build({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, logLevel: 'warn' });
+  await build({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, mode: E2E_MODE, logLevel: 'warn' });
   console.log(`[e2e] vite build: ${Date.now() - t0} ms`);
 }

@@ -6,7 +6,7 @@ import type { PolicyEngine } from '../src/core/engine';
 import type { MetricsFrame } from '../src/core/metrics';
 import { pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../src/core/testing/tabular-engine';
+import { createTabularEngine } from '../tests/support/tabular-engine';
 import type { LabListener, LabStatus } from './lab.api';
 import { LabSession } from './lab-session';
 

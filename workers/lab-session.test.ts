@@ -4,7 +4,7 @@ import type { PolicyEngine } from '../src/core/engine';
 import type { MetricsFrame } from '../src/core/metrics';
 import { pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../src/core/testing/tabular-engine';
+import { createTabularEngine } from '../tests/support/tabular-engine';
 import type { LabListener, LabStatus } from './lab.api';
 import { nonFinite } from '../src/core/metrics';
 import { LabSession } from './lab-session';
@@ -166,6 +166,36 @@ describe('LabSession', () => {
     expect((await parent.s.reset()).step).toBe(0);
     await parent.s.dispose();
     await child.s.dispose();
+  });
+
+  it('a lost device stops the run and says so with fault "device-lost"; the init note is the ready message', async () => {
+    let lose: (why: string) => void = () => undefined;
+    let trains = 0;
+    const { s, rec } = session(cfg({ steps: 10_000 }), recorder(), (e) => {
+      const lost = new Promise<string>((r) => (lose = r));
+      return new Proxy(e, {
+        get(t, p) {
+          if (p === 'lost') return lost;
+          if (p === 'trainStep') {
+            // the device goes away during the third step's update
+            return (...a: Parameters<PolicyEngine['trainStep']>) => (++trains === 3 && lose('destroyed: test'), t.trainStep(...a));
+          }
+          const v = Reflect.get(t, p, t) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+        },
+      });
+    });
+    expect((await s.init(undefined, 'resumed after a test fault')).message).toBe('resumed after a test fault');
+    const st = await s.step(100);
+    expect(st.fault).toBe('device-lost');
+    expect(st.phase).toBe('error');
+    expect(st.message).toBe('WebGPU device lost: destroyed: test');
+    expect(st.step).toBe(3);
+    expect(rec.frames.map((f) => f.step)).toEqual([1, 2, 3]);
+    await s.play(); // refused: nothing more runs on a lost device
+    expect((await s.step(2)).step).toBe(3);
+    expect(rec.frames).toHaveLength(3);
+    await s.dispose();
   });
 
   it('nonFinite names the first bad scalar', () => {

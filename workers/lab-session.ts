@@ -56,6 +56,7 @@ export class LabSession {
   private readonly coalescer: Coalescer<MetricsFrame>;
   /** Serializes every operation on the run (a step never interleaves with a reset or a patch). */
   private lock: Promise<unknown> = Promise.resolve();
+  private fault: LabStatus['fault'];
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
@@ -91,6 +92,7 @@ export class LabSession {
       config: this.config,
       needsReset: this.poisoned !== '',
       baseScalars: this.run && !this.origin ? this.run.baseScalars : null,
+      ...(this.fault ? { fault: this.fault } : {}),
     };
   }
 
@@ -103,7 +105,7 @@ export class LabSession {
   }
 
   /** Engine + base + run; a fork starts from its parent's weights at the fork step. */
-  async init(fork?: ForkPoint): Promise<LabStatus> {
+  async init(fork?: ForkPoint, note?: string): Promise<LabStatus> {
     return this.exclusive(async () => {
       try {
         if (fork) {
@@ -112,7 +114,7 @@ export class LabSession {
           this.config = makeConfig({ ...this.config, task: fork.config.task, seed: fork.config.seed, ...shapeOf(fork.config) });
         }
         await this.start(this.config);
-        return this.emitStatus('ready', this.fork ? `forked at step ${this.fork.step}` : '');
+        return this.emitStatus('ready', note ?? (this.fork ? `forked at step ${this.fork.step}` : ''));
       } catch (e) {
         return this.emitStatus('error', `engine failed to start: ${errorText(e)}`);
       }
@@ -124,10 +126,13 @@ export class LabSession {
     if (!this.engine || shape !== this.engineShape) {
       this.emitStatus('loading', 'warming up engine…');
       await this.disposeRun();
-      await this.engine?.dispose();
-      this.engine = null;
-      this.engine = await this.deps.createEngine(policyShape(config));
+      const old = this.engine;
+      this.engine = null; // before disposing: its loss report is then ignored
+      await old?.dispose();
+      const engine = await this.deps.createEngine(policyShape(config));
+      this.engine = engine;
       this.engineShape = shape;
+      void engine.lost?.then((why) => this.deviceLost(engine, why));
       this.baseKey = '';
     }
     const engine = this.engine;
@@ -157,6 +162,18 @@ export class LabSession {
     }
   }
 
+  /**
+   * The engine's device is gone (WebGPU device loss): nothing more can run here. Stop, and say so
+   * with `fault`, so that the page resumes the run on WASM from the last weights it read back.
+   */
+  private deviceLost(engine: PolicyEngine, why: string): void {
+    if (engine !== this.engine) return; // an engine already replaced or disposed
+    this.playing = false;
+    this.fault = 'device-lost';
+    this.coalescer.flush();
+    this.emitStatus('error', `WebGPU device lost: ${why}`);
+  }
+
   private async disposeRun(): Promise<void> {
     this.coalescer.flush();
     this.run?.dispose();
@@ -169,6 +186,10 @@ export class LabSession {
 
   /** One step under the lock; returns false when the run must stop (done, NaN, error, checkpoint). */
   private async stepOnce(): Promise<boolean> {
+    if (this.fault) {
+      this.coalescer.flush(); // a step that was under way when the device went still reports
+      return false;
+    }
     const run = this.run;
     if (!run || this.done()) {
       this.emitStatus('done', `finished ${this.config.steps} steps`);
@@ -208,7 +229,7 @@ export class LabSession {
   }
 
   async play(): Promise<void> {
-    if (this.playing || !this.run) return;
+    if (this.playing || !this.run || this.fault) return;
     if (this.poisoned) {
       this.emitStatus('paused', this.poisoned);
       return;
@@ -333,6 +354,7 @@ export class LabSession {
   forkPoint(): Promise<ForkPoint> {
     return this.exclusive(async () => {
       if (!this.engine || !this.base || !this.run) throw new Error('no run to fork');
+      this.coalescer.flush(); // the page then holds every frame up to the returned step
       return { step: this.offset + this.run.stepCount, base: this.base.weights, weights: await this.engine.getWeights(), config: this.config };
     });
   }
@@ -343,8 +365,9 @@ export class LabSession {
       this.coalescer.dispose();
       this.run?.dispose();
       this.run = null;
-      await this.engine?.dispose();
+      const old = this.engine;
       this.engine = null;
+      await old?.dispose();
     });
   }
 }

@@ -26,8 +26,10 @@ export interface LabInit {
   pretrainSteps?: number;
   /** WASM threads (default: ORT's choice). */
   numThreads?: number;
-  /** Start from another run's weights at a step (Compare) instead of the task's base. */
+  /** Start from another run's weights at a step (Compare, or a recovery) instead of the task's base. */
   fork?: ForkPoint;
+  /** Status message once ready (e.g. why this worker replaced one that failed). */
+  note?: string;
 }
 
 export type LabPhase = 'loading' | 'pretraining' | 'ready' | 'running' | 'paused' | 'done' | 'error';
@@ -54,6 +56,8 @@ export interface LabStatus {
   needsReset: boolean;
   /** Behavior metrics of the base before SFT and RL (step 0 of the plots); null for a fork. */
   baseScalars: Record<string, number> | null;
+  /** Set when the run cannot go on in this worker: its WebGPU device was lost (the page resumes it on WASM). */
+  fault?: 'device-lost';
 }
 
 export interface LabListener {

@@ -90,7 +90,7 @@ const api: LabApi = {
       listener,
       init.config,
     );
-    return session.init(init.fork);
+    return session.init(init.fork, init.note);
   },
   play: () => need().play(),
   pause: () => need().pause(),
@@ -108,6 +108,15 @@ const api: LabApi = {
     session = null;
   },
 };
+
+// A rejection nobody handles leaves the run in an unknown state: rethrow it as an uncaught error,
+// which reaches the page as the Worker's 'error' event (the page then replaces this worker).
+self.addEventListener('unhandledrejection', (e) => {
+  const reason: unknown = e.reason;
+  setTimeout(() => {
+    throw reason instanceof Error ? reason : new Error(String(reason));
+  });
+});
 
 // ORT's bundled build starts its WASM pthreads as module workers of *this* chunk
 // (new Worker(import.meta.url, { name: 'em-pthread' })): only the real worker exposes the API.

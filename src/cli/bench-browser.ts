@@ -1,15 +1,16 @@
 // `npm run bench -- --browser`: the same benchmark inside a Web Worker of headless Chromium
-// (Debian's chromium, SwiftShader WebGPU flags from DESIGN.md) for wasm and webgpu. Builds dist/
-// when it is missing. SwiftShader runs WebGPU on the CPU: its numbers test the path, not a GPU.
+// (Debian's chromium, SwiftShader WebGPU flags from DESIGN.md) for wasm and webgpu. Builds the e2e
+// site (dist-e2e/, with the fixture pages) when it is missing. SwiftShader runs WebGPU on the CPU: its numbers test the path, not a GPU.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { BenchResult } from '../engine/bench';
-import { DIST, openPage } from '../../tests/browser/harness';
 
 type PageApi = { engineCheck: { bench(b: string, reps: number, leak: number): Promise<BenchResult> } };
 
 export async function runBrowserBench(opts: { reps: number; leakSteps: number }): Promise<Record<string, unknown>> {
-  if (!existsSync(`${DIST}/tests/browser/engine.html`)) execSync('npx vite build', { stdio: 'ignore' });
+  // The browser harness and its engine-check page are test code: loaded only for --browser.
+  const { DIST, openPage } = await import('../../tests/browser/harness');
+  if (!existsSync(`${DIST}/tests/browser/engine.html`)) execSync('npx vite build --mode e2e', { stdio: 'ignore' });
   const h = await openPage('webgpu', '/tests/browser/engine.html');
   try {
     await h.page.waitForSelector('body[data-ready="1"]', { state: 'attached', timeout: 30_000 });

@@ -13,7 +13,7 @@ const reps = flag('--reps', 20);
 const leakSteps = flag('--leak-steps', 2000);
 
 async function main() {
-  const ort = await import('onnxruntime-web');
+  const { ort } = await import('../engine/node');
   if (args.includes('--browser')) {
     const { runBrowserBench } = await import('./bench-browser');
     console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps }), null, 2));

@@ -13,7 +13,6 @@ import { nonFinite } from '../core/metrics';
 import { parsePreset } from '../core/presets';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
-import { createTabularEngine } from '../core/testing/tabular-engine';
 import { shippedBase } from './checkpoints';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -86,7 +85,11 @@ function resolveConfig(a: Args): Config {
 
 async function makeEngine(a: Args, cfg: Config): Promise<PolicyEngine> {
   const shape = policyShape(cfg);
-  if (a.engine === 'tabular') return createTabularEngine(shape);
+  if (a.engine === 'tabular') {
+    // The test reference engine lives with the tests; loaded only when asked for.
+    const { createTabularEngine } = await import('../../tests/support/tabular-engine');
+    return createTabularEngine(shape);
+  }
   const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
   return createNodeEngine(shape, { seed: cfg.seed });
 }

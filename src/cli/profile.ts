@@ -68,6 +68,6 @@ export function opProfile(runs = 5): Record<string, string> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const ort = await import('onnxruntime-web');
+  const { ort } = await import('../engine/node');
   await profileRuns(ort, Number(process.argv[2] ?? 5));
 }

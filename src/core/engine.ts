@@ -133,4 +133,9 @@ export interface PolicyEngine {
   /** Number of optimizer steps taken since the last setWeights. */
   readonly version: number;
   dispose(): Promise<void>;
+  /**
+   * Resolves (with the reason) when the device behind the engine is gone for good, e.g. a lost
+   * WebGPU device; absent for engines that cannot lose theirs (WASM, tabular).
+   */
+  readonly lost?: Promise<string>;
 }

@@ -1,5 +1,6 @@
 // The measurements of the four invariants, written once; the loop assembles them into one frame
 // per step under the DESIGN.md metric names.
+import { behaviorInfo } from './behavior-info';
 import type { GateDecision, JudgedTurn } from './methods/types';
 import type { Generated } from './serve';
 import { INVALID } from './tasks/grammar';
@@ -59,6 +60,25 @@ export function entropyOf(p: readonly number[]): number {
   return h;
 }
 
+/**
+ * One state's behavior distribution from counts (`counts[names.length]` = invalid), its standard
+ * error sqrt(p(1 − p)/n), entropy over the valid behaviors and support #{b : p(b) > eps}, written
+ * into `out` under the DESIGN.md names. The lab's Monte Carlo measure and imported logs both use it.
+ */
+export function behaviorScalars(state: string, names: readonly string[], counts: readonly number[], eps: number, out: Record<string, number>): void {
+  const n = counts.reduce((a, c) => a + c, 0);
+  if (n === 0) return;
+  const p = counts.map((c) => c / n);
+  names.forEach((bh, i) => {
+    out[`support/behavior_dist/${state}/${bh}`] = p[i];
+    out[`support/behavior_dist_se/${state}/${bh}`] = Math.sqrt((p[i] * (1 - p[i])) / n);
+  });
+  out[`support/behavior_dist/${state}/invalid`] = p[names.length] ?? 0;
+  const valid = p.slice(0, names.length);
+  out[`support/behavior_entropy/${state}`] = entropyOf(valid);
+  out[`support/behavior_support/${state}`] = valid.filter((x) => x > eps).length;
+}
+
 export interface BehaviorMeasure {
   scalars: Record<string, number>;
   passAtK: number[];
@@ -75,24 +95,26 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
   const T = CONTEXT - 1;
   const nb = task.behaviors.length;
   const pass = new Array<number>(kMax).fill(0);
+  const dists: number[][] = [];
+  const goods: (readonly number[])[] = [];
   task.states.forEach((st, s) => {
     const rows = states.flatMap((x, b) => (x === s ? [b] : []));
     const n = rows.length;
     if (n === 0) return;
     const counts = new Array<number>(nb + 1).fill(0);
     for (const b of rows) counts[gen.behavior[b] === INVALID ? nb : gen.behavior[b]]++;
-    const p = counts.map((c) => c / n);
-    task.behaviors.forEach((bh, i) => {
-      scalars[`support/behavior_dist/${st.name}/${bh.name}`] = p[i];
-      scalars[`support/behavior_dist_se/${st.name}/${bh.name}`] = Math.sqrt((p[i] * (1 - p[i])) / n);
-    });
-    scalars[`support/behavior_dist/${st.name}/invalid`] = p[nb];
-    const valid = p.slice(0, nb);
-    scalars[`support/behavior_entropy/${st.name}`] = entropyOf(valid);
-    scalars[`support/behavior_support/${st.name}`] = valid.filter((x) => x > eps).length;
+    behaviorScalars(st.name, task.behaviors.map((b) => b.name), counts, eps, scalars);
+    dists.push(counts.map((c) => c / n));
+    goods.push(task.good[s]);
     const c = rows.filter((b) => task.good[s].includes(gen.behavior[b])).length;
     for (let k = 1; k <= kMax; k++) pass[k - 1] += passAtK(n, c, k) / task.states.length;
   });
+  if (dists.length) {
+    const info = behaviorInfo(dists, goods);
+    scalars['support/behavior_cond_entropy'] = info.condEntropy;
+    scalars['support/behavior_mutual_info'] = info.mutualInfo;
+    scalars['support/best_behavior_match'] = info.bestMatch;
+  }
   let entSum = 0;
   let entCount = 0;
   let supSum = 0;
@@ -126,15 +148,21 @@ export function rewardStats(turns: readonly JudgedTurn[], byGroup: boolean): { r
     const k = byGroup ? t.group : t.state;
     buckets.set(k, [...(buckets.get(k) ?? []), t.reward]);
   }
+  return bucketVariance(buckets.values());
+}
+
+/** Mean within-bucket (population) reward variance, and the share of buckets with variance 0. */
+export function bucketVariance(buckets: Iterable<readonly number[]>): { rewardVar: number; zeroStdFrac: number } {
   let varSum = 0;
   let zero = 0;
-  for (const xs of buckets.values()) {
+  let n = 0;
+  for (const xs of buckets) {
     const m = xs.reduce((a, x) => a + x, 0) / xs.length;
     const v = xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length;
     varSum += v;
     if (v < 1e-12) zero++;
+    n++;
   }
-  const n = buckets.size;
   return { rewardVar: n ? varSum / n : 0, zeroStdFrac: n ? zero / n : 0 };
 }
 

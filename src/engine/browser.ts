@@ -4,6 +4,9 @@ import * as ort from 'onnxruntime-web/webgpu';
 import type { PolicyShape } from '../core/engine';
 import { OrtEngine, type Backend } from './ort-engine';
 
+// Re-exported for the browser test workers (probe, engine check): onnxruntime-web is imported only here.
+export { ort };
+
 export type BackendPreference = Backend | 'auto';
 
 export interface BrowserEngineOptions {
@@ -28,6 +31,24 @@ export async function webgpuAdapter(): Promise<{ ok: boolean; detail: string }> 
   return { ok: true, detail: [i.vendor, i.architecture, i.description].filter(Boolean).join(' / ') || 'unnamed adapter' };
 }
 
+interface GpuDeviceLike {
+  lost: Promise<{ reason?: string; message?: string }>;
+}
+
+/**
+ * The WebGPU device onnxruntime-web runs on (created with the first WebGPU session), as a promise
+ * of why it was lost: driver reset, GPU process crash, `device.destroy()`.
+ */
+function deviceLost(): Promise<string> {
+  const lost = async () => {
+    const device = (await ort.env.webgpu.device) as unknown as GpuDeviceLike;
+    const info = await device.lost;
+    return [info.reason, info.message].filter(Boolean).join(': ') || 'unknown reason';
+  };
+  // no device to watch: never resolves (nothing to report), rather than an unhandled rejection
+  return lost().catch(() => new Promise<string>(() => undefined));
+}
+
 export async function createBrowserEngine(shape: PolicyShape, opts: BrowserEngineOptions): Promise<OrtEngine> {
   if (opts.numThreads !== undefined) ort.env.wasm.numThreads = opts.numThreads;
   const base = { seed: opts.seed, weights: opts.weights };
@@ -35,7 +56,9 @@ export async function createBrowserEngine(shape: PolicyShape, opts: BrowserEngin
   const adapter = await webgpuAdapter();
   if (adapter.ok) {
     try {
-      return await OrtEngine.create(ort, shape, { ...base, backend: 'webgpu', note: `WebGPU adapter: ${adapter.detail}` });
+      const engine = await OrtEngine.create(ort, shape, { ...base, backend: 'webgpu', note: `WebGPU adapter: ${adapter.detail}` });
+      engine.lost = deviceLost();
+      return engine;
     } catch (err) {
       return OrtEngine.create(ort, shape, { ...base, backend: 'wasm', note: `WebGPU session failed (${String(err)}); fell back to WASM` });
     }

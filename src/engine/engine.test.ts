@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PpoHyper, PolicyShape } from '../core/engine';
 import { ppoReference } from '../core/ppo';
 import { Rng } from '../core/rng';
-import { gradCheck } from '../graph/gradcheck';
+import { gradCheck } from '../../tests/support/gradcheck';
 import { HYPER_FIELDS, ppoLoss, splitHyper } from '../model/graphs';
 import { initParams, paramLayout } from '../model/layout';
 import { createNodeEngine, type OrtEngine } from './node';

@@ -1,11 +1,11 @@
-// The fidelity suite of src/core/testing/fidelity.ts on the REAL transformer (WASM engine, shipped
+// The fidelity suite of tests/support/fidelity.ts on the REAL transformer (WASM engine, shipped
 // base checkpoints): the training effects the lessons teach, from actual training, small budgets.
 // Settings follow the measurements recorded in src/core/README.md.
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../core/config';
 import { policyShape } from '../core/pretrain';
-import { baseFactory } from '../core/testing/factory';
-import * as F from '../core/testing/fidelity';
+import { baseFactory } from '../../tests/support/factory';
+import * as F from '../../tests/support/fidelity';
 import { shippedBase } from '../cli/checkpoints';
 import { createNodeEngine } from './node';
 

@@ -3,7 +3,9 @@ import * as ort from 'onnxruntime-web';
 import type { PolicyShape } from '../core/engine';
 import { OrtEngine } from './ort-engine';
 
-export { OrtEngine };
+// The one onnxruntime-web module of Node code: the CLI, benchmarks and the gradient checker take it
+// from here rather than importing onnxruntime-web themselves.
+export { OrtEngine, ort };
 
 export function createNodeEngine(shape: PolicyShape, opts: { seed: number; weights?: Float32Array }): Promise<OrtEngine> {
   return OrtEngine.create(ort, shape, { ...opts, backend: 'wasm', note: 'Node: WASM execution provider' });

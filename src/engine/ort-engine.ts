@@ -24,6 +24,8 @@ export interface OrtEngineOptions {
   weights?: Float32Array;
   /** Why this backend was chosen (e.g. the WebGPU failure that caused a WASM fallback). */
   note?: string;
+  /** Resolves when the backend's device is gone (WebGPU device loss); see PolicyEngine.lost. */
+  lost?: Promise<string>;
 }
 
 type Feeds = Record<string, Ort.Tensor>;
@@ -37,6 +39,7 @@ export class OrtEngine implements PolicyEngine {
   private handles = new Map<number, { tensor: Ort.Tensor; version: number }>();
   private nextHandle = 1;
   private recompute?: Ort.InferenceSession;
+  lost?: Promise<string>;
 
   private constructor(
     private readonly ort: OrtModule,
@@ -59,6 +62,7 @@ export class OrtEngine implements PolicyEngine {
     const train = await make(buildTrainGraph(layout), ['params_out', 'm_out', 'v_out']);
     const sft = await make(buildSftGraph(layout), ['params_out', 'm_out', 'v_out']);
     const engine = new OrtEngine(ort, shape, opts.backend, opts.note ?? '', { score, generate, train, sft });
+    engine.lost = opts.lost;
     await engine.setWeights(opts.weights ?? initParams(layout, opts.seed));
     return engine;
   }

@@ -1,6 +1,6 @@
 // Every backward rule against central finite differences (float64 through ORT's WASM EP).
 import { describe, expect, it } from 'vitest';
-import { gradCheck, type GradCheckInput } from './gradcheck';
+import { gradCheck, type GradCheckInput } from '../../tests/support/gradcheck';
 import * as op from './ops';
 import type { Tensor } from './builder';
 

@@ -1,5 +1,5 @@
 /**
- * E2E harness: serve the built dist/ and open a page in Debian's Chromium.
+ * E2E harness: serve the e2e build (dist-e2e/: the lab plus the fixture pages) and open a page in Debian's Chromium.
  *
  *   const h = await openPage('webgpu', '/tests/browser/probe.html');
  *   const r = await runProbe(h.page, { model, feeds, backend: 'auto' });
@@ -8,26 +8,26 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import type { ProbeEnv, ProbeRunResult } from '../../workers/probe.api';
+import type { ProbeEnv, ProbeRunResult } from './workers/probe.api';
 import { launchChromium, type BrowserProfile, type LaunchedBrowser, type LaunchOptions } from './chromium';
 import { toBase64 } from './models';
 import type { ProbeRunRequestJson } from './probe';
 import { serveStatic, type StaticServer } from './server';
 
-export const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+export const DIST = fileURLToPath(new URL('../../dist-e2e', import.meta.url));
 export const PROBE_PATH = '/tests/browser/probe.html';
 
 export interface OpenedPage extends LaunchedBrowser {
   server: StaticServer;
 }
 
-/** Serve dist/, launch Chromium with `profile`, navigate to `path`. `close()` stops both. */
+/** Serve dist-e2e/, launch Chromium with `profile`, navigate to `path`. `close()` stops both. */
 export async function openPage(
   profile: BrowserProfile,
   path: string,
   opts: LaunchOptions = {},
 ): Promise<OpenedPage> {
-  if (!existsSync(`${DIST}/index.html`)) throw new Error(`${DIST} not built (run vite build)`);
+  if (!existsSync(`${DIST}/index.html`)) throw new Error(`${DIST} not built (run vite build --mode e2e)`);
   const server = await serveStatic(DIST);
   let browser: LaunchedBrowser;
   try {

@@ -3,7 +3,7 @@
  * every `run` spawns a fresh probe worker (clean ORT state), runs the request, terminates it.
  */
 import * as Comlink from 'comlink';
-import type { ProbeApi, ProbeEnv, ProbeRunRequest, ProbeRunResult } from '../../workers/probe.api';
+import type { ProbeApi, ProbeEnv, ProbeRunRequest, ProbeRunResult } from './workers/probe.api';
 import { fromBase64, matmulAddModel, toBase64 } from './models';
 
 /** `ProbeRunRequest` with the model as base64 (Playwright-serializable). */
@@ -17,7 +17,7 @@ export interface ProbePage {
 }
 
 async function withWorker<T>(fn: (api: Comlink.Remote<ProbeApi>) => Promise<T>): Promise<T> {
-  const worker = new Worker(new URL('../../workers/probe.worker.ts', import.meta.url), {
+  const worker = new Worker(new URL('./workers/probe.worker.ts', import.meta.url), {
     type: 'module',
     name: 'probe',
   });

@@ -2,7 +2,7 @@
 // with GPU-resident parameters and agrees with WASM in Node; with WebGPU disabled it falls back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeEngine } from '../../src/engine/node';
-import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../../src/engine/check';
+import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../support/engine-check';
 import { openPage, type OpenedPage } from '../browser/harness';
 
 type BrowserResult = EngineCheckResult & { backend: string; note: string };

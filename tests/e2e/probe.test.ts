@@ -3,7 +3,7 @@
  * on SwiftShader WebGPU (GPU-resident outputs fed back) and on the WASM fallback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProbeRunResult, TensorJson } from '../../workers/probe.api';
+import type { ProbeRunResult, TensorJson } from '../browser/workers/probe.api';
 import { openProbe, probeEnv, runProbe, type OpenedPage } from '../browser/harness';
 import { matmulAddModel, matmulAddReference } from '../browser/models';
 

@@ -1,12 +1,17 @@
 /**
  * One run in a lab worker, as rune state: status (phase, backend, steps/s, timeline), the frame
  * history and the latest batch's traces. Named mutators forward to the worker's comlink API.
+ * Recovery: the page keeps the trainer's weights every SNAPSHOT_EVERY steps; a worker that errors
+ * out, stops answering (watchdog) or loses its WebGPU device is replaced by a fresh one that resumes
+ * from that snapshot (on WASM after a device loss), and the status line says so (recovery.ts).
  */
 import * as Comlink from 'comlink';
 import type { Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ForkPoint, LabInit, LabListener, LabStatus } from '../../../workers/lab.api';
 import { startLabWorker, type LabWorker } from './lab-client';
+import { SNAPSHOT_EVERY, recoveryPlan } from './recovery';
+import { startWatchdog, type Watchdog } from './watchdog';
 
 /** Rune state is proxied: only plain snapshots cross postMessage. */
 const plain = <T>(x: T): T => $state.snapshot(x) as T;
@@ -22,6 +27,18 @@ export class RunState {
   #runId = -1;
   /** Frames a restarted run keeps (those up to its fork point). */
   #prefix: MetricsFrame[] = [];
+  /** How this run was started (recovery falls back to it when no snapshot was kept yet). */
+  #init: LabInit | null = null;
+  /** The latest weights kept in the page, and whether a readback is in flight. */
+  #snapshot: ForkPoint | null = null;
+  #snapshotting = false;
+  #watchdog: Watchdog | null = null;
+  /** After a recovery the worker starts at the snapshot: a reset must start a fresh worker at step 0. */
+  #resumed = false;
+  #speed = 0;
+  #pauseAt: number | null = null;
+  /** Recoveries so far (worker failures and device losses). */
+  recoveries = $state(0);
 
   constructor(readonly name: string) {}
 
@@ -47,18 +64,69 @@ export class RunState {
   }
 
   async start(init: LabInit): Promise<void> {
-    this.#worker = startLabWorker(this.name);
+    this.#init = init;
+    this.#resumed = false;
+    this.#snapshot = init.fork ?? null;
+    await this.#launch(init);
+  }
+
+  async #launch(init: LabInit): Promise<void> {
+    const worker = startLabWorker(this.name);
+    this.#worker = worker;
+    worker.onFailure((why) => void this.#recover(worker, why, false));
     const listener: LabListener = {
-      frames: (id, fs, traces) => this.#receive(id, fs, traces),
-      status: (s) => this.#onStatus(s),
+      frames: (id, fs, traces) => worker === this.#worker && this.#receive(id, fs, traces),
+      status: (s) => worker === this.#worker && this.#onStatus(s),
     };
-    this.#onStatus(await this.#worker.api.init(plain(init), Comlink.proxy(listener)));
+    const s = await worker.api.init(plain(init), Comlink.proxy(listener));
+    if (worker !== this.#worker) return;
+    this.#onStatus(s);
+    this.#watchdog?.stop();
+    this.#watchdog = startWatchdog(() => worker.api.status(), (why) => worker.fail(why));
+    if (this.#speed) await worker.api.setSpeed(this.#speed);
+    if (this.#pauseAt !== null) await worker.api.setPauseAt(this.#pauseAt);
+  }
+
+  /** Replace a failed worker: resume from the last snapshot (or replay from the start), saying which. */
+  async #recover(worker: LabWorker, why: string, deviceLost: boolean): Promise<void> {
+    if (worker !== this.#worker || !this.#init) return;
+    this.#watchdog?.stop();
+    this.#watchdog = null;
+    worker.terminate();
+    this.#worker = null;
+    const step = this.step;
+    const plan = recoveryPlan({ original: this.#init, snapshot: this.#snapshot, step, why, deviceLost });
+    this.recoveries++;
+    this.#prefix = this.frames.filter((f) => f.step <= plan.keepTo);
+    this.#newRun(-1);
+    if (this.status) this.status = { ...this.status, phase: 'loading', message: `${plan.message.split(':')[0]}: restarting the worker…` };
+    this.#resumed = !!plan.init.fork && plan.init.fork !== this.#init.fork;
+    await this.#launch({ ...plan.init, note: plan.message });
+  }
+
+  /** Keep the trainer's weights every SNAPSHOT_EVERY steps (one readback; never two at once). */
+  async #takeSnapshot(): Promise<void> {
+    const worker = this.#worker;
+    if (!worker || this.#snapshotting) return;
+    this.#snapshotting = true;
+    const id = this.#runId;
+    try {
+      const point = await worker.api.forkPoint();
+      if (worker === this.#worker && id === this.#runId) this.#snapshot = point;
+    } catch {
+      // a failing worker is the watchdog's business; the previous snapshot stays
+    } finally {
+      this.#snapshotting = false;
+    }
   }
 
   #newRun(id: number): void {
     this.#runId = id;
     this.frames = this.#prefix;
     this.traces = [];
+    // a snapshot past the kept prefix belongs to the run that just ended
+    const kept = this.#prefix.length ? this.#prefix[this.#prefix.length - 1].step : 0;
+    if (this.#snapshot && this.#snapshot.step > kept) this.#snapshot = null;
   }
 
   #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
@@ -66,12 +134,15 @@ export class RunState {
     if (id > this.#runId) this.#newRun(id);
     this.frames = [...this.frames, ...fs];
     this.traces = traces;
+    const last = fs[fs.length - 1]?.step ?? 0;
+    if (last - (this.#snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
   }
 
   #onStatus(s: LabStatus): void {
     if (s.runId < this.#runId) return;
     if (s.runId > this.#runId) this.#newRun(s.runId);
     this.status = s;
+    if (s.fault === 'device-lost' && this.#worker) void this.#recover(this.#worker, s.message.replace(/^WebGPU device lost: /, ''), true);
   }
 
   #api() {
@@ -83,16 +154,27 @@ export class RunState {
   pause = () => this.#api().pause();
   toggle = () => (this.playing ? this.pause() : this.play());
   stepN = async (n: number) => this.#onStatus(await this.#api().step(n));
-  reset = async (config?: Config) => this.#onStatus(await this.#api().reset(config && plain(config)));
+  reset = async (config?: Config): Promise<void> => {
+    // a resumed worker starts at its snapshot: step 0 needs the original start again
+    if (this.#resumed && this.#init) return this.restart({ ...this.#init, config: config ?? this.#init.config });
+    this.#onStatus(await this.#api().reset(config && plain(config)));
+  };
   reseed = async (seed: number) => this.#onStatus(await this.#api().reseed(seed));
-  setSpeed = (stepsPerSecond: number) => this.#api().setSpeed(stepsPerSecond);
-  setPauseAt = (step: number | null) => this.#api().setPauseAt(step);
+  setSpeed = (stepsPerSecond: number) => {
+    this.#speed = stepsPerSecond;
+    return this.#api().setSpeed(stepsPerSecond);
+  };
+  setPauseAt = (step: number | null) => {
+    this.#pauseAt = step;
+    return this.#api().setPauseAt(step);
+  };
   forkPoint = (): Promise<ForkPoint> => this.#api().forkPoint();
 
   /** Continue from a fork point beside the fork (history up to it is kept); null: undo on the next reset. */
   async refork(point: ForkPoint | null): Promise<void> {
     this.#prefix = point ? this.frames.filter((f) => f.step <= point.step) : [];
     this.#onStatus(await this.#api().refork(point));
+    if (point) this.#snapshot = point;
   }
 
   /** A live patch for the next step; a refusal is kept in `notice`. */
@@ -112,6 +194,8 @@ export class RunState {
   }
 
   dispose(): void {
+    this.#watchdog?.stop();
+    this.#watchdog = null;
     this.#worker?.terminate();
     this.#worker = null;
   }

@@ -1,0 +1,128 @@
+// Headless import of real RL logs: the lab's measurements, one JSON line per step.
+//   npm run import -- --format openclaw|verl|trl|jsonl FILES_OR_DIRS... --states RULES.json
+//     --behaviors RULES.json --out metrics.jsonl [--eps 0.05] [--openclaw-batch 16]
+// A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
+// stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
+import { createReadStream, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
+
+const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--eps 0.05] [--openclaw-batch 16]';
+
+function fileSource(path: string): ImportSource {
+  return {
+    name: path,
+    size: statSync(path).size,
+    stream: () => createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>,
+    async slice(a, b) {
+      const fh = await open(path, 'r');
+      try {
+        const buf = Buffer.alloc(b - a);
+        await fh.read(buf, 0, b - a, a);
+        return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+      } finally {
+        await fh.close();
+      }
+    },
+  };
+}
+
+/** Files named by the arguments; a directory gives its log files, numbered ones in numeric order. */
+export function expandPaths(paths: readonly string[]): string[] {
+  return paths.flatMap((p) => {
+    if (!statSync(p).isDirectory()) return [p];
+    const num = (f: string) => Number(/(\d+)\D*$/.exec(f)?.[1] ?? NaN);
+    return readdirSync(p)
+      .filter((f) => /\.(jsonl|parquet)$/i.test(f))
+      .sort((a, b) => num(a) - num(b) || (a < b ? -1 : a > b ? 1 : 0))
+      .map((f) => join(p, f));
+  });
+}
+
+function readJson(path: string, what: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`${what} ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' },
+        states: { type: 'string' },
+        behaviors: { type: 'string' },
+        out: { type: 'string' },
+        eps: { type: 'string', default: '0.05' },
+        'openclaw-batch': { type: 'string', default: '16' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    console.error(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+    return 2;
+  }
+  const v = args.values;
+  if (v.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const bad: string[] = [];
+  const format = v.format ?? 'auto';
+  if (format !== 'auto' && !FORMATS.includes(format as FormatId)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${format}`);
+  if (!args.positionals.length) bad.push('no log files given');
+  if (!v.out) bad.push('--out is required');
+  const eps = Number(v.eps);
+  if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
+  const batch = Number(v['openclaw-batch']);
+  if (!(Number.isInteger(batch) && batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
+  let states, behaviors, files: string[] = [];
+  try {
+    states = parseStatesSpec(v.states ? readJson(v.states, '--states') : { kind: 'single' });
+    behaviors = parseBehaviorSpec(v.behaviors ? readJson(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
+    files = expandPaths(args.positionals);
+  } catch (e) {
+    bad.push(e instanceof Error ? e.message : String(e));
+  }
+  if (bad.length) {
+    console.error(`${bad.join('\n')}\n${USAGE}`);
+    return 2;
+  }
+  let last = 0;
+  try {
+    const r = await measureLogs(files.map(fileSource), { states: states!, behaviors: behaviors!, eps }, {
+      format: format as FormatId | 'auto',
+      openclawBatch: batch,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (now - last < 500 && p.file) return;
+        last = now;
+        process.stderr.write(`\r${basename(p.file || 'done')}: ${(p.bytesDone / 1e6).toFixed(1)}/${(p.bytesTotal / 1e6).toFixed(1)} MB, ${p.samples} samples, ${p.issues} issues   `);
+      },
+    });
+    process.stderr.write('\n');
+    for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
+    if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
+    writeFileSync(v.out!, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars })).join('\n') + (r.frames.length ? '\n' : ''));
+    console.error(
+      `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
+        `${r.unclassified} unclassified, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +
+        `${r.issuesTotal} issues → ${v.out}`,
+    );
+    return r.samples ? 0 : 1;
+  } catch (e) {
+    if (e instanceof ImportError) {
+      console.error(e.message);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+main().then((code) => process.exit(code));

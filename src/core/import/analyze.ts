@@ -1,0 +1,60 @@
+// The two passes the lab and the CLI run over a set of log files: `scanLogs` (format, counts,
+// issues, the first samples for the rules preview) and `measureLogs` (every sample classified and
+// measured into per-step frames). Both stream; neither holds the files.
+import type { MetricsFrame } from '../metrics';
+import { ImportMeasure, type TokenEntropyKind } from './measure';
+import { importSamples, type ImportOptions, type ImportResult } from './pipeline';
+import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec, type BehaviorSpec, type StatesSpec } from './rules';
+import type { ImportSource, ImportedSample } from './types';
+
+export const PREVIEW_SAMPLES = 200;
+
+export interface ScanResult extends ImportResult {
+  preview: ImportedSample[];
+  steps: number[];
+  hasLogprobs: boolean;
+  hasTools: boolean;
+}
+
+export async function scanLogs(sources: readonly ImportSource[], opts: ImportOptions = {}, previewN = PREVIEW_SAMPLES): Promise<ScanResult> {
+  const preview: ImportedSample[] = [];
+  const steps = new Set<number>();
+  let hasLogprobs = false;
+  let hasTools = false;
+  const r = await importSamples(sources, opts, (s) => {
+    if (preview.length < previewN) preview.push(s);
+    steps.add(s.step);
+    hasLogprobs ||= !!s.logprobs;
+    hasTools ||= s.toolCalls.length > 0;
+  });
+  return { ...r, preview, steps: [...steps].sort((a, b) => a - b), hasLogprobs, hasTools };
+}
+
+export interface MeasureSpec {
+  states: StatesSpec;
+  behaviors: BehaviorSpec;
+  /** Feasibility threshold ε of behavior support. */
+  eps: number;
+}
+
+export interface MeasureResult extends ImportResult {
+  frames: MetricsFrame[];
+  states: string[];
+  behaviors: string[];
+  unclassified: number;
+  tokenEntropy: TokenEntropyKind;
+}
+
+export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void): Promise<MeasureResult> {
+  const states = new StateClassifier(parseStatesSpec(spec.states));
+  const behaviors = new BehaviorClassifier(parseBehaviorSpec(spec.behaviors));
+  if (!(spec.eps >= 0 && spec.eps < 1)) throw new Error(`eps: expected a number in [0, 1), got ${spec.eps}`);
+  const m = new ImportMeasure(states, behaviors, spec.eps);
+  const r = await importSamples(sources, opts, (s) => {
+    const c = m.add(s);
+    onSample?.(s, c.state, c.behavior);
+  });
+  const frames = m.frames();
+  const stateNames = [...new Set(frames.flatMap((f) => Object.keys(f.scalars).filter((k) => k.startsWith('support/behavior_entropy/')).map((k) => k.slice(25))))];
+  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind() };
+}

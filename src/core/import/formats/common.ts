@@ -1,0 +1,93 @@
+// Small readers shared by the formats: typed field access with messages that name the field, chat
+// content flattening, tool-call names, a string hash for group keys.
+import type { ImportedSample } from '../types';
+
+export type Rec = Record<string, unknown>;
+
+export class FieldError extends Error {}
+
+const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+export function reqString(r: Rec, k: string): string {
+  const v = r[k];
+  if (v === undefined) throw new FieldError(`missing field \`${k}\``);
+  if (typeof v !== 'string') throw new FieldError(`field \`${k}\`: expected a string, got ${kind(v)}`);
+  return v;
+}
+
+/** A finite number (numeric strings are refused: a type error in a log is worth reporting). */
+export function reqNumber(r: Rec, k: string): number {
+  const v = r[k];
+  if (v === undefined) throw new FieldError(`missing field \`${k}\``);
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new FieldError(`field \`${k}\`: expected a finite number, got ${kind(v)}${typeof v === 'number' ? ` (${v})` : ''}`);
+  return v;
+}
+
+export function reqInt(r: Rec, k: string): number {
+  const v = reqNumber(r, k);
+  if (!Number.isInteger(v) || v < 0) throw new FieldError(`field \`${k}\`: expected a non-negative integer, got ${v}`);
+  return v;
+}
+
+export function optNumber(r: Rec, k: string): number | null {
+  return r[k] === undefined || r[k] === null ? null : reqNumber(r, k);
+}
+
+/** Turn or session id: a string or an integer. */
+export function reqKey(r: Rec, k: string): string {
+  const v = r[k];
+  if (v === undefined || v === null) throw new FieldError(`missing join key \`${k}\``);
+  if (typeof v === 'string' && v.length) return v;
+  if (typeof v === 'number' && Number.isInteger(v)) return String(v);
+  throw new FieldError(`join key \`${k}\`: expected a string or an integer, got ${kind(v)}`);
+}
+
+/** Plain text of a chat message's content (string, or OpenAI multimodal parts). */
+export function contentText(c: unknown): string {
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return c.map((p) => (p && typeof p === 'object' && typeof (p as Rec).text === 'string' ? ((p as Rec).text as string) : '')).filter(Boolean).join(' ');
+  return c === null || c === undefined ? '' : String(c);
+}
+
+/** Text of a prompt/completion that is a string or a list of chat messages. */
+export function chatText(v: unknown, k: string): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map((m) => (m && typeof m === 'object' ? contentText((m as Rec).content) : '')).join('\n');
+  throw new FieldError(`field \`${k}\`: expected a string or a list of chat messages, got ${kind(v)}`);
+}
+
+/** Tool names of OpenAI-style `tool_calls` ({function: {name}}), plain names, or {name}. */
+export function toolNames(v: unknown, k = 'tool_calls'): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new FieldError(`field \`${k}\`: expected a list of tool calls, got ${kind(v)}`);
+  return v.map((c, i) => {
+    if (typeof c === 'string') return c;
+    if (c && typeof c === 'object') {
+      const f = (c as Rec).function;
+      const name = f && typeof f === 'object' ? (f as Rec).name : (c as Rec).name;
+      if (typeof name === 'string') return name;
+    }
+    throw new FieldError(`field \`${k}[${i}]\`: expected a tool call with a name`);
+  });
+}
+
+/** Tool names called in a list of chat messages (assistant `tool_calls`). */
+export function messageToolNames(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((m) => (m && typeof m === 'object' && (m as Rec).tool_calls ? toolNames((m as Rec).tool_calls) : []));
+}
+
+/** FNV-1a (32-bit) as 8 hex digits: group keys without holding whole prompts in memory. */
+export function hash8(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+export function emptySample(file: string, line: number): ImportedSample {
+  return { file, line, step: 0, group: null, prompt: '', response: '', reward: null, toolCalls: [], tokens: null, logprobs: null, lossMask: null, behavior: null, state: null, fields: {} };
+}

@@ -1,0 +1,101 @@
+// OpenClaw-RL record files (`OPENCLAW_RECORD_FILE`, one line per main turn, written once the next
+// state is known): {session_id, turn, timestamp, messages, prompt_text, response_text, tool_calls,
+// next_state}; and the PRM record file (`<record>_prm.jsonl`) joined on (session_id, turn):
+// Binary RL {score, votes, representative_eval?}, OPD {accepted, hint, hint_len?, votes: [{score,
+// hint, ...}]}. OpenClaw is fully asynchronous and writes no trainer step: a record's step is its
+// `step` field when present, else its index in the record file divided by the rollout batch (16).
+import { FieldError, contentText, emptySample, reqKey, toolNames, type Rec } from './common';
+import { scalarFields, type ImportedSample } from '../types';
+
+export const OPENCLAW_BATCH = 16;
+
+export function isOpenClawRecord(r: Rec): boolean {
+  return 'session_id' in r && 'turn' in r && ('response_text' in r || 'prompt_text' in r);
+}
+
+export function isOpenClawPrm(r: Rec): boolean {
+  return 'session_id' in r && 'turn' in r && !('response_text' in r) && ('score' in r || 'accepted' in r || 'votes' in r);
+}
+
+export function joinKey(session: string, turn: string): string {
+  return `${session}\u0000${turn}`;
+}
+
+/** What is kept of a PRM line (small: the hint text and judge outputs are not held). */
+export interface PrmEntry {
+  score: number | null;
+  accepted: boolean | null;
+  hintLen: number | null;
+  votes: number[];
+  line: number;
+  used: boolean;
+}
+
+function voteValue(v: unknown, i: number): number | null {
+  if (v === null || v === 'fail') return null;
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (v && typeof v === 'object') return voteValue((v as Rec).score, i);
+  throw new FieldError(`field \`votes[${i}]\`: expected a number, null or {score}`);
+}
+
+export function prmEntry(r: Rec, line: number): { key: string; entry: PrmEntry } {
+  const key = joinKey(reqKey(r, 'session_id'), reqKey(r, 'turn'));
+  let score: number | null = null;
+  if (r.score !== undefined && r.score !== null) {
+    if (typeof r.score !== 'number' || !Number.isFinite(r.score)) throw new FieldError('field `score`: expected a finite number');
+    score = r.score;
+  }
+  let accepted: boolean | null = null;
+  if (r.accepted !== undefined) {
+    if (typeof r.accepted !== 'boolean') throw new FieldError('field `accepted`: expected true or false');
+    accepted = r.accepted;
+  }
+  if (score === null && accepted === null) throw new FieldError('PRM record has neither `score` (Binary RL) nor `accepted` (OPD)');
+  let hintLen: number | null = null;
+  if (typeof r.hint_len === 'number') hintLen = r.hint_len;
+  else if (typeof r.hint === 'string' && accepted) hintLen = r.hint.length;
+  const votes = r.votes === undefined || r.votes === null ? [] : Array.isArray(r.votes) ? r.votes.map(voteValue).filter((v): v is number => v !== null) : (() => { throw new FieldError('field `votes`: expected a list'); })();
+  return { key, entry: { score, accepted, hintLen, votes, line, used: false } };
+}
+
+/**
+ * One conversation record joined with its PRM entry (or none: a turn without a next state is never
+ * judged). Loss mask follows OpenClaw: Binary RL trains a turn with a next state and score ≠ 0;
+ * OPD trains accepted turns (the others are dropped, never queued).
+ */
+export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, index: number, batch: number, file: string, line: number): ImportedSample {
+  const s = emptySample(file, line);
+  const session = reqKey(r, 'session_id');
+  const turn = reqKey(r, 'turn');
+  if (typeof r.response_text !== 'string') throw new FieldError(r.response_text === undefined ? 'missing field `response_text`' : 'field `response_text`: expected a string');
+  s.response = r.response_text;
+  if (typeof r.prompt_text === 'string') s.prompt = r.prompt_text;
+  else if (Array.isArray(r.messages)) s.prompt = r.messages.map((m) => (m && typeof m === 'object' ? contentText((m as Rec).content) : '')).join('\n');
+  else throw new FieldError('missing field `prompt_text` (and no `messages`)');
+  s.toolCalls = toolNames(r.tool_calls);
+  if (r.step !== undefined) {
+    if (typeof r.step !== 'number' || !Number.isInteger(r.step) || r.step < 0) throw new FieldError('field `step`: expected a non-negative integer');
+    s.step = r.step;
+  } else s.step = Math.floor(index / batch);
+  s.group = session;
+  const hasNext = r.next_state !== undefined && r.next_state !== null;
+  const p = prm.get(joinKey(session, turn));
+  if (p) p.used = true;
+  const fields = scalarFields(r);
+  fields.has_next_state = hasNext;
+  if (p) {
+    s.reward = p.score;
+    if (p.accepted !== null) s.lossMask = p.accepted ? 1 : 0;
+    else s.lossMask = hasNext && p.score !== null && p.score !== 0 ? 1 : 0;
+    fields.prm_score = p.score;
+    fields.prm_accepted = p.accepted;
+    fields.prm_hint_len = p.hintLen;
+    fields.prm_votes_pos = p.votes.filter((v) => v > 0).length;
+    fields.prm_votes_neg = p.votes.filter((v) => v < 0).length;
+    fields.prm_votes = p.votes.length;
+  } else {
+    s.lossMask = 0;
+  }
+  s.fields = fields;
+  return s;
+}

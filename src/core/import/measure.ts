@@ -1,0 +1,152 @@
+// Per-step measurements of imported samples under the lab's metric names (DESIGN.md), through the
+// same functions the lab uses (behaviorScalars, bucketVariance, entropyOf):
+//   support/behavior_dist[_se]/<state>/<behavior>, support/behavior_entropy/<state>,
+//   support/behavior_support/<state>; grad/reward_var, grad/zero_std_frac (within groups, or
+//   within states when the log has no groups);
+//   support/token_entropy ONLY from the log's own per-token log-probs (−mean log π(sampled token),
+//   an unbiased estimate of the policy's token entropy); without log-probs the empirical
+//   support/token_entropy_empirical = H(next token | previous token) over the step's tokenized
+//   responses, and support/distinct_1 / support/distinct_2 (unique n-grams / n-grams);
+//   reward/mean, reward/var (all judged samples of the step); import/samples, import/judged,
+//   import/unclassified, import/response_tokens (mean).
+import { behaviorScalars, bucketVariance, entropyOf, type MetricsFrame } from '../metrics';
+import type { BehaviorClassifier, StateClassifier } from './rules';
+import { tokensOf } from './tokens';
+import type { ImportedSample } from './types';
+
+/** Tokens per response used by the empirical token statistics (bounds memory on long responses). */
+export const TOKEN_CAP = 256;
+const START = '\u0002';
+
+class StepAcc {
+  n = 0;
+  judged = 0;
+  unclassified = 0;
+  tokens = 0;
+  counts = new Map<string, Map<string, number>>();
+  groups = new Map<string, number[]>();
+  rSum = 0;
+  rSq = 0;
+  lpSum = 0;
+  lpN = 0;
+  bigram = new Map<string, Map<string, number>>();
+  uni = new Set<string>();
+  uniN = 0;
+  bi = new Set<string>();
+  biN = 0;
+}
+
+export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
+
+export class ImportMeasure {
+  private steps = new Map<number, StepAcc>();
+  private behaviorsSeen = new Set<string>();
+  unclassified = 0;
+  samples = 0;
+  private withLogprobs = 0;
+
+  constructor(
+    readonly states: StateClassifier,
+    readonly behaviors: BehaviorClassifier,
+    readonly eps: number,
+  ) {}
+
+  add(s: ImportedSample): { state: string; behavior: string; rule: number | null } {
+    const state = this.states.classify(s);
+    const c = this.behaviors.classify(s);
+    let a = this.steps.get(s.step);
+    if (!a) this.steps.set(s.step, (a = new StepAcc()));
+    a.n++;
+    this.samples++;
+    if (c.rule === null) {
+      a.unclassified++;
+      this.unclassified++;
+    }
+    this.behaviorsSeen.add(c.behavior);
+    let m = a.counts.get(state);
+    if (!m) a.counts.set(state, (m = new Map()));
+    m.set(c.behavior, (m.get(c.behavior) ?? 0) + 1);
+    if (s.reward !== null) {
+      a.judged++;
+      a.rSum += s.reward;
+      a.rSq += s.reward * s.reward;
+      const g = s.group ?? `state:${state}`;
+      const xs = a.groups.get(g);
+      if (xs) xs.push(s.reward);
+      else a.groups.set(g, [s.reward]);
+    }
+    if (s.logprobs && s.logprobs.length) {
+      this.withLogprobs++;
+      for (const lp of s.logprobs) a.lpSum -= lp;
+      a.lpN += s.logprobs.length;
+    }
+    const toks = tokensOf(s, TOKEN_CAP);
+    a.tokens += toks.length;
+    let prev = START;
+    for (let i = 0; i < toks.length; i++) {
+      const t = toks[i];
+      let next = a.bigram.get(prev);
+      if (!next) a.bigram.set(prev, (next = new Map()));
+      next.set(t, (next.get(t) ?? 0) + 1);
+      a.uni.add(t);
+      a.uniN++;
+      if (i > 0) {
+        a.bi.add(`${prev}\u0001${t}`);
+        a.biN++;
+      }
+      prev = t;
+    }
+    return { state, behavior: c.behavior, rule: c.rule };
+  }
+
+  tokenEntropyKind(): TokenEntropyKind {
+    return this.withLogprobs === 0 ? 'empirical' : this.withLogprobs === this.samples ? 'logprob' : 'mixed';
+  }
+
+  /** Behavior names in legend order: the rules' labels, then labels seen only in the log. */
+  behaviorNames(): string[] {
+    const fromRules = this.behaviors.labels().filter((b) => this.behaviorsSeen.has(b));
+    const extra = [...this.behaviorsSeen].filter((b) => !fromRules.includes(b)).sort();
+    return [...fromRules, ...extra].filter((b) => b !== 'invalid');
+  }
+
+  frames(): MetricsFrame[] {
+    const names = this.behaviorNames();
+    const steps = [...this.steps.keys()].sort((x, y) => x - y);
+    return steps.map((step) => {
+      const a = this.steps.get(step)!;
+      const scalars: Record<string, number> = {};
+      for (const [state, m] of [...a.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+        const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
+        behaviorScalars(state, names, counts, this.eps, scalars);
+      }
+      if (a.lpN) scalars['support/token_entropy'] = a.lpSum / a.lpN;
+      if (a.uniN) {
+        let h = 0;
+        let total = 0;
+        for (const next of a.bigram.values()) {
+          const counts = [...next.values()];
+          const n = counts.reduce((x, y) => x + y, 0);
+          h += n * entropyOf(counts.map((c) => c / n));
+          total += n;
+        }
+        scalars['support/token_entropy_empirical'] = h / total;
+        scalars['support/distinct_1'] = a.uni.size / a.uniN;
+        if (a.biN) scalars['support/distinct_2'] = a.bi.size / a.biN;
+      }
+      if (a.judged) {
+        const mean = a.rSum / a.judged;
+        scalars['reward/mean'] = mean;
+        scalars['reward/var'] = Math.max(0, a.rSq / a.judged - mean * mean);
+        const rv = bucketVariance(a.groups.values());
+        scalars['grad/reward_var'] = rv.rewardVar;
+        scalars['grad/zero_std_frac'] = rv.zeroStdFrac;
+      }
+      scalars['import/samples'] = a.n;
+      scalars['import/judged'] = a.judged;
+      scalars['import/unclassified'] = a.unclassified;
+      scalars['import/response_tokens'] = a.n ? a.tokens / a.n : 0;
+      return { step, version: step, scalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] };
+    });
+  }
+}

@@ -1,0 +1,31 @@
+// Test worker: runs the cross-backend engine check and the benchmark inside a real Web Worker.
+import * as Comlink from 'comlink';
+import { ort } from '../../../src/engine/browser';
+import { createBrowserEngine, type BackendPreference } from '../../../src/engine/browser';
+import { runBenchmark, type BenchResult } from '../../../src/engine/bench';
+import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../../support/engine-check';
+
+export interface EngineCheckApi {
+  check(prefer: BackendPreference, seed: number): Promise<EngineCheckResult & { backend: string; note: string }>;
+  bench(backend: 'webgpu' | 'wasm', reps: number, leakSteps: number): Promise<BenchResult>;
+}
+
+const api: EngineCheckApi = {
+  async check(prefer, seed) {
+    const engine = await createBrowserEngine(CHECK_SHAPE, { prefer, seed });
+    try {
+      return { ...(await engineCheck(engine)), backend: engine.backend, note: engine.backendNote };
+    } finally {
+      await engine.dispose();
+    }
+  },
+  bench(backend, reps, leakSteps) {
+    // performance.memory exists in Chromium pages but not in workers: report none rather than zeros
+    const heap = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+    const memory = heap ? () => ({ js_heap: heap.usedJSHeapSize }) : undefined;
+    return runBenchmark(ort, { backend, reps, leakSteps, memory });
+  },
+};
+
+// ORT's WASM threads re-load this chunk under the name 'em-pthread': expose only in the real worker.
+if (!self.name.startsWith('em-pthread')) Comlink.expose(api);

@@ -1,0 +1,104 @@
+/**
+ * Recovery in real Chromium: a lab worker that throws an uncaught error, or that vanishes without a
+ * word (self.close()), is detected (error event; watchdog), reported on the status line and replaced
+ * by a worker that resumes from the weights the page kept. The faults are injected from outside
+ * through Playwright's handle on the worker: nothing test-only ships in the site.
+ */
+import type { Page, Worker } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openPage, type OpenedPage } from '../browser/harness';
+
+const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5000';
+
+async function ready(page: Page, timeout = 90_000): Promise<void> {
+  await page.waitForFunction(() => {
+    const play = document.querySelector<HTMLButtonElement>('.transport .play');
+    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
+  }, null, { timeout });
+}
+
+const stepCount = async (page: Page) => Number(await page.locator('[data-testid=step] b').innerText());
+
+async function waitStep(page: Page, atLeast: number, timeout = 90_000): Promise<number> {
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= n, atLeast, { timeout });
+  return stepCount(page);
+}
+
+/** The run's lab worker (ORT's em-pthread workers run the same script under another name). */
+async function labWorker(page: Page): Promise<Worker> {
+  for (const w of page.workers()) {
+    const name = await w.evaluate(() => self.name).catch(() => '');
+    if (name === 'lab-A') return w;
+  }
+  throw new Error(`no lab worker among ${page.workers().length}`);
+}
+
+async function status(page: Page): Promise<string> {
+  return page.locator('[data-testid=status]').innerText();
+}
+
+async function play(page: Page): Promise<void> {
+  await page.locator('.transport .play').click();
+}
+
+async function exportSteps(page: Page): Promise<number[]> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics', exact: true }).getByRole('button', { name: 'JSON', exact: true }).click()]);
+  const { readFileSync } = await import('node:fs');
+  return (JSON.parse(readFileSync((await dl.path())!, 'utf8')) as { frames: { step: number }[] }).frames.map((f) => f.step);
+}
+
+describe('recovery from a failed lab worker (WASM)', () => {
+  let h: OpenedPage;
+  beforeAll(async () => {
+    h = await openPage('nogpu', `/?v=1&${TINY}`);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`[recovery e2e] errors: ${h?.errors.join(' | ')}\n console: ${h?.console.slice(-8).join(' | ')}`)));
+
+  it('an uncaught error in the worker: said on the status line, resumed from the kept weights, Play continues', async () => {
+    await ready(h.page);
+    await play(h.page);
+    await waitStep(h.page, 30); // a snapshot is kept every 25 steps
+    const w = await labWorker(h.page);
+    await w.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('injected fault');
+      });
+    });
+    await h.page.waitForFunction(() => /training worker failed/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 60_000 });
+    await ready(h.page);
+    const said = await status(h.page);
+    const m = /training worker failed \(uncaught error in the worker: Error: injected fault\) at step (\d+): resumed from the weights saved at step (\d+)/.exec(said);
+    expect(m, said).not.toBeNull();
+    const [failedAt, from] = [Number(m![1]), Number(m![2])];
+    expect(from).toBeGreaterThanOrEqual(25);
+    expect(from).toBeLessThanOrEqual(failedAt);
+    expect(await stepCount(h.page)).toBe(from);
+    expect(await h.page.locator('.transport .play').innerText()).toMatch(/Play/);
+    await play(h.page);
+    await waitStep(h.page, from + 10);
+    await h.page.getByRole('button', { name: 'Pause' }).click();
+    await ready(h.page);
+    const steps = await exportSteps(h.page);
+    // no step twice, none missing: the dropped steps were re-run after the snapshot
+    expect(steps).toEqual(steps.map((_, i) => i + 1));
+  });
+
+  it('a worker that vanishes silently is caught by the watchdog and replaced', async () => {
+    const before = await stepCount(h.page);
+    await play(h.page);
+    await waitStep(h.page, before + 5);
+    const w = await labWorker(h.page);
+    void w.evaluate(() => self.close()).catch(() => undefined);
+    await h.page.waitForFunction(() => /training worker failed \(no answer/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 90_000 });
+    await ready(h.page);
+    const at = await stepCount(h.page);
+    await play(h.page);
+    await waitStep(h.page, at + 3);
+    await h.page.getByRole('button', { name: 'Pause' }).click();
+    await ready(h.page);
+    expect(h.errors.filter((e) => !/injected fault/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+// Layering rules of the repository, checked on the source text: onnxruntime-web is imported only in
+// src/engine; production code (src/, workers/, outside *.test.ts) never imports test-only code
+// statically (the CLI's --engine tabular loads the test reference engine lazily); the shipped
+// build has no test fixture pages.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveConfig } from 'vite';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(join(ROOT, p)).isDirectory()) return files(p);
+    return /\.(ts|svelte)$/.test(f) ? [p] : [];
+  });
+}
+
+/** Module specifiers of static imports/re-exports (not `import('...')`). */
+function staticImports(text: string): string[] {
+  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/gms)].map((m) => m[1]);
+}
+const allImports = (text: string): string[] => [...staticImports(text), ...[...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1])];
+
+describe('layers', () => {
+  it('onnxruntime-web is imported only in src/engine', () => {
+    const all = [...files('src'), ...files('workers'), ...files('tests')];
+    const bad = all.filter((f) => !f.startsWith('src/engine/') && f !== 'tests/unit/layers.test.ts' && allImports(readFileSync(join(ROOT, f), 'utf8')).some((s) => s.startsWith('onnxruntime-web')));
+    expect(bad).toEqual([]);
+  });
+  it('the rule sees an onnxruntime-web import when there is one', () => {
+    expect(allImports("import * as ort from 'onnxruntime-web/webgpu';\nconst x = await import('onnxruntime-web');")).toEqual(['onnxruntime-web/webgpu', 'onnxruntime-web']);
+  });
+  it('production code does not import test-only code statically', () => {
+    const prod = [...files('src'), ...files('workers')].filter((f) => !f.endsWith('.test.ts'));
+    const bad = prod.filter((f) => staticImports(readFileSync(join(ROOT, f), 'utf8')).some((s) => /(^|\/)tests\//.test(s) || /\/testing\//.test(s)));
+    expect(bad).toEqual([]);
+    expect(prod.filter((f) => /testing|gradcheck|probe|engine-check/.test(f))).toEqual([]);
+  });
+  it('the shipped build has no fixture pages; the e2e build has them', async () => {
+    const inputs = async (mode: string) => {
+      const c = await resolveConfig({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), mode, logLevel: 'silent' }, 'build', mode);
+      return { input: Object.values(c.build.rollupOptions.input as Record<string, string>).map((p) => relative(ROOT, p)), outDir: c.build.outDir };
+    };
+    const shipped = await inputs('production');
+    expect(shipped.input).toEqual(['index.html']);
+    expect(relative(ROOT, shipped.outDir)).toBe('dist');
+    const e2e = await inputs('e2e');
+    expect(e2e.input).toEqual(expect.arrayContaining(['index.html', 'tests/browser/probe.html', 'tests/browser/engine.html', 'tests/browser/views.html']));
+    expect(relative(ROOT, e2e.outDir)).not.toBe('dist');
+  });
+});
