@@ -67,7 +67,7 @@ export class Lab {
   }
 
   /** Settings hidden from the audience now (presenter mode, until the checkpoint). */
-  get hidden(): ConfigKey[] {
+  get hidden(): readonly ConfigKey[] {
     return this.settings.hiddenAt(this.main.step);
   }
 

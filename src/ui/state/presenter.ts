@@ -6,10 +6,13 @@
 import type { Config, ConfigKey } from '../../core/config';
 import type { Presenter } from './url';
 
+const NONE: ConfigKey[] = [];
+
 /** The settings hidden at `step` (none when not presenting or once the checkpoint is reached). */
-export function hiddenKeys(p: Presenter, step: number): ConfigKey[] {
-  if (!p.on) return [];
-  if (p.pauseAt !== null && step >= p.pauseAt) return [];
+export function hiddenKeys(p: Presenter, step: number): readonly ConfigKey[] {
+  // the same empty list every time: views that take it do not redraw on every step
+  if (!p.on) return NONE;
+  if (p.pauseAt !== null && step >= p.pauseAt) return NONE;
   return p.hide;
 }
 

@@ -93,7 +93,7 @@ export class LabSettings {
   }
 
   /** Settings whose values are hidden at `step` (presenter mode, until its checkpoint). */
-  hiddenAt(step: number): ConfigKey[] {
+  hiddenAt(step: number): readonly ConfigKey[] {
     return hiddenKeys(this.presenter, step);
   }
 
