@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 // Threaded WASM needs cross-origin isolation (SharedArrayBuffer).
@@ -9,6 +9,37 @@ const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
+
+/**
+ * Content-Security-Policy of the built lab: no inline or foreign script (the one module script and
+ * the workers come from the site), WebAssembly compilation allowed for onnxruntime-web
+ * ('wasm-unsafe-eval', not 'unsafe-eval'), workers from the site only (ORT's pthreads re-load their
+ * own chunk), data:/blob: images for the favicon and chart exports. Inline styles stay allowed:
+ * Svelte and d3 set style attributes. Shipped as a <meta> in dist/index.html (any static host) and
+ * sent as a header by `vite preview`; tests/e2e/csp.test.ts loads the lab under it.
+ */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+/** The CSP <meta> in the built lab page only (the dev server injects its own client script). */
+const cspMeta = (): Plugin => ({
+  name: 'invlab-csp',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler: (html, ctx) => (ctx.filename.endsWith('/index.html') && !ctx.filename.includes('/tests/') ? html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`) : html),
+  },
+});
 
 const page = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
@@ -27,10 +58,10 @@ const fixtures = () =>
 
 export default defineConfig(({ mode }) => ({
   base: './',
-  plugins: [svelte()],
+  plugins: [svelte(), cspMeta()],
   optimizeDeps: { exclude: ['onnxruntime-web'] },
   server: { headers: isolation },
-  preview: { headers: isolation },
+  preview: { headers: { ...isolation, 'Content-Security-Policy': CSP } },
   worker: { format: 'es' },
   build: {
     target: 'es2022',

@@ -1,3 +1,4 @@
+import { scaled } from '../tests/support/speed';
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../src/core/config';
 import type { PolicyEngine } from '../src/core/engine';
@@ -204,7 +205,7 @@ describe('LabSession', () => {
   });
 });
 
-async function waitFor(cond: () => boolean, ms = 20_000): Promise<void> {
+async function waitFor(cond: () => boolean, ms = scaled(20_000)): Promise<void> {
   const t0 = Date.now();
   while (!cond()) {
     if (Date.now() - t0 > ms) throw new Error('timed out');

@@ -381,7 +381,7 @@ export function errorText(e: unknown): string {
 }
 
 /** The engine, except that its first snapshot() returns `handle` (Run.create freezes it as the base). */
-function withFirstSnapshot(engine: PolicyEngine, handle: WeightsHandle): PolicyEngine {
+export function withFirstSnapshot(engine: PolicyEngine, handle: WeightsHandle): PolicyEngine {
   let used = false;
   return new Proxy(engine, {
     get(target, prop) {

@@ -5,72 +5,10 @@
  * the core's routine (and the status says so).
  */
 import * as Comlink from 'comlink';
-import type { Config } from '../src/core/config';
-import type { PolicyEngine } from '../src/core/engine';
-import { pretrainBase } from '../src/core/pretrain';
-import { TASKS } from '../src/core/tasks/index';
 import { createBrowserEngine } from '../src/engine/browser';
-import { checkpointMismatch, decodeCheckpoint, type CheckpointEntry, type Manifest } from '../src/model/checkpoint';
+import { BASE_SEED, loadBase } from './base';
 import type { LabApi, LabInit, LabListener } from './lab.api';
-import { LabSession, errorText, type BaseWeights } from './lab-session';
-
-/** Seed of the base: the same for every run seed (a shipped checkpoint is one fixed model too). */
-export const BASE_SEED = 0;
-export const DEFAULT_PRETRAIN_STEPS = 400;
-
-async function fetchJson(url: string): Promise<unknown> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  return res.json();
-}
-
-/**
- * The shipped base for this task when it fits (src/model/checkpoint.ts: the one rule the CLI, the
- * fidelity suite and the lab share), else a reason why not.
- */
-async function shippedBase(init: LabInit, engine: PolicyEngine, config: Config): Promise<BaseWeights | string> {
-  const dir = new URL('checkpoints/', init.baseUrl);
-  let entry: CheckpointEntry | undefined;
-  try {
-    entry = ((await fetchJson(new URL('manifest.json', dir).href)) as Manifest)[config.task];
-  } catch (e) {
-    return `no checkpoint manifest (${errorText(e)})`;
-  }
-  if (!entry) return `no shipped checkpoint for ${config.task}`;
-  const mismatch = checkpointMismatch(entry, engine.shape, config.temperature);
-  if (mismatch) return mismatch;
-  try {
-    const res = await fetch(new URL(entry.file, dir).href);
-    if (!res.ok) return `checkpoint ${entry.file}: HTTP ${res.status}`;
-    return { weights: decodeCheckpoint(await res.arrayBuffer(), entry), source: `shipped checkpoint checkpoints/${entry.file}` };
-  } catch (e) {
-    return `checkpoint ${entry.file} unusable: ${errorText(e)}`;
-  }
-}
-
-async function loadBase(init: LabInit, engine: PolicyEngine, config: Config, progress: (m: string) => void): Promise<BaseWeights> {
-  // An explicit pretraining budget (URL `pretrain=N`) always pretrains, as the CLI's --pretrain-steps.
-  const shipped = init.pretrainSteps === undefined ? await shippedBase(init, engine, config) : 'pretraining budget set in the URL';
-  if (typeof shipped !== 'string') return shipped;
-  const why = shipped;
-  const steps = init.pretrainSteps ?? DEFAULT_PRETRAIN_STEPS;
-  progress(`${why}: pretraining the base in the worker (0/${steps})…`);
-  let last = 0;
-  await pretrainBase(engine, TASKS[config.task], BASE_SEED, {
-    steps,
-    batch: 64,
-    lr: 3e-3,
-    temperature: config.temperature,
-    onStep: (s, loss) => {
-      const now = performance.now();
-      if (now - last > 250 || s + 1 === steps) {
-        last = now;
-        progress(`${why}: pretraining the base in the worker (${s + 1}/${steps}, loss ${loss.toFixed(3)})…`);
-      }
-    },
-  });
-  return { weights: await engine.getWeights(), source: `pretrained in the worker (${steps} SFT steps; ${why})` };
-}
+import { LabSession } from './lab-session';
 
 let session: LabSession | null = null;
 

@@ -1,6 +1,9 @@
 // `npm run bench` — prints one JSON object: the reference model on WASM in Node, with a per-op
 // profile from onnxruntime's profiler. `--browser` runs the same benchmark in headless Chromium for
-// wasm and webgpu (see tests/browser). Options: --reps N, --leak-steps N, --no-profile.
+// wasm and webgpu (see tests/browser). Options: --reps N, --leak-steps N, --ensemble-p N (0 skips
+// the ensemble figures), --no-profile; with --browser: --backend all|wasm|webgpu, --gpu swiftshader|real,
+// --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
+// default 5,000; 0 skips it; --reps 0 skips the engine part).
 import { runBenchmark } from '../engine/bench';
 import { opProfile } from './profile';
 
@@ -11,19 +14,29 @@ const flag = (name: string, fallback: number) => {
 };
 const reps = flag('--reps', 20);
 const leakSteps = flag('--leak-steps', 2000);
+const ensembleP = flag('--ensemble-p', 8);
+const longSteps = flag('--long-steps', 5000);
 
 async function main() {
   const { ort } = await import('../engine/node');
   if (args.includes('--browser')) {
     const { runBrowserBench } = await import('./bench-browser');
-    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps }), null, 2));
+    const pick = <T extends string>(name: string, values: readonly T[], fallback: T): T => {
+      const i = args.indexOf(name);
+      if (i < 0) return fallback;
+      if (!values.includes(args[i + 1] as T)) throw new Error(`${name} must be one of ${values.join(' | ')}, got ${args[i + 1]}`);
+      return args[i + 1] as T;
+    };
+    const backend = pick('--backend', ['all', 'wasm', 'webgpu'] as const, 'all');
+    const gpu = pick('--gpu', ['swiftshader', 'real'] as const, 'swiftshader');
+    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps, ensembleP, backend, gpu, longSteps }), null, 2));
     return;
   }
   const memory = () => {
     const m = process.memoryUsage();
     return { rss: m.rss, array_buffers: m.arrayBuffers };
   };
-  const result = await runBenchmark(ort, { backend: 'wasm', reps, leakSteps, memory });
+  const result = await runBenchmark(ort, { backend: 'wasm', reps, leakSteps, memory, ensembleP });
   const ops = args.includes('--no-profile') ? undefined : opProfile();
   console.log(JSON.stringify({ ...result, node: process.version, op_profile: ops }, null, 2));
 }

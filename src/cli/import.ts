@@ -1,15 +1,18 @@
 // Headless import of real RL logs: the lab's measurements, one JSON line per step.
 //   npm run import -- --format openclaw|verl|trl|jsonl FILES_OR_DIRS... --states RULES.json
-//     --behaviors RULES.json --out metrics.jsonl [--eps 0.05] [--openclaw-batch 16]
+//     --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]
+// --gate: a gate in the lab's rule language (text, one `CONDITION => DECISION # label` per line, or
+// JSON {"rules": [...]}); each step's line then holds its counterfactual funnel (esr/*, gate/rule_counts).
 // A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
 // stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
 import { createReadStream, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gateText, parseGateJson, parseGateText } from '../core/gates/index';
 import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
 
-const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--eps 0.05] [--openclaw-batch 16]';
+const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]';
 
 function fileSource(path: string): ImportSource {
   return {
@@ -41,6 +44,16 @@ export function expandPaths(paths: readonly string[]): string[] {
   });
 }
 
+/** A gate file: rule lines, or JSON {rules: [...]}; checked here so that a bad rule is reported with its position. */
+function readGate(path: string): string {
+  const text = readFileSync(path, 'utf8');
+  try {
+    return text.trimStart().startsWith('{') ? gateText(parseGateJson(JSON.parse(text))) : gateText(parseGateText(text));
+  } catch (e) {
+    throw new Error(`--gate ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 function readJson(path: string, what: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
@@ -59,6 +72,7 @@ async function main(): Promise<number> {
         states: { type: 'string' },
         behaviors: { type: 'string' },
         out: { type: 'string' },
+        gate: { type: 'string' },
         eps: { type: 'string', default: '0.05' },
         'openclaw-batch': { type: 'string', default: '16' },
         help: { type: 'boolean', short: 'h' },
@@ -82,11 +96,12 @@ async function main(): Promise<number> {
   if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
   const batch = Number(v['openclaw-batch']);
   if (!(Number.isInteger(batch) && batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
-  let states, behaviors, files: string[] = [];
+  let states, behaviors, gate: string | undefined, files: string[] = [];
   try {
     states = parseStatesSpec(v.states ? readJson(v.states, '--states') : { kind: 'single' });
     behaviors = parseBehaviorSpec(v.behaviors ? readJson(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
     files = expandPaths(args.positionals);
+    if (v.gate) gate = readGate(v.gate);
   } catch (e) {
     bad.push(e instanceof Error ? e.message : String(e));
   }
@@ -96,7 +111,7 @@ async function main(): Promise<number> {
   }
   let last = 0;
   try {
-    const r = await measureLogs(files.map(fileSource), { states: states!, behaviors: behaviors!, eps }, {
+    const r = await measureLogs(files.map(fileSource), { states: states!, behaviors: behaviors!, eps, gate }, {
       format: format as FormatId | 'auto',
       openclawBatch: batch,
       onProgress: (p) => {
@@ -109,7 +124,7 @@ async function main(): Promise<number> {
     process.stderr.write('\n');
     for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
     if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
-    writeFileSync(v.out!, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars })).join('\n') + (r.frames.length ? '\n' : ''));
+    writeFileSync(v.out!, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars, ...f.series })).join('\n') + (r.frames.length ? '\n' : ''));
     console.error(
       `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
         `${r.unclassified} unclassified, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +

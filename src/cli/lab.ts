@@ -7,13 +7,11 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeConfig, parseField, type Config } from '../core/config';
-import type { PolicyEngine } from '../core/engine';
 import { Run } from '../core/loop';
 import { nonFinite } from '../core/metrics';
 import { parsePreset } from '../core/presets';
-import { policyShape, pretrainBase } from '../core/pretrain';
-import { TASKS } from '../core/tasks/index';
-import { shippedBase } from './checkpoints';
+import { createCliEngine, loadBase } from './engine-setup';
+import { EXIT_NON_FINITE } from './exit-codes';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -83,17 +81,6 @@ function resolveConfig(a: Args): Config {
   return makeConfig(partial);
 }
 
-async function makeEngine(a: Args, cfg: Config): Promise<PolicyEngine> {
-  const shape = policyShape(cfg);
-  if (a.engine === 'tabular') {
-    // The test reference engine lives with the tests; loaded only when asked for.
-    const { createTabularEngine } = await import('../../tests/support/tabular-engine');
-    return createTabularEngine(shape);
-  }
-  const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
-  return createNodeEngine(shape, { seed: cfg.seed });
-}
-
 function progress(step: number, total: number, rate: number): void {
   const w = 30;
   const done = Math.round((step / total) * w);
@@ -103,24 +90,10 @@ function progress(step: number, total: number, rate: number): void {
 async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   const cfg = resolveConfig(a);
-  const engine = await makeEngine(a, cfg);
+  const engine = await createCliEngine(a.engine, cfg);
   const log = (s: string) => a.quiet || process.stderr.write(s + '\n');
   log(`engine: ${engine.backend} (${engine.backendNote})`);
-  const shipped = a.engine === 'wasm' && a.pretrainSteps === undefined && !a.base ? shippedBase(cfg.task, engine.shape, cfg.temperature) : 'base given';
-  if (a.base) {
-    const buf = readFileSync(a.base);
-    await engine.setWeights(new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4).slice());
-    log(`base weights: ${a.base}`);
-  } else if (typeof shipped !== 'string') {
-    await engine.setWeights(shipped.weights);
-    log(`base weights: ${shipped.file}`);
-  } else {
-    const steps = a.pretrainSteps ?? 400;
-    const lr = a.pretrainLr ?? (a.engine === 'tabular' ? 0.05 : 3e-3);
-    const losses = await pretrainBase(engine, TASKS[cfg.task], cfg.seed, { steps, batch: 64, lr, temperature: cfg.temperature });
-    log(`pretrained the ${cfg.task} base in process: ${steps} SFT steps, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}`);
-    await engine.setWeights(await engine.getWeights()); // fresh optimizer state for RL
-  }
+  log(await loadBase(engine, a.engine, cfg, { base: a.base, pretrainSteps: a.pretrainSteps, pretrainLr: a.pretrainLr }));
   const run = await Run.create(engine, cfg);
   if (a.out) writeFileSync(a.out, '');
   const t0 = performance.now();
@@ -133,20 +106,21 @@ async function main(): Promise<void> {
     const bad = nonFinite(f);
     if (bad) {
       process.stderr.write(`\nstopped at step ${f.step}: non-finite metric ${bad} (the frame is in the output)\n`);
-      process.exitCode = 1;
+      process.exitCode = EXIT_NON_FINITE;
       break;
     }
-    if (!a.quiet && (f.step % Math.max(1, Math.floor(cfg.steps / 100)) === 0 || f.step === cfg.steps)) progress(f.step, cfg.steps, f.step / ((performance.now() - t0) / 1000));
+    if (!a.quiet && process.stderr.isTTY && (f.step % Math.max(1, Math.floor(cfg.steps / 100)) === 0 || f.step === cfg.steps)) progress(f.step, cfg.steps, f.step / ((performance.now() - t0) / 1000));
   }
-  if (!a.quiet) process.stderr.write('\n');
+  if (!a.quiet && process.stderr.isTTY) process.stderr.write('\n');
   const wall = (performance.now() - t0) / 1000;
   const pick = (re: RegExp) => Object.fromEntries(Object.entries(last?.scalars ?? {}).filter(([k]) => re.test(k)));
   const summary = {
     preset: a.preset ?? null,
     engine: engine.backend,
     steps: cfg.steps,
+    stepsTaken: last?.step ?? 0,
     wallSeconds: wall,
-    stepsPerSecond: cfg.steps / wall,
+    stepsPerSecond: (last?.step ?? 0) / wall,
     config: cfg,
     final: pick(/^(support\/(token_entropy|behavior_support|behavior_entropy)|esr\/effective_rate|gap\/clipfrac|train\/loss)/),
   };

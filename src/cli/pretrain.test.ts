@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../tests/support/speed';
 import { CHECKPOINT_DIR, pretrainCheckpoint, readManifest } from './pretrain';
 
 describe('npm run pretrain', () => {
@@ -20,5 +21,5 @@ describe('npm run pretrain', () => {
     expect(e).toBeDefined();
     const r = await pretrainCheckpoint('toolchain', { steps: e.steps, lr: e.lr, batch: e.batch, seed: e.seed });
     expect(r.sha256).toBe(e.sha256);
-  }, 600_000);
+  }, scaled(600_000));
 });

@@ -26,12 +26,13 @@ async function profileRuns(ort: OrtModule, runs: number): Promise<void> {
   const T = REFERENCE_SHAPE.context;
   const P = layout.total;
   const f32 = (dims: number[], v: number) => new ort.Tensor('float32', new Float32Array(dims.reduce((a, b) => a * b, 1)).fill(v), dims);
-  const hyper: Record<string, number> = { lr: 1e-4, beta1: 0.9, beta2: 0.98, eps: 1e-8, maxGradNorm: 1, step: 1, temperature: 1, clipLow: 0.2, clipHigh: 0.28 };
+  const hyper: Record<string, number> = { lr: 1e-4, beta1: 0.9, beta2: 0.98, eps: 1e-8, maxGradNorm: 1, step: 1, temperature: 1, clipLow: 0.2, clipHigh: 0.28, active: 1 };
+  // a population of one (the single-run graph)
   const feeds = {
-    params: new ort.Tensor('float32', initParams(layout, 1), [P]), m: f32([P], 0), v: f32([P], 0),
-    tokens: new ort.Tensor('int32', Int32Array.from({ length: B * T }, (_, i) => (i * 7) % REFERENCE_SHAPE.vocab), [B, T]),
-    advantages: f32([B, T - 1], 0.5), oldLogp: f32([B, T - 1], -4), refLogp: f32([B, T - 1], -4), lossMask: f32([B, T - 1], 1),
-    hyper: new ort.Tensor('float32', Float32Array.from(HYPER_FIELDS, (k) => hyper[k] ?? 0), [HYPER_FIELDS.length]),
+    params: new ort.Tensor('float32', initParams(layout, 1), [1, P]), m: f32([1, P], 0), v: f32([1, P], 0),
+    tokens: new ort.Tensor('int32', Int32Array.from({ length: B * T }, (_, i) => (i * 7) % REFERENCE_SHAPE.vocab), [1, B, T]),
+    advantages: f32([1, B, T - 1], 0.5), oldLogp: f32([1, B, T - 1], -4), refLogp: f32([1, B, T - 1], -4), lossMask: f32([1, B, T - 1], 1),
+    hyper: new ort.Tensor('float32', Float32Array.from(HYPER_FIELDS, (k) => hyper[k] ?? 0), [1, HYPER_FIELDS.length]),
   };
   for (let i = 0; i <= runs; i++) await session.run(feeds);
   session.endProfiling(); // the WASM runtime writes this trace straight to fd 1

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { behaviorInfo } from './behavior-info';
+import { behaviorInfo, requestGap } from './behavior-info';
 import { measureBehavior } from './metrics';
 import type { Generated } from './serve';
 import { TASKS } from './tasks/index';
@@ -47,6 +47,21 @@ describe('behaviorInfo', () => {
     expect(() => behaviorInfo([[1, 0]], [])).toThrow(/good-behavior lists/);
   });
 
+  it('requestGap: KL(want ‖ smoothed π) per state, mean over states; widens when a state only gets another behavior', () => {
+    // state 0 wants behavior 0 and got it 6 of 8 times; state 1 wants 1 or 2 and got only 0
+    const counts = [[6, 1, 1, 0], [8, 0, 0, 0]];
+    const good = [[0], [1, 2]];
+    const pi = (c: number, n: number) => (c + 0.5) / (n + 2);
+    const s0 = Math.log(1 / pi(6, 8));
+    const s1 = 0.5 * Math.log(0.5 / pi(0, 8)) * 2;
+    expect(requestGap(counts, good)).toBeCloseTo((s0 + s1) / 2, 12);
+    // more samples of the wrong behavior: the gap widens
+    expect(requestGap([[64, 0, 0, 0]], [[1]])).toBeGreaterThan(requestGap([[8, 0, 0, 0]], [[1]]));
+    expect(() => requestGap([[1, 0]], [[]])).toThrow(/rewards no behavior/);
+    expect(() => requestGap([[1, 0]], [[1]])).toThrow(/out of range/);
+    expect(() => requestGap([], [])).toThrow(/count rows/);
+  });
+
   it('measureBehavior reports them under support/ names from the sampled distributions', () => {
     const task = TASKS.strategies;
     // math: all decompose; code: all decompose; explain: half search-first, half invalid
@@ -59,5 +74,6 @@ describe('behaviorInfo', () => {
     expect(m.scalars['support/behavior_mutual_info']).toBeCloseTo(mutualInfoFromJoint(rows), 12);
     // math: decompose is rewarded; code: verify is, decompose is not; explain: search-first ties invalid, first wins
     expect(m.scalars['support/best_behavior_match']).toBeCloseTo(2 / 3, 12);
+    expect(m.scalars['gap/request_kl']).toBeCloseTo(requestGap([[2, 0, 0, 0, 0], [2, 0, 0, 0, 0], [0, 0, 1, 0, 1]], task.good), 12);
   });
 });

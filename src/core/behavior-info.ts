@@ -42,3 +42,27 @@ export function behaviorInfo(dists: readonly (readonly number[])[], good: readon
   // concavity makes I ≥ 0; clamp the float rounding of identical rows
   return { condEntropy: cond, marginalEntropy, mutualInfo: Math.max(0, marginalEntropy - cond), bestMatch: match / S };
 }
+
+/**
+ * The gap between what users ask for and what the policy produces, per state: KL(want ‖ π) in nats,
+ * where `want` is uniform over the behaviors the state's judge rewards (`good[s]`) and π is the
+ * sampled behavior distribution from `counts` (last entry: invalid), smoothed by adding ½ to every
+ * count (Krichevsky–Trofimov) so that a behavior never sampled gives a large but finite gap. It
+ * widens when a state the policy has locked onto the wrong template asks for another behavior
+ * ("the user asks for A, the policy only produces B"); it shrinks as the policy learns what each
+ * state wants. Mean over states.
+ */
+export function requestGap(counts: readonly (readonly number[])[], good: readonly (readonly number[])[]): number {
+  if (counts.length === 0 || counts.length !== good.length) throw new Error(`requestGap: ${counts.length} count rows for ${good.length} states`);
+  let sum = 0;
+  counts.forEach((row, s) => {
+    const n = row.reduce((a, c) => a + c, 0);
+    if (!good[s].length) throw new Error(`requestGap: state ${s} rewards no behavior`);
+    const want = 1 / good[s].length;
+    for (const b of good[s]) {
+      if (!(b >= 0 && b < row.length - 1)) throw new Error(`requestGap: state ${s}: behavior ${b} out of range`);
+      sum += want * Math.log(want / ((row[b] + 0.5) / (n + row.length / 2)));
+    }
+  });
+  return sum / counts.length;
+}

@@ -92,6 +92,11 @@ export type ConfigKey = keyof Config;
 export const CONFIG_KEYS = Object.keys(SCHEMA) as ConfigKey[];
 export const CONFIG_VERSION = 1;
 
+/** An own setting of the schema: Object.prototype names (constructor, __proto__, toString) are unknown. */
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(SCHEMA, key);
+}
+
 export function fieldSpec(key: ConfigKey): FieldSpec {
   return SCHEMA[key] as FieldSpec;
 }
@@ -118,7 +123,7 @@ export interface FieldError {
 
 /** Check one value against its field; returns an error message or null. */
 export function checkField(key: string, value: unknown): string | null {
-  if (!(key in SCHEMA)) return 'unknown setting';
+  if (!isConfigKey(key)) return 'unknown setting';
   const f = fieldSpec(key as ConfigKey);
   if (f.type === 'bool') return typeof value === 'boolean' ? null : `expected a boolean, got ${describe(value)}`;
   if (f.type === 'enum') return typeof value === 'string' && f.values.includes(value) ? null : `expected one of ${f.values.join(' | ')}, got ${describe(value)}`;
@@ -129,18 +134,55 @@ export function checkField(key: string, value: unknown): string | null {
   return null;
 }
 
-function describe(v: unknown): string {
-  return typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null' : `${typeof v} ${String(v)}`;
+/** A value for an error message; never throws (an object without a usable toString included). */
+export function describeValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+  if (v === null) return 'null';
+  if (typeof v === 'object') {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(v);
+    } catch {
+      text = undefined;
+    }
+    text ??= Object.prototype.toString.call(v);
+    return `${Array.isArray(v) ? 'array' : 'object'} ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
+  }
+  return `${typeof v} ${String(v)}`;
+}
+const describe = describeValue;
+
+/** Rules that involve several fields; `involved` lists every field the rule reads. */
+function crossErrors(c: Config): (FieldError & { involved: ConfigKey[] })[] {
+  const out: (FieldError & { involved: ConfigKey[] })[] = [];
+  if (c.dualClip !== 0 && c.dualClip <= 1) out.push({ field: 'dualClip', message: `must be 0 (off) or > 1, got ${c.dualClip}`, involved: ['dualClip'] });
+  const states = { strategies: 3, assistant: 3, toolchain: 4 }[c.task];
+  if (c.focusState >= states) out.push({ field: 'focusState', message: `${c.task} has ${states} states (0..${states - 1}), got ${c.focusState}`, involved: ['focusState', 'task'] });
+  if (c.dModel % c.heads !== 0) out.push({ field: 'heads', message: `dModel (${c.dModel}) must be divisible by heads (${c.heads})`, involved: ['heads', 'dModel'] });
+  return out;
 }
 
-/** Rules that involve several fields. */
-function crossErrors(c: Config): FieldError[] {
-  const out: FieldError[] = [];
-  if (c.dualClip !== 0 && c.dualClip <= 1) out.push({ field: 'dualClip', message: `must be 0 (off) or > 1, got ${c.dualClip}` });
-  const states = { strategies: 3, assistant: 3, toolchain: 4 }[c.task];
-  if (c.focusState >= states) out.push({ field: 'focusState', message: `${c.task} has ${states} states (0..${states - 1}), got ${c.focusState}` });
-  if (c.dModel % c.heads !== 0) out.push({ field: 'heads', message: `dModel (${c.dModel}) must be divisible by heads (${c.heads})` });
-  return out;
+/**
+ * Lenient repair of cross-field clashes: the fields a rule involves that differ from `base` (the ones
+ * the URL or patch changed) fall back to `base`, each reported once. Always ends in a valid config
+ * (`base` must be valid; the defaults are the last resort).
+ */
+export function repairConfig(config: Config, base: Config = defaultConfig()): { config: Config; errors: FieldError[] } {
+  let c = { ...config };
+  const errors: FieldError[] = [];
+  for (let round = 0; round < 4; round++) {
+    const clashes = crossErrors(c);
+    if (!clashes.length) return { config: c, errors };
+    for (const e of clashes) {
+      const changed = e.involved.filter((f) => c[f] !== base[f]);
+      for (const f of changed.length ? changed : e.involved) {
+        if (!errors.some((x) => x.field === f)) errors.push({ field: f, message: e.message });
+        c = { ...c, [f]: base[f] };
+      }
+    }
+  }
+  c = crossErrors(base).length ? defaultConfig() : { ...base };
+  return { config: c, errors };
 }
 
 /** All problems of a full config object (unknown keys included). */
@@ -150,7 +192,7 @@ export function configErrors(obj: Record<string, unknown>): FieldError[] {
     const msg = checkField(k, v);
     if (msg) out.push({ field: k, message: msg });
   }
-  if (out.length === 0) out.push(...crossErrors({ ...defaultConfig(), ...obj } as Config));
+  if (out.length === 0) out.push(...crossErrors({ ...defaultConfig(), ...obj } as Config).map(({ field, message }) => ({ field, message })));
   return out;
 }
 
@@ -182,18 +224,24 @@ export function configFromJson(input: string | Record<string, unknown>): Config 
 }
 
 function checkVersion(v: unknown): void {
-  if (v !== undefined && v !== CONFIG_VERSION && v !== String(CONFIG_VERSION)) throw new ConfigError('v', `unsupported config version ${String(v)}`);
+  if (v !== undefined && v !== CONFIG_VERSION && v !== String(CONFIG_VERSION)) throw new ConfigError('v', `unsupported config version ${describe(v)}`);
 }
 
 // ---- text values (URL query, CLI --set) -----------------------------------------------------
 
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 /** Parse a text value for a field; throws ConfigError on a bad value or unknown key. */
 export function parseField(key: string, text: string): Config[ConfigKey] {
-  if (!(key in SCHEMA)) throw new ConfigError(key, 'unknown setting');
-  const f = fieldSpec(key as ConfigKey);
+  if (!isConfigKey(key)) throw new ConfigError(key, 'unknown setting');
+  const f = fieldSpec(key);
   let value: unknown = text;
   if (f.type === 'bool') value = text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text;
-  else if (f.type === 'int' || f.type === 'float') value = text.trim() === '' ? NaN : Number(text);
+  else if (f.type === 'int' || f.type === 'float') {
+    // Plain decimal only: Number() would also take "0x10", "0b1", "Infinity" and "" (as 0).
+    if (!DECIMAL.test(text)) throw new ConfigError(key, `expected a decimal number, got ${describe(text)}`);
+    value = Number(text);
+  }
   const msg = checkField(key, value);
   if (msg) throw new ConfigError(key, msg);
   return value as Config[ConfigKey];
@@ -214,17 +262,60 @@ export function configToQuery(c: Config): string {
   return parts.join('&');
 }
 
+/** Longest query read (characters); a shared link beyond it is cut at the last whole parameter. */
+export const MAX_QUERY_LENGTH = 4000;
+/** Unknown settings reported one by one; the rest are counted in one line. */
+export const MAX_UNKNOWN_REPORTS = 10;
+
 /**
- * Decode a query string leniently: every bad field is reported and falls back to its default; the
- * rest is kept. Cross-field errors reset the named field to its default.
+ * The parameters of a query, each key once with its LAST value (a later value overrides, as in a
+ * patch), plus one report per key given different values and one for a query over the size cap.
+ */
+export function queryParams(query: string): { params: Map<string, string>; errors: FieldError[] } {
+  let q = query.startsWith('?') ? query.slice(1) : query;
+  const errors: FieldError[] = [];
+  if (q.length > MAX_QUERY_LENGTH) {
+    const cut = q.lastIndexOf('&', MAX_QUERY_LENGTH);
+    errors.push({ field: '(url)', message: `the link is ${q.length} characters long; only the first ${cut > 0 ? cut : 0} are read` });
+    q = cut > 0 ? q.slice(0, cut) : '';
+  }
+  const all = new Map<string, string[]>();
+  for (const [k, v] of new URLSearchParams(q)) all.set(k, [...(all.get(k) ?? []), v]);
+  const params = new Map<string, string>();
+  for (const [k, vs] of all) {
+    params.set(k, vs[vs.length - 1]);
+    if (new Set(vs).size > 1) errors.push({ field: k, message: `given ${vs.length} times (${vs.slice(0, 3).map((v) => describe(v)).join(', ')}${vs.length > 3 ? ', …' : ''}); the last one is used` });
+  }
+  return { params, errors };
+}
+
+/** Reports of unknown settings: the first MAX_UNKNOWN_REPORTS, then one line counting the rest. */
+export function capUnknown(errors: FieldError[]): FieldError[] {
+  const unknown = errors.filter((e) => e.message === 'unknown setting');
+  if (unknown.length <= MAX_UNKNOWN_REPORTS) return errors;
+  const dropped = new Set(unknown.slice(MAX_UNKNOWN_REPORTS));
+  const rest = errors.filter((e) => !dropped.has(e));
+  rest.push({ field: '(more)', message: `and ${dropped.size} more unknown settings, ignored` });
+  return rest;
+}
+
+/** Keep one report per field (the first), so that the banner never lists a key twice. */
+function onePerField(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => (seen.has(e.field) ? false : (seen.add(e.field), true)));
+}
+
+/**
+ * Decode a query string leniently: every bad field is reported once and falls back to its default;
+ * the rest is kept. Cross-field clashes reset the fields the query changed. Always a valid config.
  */
 export function configFromQuery(query: string): { config: Config; errors: FieldError[] } {
-  const params = new URLSearchParams(query.startsWith('?') ? query.slice(1) : query);
+  const { params, errors: paramErrors } = queryParams(query);
   const errors: FieldError[] = [];
   const partial: Record<string, unknown> = {};
   for (const [k, text] of params) {
     if (k === 'v') {
-      if (text !== String(CONFIG_VERSION)) errors.push({ field: 'v', message: `unsupported config version ${text}` });
+      if (text !== String(CONFIG_VERSION)) errors.push({ field: 'v', message: `unsupported config version ${describe(text)}` });
       continue;
     }
     try {
@@ -233,12 +324,10 @@ export function configFromQuery(query: string): { config: Config; errors: FieldE
       errors.push({ field: k, message: e instanceof ConfigError ? e.message.replace(`config.${k}: `, '') : String(e) });
     }
   }
-  let config = { ...defaultConfig(), ...partial } as Config;
-  for (const e of crossErrors(config)) {
-    errors.push(e);
-    config = { ...config, [e.field]: SCHEMA[e.field as ConfigKey].default };
-  }
-  return { config, errors };
+  const repaired = repairConfig({ ...defaultConfig(), ...partial } as Config);
+  // A bad value is the report for its key; a "given twice" note only when the value was fine.
+  const merged = [...errors, ...paramErrors.filter((d) => !errors.some((e) => e.field === d.field)), ...repaired.errors];
+  return { config: repaired.config, errors: capUnknown(onePerField(merged)) };
 }
 
 /** Strict decode: throws on the first bad field. */

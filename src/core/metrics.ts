@@ -1,6 +1,6 @@
 // The measurements of the four invariants, written once; the loop assembles them into one frame
 // per step under the DESIGN.md metric names.
-import { behaviorInfo } from './behavior-info';
+import { behaviorInfo, requestGap } from './behavior-info';
 import type { GateDecision, JudgedTurn } from './methods/types';
 import type { Generated } from './serve';
 import { INVALID } from './tasks/grammar';
@@ -97,6 +97,7 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
   const pass = new Array<number>(kMax).fill(0);
   const dists: number[][] = [];
   const goods: (readonly number[])[] = [];
+  const countRows: number[][] = [];
   task.states.forEach((st, s) => {
     const rows = states.flatMap((x, b) => (x === s ? [b] : []));
     const n = rows.length;
@@ -105,6 +106,7 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
     for (const b of rows) counts[gen.behavior[b] === INVALID ? nb : gen.behavior[b]]++;
     behaviorScalars(st.name, task.behaviors.map((b) => b.name), counts, eps, scalars);
     dists.push(counts.map((c) => c / n));
+    countRows.push(counts);
     goods.push(task.good[s]);
     const c = rows.filter((b) => task.good[s].includes(gen.behavior[b])).length;
     for (let k = 1; k <= kMax; k++) pass[k - 1] += passAtK(n, c, k) / task.states.length;
@@ -114,6 +116,7 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
     scalars['support/behavior_cond_entropy'] = info.condEntropy;
     scalars['support/behavior_mutual_info'] = info.mutualInfo;
     scalars['support/best_behavior_match'] = info.bestMatch;
+    scalars['gap/request_kl'] = requestGap(countRows, goods);
   }
   let entSum = 0;
   let entCount = 0;

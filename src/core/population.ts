@@ -32,6 +32,8 @@ export interface PopulationEngine {
   release(handle: WeightsHandle): void;
   version(member: number): number;
   dispose(): Promise<void>;
+  /** Resolves (with the reason) when the device is gone for good (see PolicyEngine.lost). */
+  readonly lost?: Promise<string>;
 }
 
 type Kind = 'setWeights' | 'getWeights' | 'sft' | 'train' | 'score' | 'sample';
@@ -231,6 +233,7 @@ export class Population {
       sftStep: (batch, hyper) => call('sft', { batch, hyper }),
       getWeights: () => call('getWeights', {}),
       setWeights: (w) => call('setWeights', w),
+      lost: pop.lost,
       snapshot: () => pop.snapshot(p),
       release: (h) => pop.release(h),
       dispose: async () => {},

@@ -6,10 +6,11 @@ import { Graph } from '../graph/builder';
 import { encodeModel } from '../graph/encode';
 import { matmul } from '../graph/ops';
 import { forwardFlops, trainStepFlops } from '../model/flops';
+import { benchEnsemble, type EnsembleBench } from './bench-ensemble';
+import { REFERENCE_BATCH, REFERENCE_SHAPE, interleaved, timeIt } from './bench-timing';
 import { OrtEngine, type Backend, type OrtModule } from './ort-engine';
 
-export const REFERENCE_SHAPE: PolicyShape = { vocab: 64, context: 16, dModel: 64, layers: 2, heads: 4, mlp: 256 };
-export const REFERENCE_BATCH = 64;
+export { REFERENCE_BATCH, REFERENCE_SHAPE } from './bench-timing';
 
 export interface BenchOptions {
   backend: Backend;
@@ -17,11 +18,13 @@ export interface BenchOptions {
   reps: number;
   /** Train steps of the memory-growth check (0 skips it). */
   leakSteps: number;
+  /** Population size of the ensemble figures (0 skips them; default 8). */
+  ensembleP?: number;
   /** Reports memory in use (bytes) on this platform; undefined where none can be read. */
   memory?: () => Record<string, number>;
 }
 
-export interface BenchResult {
+export interface BenchResult extends Partial<EnsembleBench> {
   backend: string;
   model: PolicyShape & { batch: number; params: number };
   train_steps_per_s: number;
@@ -36,36 +39,6 @@ export interface BenchResult {
   kv_cache_speedup: number;
   profile: Record<string, number>;
   memory?: { steps: number; before: Record<string, number>; after: Record<string, number>; growth: Record<string, number> };
-}
-
-async function timeIt(reps: number, f: () => Promise<unknown>): Promise<number> {
-  await f(); // warm-up
-  const t0 = performance.now();
-  for (let i = 0; i < reps; i++) await f();
-  return (performance.now() - t0) / reps / 1000;
-}
-
-const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[xs.length >> 1];
-
-/**
- * Time two workloads in alternation (A, B, A, B, …) and report each one's median and the median of
- * the per-pair ratios time(B) / time(A): on a loaded machine both members of a pair see the same
- * load, so the ratio stays meaningful when the absolute times do not.
- */
-async function interleaved(reps: number, a: () => Promise<unknown>, b: () => Promise<unknown>) {
-  await a();
-  await b();
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    let t0 = performance.now();
-    await a();
-    ta.push((performance.now() - t0) / 1000);
-    t0 = performance.now();
-    await b();
-    tb.push((performance.now() - t0) / 1000);
-  }
-  return { a: median(ta), b: median(tb), ratio: median(tb.map((t, i) => t / ta[i])) };
 }
 
 const ROOFLINE_N = 512;
@@ -129,6 +102,7 @@ export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<
     memory = { steps: opts.leakSteps, before, after, growth };
   }
   await engine.dispose();
+  const ensemble = (opts.ensembleP ?? 8) > 0 ? await benchEnsemble(ort, opts.backend, opts.ensembleP ?? 8, opts.reps) : {};
   const trainGflops = trainStepFlops(shape, B) / train / 1e9;
   return {
     backend: opts.backend,
@@ -153,5 +127,6 @@ export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<
       forward_share: score / train,
     },
     memory,
+    ...ensemble,
   };
 }

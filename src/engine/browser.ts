@@ -2,7 +2,7 @@
 // carries the WASM EP. WebGPU is tried first; any failure falls back to WASM with the reason kept.
 import * as ort from 'onnxruntime-web/webgpu';
 import type { PolicyShape } from '../core/engine';
-import { OrtEngine, type Backend } from './ort-engine';
+import { OrtEngine, OrtPopulation, type Backend } from './ort-engine';
 
 // Re-exported for the browser test workers (probe, engine check): onnxruntime-web is imported only here.
 export { ort };
@@ -13,8 +13,17 @@ export interface BrowserEngineOptions {
   prefer: BackendPreference;
   seed: number;
   weights?: Float32Array;
-  /** WASM threads (needs cross-origin isolation); default: ORT's choice. */
+  /** WASM threads (needs cross-origin isolation); default: defaultWasmThreads(). */
   numThreads?: number;
+}
+
+/**
+ * WASM threads to use: 1 without cross-origin isolation (no SharedArrayBuffer), else at least the
+ * second thread (ORT's own default is 1 on a 2-core machine), up to 4 on larger ones.
+ */
+export function defaultWasmThreads(): number {
+  if (!self.crossOriginIsolated) return 1;
+  return Math.max(2, Math.min(4, Math.ceil((navigator.hardwareConcurrency || 2) / 2)));
 }
 
 interface GpuAdapterLike {
@@ -50,7 +59,7 @@ function deviceLost(): Promise<string> {
 }
 
 export async function createBrowserEngine(shape: PolicyShape, opts: BrowserEngineOptions): Promise<OrtEngine> {
-  if (opts.numThreads !== undefined) ort.env.wasm.numThreads = opts.numThreads;
+  ort.env.wasm.numThreads = opts.numThreads ?? defaultWasmThreads();
   const base = { seed: opts.seed, weights: opts.weights };
   if (opts.prefer === 'wasm') return OrtEngine.create(ort, shape, { ...base, backend: 'wasm', note: 'WASM chosen in the settings' });
   const adapter = await webgpuAdapter();
@@ -64,4 +73,29 @@ export async function createBrowserEngine(shape: PolicyShape, opts: BrowserEngin
     }
   }
   return OrtEngine.create(ort, shape, { ...base, backend: 'wasm', note: `${adapter.detail}; fell back to WASM` });
+}
+
+/**
+ * A population of `size` policies (an ensemble: see src/core/ensemble.ts) with the same backend
+ * choice as createBrowserEngine: WebGPU first, WASM on any failure, the reason in backendNote.
+ * `weights`: one vector for every member (e.g. the shipped base) or one per member.
+ */
+export async function createBrowserPopulation(
+  shape: PolicyShape,
+  opts: Omit<BrowserEngineOptions, 'weights'> & { size: number; weights?: Float32Array | Float32Array[] },
+): Promise<OrtPopulation> {
+  ort.env.wasm.numThreads = opts.numThreads ?? defaultWasmThreads();
+  const base = { seed: opts.seed, weights: opts.weights, size: opts.size };
+  if (opts.prefer === 'wasm') return OrtPopulation.create(ort, shape, { ...base, backend: 'wasm', note: 'WASM chosen in the settings' });
+  const adapter = await webgpuAdapter();
+  if (adapter.ok) {
+    try {
+      const pop = await OrtPopulation.create(ort, shape, { ...base, backend: 'webgpu', note: `WebGPU adapter: ${adapter.detail}` });
+      pop.lost = deviceLost();
+      return pop;
+    } catch (err) {
+      return OrtPopulation.create(ort, shape, { ...base, backend: 'wasm', note: `WebGPU session failed (${String(err)}); fell back to WASM` });
+    }
+  }
+  return OrtPopulation.create(ort, shape, { ...base, backend: 'wasm', note: `${adapter.detail}; fell back to WASM` });
 }

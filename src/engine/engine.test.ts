@@ -192,34 +192,36 @@ describe('OrtEngine (WASM)', () => {
 });
 
 describe('whole-model gradient (float64 PPO loss vs finite differences)', () => {
-  it('d loss / d params matches central differences', async () => {
+  it('d loss / d params matches central differences, for a population of 2 with different settings', async () => {
     const shape: PolicyShape = { vocab: 6, context: 4, dModel: 4, layers: 1, heads: 2, mlp: 8 };
     const layout = paramLayout(shape);
+    const P = 2;
     const B = 2;
     const W4 = shape.context - 1;
-    const params = Array.from(initParams(layout, 5), (v, i) => v * 20 + 0.01 * Math.cos(i)); // larger weights: non-trivial attention
+    const N = layout.total;
+    const params = [5, 6].flatMap((seed) => Array.from(initParams(layout, seed), (v, i) => v * 20 + 0.01 * Math.cos(i + seed))); // larger weights: non-trivial attention
     const rng = new Rng(8);
-    const tokens = Array.from({ length: B * shape.context }, () => rng.int(shape.vocab));
-    const vec = (f: (i: number) => number) => Array.from({ length: B * W4 }, (_, i) => f(i));
-    const hyper: Record<string, number> = {
-      lr: 0, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: 0, maxGradNorm: 0, step: 1, temperature: 0.7,
-      clipLow: 0.2, clipHigh: 0.28, dualClip: 2, entropyCoef: 0.05, klCoef: 0.3, seqMean: 1,
-    };
+    const tokens = Array.from({ length: P * B * shape.context }, () => rng.int(shape.vocab));
+    const vec = (f: (i: number) => number) => Array.from({ length: P * B * W4 }, (_, i) => f(i));
+    const hyper = (seqMean: number, temperature: number): Record<string, number> => ({
+      lr: 0, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: 0, maxGradNorm: 0, step: 1, temperature,
+      clipLow: 0.2, clipHigh: 0.28, dualClip: 2, entropyCoef: 0.05, klCoef: 0.3, seqMean, active: 1,
+    });
     const r = await gradCheck(
       [
-        { shape: [layout.total], values: params },
-        { shape: [B, shape.context], values: tokens, constant: true, dtype: 'int32' },
-        { shape: [B, W4], values: vec((i) => [1.2, -0.7, 0.4, -1.5, 0.9, -0.2][i]), constant: true },
-        { shape: [B, W4], values: vec((i) => -1.8 + 0.13 * i), constant: true },
-        { shape: [B, W4], values: vec((i) => -1.7 - 0.05 * i), constant: true },
-        { shape: [B, W4], values: vec((i) => (i === 2 ? 0 : 1)), constant: true },
-        { shape: [HYPER_FIELDS.length], values: HYPER_FIELDS.map((k) => hyper[k]), constant: true },
+        { shape: [P, N], values: params },
+        { shape: [P, B, shape.context], values: tokens, constant: true, dtype: 'int32' },
+        { shape: [P, B, W4], values: vec((i) => [1.2, -0.7, 0.4, -1.5, 0.9, -0.2][i % 6] * (i < 6 ? 1 : -0.8)), constant: true },
+        { shape: [P, B, W4], values: vec((i) => -1.8 + 0.13 * (i % 6)), constant: true },
+        { shape: [P, B, W4], values: vec((i) => -1.7 - 0.05 * (i % 6)), constant: true },
+        { shape: [P, B, W4], values: vec((i) => (i === 2 || i === 9 ? 0 : 1)), constant: true },
+        { shape: [P, HYPER_FIELDS.length], values: [hyper(1, 0.7), hyper(0, 0.9)].flatMap((h) => HYPER_FIELDS.map((k) => h[k])), constant: true },
       ],
       (p, tok, advantages, oldLogp, refLogp, lossMask, h) =>
         ppoLoss(p, tok, { advantages, oldLogp, refLogp, lossMask }, splitHyper(h), layout).loss,
     );
     expect(layout.total).toBeGreaterThan(200);
     expect(r.maxAbsErr).toBeLessThan(1e-7);
-    expect(Math.max(...r.analytic[0].map(Math.abs))).toBeGreaterThan(1e-3);
+    for (const p of [0, 1]) expect(Math.max(...r.analytic[0].slice(p * N, (p + 1) * N).map(Math.abs))).toBeGreaterThan(1e-3);
   });
 });

@@ -48,6 +48,10 @@ const cases: [string, GradCheckInput[], (...xs: Tensor[]) => Tensor][] = [
   ['Unsqueeze', [inp([2, 3], 40)], (a) => op.unsqueeze(a, 1)],
   ['Expand', [inp([1, 3], 41), inp([4, 3], 42)], (a, b) => op.mul(op.expandAs(a, b), b)],
   ['Gather (embedding)', [inp([5, 3], 43), { shape: [2, 3], values: [0, 4, 4, 1, 2, 0], constant: true, dtype: 'int32' }], (t, i) => op.gather(t, i)],
+  ['Gather (2 stacked tables, grouped backward)', [inp([6, 3], 49), { shape: [2, 3], values: [0, 2, 2, 1, 0, 1], constant: true, dtype: 'int32' }], (t, local) => {
+    const offsets = t.graph.constant([0, 3], 'int32', [2, 1]);
+    return op.gather(t, op.add(local, offsets), { groups: 2, local });
+  }],
   ['Cast float→float', [inp([3], 44)], (a) => op.mul(op.cast(a, 'float64'), a)],
 ];
 

@@ -9,21 +9,25 @@ import { sampleTokens, tokenStats } from './heads';
 import { adamw } from './optimizer';
 import { decodeStep, forward, sliceParams, type KvCache } from './transformer';
 
-/** Order of the scalars in the train graphs' `hyper` input. */
+/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
 export const HYPER_FIELDS = [
   'lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature',
-  'clipLow', 'clipHigh', 'dualClip', 'entropyCoef', 'klCoef', 'seqMean',
+  'clipLow', 'clipHigh', 'dualClip', 'entropyCoef', 'klCoef', 'seqMean', 'active',
 ] as const;
 export type HyperField = (typeof HYPER_FIELDS)[number];
 
-/** Order of the values in the PPO train graph's `metrics` output. */
+/** Order of the values in each member's row of the PPO train graph's `metrics` output [P, 7]. */
 export const PPO_METRICS = ['loss', 'pgLoss', 'clipfracLow', 'clipfracHigh', 'ppoKl', 'entropy', 'gradNorm'] as const;
 export const SFT_METRICS = ['loss', 'gradNorm'] as const;
 
-function policyInputs(g: Graph, layout: ParamLayout, dtype: DType) {
+// Every graph carries a population of P policies (P = 1 for a single run): parameters [P, N],
+// batches [P, B, ...], per-member hyperparameters; each member's loss, aggregation and gradient-norm
+// clip only see its own rows, so member p computes what a single run of it would.
+
+function policyInputs(g: Graph, layout: ParamLayout, P: number, dtype: DType) {
   const T = layout.shape.context;
-  const params = g.input('params', dtype, [layout.total]);
-  const tokens = g.input('tokens', 'int32', ['B', T]);
+  const params = g.input('params', dtype, [P, layout.total]);
+  const tokens = g.input('tokens', 'int32', [P, 'B', T]);
   return { params, tokens };
 }
 
@@ -31,17 +35,20 @@ function policyInputs(g: Graph, layout: ParamLayout, dtype: DType) {
 function shiftedLogits(params: Tensor, tokens: Tensor, layout: ParamLayout) {
   const T = layout.shape.context;
   const weights = sliceParams(params, layout);
-  const logits = op.slice(forward(weights, tokens, layout), 1, 0, T - 1);
-  const next = op.slice(tokens, 1, 1, T);
+  const logits = op.slice(forward(weights, tokens, layout), 2, 0, T - 1);
+  const next = op.slice(tokens, 2, 1, T);
   return { logits, next };
 }
 
-export function buildScoreGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+/** A per-member value [P] or [P, 1] shaped [P, 1, …, 1] to broadcast against a rank-`rank` tensor. */
+const perMember = (x: Tensor, rank: number) => op.reshape(x, [x.shape[0], ...new Array<number>(rank - 1).fill(1)]);
+
+export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32'): Graph {
   const g = new Graph('score');
-  const { params, tokens } = policyInputs(g, layout, dtype);
-  const temperature = g.input('temperature', dtype, []);
+  const { params, tokens } = policyInputs(g, layout, P, dtype);
+  const temperature = g.input('temperature', dtype, [P]);
   const { logits, next } = shiftedLogits(params, tokens, layout);
-  const { logp, entropy } = tokenStats(logits, next, temperature);
+  const { logp, entropy } = tokenStats(logits, next, perMember(temperature, 4));
   g.output('logp', logp);
   g.output('entropy', entropy);
   return g;
@@ -49,25 +56,25 @@ export function buildScoreGraph(layout: ParamLayout, dtype: DType = 'float32'): 
 
 /**
  * Autoregressive generation of a whole batch in ONE run: the T − 1 positions are unrolled in the
- * graph, each sampling its token by inverse CDF from the caller's uniforms [B, T − 1], so nothing
+ * graph, each sampling its token by inverse CDF from the caller's uniforms [P, B, T − 1], so nothing
  * is read back until the end. Rows keep their prompt (forced while position < promptLength), then
- * sample `newTokens` tokens, then PAD. With `kvCache` every position costs one token's forward
- * work (keys/values of the past are kept); without it every position recomputes the whole prefix
- * (the O(L²) baseline the benchmark compares against). Outputs tokens [B, T] and, for generated
- * positions only, log-probs and entropies [B, T − 1] (0 elsewhere) in the engine layout.
+ * sample `newTokens` (per member) tokens, then PAD. With `kvCache` every position costs one token's
+ * forward work (keys/values of the past are kept); without it every position recomputes the whole
+ * prefix (the O(L²) baseline the benchmark compares against). Outputs tokens [P, B, T] and, for
+ * generated positions only, log-probs and entropies [P, B, T − 1] (0 elsewhere) in the engine layout.
  */
-export function buildGenerateGraph(layout: ParamLayout, kvCache = true, dtype: DType = 'float32'): Graph {
+export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32'): Graph {
   const { context: T, layers } = layout.shape;
   const g = new Graph(kvCache ? 'generate_kv' : 'generate_recompute');
-  const params = g.input('params', dtype, [layout.total]);
-  const prompt = g.input('prompt', 'int32', ['B', T]);
-  const promptLength = g.input('promptLength', 'int32', ['B']);
-  const newTokens = g.input('newTokens', 'int32', []);
-  const uniforms = g.input('uniforms', dtype, ['B', T - 1]);
-  const temperature = g.input('temperature', dtype, []);
+  const params = g.input('params', dtype, [P, layout.total]);
+  const prompt = g.input('prompt', 'int32', [P, 'B', T]);
+  const promptLength = g.input('promptLength', 'int32', [P, 'B']);
+  const newTokens = g.input('newTokens', 'int32', [P]);
+  const uniforms = g.input('uniforms', dtype, [P, 'B', T - 1]);
+  const temperature = perMember(g.input('temperature', dtype, [P]), 3);
   const w = sliceParams(params, layout);
-  const column = (x: Tensor, t: number) => op.reshape(op.slice(x, 1, t, t + 1), ['B']);
-  const end = op.add(promptLength, newTokens);
+  const column = (x: Tensor, t: number) => op.reshape(op.slice(x, 2, t, t + 1), [P, 'B']);
+  const end = op.add(promptLength, perMember(newTokens, 2));
 
   const tokens = [column(prompt, 0)];
   const logps: Tensor[] = [];
@@ -80,8 +87,8 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, dtype: D
       caches = step.caches;
       logits = step.logits;
     } else {
-      const prefix = op.concat(tokens.map((c) => op.unsqueeze(c, 1)), 1); // [B, t + 1]
-      logits = op.reshape(op.slice(forward(w, prefix, layout), 1, t, t + 1), ['B', layout.shape.vocab]);
+      const prefix = op.concat(tokens.map((c) => op.unsqueeze(c, 2)), 2); // [P, B, t + 1]
+      logits = op.reshape(op.slice(forward(w, prefix, layout), 2, t, t + 1), [P, 'B', layout.shape.vocab]);
     }
     const s = sampleTokens(logits, column(uniforms, t), temperature);
     const position = t + 1;
@@ -91,48 +98,49 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, dtype: D
     logps.push(op.where(generated, s.logp, 0));
     entropies.push(op.where(generated, s.entropy, 0));
   }
-  const stack = (cols: Tensor[]) => op.concat(cols.map((c) => op.unsqueeze(c, 1)), 1);
+  const stack = (cols: Tensor[]) => op.concat(cols.map((c) => op.unsqueeze(c, 2)), 2);
   g.output('tokens', stack(tokens));
   g.output('logp', stack(logps));
   g.output('entropy', stack(entropies));
   return g;
 }
 
-function hyperInputs(g: Graph, dtype: DType) {
-  return splitHyper(g.input('hyper', dtype, [HYPER_FIELDS.length]));
+function hyperInputs(g: Graph, P: number, dtype: DType) {
+  return splitHyper(g.input('hyper', dtype, [P, HYPER_FIELDS.length]));
 }
 
-/** The `hyper` vector as named scalars. */
+/** The `hyper` matrix [P, fields] as named per-member columns [P, 1]. */
 export function splitHyper(hyper: Tensor): Record<HyperField, Tensor> {
   const h = {} as Record<HyperField, Tensor>;
-  HYPER_FIELDS.forEach((name, i) => (h[name] = op.reshape(op.slice(hyper, 0, i, i + 1), [])));
+  HYPER_FIELDS.forEach((name, i) => (h[name] = op.slice(hyper, 1, i, i + 1)));
   return h;
 }
 
-function optimizerState(g: Graph, layout: ParamLayout, dtype: DType) {
-  const m = g.input('m', dtype, [layout.total]);
-  const v = g.input('v', dtype, [layout.total]);
+function optimizerState(g: Graph, layout: ParamLayout, P: number, dtype: DType) {
+  const m = g.input('m', dtype, [P, layout.total]);
+  const v = g.input('v', dtype, [P, layout.total]);
   const mask = g.constant(decayMask(layout), dtype, [layout.total]);
   return { m, v, mask };
 }
 
-/** Gradient of `loss` w.r.t. the flat parameter vector (through each named slice). */
+/** Gradient of `loss` w.r.t. the parameter matrix [P, N] (through each named slice). */
 function flatGradient(loss: Tensor, params: Tensor): Tensor {
   const slices = params.graph.nodes.filter((n) => n.op === 'Slice' && n.inputs[0] === params).map((n) => n.outputs[0]);
-  return op.concat(grad(loss, slices), 0);
+  return op.concat(grad(loss, slices), 1);
 }
 
-/** Token-mean or seq-mean-token-mean weights from the loss mask (Σ w = 1 when anything is masked in). */
+/** Token-mean or seq-mean-token-mean weights from the loss mask [P, B, W], per member (Σ w = 1 when anything is masked in). */
 function aggregationWeights(mask: Tensor, seqMean: Tensor): Tensor {
-  const tokenW = op.div(mask, op.max2(op.reduceSum(mask, [0, 1]), 1));
-  const rowCount = op.reduceSum(mask, [1], true);
-  const rows = op.max2(op.reduceSum(op.cast(op.greater(rowCount, 0), mask.dtype), [0, 1]), 1);
+  const tokenW = op.div(mask, op.max2(op.reduceSum(mask, [1, 2], true), 1));
+  const rowCount = op.reduceSum(mask, [2], true);
+  const rows = op.max2(op.reduceSum(op.cast(op.greater(rowCount, 0), mask.dtype), [1, 2], true), 1);
   const seqW = op.div(mask, op.mul(op.max2(rowCount, 1), rows));
   return op.add(op.mul(seqW, seqMean), op.mul(tokenW, op.sub(1, seqMean)));
 }
 
+/** Per-member masked mean of x [P, B, W] → [P]. */
 const maskedMean = (x: Tensor, mask: Tensor) =>
-  op.div(op.reduceSum(op.mul(x, mask), [0, 1]), op.max2(op.reduceSum(mask, [0, 1]), 1));
+  op.div(op.reduceSum(op.mul(x, mask), [1, 2]), op.max2(op.reduceSum(mask, [1, 2]), 1));
 
 export interface PpoLossInputs {
   advantages: Tensor;
@@ -141,31 +149,39 @@ export interface PpoLossInputs {
   lossMask: Tensor;
 }
 
-/** The PPO objective of DESIGN.md as graph ops (src/core/ppo.ts is its plain-TS reference). */
-export function ppoLoss(params: Tensor, tokens: Tensor, x: PpoLossInputs, h: Record<HyperField, Tensor>, layout: ParamLayout) {
+/**
+ * The PPO objective of DESIGN.md as graph ops (src/core/ppo.ts is its plain-TS reference), per
+ * member: every returned value is [P] (ratio [P, B, W]); `total` sums the members' losses (their
+ * parameters are disjoint, so its gradient is each member's own).
+ */
+export function ppoLoss(params: Tensor, tokens: Tensor, x: PpoLossInputs, hyper: Record<HyperField, Tensor>, layout: ParamLayout) {
   const dtype = params.dtype;
+  const h = (k: HyperField) => perMember(hyper[k], 3);
   const { advantages: adv, oldLogp, refLogp, lossMask } = x;
   const { logits, next } = shiftedLogits(params, tokens, layout);
-  const { logp, entropy } = tokenStats(logits, next, h.temperature);
+  const { logp, entropy } = tokenStats(logits, next, perMember(hyper.temperature, 4));
   const ratio = op.exp(op.sub(logp, oldLogp));
   const unclipped = op.neg(op.mul(ratio, adv));
-  const clipped = op.neg(op.mul(op.clip(ratio, op.sub(1, h.clipLow), op.add(1, h.clipHigh)), adv));
+  // clip to per-member bounds (ONNX Clip takes scalar bounds only)
+  const clipped = op.neg(op.mul(op.min2(op.max2(ratio, op.sub(1, h('clipLow'))), op.add(1, h('clipHigh'))), adv));
   let pg = op.max2(unclipped, clipped);
-  const dualOn = op.and(op.greater(h.dualClip, 0), op.less(adv, 0));
-  pg = op.where(dualOn, op.min2(pg, op.neg(op.mul(adv, h.dualClip))), pg);
+  const dualOn = op.and(op.greater(h('dualClip'), 0), op.less(adv, 0));
+  pg = op.where(dualOn, op.min2(pg, op.neg(op.mul(adv, h('dualClip')))), pg);
   const diff = op.clip(op.sub(refLogp, logp), -20, 20);
   const kl = op.clip(op.sub(op.sub(op.exp(diff), diff), 1), -10, 10);
 
-  const weights = aggregationWeights(lossMask, h.seqMean);
-  const agg = (t: Tensor) => op.reduceSum(op.mul(t, weights), [0, 1]);
+  const weights = aggregationWeights(lossMask, h('seqMean'));
+  const agg = (t: Tensor) => op.reduceSum(op.mul(t, weights), [1, 2]);
   const pgLoss = agg(pg);
-  const loss = op.add(op.sub(pgLoss, op.mul(agg(entropy), h.entropyCoef)), op.mul(agg(kl), h.klCoef));
+  const coef = (k: HyperField) => op.reshape(hyper[k], [params.shape[0]]);
+  const loss = op.add(op.sub(pgLoss, op.mul(agg(entropy), coef('entropyCoef'))), op.mul(agg(kl), coef('klCoef')));
 
   const flag = (cond: Tensor) => op.cast(cond, dtype);
-  const high = op.mul(flag(op.greater(adv, 0)), flag(op.greater(ratio, op.add(1, h.clipHigh))));
-  const low = op.mul(flag(op.less(adv, 0)), flag(op.less(ratio, op.sub(1, h.clipLow))));
+  const high = op.mul(flag(op.greater(adv, 0)), flag(op.greater(ratio, op.add(1, h('clipHigh')))));
+  const low = op.mul(flag(op.less(adv, 0)), flag(op.less(ratio, op.sub(1, h('clipLow')))));
   return {
     loss,
+    total: op.reduceSum(loss, [0]),
     pgLoss,
     ratio,
     clipfracLow: maskedMean(low, lossMask),
@@ -175,39 +191,48 @@ export function ppoLoss(params: Tensor, tokens: Tensor, x: PpoLossInputs, h: Rec
   };
 }
 
-export function buildTrainGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+/** Members with active = 0 keep parameters and moments (they sat this step out). */
+function keepInactive(opt: ReturnType<typeof adamw>, state: { params: Tensor; m: Tensor; v: Tensor }, active: Tensor, P: number) {
+  if (P === 1) return opt; // a single run is always active: no select
+  const on = op.greater(active, 0);
+  return { ...opt, params: op.where(on, opt.params, state.params), m: op.where(on, opt.m, state.m), v: op.where(on, opt.v, state.v) };
+}
+
+/** Per-member metrics [P] / [P, 1] as one [P, k] output. */
+const metricRows = (xs: Tensor[], P: number) => op.concat(xs.map((t) => op.reshape(t, [P, 1])), 1);
+
+export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32'): Graph {
   const T = layout.shape.context;
   const g = new Graph('ppo_train');
-  const { params, tokens } = policyInputs(g, layout, dtype);
-  const { m, v, mask: decay } = optimizerState(g, layout, dtype);
-  const tok = (name: string) => g.input(name, dtype, ['B', T - 1]);
+  const { params, tokens } = policyInputs(g, layout, P, dtype);
+  const { m, v, mask: decay } = optimizerState(g, layout, P, dtype);
+  const tok = (name: string) => g.input(name, dtype, [P, 'B', T - 1]);
   const [advantages, oldLogp, refLogp, lossMask] = ['advantages', 'oldLogp', 'refLogp', 'lossMask'].map(tok);
-  const h = hyperInputs(g, dtype);
+  const h = hyperInputs(g, P, dtype);
   const r = ppoLoss(params, tokens, { advantages, oldLogp, refLogp, lossMask }, h, layout);
-  const opt = adamw(params, m, v, flatGradient(r.loss, params), h, decay);
-  const metrics = [r.loss, r.pgLoss, r.clipfracLow, r.clipfracHigh, r.ppoKl, r.entropy, opt.gradNorm];
+  const opt = keepInactive(adamw(params, m, v, flatGradient(r.total, params), h, decay), { params, m, v }, h.active, P);
   g.output('params_out', opt.params);
   g.output('m_out', opt.m);
   g.output('v_out', opt.v);
-  g.output('metrics', op.concat(metrics.map((t) => op.reshape(t, [1])), 0));
+  g.output('metrics', metricRows([r.loss, r.pgLoss, r.clipfracLow, r.clipfracHigh, r.ppoKl, r.entropy, opt.gradNorm], P));
   g.output('ratio', r.ratio);
   return g;
 }
 
-export function buildSftGraph(layout: ParamLayout, dtype: DType = 'float32'): Graph {
+export function buildSftGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32'): Graph {
   const T = layout.shape.context;
   const g = new Graph('sft_train');
-  const { params, tokens } = policyInputs(g, layout, dtype);
-  const { m, v, mask: decay } = optimizerState(g, layout, dtype);
-  const lossMask = g.input('lossMask', dtype, ['B', T - 1]);
-  const h = hyperInputs(g, dtype);
+  const { params, tokens } = policyInputs(g, layout, P, dtype);
+  const { m, v, mask: decay } = optimizerState(g, layout, P, dtype);
+  const lossMask = g.input('lossMask', dtype, [P, 'B', T - 1]);
+  const h = hyperInputs(g, P, dtype);
   const { logits, next } = shiftedLogits(params, tokens, layout);
-  const { logp } = tokenStats(logits, next, h.temperature);
+  const { logp } = tokenStats(logits, next, perMember(h.temperature, 4));
   const loss = op.neg(maskedMean(logp, lossMask));
-  const opt = adamw(params, m, v, flatGradient(loss, params), h, decay);
+  const opt = keepInactive(adamw(params, m, v, flatGradient(op.reduceSum(loss, [0]), params), h, decay), { params, m, v }, h.active, P);
   g.output('params_out', opt.params);
   g.output('m_out', opt.m);
   g.output('v_out', opt.v);
-  g.output('metrics', op.concat([loss, opt.gradNorm].map((x) => op.reshape(x, [1])), 0));
+  g.output('metrics', metricRows([loss, opt.gradNorm], P));
   return g;
 }

@@ -1,5 +1,6 @@
-// AdamW on the flat parameter vector with global grad-norm clipping, as graph ops (shared by the
-// PPO and SFT train steps). Hyperparameters arrive as scalar tensors so they can change per step.
+// AdamW on the parameter matrix [P, N] (one flat vector per population member) with each member's
+// global grad-norm clip, as graph ops (shared by the PPO and SFT train steps). Hyperparameters
+// arrive as per-member columns [P, 1] so they can change per step and differ between members.
 import type { Tensor } from '../graph/builder';
 import * as op from '../graph/ops';
 
@@ -22,7 +23,7 @@ export function adamw(
   h: OptimizerInputs,
   decayMask: Tensor,
 ): { params: Tensor; m: Tensor; v: Tensor; gradNorm: Tensor } {
-  const gradNorm = op.sqrt(op.reduceSum(op.mul(gradient, gradient), [0]));
+  const gradNorm = op.sqrt(op.reduceSum(op.mul(gradient, gradient), [1], true));
   const limit = op.min2(op.div(h.maxGradNorm, op.add(gradNorm, 1e-6)), 1);
   const scale = op.where(op.greater(h.maxGradNorm, 0), limit, 1);
   const g = op.mul(gradient, scale);

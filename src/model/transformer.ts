@@ -1,20 +1,34 @@
 // The policy: a causal pre-LN transformer (token + position embeddings, multi-head attention,
 // GELU MLP, final LN, unembedding), written over the graph builder. Both the full-sequence pass
 // (score / train) and the one-token KV-cache step (sampling) share the same block pieces.
-import type { Dim, Tensor } from '../graph/builder';
+import type { Tensor } from '../graph/builder';
 import * as op from '../graph/ops';
 import type { ParamLayout } from './layout';
 
 export type Weights = Map<string, Tensor>;
 
-/** Cut the flat parameter vector into named, shaped weights. */
+// Population layout: every graph carries P independent policies. Parameters are [P, N]; each
+// weight is [P, ...shape] (vectors [P, 1, size], ready to broadcast over rows); activations are
+// [P, rows, d] (rows = batch × positions) so every linear layer is ONE batched MatMul over the
+// members, and attention runs over the P·B sequences at once.
+
+/** Cut the flat parameter matrix [P, N] into named, shaped weights [P, ...]. */
 export function sliceParams(params: Tensor, layout: ParamLayout): Weights {
+  const P = params.shape[0] as number;
   const w: Weights = new Map();
   for (const p of layout.params) {
-    const flat = op.slice(params, 0, p.offset, p.offset + p.size);
-    w.set(p.name, p.shape.length === 1 ? flat : op.reshape(flat, p.shape));
+    const flat = op.slice(params, 1, p.offset, p.offset + p.size);
+    w.set(p.name, op.reshape(flat, p.shape.length === 1 ? [P, 1, p.size] : [P, ...p.shape]));
   }
   return w;
+}
+
+/** Embedding rows of each member's own table: table [P, V, d], ids int32 [P, ...] → [P, ..., d]. */
+function embed(table: Tensor, ids: Tensor): Tensor {
+  const [P, V, d] = table.shape as number[];
+  if (P === 1) return op.gather(op.reshape(table, [V, d]), ids);
+  const offsets = ids.graph.constant(Array.from({ length: P }, (_, p) => p * V), 'int32', [P, ...ids.shape.slice(1).map(() => 1)]);
+  return op.gather(op.reshape(table, [P * V, d]), op.add(ids, offsets), { groups: P, local: ids });
 }
 
 function layerNorm(x: Tensor, g: Tensor, b: Tensor): Tensor {
@@ -27,6 +41,7 @@ function layerNorm(x: Tensor, g: Tensor, b: Tensor): Tensor {
 // gradient-checked in float64.
 const gelu = (x: Tensor) =>
   op.mul(op.mul(x, 0.5), op.add(op.tanh(op.mul(op.add(x, op.mul(op.pow(x, 3), 0.044715)), Math.sqrt(2 / Math.PI))), 1));
+/** x [P, R, k] · w [P, k, n] + b [P, 1, n]: one batched MatMul for all members. */
 const linear = (x: Tensor, w: Tensor, b: Tensor) => op.add(op.matmul(x, w), b);
 
 function mlpBlock(x: Tensor, w: Weights, l: number): Tensor {
@@ -35,22 +50,22 @@ function mlpBlock(x: Tensor, w: Weights, l: number): Tensor {
   return op.add(x, linear(inner, w.get(`l${l}.mlp.w_out`)!, w.get(`l${l}.mlp.b_out`)!));
 }
 
-/** [B, T, 3d] → q, k, v as [B, H, T, dh]. */
-function splitHeads(qkv: Tensor, heads: number): Tensor[] {
-  const [batch, T, d3] = qkv.shape as [Dim, number, number];
-  const d = d3 / 3;
+/** [P, R, 3d] with R = sequences × T → q, k, v as [P·sequences, H, T, dh]. */
+function splitHeads(qkv: Tensor, heads: number, T: number): Tensor[] {
+  const d = (qkv.shape[2] as number) / 3;
   return op.split(qkv, -1, [d, d, d]).map((part) => {
     // with one position the head transpose is a pure reshape (saves a copy per decode step)
-    if (T === 1) return op.reshape(part, [batch, heads, 1, d / heads]);
-    return op.transpose(op.reshape(part, [batch, T, heads, d / heads]), [0, 2, 1, 3]);
+    if (T === 1) return op.reshape(part, ['S', heads, 1, d / heads]);
+    return op.transpose(op.reshape(part, ['S', T, heads, d / heads]), [0, 2, 1, 3]);
   });
 }
 
-/** [B, H, T, dh] → [B, T, d]. */
-function mergeHeads(o: Tensor): Tensor {
-  const [batch, H, T, dh] = o.shape as [Dim, number, number, number];
-  if (T === 1) return op.reshape(o, [batch, 1, H * dh]);
-  return op.reshape(op.transpose(o, [0, 2, 1, 3]), [batch, T, H * dh]);
+/** [P·sequences, H, T, dh] → [P, rows, d] (shaped like the residual stream x). */
+function mergeHeads(o: Tensor, x: Tensor): Tensor {
+  const [, H, T, dh] = o.shape as [unknown, number, number, number];
+  const shape = [x.shape[0], x.shape[1], H * dh];
+  if (T === 1) return op.reshape(o, shape);
+  return op.reshape(op.transpose(o, [0, 2, 1, 3]), shape);
 }
 
 function attend(q: Tensor, k: Tensor, v: Tensor, bias?: Tensor): Tensor {
@@ -63,37 +78,38 @@ function finalLogits(x: Tensor, w: Weights): Tensor {
   return op.matmul(layerNorm(x, w.get('ln_f.g')!, w.get('ln_f.b')!), w.get('unembed')!);
 }
 
-/** Full causal pass over the first L positions: tokens [B, L] (int32) → logits [B, L, V]. */
+/** Full causal pass over the first L positions: tokens [P, B, L] (int32) → logits [P, B, L, V]. */
 export function forward(w: Weights, tokens: Tensor, layout: ParamLayout): Tensor {
-  const { context, layers, heads } = layout.shape;
-  const L = tokens.shape[1] as number;
+  const { context, layers, heads, vocab, dModel: d } = layout.shape;
+  const [P, , L] = tokens.shape as [number, unknown, number];
   const dt = w.get('tok_emb')!.dtype;
   const causal = tokens.graph.constant(
     Array.from({ length: L * L }, (_, i) => (i % L > Math.floor(i / L) ? -1e9 : 0)),
     dt,
     [L, L],
   );
-  const positions = L === context ? w.get('pos_emb')! : op.slice(w.get('pos_emb')!, 0, 0, L);
-  let x = op.add(op.gather(w.get('tok_emb')!, tokens), positions);
+  const pos = w.get('pos_emb')!; // [P, context, d]
+  const positions = op.unsqueeze(L === context ? pos : op.slice(pos, 1, 0, L), 1); // [P, 1, L, d]
+  let x = op.reshape(op.add(embed(w.get('tok_emb')!, tokens), positions), [P, 'R', d]);
   for (let l = 0; l < layers; l++) {
     const h = layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!);
-    const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), heads);
-    x = op.add(x, linear(mergeHeads(attend(q, k, v, causal)), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
+    const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), heads, L);
+    x = op.add(x, linear(mergeHeads(attend(q, k, v, causal), x), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
     x = mlpBlock(x, w, l);
   }
-  return finalLogits(x, w);
+  return op.reshape(finalLogits(x, w), [P, tokens.shape[1], L, vocab]);
 }
 
-/** Keys and values of the positions decoded so far, [B, H, pos, dh] per layer. */
+/** Keys and values of the positions decoded so far, [P·B, H, pos, dh] per layer. */
 export interface KvCache {
   k: Tensor;
   v: Tensor;
 }
 
 /**
- * One position of KV-cached decoding: the token at (static) position `pos` is embedded, attends to
- * the cached keys/values of positions < pos and to itself (no mask needed: the cache holds only
- * the past), and the caches grow by one slot. Returns logits [B, V] for position pos + 1.
+ * One position of KV-cached decoding: the token [P, B] at (static) position `pos` is embedded,
+ * attends to the cached keys/values of positions < pos and to itself (no mask needed: the cache
+ * holds only the past), and the caches grow by one slot. Returns logits [P, B, V] for position pos + 1.
  */
 export function decodeStep(
   w: Weights,
@@ -102,17 +118,16 @@ export function decodeStep(
   caches: (KvCache | null)[],
   layout: ParamLayout,
 ): { logits: Tensor; caches: KvCache[] } {
-  const posRow = op.slice(w.get('pos_emb')!, 0, pos, pos + 1); // [1, d]
-  let x = op.unsqueeze(op.add(op.gather(w.get('tok_emb')!, token), posRow), 1); // [B, 1, d]
+  const posRow = op.slice(w.get('pos_emb')!, 1, pos, pos + 1); // [P, 1, d]
+  let x = op.add(embed(w.get('tok_emb')!, token), posRow); // [P, B, d]: rows = sequences
   const next: KvCache[] = [];
   caches.forEach((cache, l) => {
     const h = layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!);
-    const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), layout.shape.heads);
+    const [q, k, v] = splitHeads(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), layout.shape.heads, 1);
     const grown = cache ? { k: op.concat([cache.k, k], 2), v: op.concat([cache.v, v], 2) } : { k, v };
     next.push(grown);
-    x = op.add(x, linear(mergeHeads(attend(q, grown.k, grown.v)), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
+    x = op.add(x, linear(mergeHeads(attend(q, grown.k, grown.v), x), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!));
     x = mlpBlock(x, w, l);
   });
-  const logits = op.reshape(finalLogits(x, w), [token.shape[0], layout.shape.vocab]);
-  return { logits, caches: next };
+  return { logits: finalLogits(x, w), caches: next };
 }

@@ -5,6 +5,7 @@
  * - `webgpu`: SwiftShader WebGPU adapter, no GPU needed (flags from DESIGN.md). Do NOT add
  *   `--use-angle=swiftshader` here: with `--use-webgpu-adapter=swiftshader` requestAdapter() hangs.
  * - `nogpu`: WebGPU disabled (`navigator.gpu` absent), to exercise the WASM fallback.
+ * - `gpu`: the machine's real GPU through Vulkan (for benchmarks on a machine that has one).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,9 +32,11 @@ export const WEBGPU_FLAGS = [
   '--enable-unsafe-swiftshader',
 ];
 
+export const REAL_GPU_FLAGS = [...BASE_FLAGS, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--ignore-gpu-blocklist'];
+
 export const NO_WEBGPU_FLAGS = [...BASE_FLAGS, '--disable-webgpu', '--disable-features=WebGPU'];
 
-export type BrowserProfile = 'webgpu' | 'nogpu';
+export type BrowserProfile = 'webgpu' | 'nogpu' | 'gpu';
 
 export interface LaunchedBrowser {
   context: BrowserContext;
@@ -59,7 +62,8 @@ export async function launchChromium(
   opts: LaunchOptions = {},
 ): Promise<LaunchedBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), `invlab-chromium-${profile}-`));
-  const args = [...(profile === 'webgpu' ? WEBGPU_FLAGS : NO_WEBGPU_FLAGS), ...(opts.args ?? [])];
+  const flags = { webgpu: WEBGPU_FLAGS, nogpu: NO_WEBGPU_FLAGS, gpu: REAL_GPU_FLAGS }[profile];
+  const args = [...flags, ...(opts.args ?? [])];
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {

@@ -35,25 +35,26 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** Serve `root` on 127.0.0.1 at a free port (or `port`). */
-export async function serveStatic(root: string, port = 0): Promise<StaticServer> {
+/** Serve `root` on 127.0.0.1 at a free port (or `port`); `headers` go on every response (e.g. a CSP). */
+export async function serveStatic(root: string, port = 0, headers: Readonly<Record<string, string>> = {}): Promise<StaticServer> {
   const base = resolve(root);
+  const sent = { ...ISOLATION_HEADERS, ...headers };
   const server: Server = createServer((req, res) => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') {
-      res.writeHead(405, ISOLATION_HEADERS).end();
+      res.writeHead(405, sent).end();
       return;
     }
     let path: string;
     try {
       path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     } catch {
-      res.writeHead(400, ISOLATION_HEADERS).end();
+      res.writeHead(400, sent).end();
       return;
     }
     let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {
-      res.writeHead(403, ISOLATION_HEADERS).end();
+      res.writeHead(403, sent).end();
       return;
     }
     let st = statOrNull(file);
@@ -62,11 +63,11 @@ export async function serveStatic(root: string, port = 0): Promise<StaticServer>
       st = statOrNull(file);
     }
     if (!st?.isFile()) {
-      res.writeHead(404, { ...ISOLATION_HEADERS, 'Content-Type': 'text/plain' }).end('not found');
+      res.writeHead(404, { ...sent, 'Content-Type': 'text/plain' }).end('not found');
       return;
     }
     res.writeHead(200, {
-      ...ISOLATION_HEADERS,
+      ...sent,
       'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
       'Content-Length': st.size,
       'Cache-Control': 'no-store',

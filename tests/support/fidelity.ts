@@ -58,7 +58,12 @@ export async function clipNeverBindsAtK1(make: EngineFactory, o: { steps: number
   const cfg = makeConfig({ task: 'strategies', method: 'binary-rl', updatesPerRollout: 1, minibatches: 1, piOldSource: 'recompute', ...o.overrides });
   let maxClip = 0;
   await run(make, cfg, o.steps, (f) => (maxClip = Math.max(maxClip, f.scalars['gap/clipfrac_low'], f.scalars['gap/clipfrac_high'])));
-  return { name: 'clip-never-binds-k1', pass: maxClip === 0, values: { maxClipfrac: maxClip } };
+  // Positive control: the same run with a second update per rollout and a narrow band must clip,
+  // so a clipfrac that is never computed (always 0) cannot pass.
+  const control = makeConfig({ ...cfg, updatesPerRollout: 2, clipLow: 0.01, clipHigh: 0.01 });
+  let controlClip = 0;
+  await run(make, control, Math.min(o.steps, 3), (f) => (controlClip = Math.max(controlClip, f.scalars['gap/clipfrac_low'], f.scalars['gap/clipfrac_high'])));
+  return { name: 'clip-never-binds-k1', pass: maxClip === 0 && controlClip > 0, values: { maxClipfrac: maxClip, controlMaxClipfrac: controlClip } };
 }
 
 /** 3. Promoted at-least-one samples contribute zero policy gradient (weights unchanged, no weight decay). */
@@ -192,9 +197,8 @@ export async function sftCompresses(make: EngineFactory, o: { sftSteps: [number,
  * 0. The engine's PPO metrics equal ppoReference on the same batch, over several updates (so ρ ≠ 1,
  * both clips, dual clip, k3 KL, entropy and seq-mean-token-mean aggregation are exercised).
  */
-export async function ppoMatchesReference(make: EngineFactory, o: { updates: number; tolerance: number; lr?: number }): Promise<FidelityResult> {
-  const cfg = makeConfig({ lr: o.lr ?? 0.01, dualClip: 3, klCoef: 0.1, entropyCoef: 0.01, lossAggregation: 'seq-mean-token-mean' });
-  const engine = await make(cfg);
+/** A fixed PPO batch on the strategies task (advantages and reference log-probs varied by position). */
+export async function referenceBatch(engine: PolicyEngine, cfg: Config) {
   const turns = await serveSessions(engine, TASKS.strategies, 32, 1, 0, { temperature: cfg.temperature, turns: 1, judgeVotes: 3, judgeNoise: 0.3, hintVotes: 3 }, makeStreams(3));
   const B = turns.length;
   const T = CONTEXT - 1;
@@ -209,7 +213,21 @@ export async function ppoMatchesReference(make: EngineFactory, o: { updates: num
   });
   const old = (await engine.score({ batch: B, tokens, temperature: cfg.temperature })).logp;
   const ref = old.map((x, i) => x + 0.2 * Math.cos(i));
-  const h = hyperOf(cfg);
+  return { B, tokens, adv, mask, old, ref, hyper: hyperOf(cfg) };
+}
+
+/** The config of the PPO reference checks: every loss term on (dual clip, KL, entropy). */
+export const referenceConfig = (lr: number) => makeConfig({ lr, dualClip: 3, klCoef: 0.1, entropyCoef: 0.01, lossAggregation: 'seq-mean-token-mean' });
+
+/**
+ * 0. The engine's PPO metrics equal the plain-TS reference on the same log-probs. Meaningful for an
+ * engine that computes them itself (the transformer's ONNX graph); the tabular engine returns the
+ * reference's numbers, so its own check is the finite-difference one in tests/unit.
+ */
+export async function ppoMatchesReference(make: EngineFactory, o: { updates: number; tolerance: number; lr?: number }): Promise<FidelityResult> {
+  const cfg = referenceConfig(o.lr ?? 0.01);
+  const engine = await make(cfg);
+  const { B, tokens, adv, mask, old, ref, hyper: h } = await referenceBatch(engine, cfg);
   let maxErr = 0;
   let clipSeen = 0;
   for (let k = 0; k < o.updates; k++) {

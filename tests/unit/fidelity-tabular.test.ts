@@ -1,5 +1,6 @@
 // The fidelity suite on the tabular reference engine (fast); the same functions take the
-// transformer engine's factory elsewhere.
+// transformer engine's factory elsewhere. Check 0 (metrics = the PPO reference) is circular here
+// (the tabular engine returns the reference's numbers): tabular-engine.test.ts checks its update instead.
 import { describe, expect, it } from 'vitest';
 import { tabularFactory } from '../support/factory';
 import * as F from '../support/fidelity';
@@ -8,10 +9,6 @@ const make = tabularFactory();
 const lr = { lr: 0.05 };
 
 describe('fidelity (tabular reference engine)', () => {
-  it('0. engine PPO metrics equal the reference', async () => {
-    const r = await F.ppoMatchesReference(make, { updates: 3, tolerance: 1e-6, lr: 0.3 });
-    expect(r.pass, JSON.stringify(r.values)).toBe(true);
-  });
   it('the frozen base follows hints (OPD teacher)', async () => {
     const r = await F.teacherFollowsHint(make, { task: 'assistant', samples: 32, minFollow: 0.7 });
     expect(r.pass, JSON.stringify(r.values)).toBe(true);
@@ -23,6 +20,7 @@ describe('fidelity (tabular reference engine)', () => {
   it('2. K = 1 with π_old recomputed: clipfrac exactly 0', async () => {
     const r = await F.clipNeverBindsAtK1(make, { steps: 20, overrides: lr });
     expect(r.values.maxClipfrac).toBe(0);
+    expect(r.values.controlMaxClipfrac, 'K = 2 with a narrow band clips').toBeGreaterThan(0);
   });
   it('3. promoted at-least-one samples carry zero gradient', async () => {
     const r = await F.promotedZeroGradient(make, { seed: 1 });

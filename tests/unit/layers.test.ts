@@ -1,6 +1,6 @@
 // Layering rules of the repository, checked on the source text: onnxruntime-web is imported only in
 // src/engine; production code (src/, workers/, outside *.test.ts) never imports test-only code
-// statically (the CLI's --engine tabular loads the test reference engine lazily); the shipped
+// statically (types only, or lazily as the CLI's --engine tabular does); the shipped
 // build has no test fixture pages.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -18,9 +18,9 @@ function files(dir: string): string[] {
   });
 }
 
-/** Module specifiers of static imports/re-exports (not `import('...')`). */
+/** Module specifiers of static imports/re-exports that ship code (not `import type`, not `import('...')`). */
 function staticImports(text: string): string[] {
-  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/gms)].map((m) => m[1]);
+  return [...text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^;]*?from\s+['"]([^'"]+)['"]/gms)].map((m) => m[1]);
 }
 const allImports = (text: string): string[] => [...staticImports(text), ...[...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1])];
 

@@ -1,6 +1,7 @@
 // The two passes the lab and the CLI run over a set of log files: `scanLogs` (format, counts,
 // issues, the first samples for the rules preview) and `measureLogs` (every sample classified and
 // measured into per-step frames). Both stream; neither holds the files.
+import { parseGateText } from '../gates/index';
 import type { MetricsFrame } from '../metrics';
 import { ImportMeasure, type TokenEntropyKind } from './measure';
 import { importSamples, type ImportOptions, type ImportResult } from './pipeline';
@@ -35,6 +36,8 @@ export interface MeasureSpec {
   behaviors: BehaviorSpec;
   /** Feasibility threshold ε of behavior support. */
   eps: number;
+  /** Gate text (the gates' rule language, one rule per line) replayed on every step, or none. */
+  gate?: string;
 }
 
 export interface MeasureResult extends ImportResult {
@@ -49,7 +52,7 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
   const states = new StateClassifier(parseStatesSpec(spec.states));
   const behaviors = new BehaviorClassifier(parseBehaviorSpec(spec.behaviors));
   if (!(spec.eps >= 0 && spec.eps < 1)) throw new Error(`eps: expected a number in [0, 1), got ${spec.eps}`);
-  const m = new ImportMeasure(states, behaviors, spec.eps);
+  const m = new ImportMeasure(states, behaviors, spec.eps, spec.gate ? parseGateText(spec.gate) : null);
   const r = await importSamples(sources, opts, (s) => {
     const c = m.add(s);
     onSample?.(s, c.state, c.behavior);

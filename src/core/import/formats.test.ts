@@ -195,3 +195,43 @@ describe('detection', () => {
     expect(r.samples.length).toBe(1);
   });
 });
+
+describe('every format: BOM, CRLF, truncated last line, empty file', () => {
+  const good: Record<'openclaw' | 'verl' | 'jsonl', { name: string; rows: unknown[] }[]> = {
+    openclaw: [
+      { name: 'r.jsonl', rows: [1, 2, 3].map((t) => ({ session_id: 's', turn: t, prompt_text: 'p', response_text: `r${t}`, tool_calls: null, next_state: null })) },
+      { name: 'r_prm.jsonl', rows: [1, 2, 3].map((t) => ({ session_id: 's', turn: t, score: 1, votes: [1, 1, 1] })) },
+    ],
+    verl: [{ name: '5.jsonl', rows: [1, 2, 3].map((i) => ({ input: 'q', output: `r${i}`, score: 1, step: 5 })) }],
+    jsonl: [{ name: 'g.jsonl', rows: [1, 2, 3].map((i) => ({ step: 0, prompt: 'q', response: `r${i}`, reward: 1 })) }],
+  };
+  const strip = (ss: ImportedSample[]) => ss.map(({ file: _f, ...rest }) => rest);
+  for (const fmt of ['openclaw', 'verl', 'jsonl'] as const) {
+    it(fmt, async () => {
+      const plain = await run(good[fmt].map((f) => memorySource(f.name, jl(f.rows))), fmt);
+      expect(plain.issues).toEqual([]);
+      expect(plain.samples.length).toBe(3);
+      const bomCrlf = await run(good[fmt].map((f) => memorySource(f.name, '\uFEFF' + jl(f.rows, '\r\n'), 5)), fmt);
+      expect(bomCrlf.issues).toEqual([]);
+      expect(strip(bomCrlf.samples)).toEqual(strip(plain.samples));
+      // the main file cut in the middle of its last record: the first two samples survive
+      const main = good[fmt][0];
+      const text = jl(main.rows);
+      const cut = await run([memorySource(main.name, text.slice(0, text.length - 12)), ...good[fmt].slice(1).map((f) => memorySource(f.name, jl(f.rows)))], fmt);
+      expect(cut.samples.length).toBe(2);
+      expect(cut.issues[0]).toMatchObject({ file: main.name, line: 3, message: expect.stringMatching(/^truncated/) });
+      const empty = await run([memorySource(main.name, ''), ...good[fmt].slice(1).map((f) => memorySource(f.name, jl(f.rows)))], fmt);
+      expect(empty.samples.length).toBe(0);
+      expect(empty.issues[0]).toEqual({ file: main.name, line: 0, message: 'empty file' });
+    });
+  }
+  it('trl: an empty and a truncated parquet file are reported', async () => {
+    const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'step', data: [1n], type: 'INT64' }, { name: 'prompt', data: ['q'], type: 'STRING' }, { name: 'completion', data: ['a'], type: 'STRING' }] as never }));
+    const r = await run([memorySource('completions_00001.parquet', bytes), memorySource('completions_00002.parquet', bytes.slice(0, bytes.length - 20)), memorySource('completions_00003.parquet', new Uint8Array(0))], 'trl');
+    expect(r.samples.length).toBe(1);
+    expect(r.issues.map((i) => [i.file, i.message.slice(0, 27)])).toEqual([
+      ['completions_00003.parquet', 'empty file'],
+      ['completions_00002.parquet', 'not a readable parquet file'],
+    ]);
+  });
+});

@@ -10,6 +10,8 @@
 //   reward/mean, reward/var (all judged samples of the step); import/samples, import/judged,
 //   import/unclassified, import/response_tokens (mean).
 import { behaviorScalars, bucketVariance, entropyOf, type MetricsFrame } from '../metrics';
+import type { Gate } from '../gates/index';
+import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
 import type { BehaviorClassifier, StateClassifier } from './rules';
 import { tokensOf } from './tokens';
 import type { ImportedSample } from './types';
@@ -34,6 +36,7 @@ class StepAcc {
   uniN = 0;
   bi = new Set<string>();
   biN = 0;
+  gate: GateSample[] = [];
 }
 
 export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
@@ -49,6 +52,8 @@ export class ImportMeasure {
     readonly states: StateClassifier,
     readonly behaviors: BehaviorClassifier,
     readonly eps: number,
+    /** Gate to replay on each step's samples (the counterfactual funnel), or null. */
+    readonly gate: Gate | null = null,
   ) {}
 
   add(s: ImportedSample): { state: string; behavior: string; rule: number | null } {
@@ -80,6 +85,7 @@ export class ImportMeasure {
       for (const lp of s.logprobs) a.lpSum -= lp;
       a.lpN += s.logprobs.length;
     }
+    if (this.gate) a.gate.push(gateSample(s, state));
     const toks = tokensOf(s, TOKEN_CAP);
     a.tokens += toks.length;
     let prev = START;
@@ -146,7 +152,13 @@ export class ImportMeasure {
       scalars['import/judged'] = a.judged;
       scalars['import/unclassified'] = a.unclassified;
       scalars['import/response_tokens'] = a.n ? a.tokens / a.n : 0;
-      return { step, version: step, scalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] };
+      const series: Record<string, number[]> = {};
+      if (this.gate) {
+        const f = gateFunnel(this.gate, a.gate);
+        Object.assign(scalars, funnelScalars(f));
+        series['gate/rule_counts'] = f.rules;
+      }
+      return { step, version: step, scalars, series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
     });
   }
 }

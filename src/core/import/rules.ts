@@ -4,6 +4,7 @@
 //              regex, length in tokens, first action), else the fallback label.
 // Specs are plain JSON (the CLI's --states / --behaviors files, the lab's editor); parse*Spec
 // validates them and names each bad field. Names are made safe for metric keys (no "/").
+import { evaluate, parseExpression, type Expr, type FieldTable } from '../gates/index';
 import { hash8 } from './formats/common';
 import { firstAction, tokensOf } from './tokens';
 import type { ImportedSample } from './types';
@@ -27,7 +28,20 @@ export interface BehaviorRule {
   maxTokens?: number;
   /** First tool called, or the first response token when no tool is called. */
   firstAction?: string;
+  /** A condition in the gates' rule language over RULE_FIELDS, e.g. `reward > 0 && response_len < 50`. */
+  when?: string;
 }
+
+/** Fields a behavior rule's `when` expression may read (the gates' expression language). */
+export const RULE_FIELDS = {
+  response_len: { type: 'number', doc: 'Response length in tokens (the log\'s tokens, else words and punctuation)', range: '≥ 0' },
+  tools: { type: 'string[]', doc: 'Tool names called, in order', range: 'e.g. ["search", "answer"]' },
+  n_tools: { type: 'number', doc: 'Number of tool calls', range: '≥ 0' },
+  first_action: { type: 'string', doc: 'First tool called, else the first response token', range: 'a name' },
+  response: { type: 'string', doc: 'The response text', range: 'text' },
+  reward: { type: 'number', doc: 'The log\'s reward (NaN when not judged)', range: 'any' },
+  step: { type: 'number', doc: 'Training step of the sample', range: '≥ 0' },
+} as const satisfies FieldTable;
 
 export interface BehaviorSpec {
   rules: BehaviorRule[];
@@ -93,7 +107,7 @@ export function parseStatesSpec(x: unknown): StatesSpec {
   return x as unknown as StatesSpec;
 }
 
-const RULE_KEYS = new Set(['label', 'toolSeq', 'toolsInclude', 'responseRegex', 'minTokens', 'maxTokens', 'firstAction']);
+const RULE_KEYS = new Set(['label', 'toolSeq', 'toolsInclude', 'responseRegex', 'minTokens', 'maxTokens', 'firstAction', 'when']);
 
 export function parseBehaviorSpec(x: unknown): BehaviorSpec {
   if (!isObj(x)) throw new Error('behaviors: expected an object like {"rules": [...], "fallback": "other"}');
@@ -118,6 +132,13 @@ export function parseBehaviorSpec(x: unknown): BehaviorSpec {
     for (const k of ['minTokens', 'maxTokens'])
       if (r[k] !== undefined && !(Number.isInteger(r[k]) && (r[k] as number) >= 0)) errs.push(`${at}.${k}: expected a non-negative integer`);
     if (r.firstAction !== undefined && typeof r.firstAction !== 'string') errs.push(`${at}.firstAction: expected a string`);
+    if (r.when !== undefined) {
+      if (typeof r.when !== 'string') errs.push(`${at}.when: expected an expression (text)`);
+      else {
+        const p = parseExpression(r.when, RULE_FIELDS, 'boolean');
+        if (!p.ok) errs.push(`${at}.when, character ${p.error.pos + 1}: ${p.error.reason}`);
+      }
+    }
     if (Object.keys(r).filter((k) => k !== 'label').length === 0) errs.push(`${at}: a rule needs at least one condition`);
   });
   if (errs.length) throw new Error(errs.join('; '));
@@ -176,9 +197,16 @@ export interface Classified {
 
 export class BehaviorClassifier {
   private res: (RegExp | null)[];
+  private exprs: (Expr | null)[];
   readonly fallback: string;
   constructor(readonly spec: BehaviorSpec) {
     this.res = spec.rules.map((r) => (r.responseRegex !== undefined ? new RegExp(r.responseRegex) : null));
+    this.exprs = spec.rules.map((r) => {
+      if (r.when === undefined) return null;
+      const p = parseExpression(r.when, RULE_FIELDS, 'boolean');
+      if (!p.ok) throw new Error(`behaviors: when: ${p.error.reason}`);
+      return p.expr;
+    });
     this.fallback = safeName(spec.fallback);
   }
 
@@ -202,8 +230,14 @@ export class BehaviorClassifier {
       }
       const re = this.res[i];
       if (re && !re.test(s.response)) continue;
+      const ex = this.exprs[i];
+      if (ex && evaluate(ex, ruleRecord(s, len ?? (len = tokensOf(s).length))) !== true) continue;
       return { behavior: safeName(r.label), rule: i };
     }
     return { behavior: this.fallback, rule: null };
   }
+}
+
+function ruleRecord(s: ImportedSample, len: number): Record<string, unknown> {
+  return { response_len: len, tools: s.toolCalls, n_tools: s.toolCalls.length, first_action: firstAction(s), response: s.response, reward: s.reward ?? NaN, step: s.step };
 }

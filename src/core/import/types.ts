@@ -23,6 +23,8 @@ export interface ImportedSample {
   logprobs: number[] | null;
   /** 0 = kept out of the loss, 1 = trained; null when the log does not say. */
   lossMask: number | null;
+  /** Judge votes (OpenClaw PRM); empty when the log has none. */
+  votes: number[];
   /** Behavior / state labels the log already carries (generic JSONL); rules may use or override them. */
   behavior: string | null;
   state: string | null;

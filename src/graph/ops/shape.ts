@@ -55,11 +55,15 @@ export function concat(xs: Tensor[], axis: number): Tensor {
   return xs[0].graph.node('Concat', xs, [{ dtype: xs[0].dtype, shape }], { axis: attr.int(ax) })[0];
 }
 
-/** Rows of a [V, d] table picked by integer indices: the embedding lookup. */
-export function gather(table: Tensor, indices: Tensor): Tensor {
+/**
+ * Rows of a [V, d] table picked by integer indices: the embedding lookup. `groups`: the table is G
+ * stacked [V/G, d] tables and indices[g, ...] = local[g, ...] + g·V/G pick from table g only (a
+ * population's embeddings); the backward then builds a one-hot of V/G columns per group, not of V.
+ */
+export function gather(table: Tensor, indices: Tensor, groups?: { groups: number; local: Tensor }): Tensor {
   if (table.rank !== 2) throw new Error('gather takes a [V, d] table');
   const shape = [...indices.shape, table.shape[1]];
-  return table.graph.node('Gather', [table, indices], [{ dtype: table.dtype, shape }], { axis: attr.int(0) })[0];
+  return table.graph.node('Gather', [table, indices], [{ dtype: table.dtype, shape }], { axis: attr.int(0) }, groups)[0];
 }
 
 export function unsqueeze(x: Tensor, axis: number): Tensor {
@@ -126,8 +130,17 @@ defineGrad('Split', ({ inputs: [x], outputs, attrs }, dOut) => [
   () => concat(dOut.map((d, i) => (d.rank === outputs[i].rank ? d : mul(outputs[i], 0))), (attrs.axis as { value: number }).value),
   null,
 ]);
-defineGrad('Gather', ({ inputs: [table, indices] }, [dy]) => [
+defineGrad('Gather', ({ inputs: [table, indices], meta }, [dy]) => [
   () => {
+    if (meta) {
+      // per group: d table_g = onehot(local_g)ᵀ · dy_g, one batched MatMul over the groups
+      const { groups: G, local } = meta as { groups: number; local: Tensor };
+      const [rows, width] = table.shape as number[];
+      const V = rows / G;
+      const ids = table.graph.constant(Array.from({ length: V }, (_, i) => i), local.dtype, [V]);
+      const onehot = reshape(cast(equal(unsqueeze(local, -1), ids), table.dtype), [G, 'N', V]);
+      return reshape(matmul(transpose(onehot, [0, 2, 1]), reshape(dy, [G, 'N', width])), [rows, width]);
+    }
     // d table = onehot(indices)ᵀ · dy, with an Equal-based one-hot (OneHot falls back to CPU on WebGPU).
     const [vocab, width] = table.shape as number[];
     const ids = table.graph.constant(Array.from({ length: vocab }, (_, i) => i), indices.dtype, [vocab]);

@@ -10,6 +10,7 @@ import type { Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ForkPoint, LabInit, LabListener, LabStatus } from '../../../workers/lab.api';
 import { startLabWorker, type LabWorker } from './lab-client';
+import { FrameHistory } from './history';
 import { SNAPSHOT_EVERY, recoveryPlan } from './recovery';
 import { startWatchdog, type Watchdog } from './watchdog';
 
@@ -18,8 +19,16 @@ const plain = <T>(x: T): T => $state.snapshot(x) as T;
 
 export class RunState {
   status = $state<LabStatus | null>(null);
-  /** Every frame of the current run, in step order (replaced, never mutated: $state.raw). */
+  /**
+   * The frames to draw: at most ~MAX_DRAWN spread over the run, the latest and every setting change
+   * included (history.ts), republished at most once per animation frame, so chart work stays
+   * bounded on long runs. Replaced, never mutated ($state.raw).
+   */
   frames = $state.raw<MetricsFrame[]>([]);
+  /** Every frame of the current run, in step order (export); republished with `frames`. */
+  allFrames = $state.raw<MetricsFrame[]>([]);
+  #history = new FrameHistory();
+  #publishPending = false;
   traces = $state.raw<SampleTrace[]>([]);
   /** Last refusal of a control change (e.g. a restart setting), shown next to the controls. */
   notice = $state('');
@@ -57,6 +66,18 @@ export class RunState {
   /** The base before SFT and RL as a step-0 frame (behavior metrics only); null for a fork. */
   get baseFrame(): MetricsFrame | null {
     return this.#baseFrame;
+  }
+
+  /** Publish the history to the views: at most once per animation frame (a hidden tab waits). */
+  #publish(): void {
+    if (this.#publishPending) return;
+    this.#publishPending = true;
+    const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: () => void) => setTimeout(f, 16);
+    raf(() => {
+      this.#publishPending = false;
+      this.frames = this.#history.drawn().slice();
+      this.allFrames = this.#history.all().slice();
+    });
   }
   get playing(): boolean {
     return this.phase === 'running';
@@ -99,7 +120,7 @@ export class RunState {
     const step = this.step;
     const plan = recoveryPlan({ original: this.#init, snapshot: this.#snapshot, step, why, deviceLost });
     this.recoveries++;
-    this.#prefix = this.frames.filter((f) => f.step <= plan.keepTo);
+    this.#prefix = this.#history.all().filter((f) => f.step <= plan.keepTo);
     this.#newRun(-1);
     if (this.status) this.status = { ...this.status, phase: 'loading', message: `${plan.message.split(':')[0]}: restarting the worker…` };
     this.#resumed = !!plan.init.fork && plan.init.fork !== this.#init.fork;
@@ -124,7 +145,8 @@ export class RunState {
 
   #newRun(id: number): void {
     this.#runId = id;
-    this.frames = this.#prefix;
+    this.#history.reset(this.#prefix);
+    this.#publish();
     this.traces = [];
     // a snapshot past the kept prefix belongs to the run that just ended
     const kept = this.#prefix.length ? this.#prefix[this.#prefix.length - 1].step : 0;
@@ -134,7 +156,8 @@ export class RunState {
   #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
     if (id < this.#runId) return;
     if (id > this.#runId) this.#newRun(id);
-    this.frames = [...this.frames, ...fs];
+    this.#history.push(fs);
+    this.#publish();
     this.traces = traces;
     const last = fs[fs.length - 1]?.step ?? 0;
     if (last - (this.#snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
@@ -179,7 +202,7 @@ export class RunState {
 
   /** Continue from a fork point beside the fork (history up to it is kept); null: undo on the next reset. */
   async refork(point: ForkPoint | null): Promise<void> {
-    this.#prefix = point ? this.frames.filter((f) => f.step <= point.step) : [];
+    this.#prefix = point ? this.#history.all().filter((f) => f.step <= point.step) : [];
     this.#onStatus(await this.#api().refork(point));
     if (point) this.#snapshot = point;
   }

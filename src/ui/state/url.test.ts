@@ -64,7 +64,7 @@ describe('URL state codec', () => {
     expect(state.lesson).toBeNull();
     expect(errors.map((e) => e.field).sort()).toEqual(['backend', 'clipHigh', 'lesson', 'lr', 'nope', 'pauseAt', 'views']);
     const lines = describeErrors(errors, state.config);
-    expect(lines.find((l) => l.startsWith('clipHigh:'))).toBe('clipHigh: "banana": expected a finite number, got NaN (using 0.28)');
+    expect(lines.find((l) => l.startsWith('clipHigh:'))).toBe('clipHigh: expected a decimal number, got "banana" (using 0.28)');
     expect(lines.find((l) => l.startsWith('lr:'))).toMatch(/outside.*\(using 0\.001\)/);
     expect(lines.find((l) => l.startsWith('nope:'))).toBe('nope: unknown setting');
   });
@@ -80,5 +80,43 @@ describe('URL state codec', () => {
     expect(errors.map((e) => e.field).sort()).toEqual(['dualClip', 'heads', 'v']);
     expect(state.config.dualClip).toBe(0);
     expect(state.config.heads).toBe(defaultConfig().heads);
+  });
+});
+
+// Issue 10 §1: the decoder's reports under hostile links (the banner shows them one per line).
+describe('decodeUrl hardening', () => {
+  it('?dModel=30 ends in a valid config, also under a lesson', () => {
+    for (const q of ['?dModel=30', '?lesson=a-support-collapse&dModel=30', '?heads=3']) {
+      const { state, errors } = decodeUrl(q, lessons);
+      expect(state.config.dModel % state.config.heads, q).toBe(0);
+      expect(errors.length, q).toBe(1);
+    }
+  });
+  it('duplicate keys appear once, with the value actually used', () => {
+    const { state, errors } = decodeUrl('?foo=1&foo=1&seed=4&seed=9&clipHigh=banana&clipHigh=0.3', lessons);
+    expect(errors.map((e) => e.field).sort()).toEqual(['clipHigh', 'foo', 'seed']);
+    expect(state.config.seed).toBe(9);
+    expect(state.config.clipHigh).toBe(0.3);
+    expect(errors.find((e) => e.field === 'seed')!.message).toContain('"4", "9"');
+    const lines = describeErrors(errors, state.config);
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+  it('Object.prototype names are unknown, not JS internals', () => {
+    const { state, errors } = decodeUrl('?constructor=1&toString=2&hide=constructor,__proto__', lessons);
+    const lines = describeErrors(errors, state.config).join('\n');
+    expect(lines).not.toMatch(/function|native code|\[object/);
+    expect(lines).toContain('constructor: unknown setting');
+    expect(state.presenter.hide).toEqual([]);
+  });
+  it('caps unknown keys, the link size and the pretraining a link can ask for', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => `k${i}=1`).join('&');
+    expect(decodeUrl(`?${many}`, lessons).errors.length).toBeLessThanOrEqual(12);
+    const huge = decodeUrl('?pretrain=10000000', lessons);
+    expect(huge.state.pretrain).toBeNull();
+    expect(huge.errors[0].field).toBe('pretrain');
+    expect(decodeUrl('?pretrain=300', lessons).state.pretrain).toBe(300);
+    const long = decodeUrl(`?seed=3&x=${'y'.repeat(20_000)}`, lessons);
+    expect(long.state.config.seed).toBe(3);
+    expect(long.errors.map((e) => e.field)).toEqual(['(url)']);
   });
 });

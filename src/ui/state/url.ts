@@ -9,7 +9,7 @@
  * fields are kept. `v` is the config schema version (CONFIG_VERSION); the lab keys belong to it.
  */
 import {
-  CONFIG_KEYS, CONFIG_VERSION, SCHEMA, configErrors, configFromQuery, defaultConfig, formatField,
+  CONFIG_KEYS, CONFIG_VERSION, capUnknown, configFromQuery, defaultConfig, formatField, isConfigKey, queryParams, repairConfig,
   type Config, type ConfigKey, type FieldError,
 } from '../../core/config';
 import type { BackendPreference } from '../../../workers/lab.api';
@@ -73,13 +73,17 @@ export function encodeUrl(s: UrlState, lessons: ReadonlyMap<string, { config: Pa
   return parts.join('&');
 }
 
+/** Most in-worker pretraining steps a link may ask for (the shipped bases took 400). */
+export const MAX_URL_PRETRAIN = 2000;
+
 function nonNegInt(text: string): number | null {
   return /^\d+$/.test(text) && Number(text) <= 1e7 ? Number(text) : null;
 }
 
 /** Decode leniently: every problem is reported, and only the bad part falls back to its default. */
 export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: Partial<Config> }>): { state: UrlState; errors: FieldError[] } {
-  const params = new URLSearchParams(query.startsWith('?') ? query.slice(1) : query);
+  // Each key once (its last value), a size cap; notes on keys given several values.
+  const { params, errors: paramNotes } = queryParams(query);
   const state = defaultUrlState();
   const errors: FieldError[] = [];
   const configParams = new URLSearchParams();
@@ -106,52 +110,56 @@ export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: 
       else errors.push({ field: 'backend', message: `expected one of ${BACKENDS.join(' | ')}, got ${JSON.stringify(text)}` });
     } else if (k === 'pretrain') {
       const n = nonNegInt(text);
-      if (n !== null) state.pretrain = n;
-      else errors.push({ field: 'pretrain', message: `expected a whole number of steps, got ${JSON.stringify(text)}` });
+      if (n !== null && n <= MAX_URL_PRETRAIN) state.pretrain = n;
+      else errors.push({ field: 'pretrain', message: `expected a whole number of steps up to ${MAX_URL_PRETRAIN}, got ${JSON.stringify(text.slice(0, 20))}` });
     } else if (k === 'present') {
       if (['1', 'true'].includes(text)) state.presenter.on = true;
       else if (!['0', 'false'].includes(text)) errors.push({ field: 'present', message: `expected 1 or 0, got ${JSON.stringify(text)} (presenter mode stays off)` });
     } else if (k === 'hide') {
       const keys = text === '' ? [] : text.split(',');
-      const bad = keys.filter((x) => !(x in SCHEMA));
-      if (bad.length) errors.push({ field: 'hide', message: `unknown setting ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
-      state.presenter.hide = keys.filter((x): x is ConfigKey => x in SCHEMA);
+      const bad = keys.filter((x) => !isConfigKey(x));
+      if (bad.length) errors.push({ field: 'hide', message: `unknown setting ${bad.slice(0, 10).map((b) => JSON.stringify(b)).join(', ')}${bad.length > 10 ? ` and ${bad.length - 10} more` : ''}` });
+      state.presenter.hide = [...new Set(keys.filter(isConfigKey))];
     } else if (k === 'projector') {
       if (['1', 'true'].includes(text)) state.projector = true;
       else if (!['0', 'false'].includes(text)) errors.push({ field: 'projector', message: `expected 1 or 0, got ${JSON.stringify(text)} (projector mode stays off)` });
     } else if (k === 'pauseAt') {
       const n = nonNegInt(text);
       if (n !== null && n > 0) state.presenter.pauseAt = n;
-      else errors.push({ field: 'pauseAt', message: `expected a step ≥ 1, got ${JSON.stringify(text)}` });
+      else errors.push({ field: 'pauseAt', message: `expected a step ≥ 1, got ${JSON.stringify(text.slice(0, 20))}` });
     }
   }
   const parsed = configFromQuery(configParams.toString());
   // Name the value the URL held ("banana"), not only what the parser made of it.
-  errors.push(...parsed.errors.map((e) => (e.field in SCHEMA && configParams.has(e.field) ? { ...e, message: `${JSON.stringify(configParams.get(e.field))}: ${e.message}` } : e)));
+  const withValue = (e: FieldError): FieldError => {
+    const text = JSON.stringify(params.get(e.field));
+    return isConfigKey(e.field) && params.has(e.field) && !e.message.includes(text) ? { ...e, message: `${text}: ${e.message}` } : e;
+  };
   const bad = new Set(parsed.errors.map((e) => e.field));
   const base = lessonBase(state.lesson !== null ? lessons.get(state.lesson)?.config : null);
   const config: Record<string, unknown> = { ...base };
-  for (const k of new Set(configParams.keys())) {
-    if (k !== 'v' && !bad.has(k) && k in SCHEMA) config[k] = parsed.config[k as ConfigKey];
+  for (const k of configParams.keys()) {
+    if (!bad.has(k) && isConfigKey(k)) config[k] = parsed.config[k];
   }
-  // Cross-field rules over the merged config (a URL value may clash with the lesson's).
-  for (const e of configErrors(config)) {
-    errors.push(e);
-    config[e.field] = base[e.field as ConfigKey];
-  }
-  state.config = config as Config;
+  // Cross-field rules over the merged config (a URL value may clash with the lesson's): the URL's
+  // fields fall back to the lesson's, so the result is always a valid config.
+  const repaired = repairConfig(config as Config, base);
+  state.config = repaired.config;
+  const reported = [...errors, ...parsed.errors.map(withValue), ...repaired.errors];
+  for (const note of paramNotes) if (!reported.some((e) => e.field === note.field)) reported.push(note);
   const states = TASKS[state.config.task].states.map((st) => st.name);
   if (state.viewState !== 'mean' && !states.includes(state.viewState)) {
-    errors.push({ field: 'state', message: `${JSON.stringify(state.viewState)} is not a state of ${state.config.task} (${states.join(', ')})` });
+    reported.push({ field: 'state', message: `${JSON.stringify(state.viewState.slice(0, 40))} is not a state of ${state.config.task} (${states.join(', ')})` });
     state.viewState = 'mean';
   }
-  return { state, errors };
+  const seen = new Set<string>();
+  return { state, errors: capUnknown(reported.filter((e) => (seen.has(e.field) ? false : (seen.add(e.field), true)))) };
 }
 
 /** One line for the banner: "clipHigh: expected a number, got \"banana\" (using 0.28)". */
 export function describeErrors(errors: readonly FieldError[], config: Config): string[] {
   return errors.map((e) => {
-    const used = e.field in SCHEMA ? ` (using ${formatField(e.field as ConfigKey, config[e.field as ConfigKey])})` : '';
+    const used = isConfigKey(e.field) ? ` (using ${formatField(e.field, config[e.field])})` : '';
     return `${e.field}: ${e.message}${used}`;
   });
 }

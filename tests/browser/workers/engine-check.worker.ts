@@ -1,13 +1,25 @@
 // Test worker: runs the cross-backend engine check and the benchmark inside a real Web Worker.
 import * as Comlink from 'comlink';
 import { ort } from '../../../src/engine/browser';
-import { createBrowserEngine, type BackendPreference } from '../../../src/engine/browser';
+import { createBrowserEngine, defaultWasmThreads, webgpuAdapter, type BackendPreference } from '../../../src/engine/browser';
 import { runBenchmark, type BenchResult } from '../../../src/engine/bench';
 import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../../support/engine-check';
 
+export interface BrowserBenchOptions {
+  /** ort.env.wasm.numThreads for this worker (set before the first session). */
+  numThreads?: number;
+  ensembleP?: number;
+}
+
+export interface BrowserBenchEnv {
+  cross_origin_isolated: boolean;
+  wasm_threads: number;
+  adapter?: string;
+}
+
 export interface EngineCheckApi {
   check(prefer: BackendPreference, seed: number): Promise<EngineCheckResult & { backend: string; note: string }>;
-  bench(backend: 'webgpu' | 'wasm', reps: number, leakSteps: number): Promise<BenchResult>;
+  bench(backend: 'webgpu' | 'wasm', reps: number, leakSteps: number, opts?: BrowserBenchOptions): Promise<BenchResult & BrowserBenchEnv>;
 }
 
 const api: EngineCheckApi = {
@@ -19,11 +31,14 @@ const api: EngineCheckApi = {
       await engine.dispose();
     }
   },
-  bench(backend, reps, leakSteps) {
+  async bench(backend, reps, leakSteps, opts = {}) {
     // performance.memory exists in Chromium pages but not in workers: report none rather than zeros
     const heap = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
     const memory = heap ? () => ({ js_heap: heap.usedJSHeapSize }) : undefined;
-    return runBenchmark(ort, { backend, reps, leakSteps, memory });
+    ort.env.wasm.numThreads = opts.numThreads ?? defaultWasmThreads();
+    const adapter = backend === 'webgpu' ? (await webgpuAdapter()).detail : undefined;
+    const result = await runBenchmark(ort, { backend, reps, leakSteps, memory, ensembleP: opts.ensembleP });
+    return { ...result, cross_origin_isolated: self.crossOriginIsolated, wasm_threads: ort.env.wasm.numThreads ?? 0, adapter };
   },
 };
 

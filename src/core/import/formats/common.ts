@@ -89,5 +89,5 @@ export function hash8(s: string): string {
 }
 
 export function emptySample(file: string, line: number): ImportedSample {
-  return { file, line, step: 0, group: null, prompt: '', response: '', reward: null, toolCalls: [], tokens: null, logprobs: null, lossMask: null, behavior: null, state: null, fields: {} };
+  return { file, line, step: 0, group: null, prompt: '', response: '', reward: null, toolCalls: [], votes: [], tokens: null, logprobs: null, lossMask: null, behavior: null, state: null, fields: {} };
 }

@@ -26,6 +26,8 @@ export interface PrmEntry {
   score: number | null;
   accepted: boolean | null;
   hintLen: number | null;
+  /** Words of the accepted hint (the lab's hint length unit); null when the hint text is absent. */
+  hintWords: number | null;
   votes: number[];
   line: number;
   used: boolean;
@@ -55,7 +57,8 @@ export function prmEntry(r: Rec, line: number): { key: string; entry: PrmEntry }
   if (typeof r.hint_len === 'number') hintLen = r.hint_len;
   else if (typeof r.hint === 'string' && accepted) hintLen = r.hint.length;
   const votes = r.votes === undefined || r.votes === null ? [] : Array.isArray(r.votes) ? r.votes.map(voteValue).filter((v): v is number => v !== null) : (() => { throw new FieldError('field `votes`: expected a list'); })();
-  return { key, entry: { score, accepted, hintLen, votes, line, used: false } };
+  const hintWords = accepted && typeof r.hint === 'string' && r.hint.trim() ? r.hint.trim().split(/\s+/).length : null;
+  return { key, entry: { score, accepted, hintLen, hintWords, votes, line, used: false } };
 }
 
 /**
@@ -90,6 +93,8 @@ export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, index
     fields.prm_score = p.score;
     fields.prm_accepted = p.accepted;
     fields.prm_hint_len = p.hintLen;
+    fields.prm_hint_words = p.hintWords;
+    s.votes = p.votes;
     fields.prm_votes_pos = p.votes.filter((v) => v > 0).length;
     fields.prm_votes_neg = p.votes.filter((v) => v < 0).length;
     fields.prm_votes = p.votes.length;

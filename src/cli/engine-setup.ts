@@ -1,0 +1,47 @@
+// The engine and base weights of a CLI run: the transformer on WASM holding the shipped base
+// checkpoint when one fits the config, else a base pretrained in process; or the pure-TS tabular
+// reference engine from tests/support (quick checks and tests; loaded lazily, never bundled).
+import { readFileSync } from 'node:fs';
+import type { Config } from '../core/config';
+import type { PolicyEngine } from '../core/engine';
+import { policyShape, pretrainBase } from '../core/pretrain';
+import { TASKS } from '../core/tasks/index';
+import { shippedBase } from './checkpoints';
+
+export type EngineKind = 'wasm' | 'tabular';
+
+export interface BaseOptions {
+  /** Raw little-endian Float32 base weights. */
+  base?: string;
+  pretrainSteps?: number;
+  pretrainLr?: number;
+}
+
+export async function createCliEngine(kind: EngineKind, cfg: Config): Promise<PolicyEngine> {
+  const shape = policyShape(cfg);
+  if (kind === 'tabular') {
+    const { createTabularEngine } = await import('../../tests/support/tabular-engine');
+    return createTabularEngine(shape);
+  }
+  const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
+  return createNodeEngine(shape, { seed: cfg.seed });
+}
+
+/** Put the base weights into a fresh engine; returns where they came from. */
+export async function loadBase(engine: PolicyEngine, kind: EngineKind, cfg: Config, o: BaseOptions = {}): Promise<string> {
+  if (o.base) {
+    const buf = readFileSync(o.base);
+    await engine.setWeights(new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4).slice());
+    return `base weights: ${o.base}`;
+  }
+  const shipped = kind === 'wasm' && o.pretrainSteps === undefined ? shippedBase(cfg.task, engine.shape, cfg.temperature) : 'pretrain asked for';
+  if (typeof shipped !== 'string') {
+    await engine.setWeights(shipped.weights);
+    return `base weights: ${shipped.file}`;
+  }
+  const steps = o.pretrainSteps ?? 400;
+  const lr = o.pretrainLr ?? (kind === 'tabular' ? 0.05 : 3e-3);
+  const losses = await pretrainBase(engine, TASKS[cfg.task], cfg.seed, { steps, batch: 64, lr, temperature: cfg.temperature });
+  await engine.setWeights(await engine.getWeights()); // fresh optimizer state for RL
+  return `pretrained the ${cfg.task} base in process (${shipped}): ${steps} SFT steps, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}`;
+}

@@ -1,0 +1,190 @@
+// Experiments on the command line and on array schedulers (one cell per task):
+//   npm run experiment -- --spec exp.json --list [--json]          cell count (or the JSON array of indices)
+//   npm run experiment -- --spec exp.json --index I [--out-dir D]  train cell I → D/cell-0000I.jsonl
+//     (--index defaults to $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)
+//   npm run experiment -- --spec exp.json --all --out bundle.json  every cell in this process → bundle
+//   npm run experiment -- merge DIR --out bundle.json [--partial]  cell logs → bundle (the lab imports it)
+//   npm run experiment -- report bundle.json --metric M [--a 0 --b 1 --from S --to S --lower-is-better]
+//   npm run experiment -- reproduce bundle.json [--index I]        re-train cells, compare bit for bit
+// Options: --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
+// Exit codes (src/cli/exit-codes.ts): 0 ok, 1 error, 2 usage, 3 a cell stopped at a non-finite metric.
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { bundleToJson, mergeCells, parseBundle, reproduceCheck, type BundleRun } from '../core/experiment/bundle';
+import { endLine, frameLine, headerLine, parseCellLog } from '../core/experiment/cell-log';
+import { pairedFromBundle } from '../core/experiment/compare';
+import { runCell } from '../core/experiment/run-cell';
+import { cellCount, experimentCell, parseExperimentSpec, variantLabel, type ExperimentCell, type ExperimentSpec } from '../core/experiment/spec';
+import { codeVersion } from './code-version';
+import { createCliEngine, loadBase, type EngineKind } from './engine-setup';
+import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
+
+class UsageError extends Error {}
+
+const { values: opt, positionals } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        spec: { type: 'string' }, index: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, all: { type: 'boolean' },
+        out: { type: 'string' }, 'out-dir': { type: 'string' }, partial: { type: 'boolean' },
+        metric: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'lower-is-better': { type: 'boolean' },
+        engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
+        trace: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(EXIT_USAGE);
+  }
+})();
+
+const info = (s: string) => opt.quiet || process.stderr.write(s + '\n');
+
+function int(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const v = Number(text);
+  if (text.trim() === '' || !Number.isInteger(v) || v < 0) throw new UsageError(`--${name} needs a non-negative integer, got ${JSON.stringify(text)}`);
+  return v;
+}
+
+function engineKind(): EngineKind {
+  if (opt.engine !== 'wasm' && opt.engine !== 'tabular') throw new UsageError('--engine must be wasm or tabular');
+  return opt.engine;
+}
+
+function readSpec(): ExperimentSpec {
+  if (!opt.spec) throw new UsageError('--spec FILE is required');
+  return parseExperimentSpec(JSON.parse(readFileSync(opt.spec, 'utf8')));
+}
+
+/** The array index: --index, else the scheduler's variable. */
+function arrayIndex(): number {
+  const sources: [string, string | undefined][] = [['--index', opt.index], ['SLURM_ARRAY_TASK_ID', process.env.SLURM_ARRAY_TASK_ID], ['JOB_COMPLETION_INDEX', process.env.JOB_COMPLETION_INDEX]];
+  const found = sources.find(([, v]) => v !== undefined && v !== '');
+  if (!found) throw new UsageError('give --index I (or run under a Slurm array / Kubernetes Indexed Job: SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX), or --list / --all');
+  return int(found[0].replace(/^--/, ''), found[1])!;
+}
+
+function progress(cell: ExperimentCell, step: number, t0: number): void {
+  if (opt.quiet || !process.stderr.isTTY) return; // no progress lines in scheduler logs
+  const w = 30;
+  const done = Math.round((step / cell.config.steps) * w);
+  const rate = step / ((performance.now() - t0) / 1000);
+  process.stderr.write(`\rcell ${cell.index} [${'#'.repeat(done)}${'.'.repeat(w - done)}] ${step}/${cell.config.steps}  ${rate.toFixed(2)} steps/s `);
+}
+
+/** Train one cell on a fresh engine; streams its JSONL to `file` when given. */
+async function trainCell(spec: ExperimentSpec, cell: ExperimentCell, version: string, file?: string): Promise<BundleRun> {
+  const kind = engineKind();
+  const engine = await createCliEngine(kind, cell.config);
+  try {
+    const base = await loadBase(engine, kind, cell.config, { base: opt.base, pretrainSteps: int('pretrain-steps', opt['pretrain-steps']), pretrainLr: opt['pretrain-lr'] === undefined ? undefined : Number(opt['pretrain-lr']) });
+    info(`cell ${cell.index}/${cellCount(spec)}: ${spec.variants[cell.variant].name} (${variantLabel(spec, cell.variant)}), seed ${cell.seed}; ${engine.backend}; ${base}`);
+    if (file) writeFileSync(file, headerLine({ codeVersion: version, engine: engine.backend, index: cell.index, variant: cell.variant, seed: cell.seed, spec, config: cell.config }) + '\n');
+    const t0 = performance.now();
+    const run = await runCell(engine, cell, {
+      trace: opt.trace,
+      onFrame: (f) => {
+        if (file) appendFileSync(file, frameLine(f) + '\n');
+        progress(cell, f.step, t0);
+      },
+    });
+    const wallSeconds = (performance.now() - t0) / 1000;
+    if (!opt.quiet && process.stderr.isTTY) process.stderr.write('\n');
+    if (file) appendFileSync(file, endLine({ stepsTaken: run.frames.length, stoppedBy: run.stoppedBy, timeline: run.timeline, wallSeconds }) + '\n');
+    const last = run.frames.at(-1)?.scalars ?? {};
+    const metrics = spec.metrics ?? Object.keys(last).filter((k) => /^(support\/(token_entropy|behavior_support)|esr\/effective_rate|gap\/clipfrac|train\/loss)/.test(k));
+    console.log(JSON.stringify({ cell: cell.index, variant: cell.variant, seed: cell.seed, stepsTaken: run.frames.length, stepsPlanned: cell.config.steps, stoppedBy: run.stoppedBy ?? null, wallSeconds: +wallSeconds.toFixed(2), final: Object.fromEntries(metrics.map((m) => [m, last[m] ?? null])) }));
+    if (run.stoppedBy) process.stderr.write(`cell ${cell.index} stopped: ${run.stoppedBy} (${run.frames.length} of ${cell.config.steps} steps taken)\n`);
+    return run;
+  } finally {
+    await engine.dispose();
+  }
+}
+
+const cellFile = (dir: string, index: number) => join(dir, `cell-${String(index).padStart(5, '0')}.jsonl`);
+
+async function main(): Promise<number> {
+  if (opt.help) {
+    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 11).join('\n'));
+    return 0;
+  }
+  const [command, target] = positionals;
+  if (command === 'merge') return merge(target);
+  if (command === 'report') return report(target);
+  if (command === 'reproduce') return reproduce(target);
+  if (command !== undefined) throw new UsageError(`unknown command ${command} (merge, report, reproduce, or options only)`);
+
+  const spec = readSpec();
+  if (opt.list) {
+    console.log(opt.json ? JSON.stringify(Array.from({ length: cellCount(spec) }, (_, i) => i)) : String(cellCount(spec)));
+    return 0;
+  }
+  const version = codeVersion();
+  if (opt.all) {
+    if (opt['out-dir']) mkdirSync(opt['out-dir'], { recursive: true });
+    const runs: BundleRun[] = [];
+    for (let i = 0; i < cellCount(spec); i++) runs.push(await trainCell(spec, experimentCell(spec, i), version, opt['out-dir'] && cellFile(opt['out-dir'], i)));
+    if (opt.out) writeFileSync(opt.out, bundleToJson(mergeCells(spec, runs, version)));
+    return runs.some((r) => r.stoppedBy) ? EXIT_NON_FINITE : 0;
+  }
+  const cell = experimentCell(spec, arrayIndex());
+  const dir = opt['out-dir'] ?? 'cells';
+  const file = opt.out ?? cellFile(dir, cell.index);
+  if (!opt.out) mkdirSync(dir, { recursive: true });
+  const run = await trainCell(spec, cell, version, file);
+  return run.stoppedBy ? EXIT_NON_FINITE : 0;
+}
+
+function merge(dir: string | undefined): number {
+  if (!dir || !opt.out) throw new UsageError('merge DIR --out bundle.json');
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).sort();
+  if (files.length === 0) throw new Error(`merge: no .jsonl cell logs under ${dir}`);
+  const cells = files.map((f) => parseCellLog(readFileSync(join(dir, f), 'utf8'), f));
+  const spec = cells[0].spec;
+  const specText = JSON.stringify(spec);
+  for (const c of cells) if (JSON.stringify(c.spec) !== specText) throw new Error(`merge: ${files[cells.indexOf(c)]} belongs to another spec (${c.spec.name}) than ${files[0]} (${spec.name})`);
+  const versions = [...new Set(cells.map((c) => c.codeVersion))];
+  if (versions.length > 1) info(`merge: warning: cells come from several code versions (${versions.join(', ')})`);
+  const bundle = mergeCells(spec, cells.map((c) => c.run), versions.join(' + '), { partial: opt.partial });
+  writeFileSync(opt.out, bundleToJson(bundle));
+  info(`merged ${cells.length} cell(s) of ${cellCount(spec)} into ${opt.out}`);
+  return 0;
+}
+
+function report(file: string | undefined): number {
+  if (!file || !opt.metric) throw new UsageError('report BUNDLE --metric NAME [--a V --b V --from S --to S --lower-is-better]');
+  const bundle = parseBundle(readFileSync(file, 'utf8'));
+  const a = int('a', opt.a) ?? 0;
+  const b = int('b', opt.b) ?? 1;
+  const r = pairedFromBundle(bundle, opt.metric, a, b, { from: int('from', opt.from), to: int('to', opt.to), higherIsBetter: !opt['lower-is-better'] });
+  console.log(JSON.stringify(r, null, 1));
+  info(`${opt.metric}, steps ${r.from}–${r.to}: B (${r.labelB}) vs A (${r.labelA}): ${r.favourB}/${r.n} seeds favour B (ties ${r.ties}), sign test p = ${r.signTestP.toPrecision(3)}, mean paired difference ${r.meanDiff.toFixed(4)}, ${Math.round(r.level * 100)}% bootstrap CI [${r.ci[0].toFixed(4)}, ${r.ci[1].toFixed(4)}]`);
+  return 0;
+}
+
+async function reproduce(file: string | undefined): Promise<number> {
+  if (!file) throw new UsageError('reproduce BUNDLE [--index I]');
+  const bundle = parseBundle(readFileSync(file, 'utf8'));
+  const only = int('index', opt.index);
+  const cells = Array.from({ length: cellCount(bundle.spec) }, (_, i) => i).filter((i) => (only === undefined || i === only) && bundle.runs.some((r) => r.variant * bundle.spec.seeds.length + bundle.spec.seeds.indexOf(r.seed) === i));
+  const reruns: BundleRun[] = [];
+  for (const i of cells) reruns.push(await trainCell(bundle.spec, experimentCell(bundle.spec, i), codeVersion()));
+  const r = reproduceCheck(bundle, reruns);
+  console.log(JSON.stringify(r));
+  info(r.identical ? `reproduced: ${r.cells} cell(s) identical bit for bit` : `NOT reproduced: cell ${r.first!.cell}, step ${r.first!.step}, ${r.first!.key}: ${JSON.stringify(r.first!.expected)} vs ${JSON.stringify(r.first!.got)}`);
+  if (r.otherEngine.length) info(`cells ${r.otherEngine.join(', ')} ran on another engine than stored: bit-for-bit equality is not expected there`);
+  return r.identical ? 0 : EXIT_ERROR;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = e instanceof UsageError ? EXIT_USAGE : EXIT_ERROR;
+  },
+);

@@ -1,0 +1,58 @@
+// `npm run import` end to end on the shipped examples: one line per step equal to the core's
+// frames, the same behavior-support series from every format, --gate, and exit codes.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const EX = join(ROOT, 'public/examples');
+const dir = mkdtempSync(join(tmpdir(), 'invlab-import-'));
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/import.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stderr: r.stderr };
+}
+const lines = (f: string) => readFileSync(f, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, number | number[]>);
+
+describe('npm run import', () => {
+  it('every example format gives the same behavior-support series; --gate adds the funnel', () => {
+    const runs: [string, string[], string][] = [
+      ['openclaw', [join(EX, 'openclaw')], 'behaviors-tools.json'],
+      ['verl', [join(EX, 'verl')], 'behaviors-regex.json'],
+      ['trl', [join(EX, 'trl')], 'behaviors-regex.json'],
+      ['jsonl', [join(EX, 'generic.jsonl')], 'behaviors-regex.json'],
+    ];
+    const gate = join(dir, 'grpo.gate');
+    writeFileSync(gate, 'group_reward_std == 0 => drop # zero-variance group\ntrue => mask1 rl_zscore\n');
+    const support: Record<string, unknown> = {};
+    for (const [fmt, files, beh] of runs) {
+      const out = join(dir, `${fmt}.jsonl`);
+      const r = cli(['--format', fmt, ...files, '--states', join(EX, 'states.json'), '--behaviors', join(EX, beh), '--out', out, '--gate', gate]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/1280 samples in 20 steps.*0 issues/);
+      const rows = lines(out);
+      expect(rows.map((x) => x.step)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      support[fmt] = rows.map((x) => ['math', 'code', 'explain'].map((s) => x[`support/behavior_support/${s}`]));
+      expect(rows.every((x) => x['esr/served'] === 64 && Array.isArray(x['gate/rule_counts']))).toBe(true);
+    }
+    expect(support.verl).toEqual(support.openclaw);
+    expect(support.trl).toEqual(support.openclaw);
+    expect(support.jsonl).toEqual(support.openclaw);
+  });
+
+  it('bad arguments exit 2 with the reason; an unknown format exits 1 naming what was expected', () => {
+    const bad = cli(['--format', 'csv', join(EX, 'generic.jsonl'), '--out', join(dir, 'x.jsonl')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--format: expected one of openclaw, verl, trl, jsonl, got csv/);
+    writeFileSync(join(dir, 'gate.txt'), 'scroe == 0 => drop\n');
+    const g = cli([join(EX, 'generic.jsonl'), '--gate', join(dir, 'gate.txt'), '--out', join(dir, 'x.jsonl')]);
+    expect(g.code).toBe(2);
+    expect(g.stderr).toMatch(/rule 1, character 1: unknown field "scroe"/);
+    writeFileSync(join(dir, 'odd.jsonl'), '{"foo": 1}\n');
+    const u = cli([join(dir, 'odd.jsonl'), '--out', join(dir, 'x.jsonl')]);
+    expect(u.code).toBe(1);
+    expect(u.stderr).toMatch(/unknown format: the first record has fields \{foo\}; expected one of/);
+  });
+});

@@ -1,0 +1,384 @@
+// The core's PopulationEngine on onnxruntime-web: P policies in ONE set of sessions (parameters and
+// Adam moments [P, N]), each phase (generate / score / ppo_train / sft_train) one session run for
+// all members. Parameters and moments stay where the backend put them (GPU buffers on WebGPU) and
+// are fed back; only metrics, tokens, log-probs and ratios are read back. A single run is P = 1
+// (OrtEngine wraps it).
+import type * as Ort from 'onnxruntime-web';
+import type {
+  PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest, ScoreResult, SftBatch, SftMetrics, TrainBatch,
+  TrainMetrics, WeightsHandle,
+} from '../core/engine';
+import type { PopulationEngine, SftHyper } from '../core/population';
+import type { Graph } from '../graph/builder';
+import { encodeModel } from '../graph/encode';
+import {
+  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, PPO_METRICS, type HyperField,
+} from '../model/graphs';
+import { initParams, paramLayout, type ParamLayout } from '../model/layout';
+
+export type OrtModule = typeof Ort;
+export type Backend = 'webgpu' | 'wasm';
+
+export interface OrtPopulationOptions {
+  backend: Backend;
+  /** Members (default 1). */
+  size?: number;
+  /** Seed of the deterministic init (member p: seed + p), ignored where `weights` gives weights. */
+  seed: number;
+  /** Initial weights: one vector for every member, or one per member. */
+  weights?: Float32Array | Float32Array[];
+  /** Why this backend was chosen (e.g. the WebGPU failure that caused a WASM fallback). */
+  note?: string;
+  /** Resolves when the backend's device is gone (WebGPU device loss). */
+  lost?: Promise<string>;
+}
+
+/** A parameter matrix [P, N] and which version (generation) of each member's row it holds. */
+interface ParamBuf {
+  tensor: Ort.Tensor;
+  gens: number[];
+  /** Holders: the trainer and weights handles; disposed at 0. */
+  refs: number;
+}
+
+type Sessions = Record<'score' | 'generate' | 'train' | 'sft', Ort.InferenceSession>;
+
+export class OrtPopulation implements PopulationEngine {
+  readonly layout: ParamLayout;
+  private trainer!: ParamBuf;
+  private m!: Ort.Tensor;
+  private v!: Ort.Tensor;
+  private steps: number[];
+  /** Per member: generation of its current trainer row (bumped by every update of that row). */
+  private gen: number[];
+  private nextGen = 1;
+  private handles = new Map<number, { buf: ParamBuf; member: number; gen: number }>();
+  private nextHandle = 1;
+  private recompute?: Ort.InferenceSession;
+  lost?: Promise<string>;
+
+  private constructor(
+    private readonly ort: OrtModule,
+    readonly shape: PolicyShape,
+    readonly size: number,
+    readonly backend: Backend,
+    readonly backendNote: string,
+    private readonly sessions: Sessions,
+  ) {
+    this.layout = paramLayout(shape);
+    this.steps = new Array<number>(size).fill(0);
+    this.gen = new Array<number>(size).fill(0);
+  }
+
+  static async create(ort: OrtModule, shape: PolicyShape, opts: OrtPopulationOptions): Promise<OrtPopulation> {
+    const layout = paramLayout(shape);
+    const P = opts.size ?? 1;
+    if (!Number.isInteger(P) || P < 1) throw new Error(`population size must be a positive integer, got ${P}`);
+    const gpu = opts.backend === 'webgpu';
+    const make = (g: Graph, gpuOutputs: string[]) => createSession(ort, g, opts.backend, gpu ? gpuOutputs : []);
+    // One at a time: creating WebGPU sessions concurrently hangs onnxruntime-web 1.30 (seen on
+    // SwiftShader), and on WASM it gains nothing.
+    const score = await make(buildScoreGraph(layout, P), []);
+    const generate = await make(buildGenerateGraph(layout, true, P), []);
+    const train = await make(buildTrainGraph(layout, P), ['params_out', 'm_out', 'v_out']);
+    const sft = await make(buildSftGraph(layout, P), ['params_out', 'm_out', 'v_out']);
+    const pop = new OrtPopulation(ort, shape, P, opts.backend, opts.note ?? '', { score, generate, train, sft });
+    pop.lost = opts.lost;
+    const w = opts.weights;
+    await pop.setWeights(Array.from({ length: P }, (_, p) => (Array.isArray(w) ? w[p] : w) ?? initParams(layout, opts.seed + p)));
+    return pop;
+  }
+
+  version(member: number): number {
+    return this.steps[member];
+  }
+
+  /** Where the trainer's parameters live ('gpu-buffer' on WebGPU after the first step, else 'cpu'). */
+  get paramsLocation(): string {
+    return this.trainer.tensor.location;
+  }
+
+  private f32(data: Float32Array, dims: number[]): Ort.Tensor {
+    return new this.ort.Tensor('float32', data, dims);
+  }
+
+  private i32(data: Int32Array, dims: number[]): Ort.Tensor {
+    return new this.ort.Tensor('int32', data, dims);
+  }
+
+  private static members<T>(reqs: readonly (T | null)[]): number[] {
+    return reqs.flatMap((r, p) => (r ? [p] : []));
+  }
+
+  /** Common batch size of the non-null requests (the core pads them to one). */
+  private rows(reqs: readonly ({ batch: number } | null)[]): number {
+    const sizes = new Set(reqs.flatMap((r) => (r ? [r.batch] : [])));
+    if (sizes.size !== 1) throw new Error(`population call: requests need one batch size, got ${[...sizes].join(', ') || 'none'}`);
+    return [...sizes][0];
+  }
+
+  /**
+   * The parameter matrices to run reads (sample / score) with: each member needs its row at one
+   * generation (trainer or a handle). Usually one matrix holds every needed row; otherwise the
+   * members are split into as few runs as there are matrices needed.
+   */
+  private weightGroups(reqs: readonly ({ weights?: WeightsHandle } | null)[]): { buf: ParamBuf; members: number[] }[] {
+    const need = new Map<number, { buf: ParamBuf; gen: number }>();
+    reqs.forEach((r, p) => {
+      if (!r) return;
+      if (!r.weights) return need.set(p, { buf: this.trainer, gen: this.gen[p] });
+      const h = this.handles.get(r.weights.id);
+      if (!h) throw new Error(`weights handle ${r.weights.id} was released`);
+      if (h.member !== p) throw new Error(`weights handle ${r.weights.id} belongs to member ${h.member}, not ${p}`);
+      need.set(p, { buf: h.buf, gen: h.gen });
+    });
+    const groups: { buf: ParamBuf; members: number[] }[] = [];
+    let left = [...need.keys()];
+    while (left.length) {
+      let best: { buf: ParamBuf; members: number[] } | null = null;
+      for (const p of left) {
+        const buf = need.get(p)!.buf;
+        const members = left.filter((q) => buf.gens[q] === need.get(q)!.gen);
+        if (!best || members.length > best.members.length) best = { buf, members };
+      }
+      groups.push(best!);
+      left = left.filter((p) => !best!.members.includes(p));
+    }
+    return groups;
+  }
+
+  async sample(reqs: readonly (SampleRequest | null)[]): Promise<(SampleResult | null)[]> {
+    return this.generate(this.sessions.generate, reqs);
+  }
+
+  /** The same sampling recomputing the whole prefix at every position (benchmark baseline). */
+  async sampleRecompute(reqs: readonly (SampleRequest | null)[]): Promise<(SampleResult | null)[]> {
+    this.recompute ??= await createSession(this.ort, buildGenerateGraph(this.layout, false, this.size), this.backend, []);
+    return this.generate(this.recompute, reqs);
+  }
+
+  /** Runs of a generate graph; uniforms are laid out per position (0.5 where nothing is drawn). */
+  private async generate(session: Ort.InferenceSession, reqs: readonly (SampleRequest | null)[]): Promise<(SampleResult | null)[]> {
+    const P = this.size;
+    const B = this.rows(reqs);
+    const T = this.shape.context;
+    const W = T - 1;
+    const out = new Array<SampleResult | null>(P).fill(null);
+    for (const group of this.weightGroups(reqs)) {
+      const prompt = new Int32Array(P * B * T);
+      const promptLength = new Int32Array(P * B).fill(1);
+      const newTokens = new Int32Array(P);
+      const uniforms = new Float32Array(P * B * W).fill(0.5);
+      const temperature = new Float32Array(P).fill(1);
+      for (const p of group.members) {
+        const r = reqs[p]!;
+        const n = r.newTokens;
+        if (r.uniforms.length !== B * n) throw new Error(`sample: need ${B * n} uniforms, got ${r.uniforms.length}`);
+        prompt.set(r.prompt, p * B * T);
+        promptLength.set(r.promptLength, p * B);
+        newTokens[p] = n;
+        temperature[p] = r.temperature;
+        for (let b = 0; b < B; b++) {
+          const len = r.promptLength[b];
+          if (len < 1 || len + n > T) throw new Error(`sample: prompt length ${len} + ${n} new tokens must fit context ${T}`);
+          for (let j = 0; j < n; j++) uniforms[(p * B + b) * W + len - 1 + j] = r.uniforms[b * n + j];
+        }
+      }
+      const res = await session.run({
+        params: group.buf.tensor,
+        prompt: this.i32(prompt, [P, B, T]),
+        promptLength: this.i32(promptLength, [P, B]),
+        newTokens: this.i32(newTokens, [P]),
+        uniforms: this.f32(uniforms, [P, B, W]),
+        temperature: this.f32(temperature, [P]),
+      });
+      const [tokens, logp, entropy] = (await Promise.all(['tokens', 'logp', 'entropy'].map((k) => res[k].getData()))) as [Int32Array, Float32Array, Float32Array];
+      for (const p of group.members) {
+        out[p] = { tokens: row(tokens, p, B * T), logp: row(logp, p, B * W), entropy: row(entropy, p, B * W) };
+      }
+    }
+    return out;
+  }
+
+  async score(reqs: readonly (ScoreRequest | null)[]): Promise<(ScoreResult | null)[]> {
+    const P = this.size;
+    const B = this.rows(reqs);
+    const T = this.shape.context;
+    const W = T - 1;
+    const out = new Array<ScoreResult | null>(P).fill(null);
+    for (const group of this.weightGroups(reqs)) {
+      const tokens = new Int32Array(P * B * T);
+      const temperature = new Float32Array(P).fill(1);
+      for (const p of group.members) {
+        tokens.set(reqs[p]!.tokens, p * B * T);
+        temperature[p] = reqs[p]!.temperature;
+      }
+      const res = await this.sessions.score.run({
+        params: group.buf.tensor,
+        tokens: this.i32(tokens, [P, B, T]),
+        temperature: this.f32(temperature, [P]),
+      });
+      const [logp, entropy] = (await Promise.all([res.logp.getData(), res.entropy.getData()])) as Float32Array[];
+      for (const p of group.members) out[p] = { logp: row(logp, p, B * W), entropy: row(entropy, p, B * W) };
+    }
+    return out;
+  }
+
+  /** The `hyper` matrix [P, fields]: members sitting out get the first active member's values and active = 0. */
+  private hyper(values: readonly (Record<Exclude<HyperField, 'active' | 'step'>, number> | null)[]): Ort.Tensor {
+    const F = HYPER_FIELDS.length;
+    const first = values.find((v) => v)!;
+    const data = new Float32Array(this.size * F);
+    values.forEach((v, p) => {
+      const full: Record<HyperField, number> = { ...(v ?? first), step: this.steps[p] + 1, active: v ? 1 : 0 };
+      HYPER_FIELDS.forEach((k, i) => (data[p * F + i] = full[k]));
+    });
+    return this.f32(data, [this.size, F]);
+  }
+
+  /** Per-token inputs [P, B, W] from the members' batches (zeros for members sitting out). */
+  private stack(reqs: readonly ({ batch: { tokens: Int32Array } & Record<string, unknown> } | null)[], B: number, key: string): Ort.Tensor {
+    const T = this.shape.context;
+    const width = key === 'tokens' ? T : T - 1;
+    const data = key === 'tokens' ? new Int32Array(this.size * B * T) : new Float32Array(this.size * B * (T - 1));
+    reqs.forEach((r, p) => r && data.set(r.batch[key] as Int32Array & Float32Array, p * B * width));
+    return data instanceof Int32Array ? this.i32(data, [this.size, B, T]) : this.f32(data, [this.size, B, T - 1]);
+  }
+
+  async trainStep(reqs: readonly ({ batch: TrainBatch; hyper: PpoHyper } | null)[]): Promise<(TrainMetrics | null)[]> {
+    const B = this.rows(reqs.map((r) => r && r.batch));
+    const W = this.shape.context - 1;
+    const feeds = reqs as readonly ({ batch: TrainBatch & Record<string, unknown> } | null)[];
+    const res = await this.sessions.train.run({
+      params: this.trainer.tensor,
+      m: this.m,
+      v: this.v,
+      tokens: this.stack(feeds, B, 'tokens'),
+      advantages: this.stack(feeds, B, 'advantages'),
+      oldLogp: this.stack(feeds, B, 'oldLogp'),
+      refLogp: this.stack(feeds, B, 'refLogp'),
+      lossMask: this.stack(feeds, B, 'lossMask'),
+      hyper: this.hyper(reqs.map((r) => r && { ...r.hyper, seqMean: r.hyper.aggregation === 'seq-mean-token-mean' ? 1 : 0 })),
+    });
+    const metrics = (await res.metrics.getData()) as Float32Array;
+    const ratio = (await res.ratio.getData()) as Float32Array;
+    this.advance(res, OrtPopulation.members(reqs));
+    const K = PPO_METRICS.length;
+    return reqs.map((r, p) => {
+      if (!r) return null;
+      const m = Object.fromEntries(PPO_METRICS.map((k, i) => [k, metrics[p * K + i]])) as Record<(typeof PPO_METRICS)[number], number>;
+      return { ...m, ratio: row(ratio, p, B * W) };
+    });
+  }
+
+  async sftStep(reqs: readonly ({ batch: SftBatch; hyper: SftHyper } | null)[]): Promise<(SftMetrics | null)[]> {
+    const B = this.rows(reqs.map((r) => r && r.batch));
+    const feeds = reqs as readonly ({ batch: SftBatch & Record<string, unknown> } | null)[];
+    const res = await this.sessions.sft.run({
+      params: this.trainer.tensor,
+      m: this.m,
+      v: this.v,
+      tokens: this.stack(feeds, B, 'tokens'),
+      lossMask: this.stack(feeds, B, 'lossMask'),
+      hyper: this.hyper(reqs.map((r) => r && { ...r.hyper, clipLow: 0, clipHigh: 0, dualClip: 0, entropyCoef: 0, klCoef: 0, seqMean: 0 })),
+    });
+    const metrics = (await res.metrics.getData()) as Float32Array;
+    this.advance(res, OrtPopulation.members(reqs));
+    return reqs.map((r, p) => (r ? { loss: metrics[2 * p], gradNorm: metrics[2 * p + 1] } : null));
+  }
+
+  /** Swap in the step's parameters and moments; the active members' rows get new generations. */
+  private advance(out: Record<string, Ort.Tensor>, active: number[]): void {
+    const gens = [...this.trainer.gens];
+    for (const p of active) {
+      this.gen[p] = gens[p] = this.nextGen++;
+      this.steps[p]++;
+    }
+    this.replaceTrainer({ tensor: out.params_out, gens, refs: 0 });
+    disposeAll([this.m, this.v]);
+    this.m = out.m_out;
+    this.v = out.v_out;
+  }
+
+  private replaceTrainer(buf: ParamBuf): void {
+    const old = this.trainer;
+    buf.refs++;
+    this.trainer = buf;
+    if (old) this.unref(old);
+  }
+
+  private unref(buf: ParamBuf): void {
+    if (--buf.refs === 0) disposeAll([buf.tensor]);
+  }
+
+  async getWeights(member: number): Promise<Float32Array> {
+    const N = this.layout.total;
+    return Float32Array.from(((await this.trainer.tensor.getData()) as Float32Array).subarray(member * N, (member + 1) * N));
+  }
+
+  async setWeights(weights: readonly (Float32Array | null)[]): Promise<void> {
+    const N = this.layout.total;
+    const P = this.size;
+    if (weights.length !== P) throw new Error(`setWeights: ${weights.length} entries for ${P} members`);
+    for (const w of weights) if (w && w.length !== N) throw new Error(`setWeights: expected ${N} values, got ${w.length}`);
+    const partial = weights.some((w) => !w) && this.trainer;
+    // members left out keep their rows and moments (read back: setWeights is rare)
+    const read = async (t: Ort.Tensor | undefined) => (partial && t ? Float32Array.from((await t.getData()) as Float32Array) : new Float32Array(P * N));
+    const [params, m, v] = await Promise.all([read(this.trainer?.tensor), read(this.m), read(this.v)]);
+    const gens = this.trainer ? [...this.trainer.gens] : new Array<number>(P).fill(0);
+    weights.forEach((w, p) => {
+      if (!w) return;
+      params.set(w, p * N);
+      m.fill(0, p * N, (p + 1) * N);
+      v.fill(0, p * N, (p + 1) * N);
+      this.gen[p] = gens[p] = this.nextGen++;
+      this.steps[p] = 0;
+    });
+    const oldMoments = [this.m, this.v];
+    this.replaceTrainer({ tensor: this.f32(params, [P, N]), gens, refs: 0 });
+    this.m = this.f32(m, [P, N]);
+    this.v = this.f32(v, [P, N]);
+    disposeAll(oldMoments);
+  }
+
+  snapshot(member: number): WeightsHandle {
+    const id = this.nextHandle++;
+    this.trainer.refs++;
+    this.handles.set(id, { buf: this.trainer, member, gen: this.gen[member] });
+    return { id, version: this.steps[member] };
+  }
+
+  release(handle: WeightsHandle): void {
+    const h = this.handles.get(handle.id);
+    if (!h) return;
+    this.handles.delete(handle.id);
+    this.unref(h.buf);
+  }
+
+  async dispose(): Promise<void> {
+    for (const id of [...this.handles.keys()]) this.release({ id, version: 0 });
+    this.unref(this.trainer);
+    disposeAll([this.m, this.v]);
+    await Promise.all([...Object.values(this.sessions), ...(this.recompute ? [this.recompute] : [])].map((s) => s.release()));
+  }
+}
+
+/** Member p's block of `size` values (a copy: results outlive the run's buffers). */
+function row<A extends Int32Array | Float32Array>(a: A, p: number, size: number): A {
+  return a.slice(p * size, (p + 1) * size) as A;
+}
+
+export async function createSession(ort: OrtModule, g: Graph, backend: Backend, gpuOutputs: string[]): Promise<Ort.InferenceSession> {
+  const preferredOutputLocation = Object.fromEntries(gpuOutputs.map((n) => [n, 'gpu-buffer' as const]));
+  return ort.InferenceSession.create(encodeModel(g), {
+    executionProviders: [backend],
+    graphOptimizationLevel: 'all',
+    // Errors only: at creation ORT warns that shape ops run on the CPU, which is by design.
+    logSeverityLevel: 3,
+    ...(gpuOutputs.length ? { preferredOutputLocation } : {}),
+  });
+}
+
+function disposeAll(ts: (Ort.Tensor | undefined)[]): void {
+  for (const t of ts) if (t && t.location !== 'cpu') t.dispose();
+}

@@ -1,0 +1,33 @@
+// The recorder on fake-indexeddb: frames in order, weights never stored ahead of the stored frames.
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { makeConfig } from '../../core/config';
+import type { MetricsFrame } from '../../core/metrics';
+import { Recorder } from './recorder';
+import { RunStore, newId } from './store';
+
+const frame = (step: number): MetricsFrame => ({ step, version: step, scalars: { x: step }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] }) as unknown as MetricsFrame;
+
+describe('Recorder', () => {
+  it('writes weights read ahead of the frames only after the frames up to their step', async () => {
+    const store = await RunStore.open('recorder-test');
+    const id = newId();
+    const spec = { version: 1 as const, name: 'r', base: {}, variants: [{ name: 'a', patch: {} }], seeds: [1], steps: 20 };
+    await store.put({ id, name: 'r', kind: 'experiment', createdAt: 0, updatedAt: 0, spec, keepWeights: true, cells: [{ variant: 0, seed: 1, config: makeConfig(), timeline: [], frameCount: 0, batches: 0, step: 0 }] });
+    let workerStep = 0;
+    const errors: string[] = [];
+    const rec = new Recorder(store, id, { keepWeights: true, lastStep: 20, weights: async () => ({ step: workerStep, data: new Float32Array([workerStep]) }), onError: (m) => errors.push(m) });
+    workerStep = 7; // the worker is ahead of the frames delivered so far
+    rec.frames(0, [1, 2, 3, 4, 5].map(frame), []);
+    await new Promise((r) => setTimeout(r, 20));
+    await rec.flush();
+    expect(await store.weights(id, 0)).toBeUndefined();
+    rec.frames(0, [6, 7].map(frame), []);
+    await rec.flush();
+    const w = await store.weights(id, 0);
+    expect(w?.step).toBe(7);
+    expect((await store.get(id))?.cells[0]).toMatchObject({ step: 7, weights: { step: 7, bytes: 4 } });
+    expect(errors).toEqual([]);
+    store.close();
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The built lab under its Content-Security-Policy (vite.config.ts CSP): the page carries it as a
+ * <meta>, the server also sends it as a header (so the workers run under it too), and the lab loads,
+ * starts its WASM engine in the worker and trains a step without a CSP violation. Positive control:
+ * an injected inline script is blocked and reported.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSP } from '../../vite.config';
+import { launchChromium, type LaunchedBrowser } from '../browser/chromium';
+import { DIST } from '../browser/harness';
+import { serveStatic, type StaticServer } from '../browser/server';
+
+const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5';
+
+const violations = (page: Page) => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+
+describe('Content-Security-Policy of the built lab', () => {
+  let server: StaticServer;
+  let b: LaunchedBrowser;
+  beforeAll(async () => {
+    server = await serveStatic(DIST, 0, { 'Content-Security-Policy': CSP });
+    b = await launchChromium('nogpu');
+    await b.context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __csp: string[] }).__csp = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await b?.close();
+    await server?.close();
+  });
+
+  it('loads, starts the engine and trains a step without violations', async () => {
+    const res = await b.page.goto(`${server.url}/?${TINY}`, { waitUntil: 'load' });
+    expect(res?.headers()['content-security-policy']).toBe(CSP);
+    expect(await b.page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(CSP);
+    const ready = () =>
+      b.page.waitForFunction(() => {
+        const play = document.querySelector<HTMLButtonElement>('.transport .play');
+        return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
+      }, null, { timeout: 150_000 });
+    await ready();
+    await b.page.getByLabel('Steps per Step-N press').fill('1');
+    await b.page.getByRole('button', { name: 'Step 1', exact: true }).click();
+    await b.page.waitForFunction(() => Number(document.querySelector('[data-testid=step] b')?.textContent) >= 1, null, { timeout: 120_000 });
+    expect(await violations(b.page)).toEqual([]);
+    expect(b.errors.filter((e) => /Content Security Policy|CSP/i.test(e))).toEqual([]);
+    expect(b.errors).toEqual([]);
+  }, 300_000);
+
+  it('blocks an injected inline script (the policy is enforced)', async () => {
+    const ran = await b.page.evaluate(async () => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inlineRan = true';
+      document.body.append(s);
+      await new Promise((r) => setTimeout(r, 100));
+      return (window as unknown as { __inlineRan?: boolean }).__inlineRan === true;
+    });
+    expect(ran).toBe(false);
+    expect((await violations(b.page)).some((v) => v.startsWith('script-src'))).toBe(true);
+  });
+});

@@ -1,0 +1,96 @@
+// Lockstep cells on the tabular engine: each cell's frames equal a run alone with its seed (bit for
+// bit), a continuation from stored weights starts after their step and says so.
+import { describe, expect, it } from 'vitest';
+import { makeConfig, type Config } from '../src/core/config';
+import { Run } from '../src/core/loop';
+import type { MetricsFrame } from '../src/core/metrics';
+import { policyShape, pretrainBase } from '../src/core/pretrain';
+import { TASKS } from '../src/core/tasks/index';
+import { createTabularEngine } from '../tests/support/tabular-engine';
+import type { CellFrames, ExperimentListener, GroupStatus } from './experiment.api';
+import { ExperimentSession } from './experiment-session';
+
+const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 4, ...patch });
+
+async function base(c: Config): Promise<Float32Array> {
+  const e = createTabularEngine(policyShape(c));
+  await pretrainBase(e, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
+  return e.getWeights();
+}
+
+function session() {
+  const frames = new Map<number, MetricsFrame[]>();
+  const statuses: GroupStatus[] = [];
+  let loads = 0;
+  const listener: ExperimentListener = {
+    frames: (batch: CellFrames[]) => {
+      for (const b of batch) frames.set(b.index, [...(frames.get(b.index) ?? []), ...b.frames]);
+    },
+    status: (s) => void statuses.push(s),
+  };
+  const s = new ExperimentSession(
+    {
+      createEngine: async (shape) => createTabularEngine(shape),
+      loadBase: async (engine, c) => {
+        loads++;
+        await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
+        return { weights: await engine.getWeights(), source: 'test' };
+      },
+      sleep: async () => undefined,
+    },
+    listener,
+  );
+  return { s, frames, statuses, loads: () => loads };
+}
+
+const perf = (fs: MetricsFrame[]) => fs.map(({ perf: _p, ...rest }) => rest);
+
+describe('ExperimentSession', () => {
+  it('trains every cell in lockstep; each equals a run alone with its seed, bit for bit', async () => {
+    const { s, frames, loads } = session();
+    const configs = [cfg({ seed: 1 }), cfg({ seed: 2 }), cfg({ seed: 3 })];
+    const st = await s.init(configs.map((config, index) => ({ index, config })));
+    expect(st.phase).toBe('ready');
+    expect(loads()).toBe(1); // one base for the group
+    await s.play();
+    await new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        if (s.status().phase === 'done') {
+          clearInterval(t);
+          resolve();
+        }
+      }, 5);
+    });
+    expect(s.status().cells.map((c) => [c.phase, c.step])).toEqual([['done', 4], ['done', 4], ['done', 4]]);
+    for (const [i, config] of configs.entries()) {
+      const engine = createTabularEngine(policyShape(config));
+      await engine.setWeights(await base(config));
+      const run = await Run.create(engine, config);
+      const solo: MetricsFrame[] = [];
+      for (let k = 0; k < config.steps; k++) solo.push({ ...(await run.step()), trace: [] });
+      expect(perf(frames.get(i)!)).toEqual(perf(solo));
+    }
+    // seeds differ
+    expect(frames.get(0)![3].scalars).not.toEqual(frames.get(1)![3].scalars);
+    await s.dispose();
+  });
+
+  it('continues a cell from stored weights after their step and says so', async () => {
+    const { s, frames } = session();
+    const config = cfg({ seed: 5, steps: 6 });
+    const first = session();
+    await first.s.init([{ index: 0, config }]);
+    await first.s.step(3);
+    const w = await first.s.weights(0);
+    expect(w.step).toBe(3);
+    await first.s.dispose();
+    const st = await s.init([{ index: 7, config, resume: { step: w.step, weights: w.data } }]);
+    expect(st.message).toBe('');
+    expect(st.cells[0]).toMatchObject({ index: 7, step: 3, message: 'continued from stored weights at step 3' });
+    const after = await s.step(10);
+    expect(after.cells[0]).toMatchObject({ phase: 'done', step: 6 });
+    expect(frames.get(7)!.map((f) => f.step)).toEqual([4, 5, 6]);
+    await s.dispose();
+  });
+});
+

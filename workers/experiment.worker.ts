@@ -1,0 +1,47 @@
+/**
+ * The experiment worker: a group of experiment cells (one variant's seeds) trained in lockstep (see
+ * experiment.api.ts and experiment-session.ts). Same engine and base rules as the lab worker.
+ */
+import * as Comlink from 'comlink';
+import { createBrowserEngine } from '../src/engine/browser';
+import { BASE_SEED, loadBase } from './base';
+import type { ExperimentApi, ExperimentInit, ExperimentListener } from './experiment.api';
+import { ExperimentSession } from './experiment-session';
+
+let session: ExperimentSession | null = null;
+
+function need(): ExperimentSession {
+  if (!session) throw new Error('experiment worker: call init() first');
+  return session;
+}
+
+const api: ExperimentApi = {
+  async init(init: ExperimentInit, listener: ExperimentListener) {
+    if (session) await session.dispose();
+    session = new ExperimentSession(
+      {
+        createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads }),
+        loadBase: (engine, config, progress) => loadBase(init, engine, config, progress),
+      },
+      listener,
+    );
+    return session.init(init.cells);
+  },
+  play: () => need().play(),
+  pause: () => need().pause(),
+  step: (n) => need().step(n),
+  weights: async (index) => {
+    const w = await need().weights(index);
+    const data = new Float32Array(w.data); // a copy of our own to hand over without copying again
+    return Comlink.transfer({ step: w.step, data }, [data.buffer]);
+  },
+  traces: async (index) => need().traces(index),
+  status: async () => need().status(),
+  async dispose() {
+    await session?.dispose();
+    session = null;
+  },
+};
+
+// ORT's WASM pthreads start as module workers of this chunk: only the real worker exposes the API.
+if (!self.name.startsWith('em-pthread')) Comlink.expose(api);
