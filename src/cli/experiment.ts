@@ -8,6 +8,7 @@
 //   npm run experiment -- reproduce bundle.json [--index I]        re-train cells, compare bit for bit
 // Options: --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
 // Exit codes (src/cli/exit-codes.ts): 0 ok, 1 error, 2 usage, 3 a cell stopped at a non-finite metric.
+import { scalarAt } from '../core/metrics';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -94,9 +95,9 @@ async function trainCell(spec: ExperimentSpec, cell: ExperimentCell, version: st
     const wallSeconds = (performance.now() - t0) / 1000;
     if (!opt.quiet && process.stderr.isTTY) process.stderr.write('\n');
     if (file) appendFileSync(file, endLine({ stepsTaken: run.frames.length, stoppedBy: run.stoppedBy, timeline: run.timeline, wallSeconds }) + '\n');
-    const last = run.frames.at(-1)?.scalars ?? {};
-    const metrics = spec.metrics ?? Object.keys(last).filter((k) => /^(support\/(token_entropy|behavior_support)|esr\/effective_rate|gap\/clipfrac|train\/loss)/.test(k));
-    console.log(JSON.stringify({ cell: cell.index, variant: cell.variant, seed: cell.seed, stepsTaken: run.frames.length, stepsPlanned: cell.config.steps, stoppedBy: run.stoppedBy ?? null, wallSeconds: +wallSeconds.toFixed(2), final: Object.fromEntries(metrics.map((m) => [m, last[m] ?? null])) }));
+    const lastFrame = run.frames.at(-1);
+    const metrics = spec.metrics ?? Object.keys(lastFrame?.scalars ?? {}).filter((k) => /^(support\/(token_entropy|behavior_support)|esr\/effective_rate|gap\/clipfrac|train\/loss)/.test(k));
+    console.log(JSON.stringify({ cell: cell.index, variant: cell.variant, seed: cell.seed, stepsTaken: run.frames.length, stepsPlanned: cell.config.steps, stoppedBy: run.stoppedBy ?? null, wallSeconds: +wallSeconds.toFixed(2), final: Object.fromEntries(metrics.map((m) => [m, (lastFrame && scalarAt(lastFrame.scalars, m)) ?? null])) }));
     if (run.stoppedBy) process.stderr.write(`cell ${cell.index} stopped: ${run.stoppedBy} (${run.frames.length} of ${cell.config.steps} steps taken)\n`);
     return run;
   } finally {

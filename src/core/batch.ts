@@ -4,6 +4,7 @@
 import type { Config } from './config';
 import type { PolicyEngine, TrainBatch, WeightsHandle } from './engine';
 import { T, responseRange, sampleRow } from './methods/advantage';
+import type { SampleRecord } from './gates/sample';
 import type { GateDecision, JudgedTurn } from './methods/types';
 import type { Task } from './tasks/types';
 import { CONTEXT, HINT_SLOT } from './tasks/vocab';
@@ -11,6 +12,8 @@ import { CONTEXT, HINT_SLOT } from './tasks/vocab';
 export interface Queued {
   turn: JudgedTurn;
   decision: GateDecision;
+  /** The sample's fields as the gate saw them. */
+  fields: SampleRecord;
 }
 
 export interface BuiltBatch {

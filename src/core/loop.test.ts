@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from './config';
 import { Run } from './loop';
+import type { ScalarName } from './metrics';
 import { tabularFactory } from '../../tests/support/factory';
 
 const make = tabularFactory();
@@ -32,14 +33,15 @@ describe('Run', () => {
 
   it('frames carry the DESIGN.md metric names', async () => {
     const [f] = await frames(makeConfig({ task: 'strategies', lr: 0.05 }), 1);
-    for (const k of [
+    for (const k of <ScalarName[]>[
       'support/token_entropy', 'support/token_support', 'support/behavior_entropy/math', 'support/behavior_support/math',
       'support/behavior_dist/math/decompose', 'grad/reward_var', 'grad/zero_std_frac', 'grad/norm', 'gap/clipfrac_low',
-      'gap/clipfrac_high', 'gap/ppo_kl', 'gap/rollout_logprob_abs_diff', 'gap/requests_503', 'esr/effective_rate',
+      'gap/clipfrac_high', 'gap/ppo_kl', 'gap/rollout_logprob_abs_diff', 'gap/requests_503', 'esr/effective_rate', 'esr/yield',
       'esr/hint_accept_rate', 'esr/queued', 'esr/masked', 'esr/dropped', 'train/loss', 'train/pg_loss', 'train/entropy',
     ]) expect(f.scalars[k], k).toBeTypeOf('number');
     expect(f.series['support/pass_at_k']).toHaveLength(64);
     expect(f.series['support/pass_at_k_base']).toHaveLength(64);
+    expect(f.series['gate/rule_counts'].reduce((a, x) => a + x, 0)).toBe(f.scalars['esr/served']);
     expect(f.trace.length).toBeGreaterThan(0);
   });
 
@@ -61,7 +63,7 @@ describe('Run', () => {
     expect(f.scalars['esr/masked']).toBeGreaterThan(0);
     expect(f.scalars['esr/mask0_compute_share']).toBeGreaterThan(0);
     expect(f.scalars['esr/dropped']).toBe(0);
-    expect(f.trace.some((t) => t.reasons.includes('no-next-state'))).toBe(true);
+    expect(f.trace.some((t) => t.ruleName === 'no next state' && t.queued && t.lossMask === 0)).toBe(true);
   });
 
   it('the 503 pause window loses sessions unless retried', async () => {

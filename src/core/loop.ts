@@ -4,16 +4,20 @@
 import { buildTrainBatch, sliceBatch, type BuiltBatch, type Queued } from './batch';
 import { applyPatch, type Config } from './config';
 import type { PolicyEngine, PpoHyper, TrainMetrics, WeightsHandle } from './engine';
+import { gateOf } from './gates/builtin';
+import { applyGate, ruleName } from './gates/gate';
+import { sampleRecords } from './gates/sample';
+import { responseRange, T } from './methods/advantage';
 import { creditRewards } from './methods/credit';
-import { METHODS, isGrouped } from './methods/index';
-import type { GateOptions, JudgedTurn } from './methods/types';
-import { RATIO_EDGES, measureBehavior, ratioHistogram, rewardStats, traceOf, type BehaviorMeasure, type MetricsFrame } from './metrics';
+import type { GateDecision, JudgedTurn } from './methods/types';
+import { RATIO_EDGES, measureBehavior, ratioHistogram, stepScalars, traceOf, type BehaviorMeasure, type MetricsFrame, type Scalars } from './metrics';
 import { sftOnGold } from './pretrain';
 import { makeStreams, type Rng, type RngStreams } from './rng';
 import { generate, serveSessions } from './serve';
 import { TASKS } from './tasks/index';
 import { chooseHint } from './tasks/judge';
 import type { Task } from './tasks/types';
+import { CONTEXT } from './tasks/vocab';
 
 export interface TimelineEntry {
   step: number;
@@ -30,9 +34,6 @@ export function ppoHyper(c: Config): PpoHyper {
   };
 }
 
-export function gateOptions(c: Config): GateOptions {
-  return { atLeastOne: c.atLeastOne, maskZeroMode: c.maskZeroMode, hintMinLength: c.hintMinLength, wOpd: c.wOpd, wRl: c.wRl, normalizeStd: c.normalizeStd, dynamicSampling: c.dynamicSampling };
-}
 
 /** Poisson draw (Knuth) for small means. */
 function poisson(mean: number, rng: Rng): number {
@@ -55,10 +56,8 @@ interface Collected {
   requests503: number;
   lost503: number;
   dropped: number;
-  promoted: number;
-  esrNum: number;
-  esrDen: number;
-  counts: Record<string, number>;
+  /** Samples decided by each rule (last: none matched). */
+  ruleCounts: number[];
 }
 
 export class Run {
@@ -97,7 +96,7 @@ export class Run {
     run.rollout.push(engine.snapshot());
     const base = await run.measure(run.base, run.rng.init);
     run.basePass = base.passAtK;
-    run.baseScalars = base.scalars;
+    run.baseScalars = base.scalars as Record<string, number>;
     return run;
   }
 
@@ -138,9 +137,13 @@ export class Run {
 
     this.stepIndex++;
     if (this.lastMeasure === null || this.stepIndex % c.measureEvery === 0) this.lastMeasure = await this.measure(undefined, this.rng.measure);
-    const scalars = { ...this.lastMeasure.scalars, ...this.stepScalars(col, items.length, built, metrics) };
-    scalars['gap/staleness'] = versionBefore - rolloutWeights.version;
-    scalars['esr/overflow'] = Math.max(0, col.queue.length - c.rolloutBatch);
+    const scalars = {
+      ...this.lastMeasure.scalars,
+      ...stepScalars({
+        served: col.served, queue: col.queue, trained: items.length, dropped: col.dropped, requests503: col.requests503, lost503: col.lost503,
+        staleness: versionBefore - rolloutWeights.version, grouped: gateOf(c).grouped, hintMinLength: c.hintMinLength, built, train: metrics,
+      }),
+    } as Scalars;
 
     const dt = (performance.now() - t0) / 1000;
     const responseTokens = built ? built.responseMask.reduce((a, x) => a + x, 0) : 0;
@@ -149,13 +152,13 @@ export class Run {
       step: this.stepIndex,
       version: this.engine.version,
       scalars,
-      series: { 'support/pass_at_k': this.lastMeasure.passAtK, 'support/pass_at_k_base': this.basePass, 'gap/ratio_hist': hist },
+      series: { 'support/pass_at_k': this.lastMeasure.passAtK, 'support/pass_at_k_base': this.basePass, 'gap/ratio_hist': hist, 'gate/rule_counts': col.ruleCounts },
       ratioEdges: RATIO_EDGES,
       perf: { 'perf/steps_per_s': dt > 0 ? 1 / dt : 0, 'perf/tokens_per_s': dt > 0 ? (responseTokens * c.updatesPerRollout) / dt : 0 },
       changes,
       trace: col.traced.map((q) => {
         const i = row.get(q);
-        return traceOf(this.task, q.turn, q.decision, i === undefined || !built ? null : built.rowAdvantages[i]);
+        return traceOf(this.task, q.turn, q.decision, i === undefined || !built ? null : built.rowAdvantages[i], ruleName(gateOf(c), q.decision.rule), q.fields);
       }),
     };
   }
@@ -182,16 +185,16 @@ export class Run {
     const c = this.cfg;
     const turns = this.task.name === 'strategies' ? 1 : c.sessionTurns;
     const n = Math.max(1, Math.ceil(missing / turns));
-    return isGrouped(c.method) ? Math.ceil(n / c.groupSize) * c.groupSize : n;
+    return gateOf(c).grouped ? Math.ceil(n / c.groupSize) * c.groupSize : n;
   }
 
   /** serve → judge → gate → queue, in rounds until the queue holds a batch (or rounds run out). */
   private async collect(weights: WeightsHandle): Promise<Collected> {
     const c = this.cfg;
     const task = this.task;
-    const grouped = isGrouped(c.method);
-    const unit = grouped ? c.groupSize : 1;
-    const col: Collected = { queue: [], served: [], traced: [], requests503: 0, lost503: 0, dropped: 0, promoted: 0, esrNum: 0, esrDen: 0, counts: {} };
+    const gate = gateOf(c);
+    const unit = gate.grouped ? c.groupSize : 1;
+    const col: Collected = { queue: [], served: [], traced: [], requests503: 0, lost503: 0, dropped: 0, ruleCounts: new Array<number>(gate.rules.length + 1).fill(0) };
     for (let round = 0; round < c.serveRoundsMax && col.queue.length < c.rolloutBatch; round++) {
       // requests (sessions, or whole groups) arriving during the weight-sync pause get 503:
       // retried after the pause, or lost
@@ -212,16 +215,19 @@ export class Run {
         const r = creditRewards(turns, { gamma: c.gamma, prmStepCoef: c.prmStepCoef, stepwiseZ: c.stepwiseZ });
         turns.forEach((t, i) => (t.reward = r[i]));
       }
-      const res = METHODS[c.method](turns, gateOptions(c));
+      // gate: a pure function of each sample's fields
+      const gap = gate.reads.has('rollout_logp_gap') ? await this.rolloutGaps(turns) : null;
+      const fields = sampleRecords(turns, { hintMinLength: c.hintMinLength, staleness: this.engine.version - weights.version, stateName: (s) => task.states[s].name, gap });
       col.served.push(...turns);
-      col.esrNum += res.esrNum;
-      col.esrDen += res.esrDen;
-      for (const [k, v] of Object.entries(res.counts)) col.counts[k] = (col.counts[k] ?? 0) + v;
-      res.decisions.forEach((d, i) => {
-        const q = { turn: turns[i], decision: d };
+      applyGate(gate, fields).forEach((o, i) => {
+        const decision: GateDecision = {
+          queued: o.queued, lossMask: o.lossMask, reward: o.reward, opdWeight: o.opdWeight, rule: o.rule,
+          hint: o.usesHint ? chooseHint(turns[i].hintVotes, 0) : null,
+        };
+        const q = { turn: turns[i], decision, fields: fields[i] };
+        col.ruleCounts[o.rule]++;
         if (col.traced.length < TRACE_MAX) col.traced.push(q);
-        if (d.reasons.includes('promoted-at-least-one')) col.promoted++;
-        if (d.queued) col.queue.push(q);
+        if (decision.queued) col.queue.push(q);
         else col.dropped++;
       });
     }
@@ -268,52 +274,17 @@ export class Run {
     return measureBehavior(this.task, gen, states, c.feasibilityEps, c.tokenEps, Math.min(64, c.behaviorSamples));
   }
 
-  private stepScalars(col: Collected, queued: number, built: BuiltBatch | null, tm: TrainMetrics[]): Record<string, number> {
-    const c = this.cfg;
-    const mean = (f: (m: TrainMetrics) => number) => (tm.length ? tm.reduce((a, m) => a + f(m), 0) / tm.length : 0);
-    const rs = rewardStats(col.served, isGrouped(c.method));
-    let maskedTokens = 0;
-    let responseTokens = 0;
-    let advAbs = 0;
-    let active = 0;
-    if (built) {
-      const { lossMask, advantages } = built.batch;
-      for (let i = 0; i < lossMask.length; i++) {
-        responseTokens += built.responseMask[i];
-        if (built.responseMask[i] && !lossMask[i]) maskedTokens++;
-        if (lossMask[i]) {
-          advAbs += Math.abs(advantages[i]);
-          active++;
-        }
-      }
-    }
-    const judged = col.served.filter((t) => t.hasNext);
-    const out: Record<string, number> = {
-      'grad/reward_var': rs.rewardVar,
-      'grad/reward_mean': col.served.length ? col.served.reduce((a, t) => a + t.reward, 0) / col.served.length : 0,
-      'grad/zero_std_frac': rs.zeroStdFrac,
-      'grad/norm': mean((m) => m.gradNorm),
-      'grad/adv_abs_mean': active ? advAbs / active : 0,
-      'gap/clipfrac_low': mean((m) => m.clipfracLow),
-      'gap/clipfrac_high': mean((m) => m.clipfracHigh),
-      'gap/ppo_kl': mean((m) => m.ppoKl),
-      'gap/rollout_logprob_abs_diff': built ? built.rolloutGap : 0,
-      'gap/requests_503': col.requests503,
-      'gap/lost_503': col.lost503,
-      'esr/effective_rate': col.esrDen ? col.esrNum / col.esrDen : 0,
-      'esr/hint_accept_rate': judged.length ? judged.filter((t) => chooseHint(t.hintVotes, c.hintMinLength)).length / judged.length : 0,
-      'esr/served': col.served.length,
-      'esr/queued': queued,
-      'esr/masked': built ? col.queue.slice(0, queued).filter((q) => q.decision.lossMask === 0).length : 0,
-      'esr/dropped': col.dropped,
-      'esr/promoted': col.promoted,
-      'esr/mask0_compute_share': responseTokens ? maskedTokens / responseTokens : 0,
-      'train/loss': mean((m) => m.loss),
-      'train/pg_loss': mean((m) => m.pgLoss),
-      'train/entropy': mean((m) => m.entropy),
-      'train/updates': tm.length,
-    };
-    for (const [k, v] of Object.entries(col.counts)) out[`esr/${k}`] = v;
-    return out;
+  /** Per turn: mean |logπ_rollout − logπ_trainer| over its response (for gates that read rollout_logp_gap). */
+  private async rolloutGaps(turns: readonly JudgedTurn[]): Promise<number[]> {
+    const B = turns.length;
+    const tokens = new Int32Array(B * CONTEXT);
+    turns.forEach((t, b) => tokens.set(t.tokens, b * CONTEXT));
+    const now = (await this.engine.score({ batch: B, tokens, temperature: this.cfg.temperature })).logp;
+    return turns.map((t, b) => {
+      const [lo, hi] = responseRange(t);
+      let sum = 0;
+      for (let i = lo; i < hi; i++) sum += Math.abs(t.rolloutLogp[i] - now[b * T + i]);
+      return hi > lo ? sum / (hi - lo) : 0;
+    });
   }
 }

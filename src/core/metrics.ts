@@ -1,11 +1,52 @@
-// The measurements of the four invariants, written once; the loop assembles them into one frame
-// per step under the DESIGN.md metric names.
+// The measurements of the four invariants, written once, under one typed union of metric names
+// (DESIGN.md) that the loop, the worker, the views and the CLI share: a mistyped name does not compile.
+import type { BuiltBatch, Queued } from './batch';
+import type { TrainMetrics } from './engine';
+import type { SampleRecord } from './gates/sample';
 import { behaviorInfo, requestGap } from './behavior-info';
 import type { GateDecision, JudgedTurn } from './methods/types';
 import type { Generated } from './serve';
 import { INVALID } from './tasks/grammar';
+import { chooseHint } from './tasks/judge';
 import type { Task } from './tasks/types';
 import { CONTEXT, NEW_TOKENS, PROMPT_LENGTH, tokenName } from './tasks/vocab';
+
+/** Scalar metrics of a frame. Per-state / per-behavior names carry the task's names. */
+export type ScalarName =
+  | 'support/token_entropy' | 'support/token_support'
+  | 'support/behavior_cond_entropy' | 'support/behavior_mutual_info' | 'support/best_behavior_match' | 'gap/request_kl'
+  | ImportScalarName
+  | `support/behavior_entropy/${string}` | `support/behavior_support/${string}`
+  | `support/behavior_dist/${string}/${string}` | `support/behavior_dist_se/${string}/${string}`
+  | StepScalarName;
+
+/** What an imported log gives besides the support metrics (src/core/import/measure.ts). */
+export type ImportScalarName =
+  | 'support/token_entropy_empirical' | 'support/distinct_1' | 'support/distinct_2' | 'reward/mean' | 'reward/var'
+  | 'import/samples' | 'import/judged' | 'import/unclassified' | 'import/response_tokens';
+
+/** The per-step scalars computed by stepScalars (serving, gating, training). */
+export type StepScalarName =
+  | 'reward/mean' | 'grad/reward_var' | 'grad/zero_std_frac' | 'grad/norm' | 'grad/adv_abs_mean'
+  | 'gap/clipfrac_low' | 'gap/clipfrac_high' | 'gap/ppo_kl' | 'gap/rollout_logprob_abs_diff' | 'gap/requests_503' | 'gap/lost_503' | 'gap/staleness'
+  | 'esr/effective_rate' | 'esr/yield' | 'esr/hint_accept_rate' | 'esr/served' | 'esr/queued' | 'esr/masked' | 'esr/dropped' | 'esr/overflow' | 'esr/mask0_compute_share'
+  | 'train/loss' | 'train/pg_loss' | 'train/entropy' | 'train/updates';
+
+/** Vector metrics: pass@k (index k − 1), the ratio histogram, samples decided per gate rule. */
+export type SeriesName = 'support/pass_at_k' | 'support/pass_at_k_base' | 'gap/ratio_hist' | 'gate/rule_counts';
+export type PerfName = 'perf/steps_per_s' | 'perf/tokens_per_s';
+export type MetricName = ScalarName | SeriesName | PerfName;
+
+export type Scalars = Record<ScalarName, number>;
+
+/** A scalar by a name known only at run time (a parsed file, a user's metric list): undefined when absent. */
+export const scalarAt = (scalars: Scalars, name: string): number | undefined => (scalars as Partial<Record<string, number>>)[name];
+/** A series by a run-time name. */
+export const seriesAt = (series: MetricsFrame['series'], name: string): number[] | undefined => (series as Partial<Record<string, number[]>>)[name];
+/** Scalars / series read from a file: only names checked by the reader's own schema (they may be a subset). */
+export const asScalars = (x: Record<string, number>): Scalars => x as Scalars;
+export const asSeries = (x: Record<string, number[]>): MetricsFrame['series'] => x as MetricsFrame['series'];
+export const asPerf = (x: Record<string, number>): MetricsFrame['perf'] => x as MetricsFrame['perf'];
 
 export interface SampleTrace {
   session: number;
@@ -20,7 +61,12 @@ export interface SampleTrace {
   hintVotes: string[];
   queued: boolean;
   lossMask: number;
-  reasons: string[];
+  /** Index of the gate rule that decided (rules.length: none matched). */
+  rule: number;
+  /** Its label (or "rule N"). */
+  ruleName: string;
+  /** The sample's fields as the gate saw them (counterfactual replay reads these). */
+  fields: SampleRecord;
   advMean: number;
   advMin: number;
   advMax: number;
@@ -33,13 +79,13 @@ export interface MetricsFrame {
   /** Trainer version (optimizer steps) after this step. */
   version: number;
   /** Scalar metrics by DESIGN.md name; deterministic given seed + config. */
-  scalars: Record<string, number>;
-  /** Vector metrics: `support/pass_at_k` and `support/pass_at_k_base` (index k − 1), `gap/ratio_hist`. */
-  series: Record<string, number[]>;
+  scalars: Scalars;
+  /** Vector metrics: `support/pass_at_k` and `support/pass_at_k_base` (index k − 1), `gap/ratio_hist`, `gate/rule_counts`. */
+  series: Record<SeriesName, number[]>;
   /** Bin edges of `gap/ratio_hist` (counts has edges.length + 1 bins). */
   ratioEdges: number[];
   /** Wall-clock throughput (`perf/steps_per_s`, `perf/tokens_per_s`): not deterministic. */
-  perf: Record<string, number>;
+  perf: Record<PerfName, number>;
   /** Config changes that took effect at this step. */
   changes: Record<string, unknown>;
   trace: SampleTrace[];
@@ -65,7 +111,7 @@ export function entropyOf(p: readonly number[]): number {
  * error sqrt(p(1 − p)/n), entropy over the valid behaviors and support #{b : p(b) > eps}, written
  * into `out` under the DESIGN.md names. The lab's Monte Carlo measure and imported logs both use it.
  */
-export function behaviorScalars(state: string, names: readonly string[], counts: readonly number[], eps: number, out: Record<string, number>): void {
+export function behaviorScalars(state: string, names: readonly string[], counts: readonly number[], eps: number, out: Partial<Record<ScalarName, number>>): void {
   const n = counts.reduce((a, c) => a + c, 0);
   if (n === 0) return;
   const p = counts.map((c) => c / n);
@@ -80,7 +126,7 @@ export function behaviorScalars(state: string, names: readonly string[], counts:
 }
 
 export interface BehaviorMeasure {
-  scalars: Record<string, number>;
+  scalars: Partial<Scalars>;
   passAtK: number[];
 }
 
@@ -91,7 +137,7 @@ export interface BehaviorMeasure {
  * pass@k (k = 1…kMax) averaged over states.
  */
 export function measureBehavior(task: Task, gen: Generated, states: readonly number[], eps: number, tokenEps: number, kMax = 64): BehaviorMeasure {
-  const scalars: Record<string, number> = {};
+  const scalars: Partial<Scalars> = {};
   const T = CONTEXT - 1;
   const nb = task.behaviors.length;
   const pass = new Array<number>(kMax).fill(0);
@@ -182,7 +228,7 @@ export function ratioHistogram(ratio: ArrayLike<number>, mask: ArrayLike<number>
   return counts;
 }
 
-export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32Array | null): SampleTrace {
+export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32Array | null, ruleName: string, fields: SampleRecord): SampleTrace {
   const resp = Array.from(t.tokens.subarray(PROMPT_LENGTH, PROMPT_LENGTH + t.responseLength), tokenName).join(' ');
   let sum = 0;
   let n = 0;
@@ -211,7 +257,9 @@ export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32
     hintVotes: t.hintVotes.map((v) => (v.vote === 1 && v.behavior !== null ? `+1 ${task.behaviors[v.behavior].name}/${v.length}` : '-1')),
     queued: d.queued,
     lossMask: d.lossMask,
-    reasons: d.reasons,
+    rule: d.rule,
+    ruleName,
+    fields,
     advMean: n ? sum / n : 0,
     advMin: n ? min : 0,
     advMax: n ? max : 0,
@@ -223,4 +271,78 @@ export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32
 export function nonFinite(frame: MetricsFrame): string | null {
   for (const [k, v] of Object.entries(frame.scalars)) if (!Number.isFinite(v)) return `${k} = ${v}`;
   return null;
+}
+
+/** What one step served, gated, queued and trained: the inputs of stepScalars. */
+export interface StepInput {
+  served: readonly JudgedTurn[];
+  /** Every queued sample (the trained batch is the first `trained`; the rest overflowed). */
+  queue: readonly Queued[];
+  trained: number;
+  dropped: number;
+  requests503: number;
+  lost503: number;
+  staleness: number;
+  /** Rewards are bucketed by group (grouped gate) or by state. */
+  grouped: boolean;
+  hintMinLength: number;
+  built: BuiltBatch | null;
+  train: readonly TrainMetrics[];
+}
+
+/** A queued sample carries a learning signal: mask 1 and a nonzero RL term or a teacher term. */
+export const isEffective = (d: GateDecision): boolean => d.queued && d.lossMask === 1 && (d.reward !== 0 || d.opdWeight !== 0);
+
+/**
+ * The step's scalars. ESR, one definition for every gate: `esr/effective_rate` = effective / queued,
+ * `esr/yield` = effective / served.
+ */
+export function stepScalars(x: StepInput): Record<StepScalarName, number> {
+  const tm = x.train;
+  const mean = (f: (m: TrainMetrics) => number) => (tm.length ? tm.reduce((a, m) => a + f(m), 0) / tm.length : 0);
+  const rs = rewardStats(x.served, x.grouped);
+  let maskedTokens = 0;
+  let responseTokens = 0;
+  let advAbs = 0;
+  let active = 0;
+  if (x.built) {
+    const { lossMask, advantages } = x.built.batch;
+    for (let i = 0; i < lossMask.length; i++) {
+      responseTokens += x.built.responseMask[i];
+      if (x.built.responseMask[i] && !lossMask[i]) maskedTokens++;
+      if (lossMask[i]) {
+        advAbs += Math.abs(advantages[i]);
+        active++;
+      }
+    }
+  }
+  const judged = x.served.filter((t) => t.hasNext);
+  const effective = x.queue.filter((q) => isEffective(q.decision)).length;
+  return {
+    'grad/reward_var': rs.rewardVar,
+    'reward/mean': x.served.length ? x.served.reduce((a, t) => a + t.reward, 0) / x.served.length : 0,
+    'grad/zero_std_frac': rs.zeroStdFrac,
+    'grad/norm': mean((m) => m.gradNorm),
+    'grad/adv_abs_mean': active ? advAbs / active : 0,
+    'gap/clipfrac_low': mean((m) => m.clipfracLow),
+    'gap/clipfrac_high': mean((m) => m.clipfracHigh),
+    'gap/ppo_kl': mean((m) => m.ppoKl),
+    'gap/rollout_logprob_abs_diff': x.built ? x.built.rolloutGap : 0,
+    'gap/requests_503': x.requests503,
+    'gap/lost_503': x.lost503,
+    'gap/staleness': x.staleness,
+    'esr/effective_rate': x.queue.length ? effective / x.queue.length : 0,
+    'esr/yield': x.served.length ? effective / x.served.length : 0,
+    'esr/hint_accept_rate': judged.length ? judged.filter((t) => chooseHint(t.hintVotes, x.hintMinLength)).length / judged.length : 0,
+    'esr/served': x.served.length,
+    'esr/queued': x.trained,
+    'esr/masked': x.built ? x.queue.slice(0, x.trained).filter((q) => q.decision.lossMask === 0).length : 0,
+    'esr/dropped': x.dropped,
+    'esr/overflow': Math.max(0, x.queue.length - x.trained),
+    'esr/mask0_compute_share': responseTokens ? maskedTokens / responseTokens : 0,
+    'train/loss': mean((m) => m.loss),
+    'train/pg_loss': mean((m) => m.pgLoss),
+    'train/entropy': mean((m) => m.entropy),
+    'train/updates': tm.length,
+  };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../core/config';
 import { Ensemble, seedConfigs } from '../core/ensemble';
 import { Run } from '../core/loop';
-import type { MetricsFrame } from '../core/metrics';
+import { scalarAt, type MetricsFrame } from '../core/metrics';
 import { policyShape } from '../core/pretrain';
 import { initParams, paramLayout } from '../model/layout';
 import { createNodeEngine, createNodePopulation } from './node';
@@ -14,7 +14,7 @@ const STEPS = 3;
 function expectClose(a: MetricsFrame, b: MetricsFrame, label: string) {
   expect(Object.keys(a.scalars).sort()).toEqual(Object.keys(b.scalars).sort());
   for (const [k, x] of Object.entries(a.scalars)) {
-    const y = b.scalars[k];
+    const y = scalarAt(b.scalars, k)!;
     expect(Math.abs(x - y), `${label} ${k}: ${x} vs ${y}`).toBeLessThanOrEqual(1e-4 + 1e-3 * Math.abs(y));
   }
   // same sampled responses: the float noise did not flip a token

@@ -16,6 +16,7 @@ const page = {
   check: (prefer: 'auto' | 'webgpu' | 'wasm', seed: number) => inWorker((api) => api.check(prefer, seed)),
   bench: (backend: 'webgpu' | 'wasm', reps: number, leakSteps: number, opts?: BrowserBenchOptions) =>
     inWorker((api) => api.bench(backend, reps, leakSteps, opts)),
+  deviceLoss: () => inWorker((api) => api.deviceLoss()),
 };
 (window as unknown as { engineCheck: typeof page }).engineCheck = page;
 document.getElementById('status')!.textContent = 'ready';

@@ -3,13 +3,16 @@
 // real training on a small budget and returns its measured numbers and a verdict.
 import { makeConfig, type Config } from '../../src/core/config';
 import type { PolicyEngine } from '../../src/core/engine';
+import { gateOf } from '../../src/core/gates/builtin';
+import { applyGate } from '../../src/core/gates/gate';
+import { sampleRecords } from '../../src/core/gates/sample';
 import { Run } from '../../src/core/loop';
 import { sampleRow } from '../../src/core/methods/advantage';
-import { binaryRl } from '../../src/core/methods/binary-rl';
 import { ppoReference } from '../../src/core/ppo';
 import { makeStreams } from '../../src/core/rng';
 import { generate, serveSessions } from '../../src/core/serve';
 import { TASKS } from '../../src/core/tasks/index';
+import { chooseHint } from '../../src/core/tasks/judge';
 import { CONTEXT } from '../../src/core/tasks/vocab';
 
 /** Returns a fresh engine holding the pretrained base weights of config.task. */
@@ -72,8 +75,9 @@ export async function promotedZeroGradient(make: EngineFactory, o: { seed: numbe
   const engine = await make(cfg);
   const rng = makeStreams(o.seed);
   const turns = await serveSessions(engine, TASKS.assistant, 32, 1, 0, { temperature: cfg.temperature, turns: cfg.sessionTurns, judgeVotes: 2, judgeNoise: 0.6, hintVotes: 3 }, rng);
-  const res = binaryRl(turns, { ...cfgGate(cfg) });
-  const promoted = turns.flatMap((t, i) => (res.decisions[i].reasons.includes('promoted-at-least-one') ? [i] : []));
+  const gate = gateOf(cfg);
+  const outcomes = applyGate(gate, sampleRecords(turns, { hintMinLength: cfg.hintMinLength, staleness: 0, stateName: String }));
+  const promoted = turns.flatMap((t, i) => (gate.rules[outcomes[i].rule]?.label === 'at-least-one' ? [i] : []));
   const B = promoted.length;
   let delta = NaN;
   let gradNorm = NaN;
@@ -84,7 +88,8 @@ export async function promotedZeroGradient(make: EngineFactory, o: { seed: numbe
     const mask = new Float32Array(B * T);
     const old = (await engine.score({ batch: B, tokens: fill(tokens, promoted.map((i) => turns[i].tokens)), temperature: cfg.temperature })).logp;
     promoted.forEach((i, b) => {
-      const row = sampleRow(turns[i], res.decisions[i], old.subarray(b * T, (b + 1) * T), null, 0);
+      const o = outcomes[i];
+      const row = sampleRow(turns[i], { ...o, hint: o.usesHint ? chooseHint(turns[i].hintVotes, 0) : null }, old.subarray(b * T, (b + 1) * T), null, 0);
       adv.set(row.advantages, b * T);
       mask.set(row.lossMask, b * T);
     });
@@ -102,10 +107,6 @@ export async function promotedZeroGradient(make: EngineFactory, o: { seed: numbe
 function fill(dst: Int32Array, rows: Int32Array[]): Int32Array {
   rows.forEach((r, b) => dst.set(r, b * CONTEXT));
   return dst;
-}
-
-function cfgGate(c: Config) {
-  return { atLeastOne: c.atLeastOne, maskZeroMode: c.maskZeroMode, hintMinLength: c.hintMinLength, wOpd: c.wOpd, wRl: c.wRl, normalizeStd: c.normalizeStd, dynamicSampling: c.dynamicSampling };
 }
 
 function hyperOf(c: Config) {
@@ -142,9 +143,11 @@ export async function gatesHold(make: EngineFactory, o: { steps: number; task?: 
     await run(make, makeConfig({ task: o.task ?? 'assistant', method }), o.steps, (f) => {
       for (const t of f.trace) {
         seen++;
-        const rejected = t.reasons.includes('hint-rejected') || t.reasons.includes('no-next-state');
-        if (method === 'opd' && t.queued === rejected) violations++;
-        const neither = rejected && !(t.score !== 0 && !t.reasons.includes('no-next-state'));
+        // the OpenClaw rules, written out independently of the gate's rule text
+        // (trace hint votes read "+1 <behavior>/<length>"; hintMinLength is the default 5)
+        const accepted = t.fields.has_next_state && t.hintVotes.some((v) => v.startsWith('+1') && Number(v.split('/').pop()) >= 5);
+        if (method === 'opd' && t.queued !== accepted) violations++;
+        const neither = !accepted && !(t.fields.has_next_state && t.reward !== 0);
         if (method === 'combine' && t.queued === neither) violations++;
       }
     });

@@ -3,7 +3,7 @@
 // import; parsing names every bad field and builds nothing until the whole file is valid.
 import { configErrors, type Config, type FieldError } from '../config';
 import type { TimelineEntry } from '../loop';
-import type { MetricsFrame } from '../metrics';
+import { asPerf, asScalars, asSeries, scalarAt, seriesAt, type MetricsFrame } from '../metrics';
 import { ExperimentSpecError, cellCount, parseExperimentSpec, variantConfig, type ExperimentSpec } from './spec';
 
 export const BUNDLE_SCHEMA = 'invariant-lab/experiment';
@@ -98,7 +98,7 @@ function numberArray(x: unknown, path: string, errors: FieldError[]): number[] {
 export function parseFrame(x: unknown, path: string, errors: FieldError[]): MetricsFrame {
   if (!isObject(x)) {
     errors.push({ field: path, message: 'expected a metrics frame object' });
-    return { step: 0, version: 0, scalars: {}, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] };
+    return { step: 0, version: 0, scalars: asScalars({}), series: asSeries({}), ratioEdges: [], perf: asPerf({}), changes: {}, trace: [] };
   }
   const step = x.step;
   if (!Number.isInteger(step) || (step as number) < 0) errors.push({ field: `${path}.step`, message: `expected a step number, got ${JSON.stringify(step)}` });
@@ -113,10 +113,10 @@ export function parseFrame(x: unknown, path: string, errors: FieldError[]): Metr
   return {
     step: step as number,
     version: x.version as number,
-    scalars: numberRecord(x.scalars, `${path}.scalars`, errors),
-    series,
+    scalars: asScalars(numberRecord(x.scalars, `${path}.scalars`, errors)),
+    series: asSeries(series),
     ratioEdges: numberArray(x.ratioEdges, `${path}.ratioEdges`, errors),
-    perf: x.perf === undefined ? {} : numberRecord(x.perf, `${path}.perf`, errors),
+    perf: asPerf(x.perf === undefined ? {} : numberRecord(x.perf, `${path}.perf`, errors)),
     changes: changes as Record<string, unknown>,
     trace: trace as MetricsFrame['trace'],
   };
@@ -260,10 +260,10 @@ export function firstFrameDifference(expected: readonly MetricsFrame[], got: rea
     const d = (key: string, x: unknown, y: unknown): FrameDifference => ({ step: a.step, key, expected: x, got: y });
     if (!same(a.step, b.step)) return d('step', a.step, b.step);
     if (!same(a.version, b.version)) return d('version', a.version, b.version);
-    for (const k of new Set([...Object.keys(a.scalars), ...Object.keys(b.scalars)])) if (!same(a.scalars[k], b.scalars[k])) return d(k, a.scalars[k], b.scalars[k]);
+    for (const k of new Set([...Object.keys(a.scalars), ...Object.keys(b.scalars)])) if (!same(scalarAt(a.scalars, k), scalarAt(b.scalars, k))) return d(k, scalarAt(a.scalars, k), scalarAt(b.scalars, k));
     for (const k of new Set([...Object.keys(a.series), ...Object.keys(b.series)])) {
-      const x = a.series[k] ?? [];
-      const y = b.series[k] ?? [];
+      const x = seriesAt(a.series, k) ?? [];
+      const y = seriesAt(b.series, k) ?? [];
       if (x.length !== y.length || x.some((v, j) => !same(v, y[j]))) return d(k, x, y);
     }
     if (a.ratioEdges.length !== b.ratioEdges.length || a.ratioEdges.some((v, j) => !same(v, b.ratioEdges[j]))) return d('ratioEdges', a.ratioEdges, b.ratioEdges);

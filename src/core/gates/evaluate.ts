@@ -7,7 +7,7 @@ import { ExprError, type Expr, type FieldRecord, type Value, type ValueType } fr
 function fieldValue(e: Expr & { kind: 'field' }, record: FieldRecord): Value {
   const v = Object.hasOwn(record, e.name) ? record[e.name] : undefined;
   if (!matches(v, e.type)) {
-    const got = v === undefined ? 'missing' : Array.isArray(v) ? 'a list' : `a ${typeof v}`;
+    const got = v === undefined || v === null ? 'missing' : Array.isArray(v) ? 'a list' : `a ${typeof v}`;
     throw new ExprError(`field "${e.name}" is ${got} in this record, expected a ${e.type}`, e.pos, e.end);
   }
   return v as Value;

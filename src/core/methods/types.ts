@@ -1,5 +1,4 @@
-// Judged turns in, gate decisions out. A decision says whether the turn is queued, with which loss
-// mask and advantage terms, and why (reason codes the UI shows per sample).
+// Judged turns (what serving produced) and the gate's decision for each (../gates/ decides).
 import type { HintChoice, HintVote, Vote } from '../tasks/judge';
 
 export interface JudgedTurn {
@@ -30,22 +29,6 @@ export interface JudgedTurn {
   outcome?: 0 | 1;
 }
 
-export type Reason =
-  | 'effective'
-  | 'no-next-state'
-  | 'score-zero'
-  | 'promoted-at-least-one'
-  | 'mask-zero-dropped'
-  | 'hint-accepted'
-  | 'hint-rejected'
-  | 'both'
-  | 'hint-only'
-  | 'eval-only'
-  | 'dropped-neither'
-  | 'group-advantage'
-  | 'zero-variance-group'
-  | 'dynamic-sampling-dropped';
-
 export interface GateDecision {
   queued: boolean;
   lossMask: 0 | 1;
@@ -53,31 +36,8 @@ export interface GateDecision {
   reward: number;
   /** Weight of the per-token teacher term (logπ_T − logπ_old); 0 = no teacher needed. */
   opdWeight: number;
-  /** The accepted hint (teacher context), when the method uses one. */
+  /** The hint in the teacher's context, when the deciding rule has an OPD term. */
   hint: HintChoice | null;
-  reasons: Reason[];
+  /** Index of the gate rule that decided (rules.length: none matched, dropped). */
+  rule: number;
 }
-
-export interface GateOptions {
-  atLeastOne: boolean;
-  maskZeroMode: 'keep' | 'drop';
-  hintMinLength: number;
-  wOpd: number;
-  wRl: number;
-  normalizeStd: boolean;
-  dynamicSampling: boolean;
-}
-
-export interface MethodResult {
-  decisions: GateDecision[];
-  /** Effective sample rate by the method's own formula: esrNum / esrDen. */
-  esr: number;
-  esrNum: number;
-  esrDen: number;
-  /** Extra counters (cases, promotions...), reported as esr/<name>. */
-  counts: Record<string, number>;
-}
-
-export type Gate = (turns: readonly JudgedTurn[], opts: GateOptions) => MethodResult;
-
-export const dropped = (reasons: Reason[], hint: HintChoice | null = null): GateDecision => ({ queued: false, lossMask: 0, reward: 0, opdWeight: 0, hint, reasons });

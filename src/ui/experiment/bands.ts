@@ -6,7 +6,7 @@
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import { variantLabel } from '../../core/experiment/spec';
 import { seedBand } from '../../core/experiment/stats';
-import type { MetricsFrame } from '../../core/metrics';
+import { scalarAt, type MetricsFrame } from '../../core/metrics';
 
 /** Distinct, colour-blind-safe hues (Okabe–Ito order, darkened for a projector). */
 export const VARIANT_COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#8a6d00', '#56b4e9', '#6a3d9a', '#444444'];
@@ -45,7 +45,7 @@ export function variantBands(spec: ExperimentSpec, frames: readonly (readonly Me
   return spec.variants.map((v, vi) => {
     const curves: SeedCurve[] = spec.seeds.map((seed, si) => {
       const cell = cellIndex(spec, vi, si);
-      const points = (frames[cell] ?? []).flatMap((f) => (f.scalars[metric] === undefined ? [] : [{ step: f.step, value: f.scalars[metric] }]));
+      const points = (frames[cell] ?? []).flatMap((f) => (scalarAt(f.scalars, metric) === undefined ? [] : [{ step: f.step, value: scalarAt(f.scalars, metric)! }]));
       return { cell, seed, points };
     });
     const bySteps = new Map<number, number[]>();

@@ -9,7 +9,7 @@ import { pairedTable } from './paired';
 
 const M = 'support/behavior_dist/code/verify';
 const frame = (step: number, v: number): MetricsFrame =>
-  ({ step, version: step, scalars: { [M]: v }, series: { 'support/pass_at_k': [v] }, ratioEdges: [0.8, 1.2], perf: { 'perf/steps_per_s': Math.random() }, changes: {}, trace: [] }) as MetricsFrame;
+  ({ step, version: step, scalars: { [M]: v }, series: { 'support/pass_at_k': [v] }, ratioEdges: [0.8, 1.2], perf: { 'perf/steps_per_s': Math.random() }, changes: {}, trace: [] }) as unknown as MetricsFrame;
 
 function spec(seeds: number) {
   return parseExperimentSpec({

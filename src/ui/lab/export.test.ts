@@ -3,7 +3,7 @@ import { defaultConfig } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import { metricsJson } from './export';
 
-const frame = (step: number, trace: SampleTrace[]): MetricsFrame => ({ step, version: step, scalars: { 'grad/norm': 1 }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace });
+const frame = (step: number, trace: SampleTrace[]): MetricsFrame => ({ step, version: step, scalars: { 'grad/norm': 1 }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace }) as unknown as MetricsFrame;
 
 describe('metricsJson', () => {
   it('leaves out empty traces and keeps real ones', () => {

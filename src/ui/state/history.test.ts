@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricsFrame } from '../../core/metrics';
+import { asPerf, asScalars, asSeries, type MetricsFrame } from '../../core/metrics';
 import { FrameHistory } from './history';
 
 const frame = (step: number, changes: Record<string, unknown> = {}): MetricsFrame => ({
-  step, version: step, scalars: { x: step }, series: { 'support/pass_at_k_base': [0.5, 0.7], 'support/pass_at_k': [step] },
-  ratioEdges: [0.8, 1.2], perf: {}, changes, trace: [],
+  step, version: step, scalars: asScalars({ x: step }), series: asSeries({ 'support/pass_at_k_base': [0.5, 0.7], 'support/pass_at_k': [step] }),
+  ratioEdges: [0.8, 1.2], perf: asPerf({}), changes, trace: [],
 });
 const run = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => frame(from + i));
 
@@ -46,5 +46,21 @@ describe('FrameHistory', () => {
     expect(h.version).toBeGreaterThan(v);
     expect(h.all().map((f) => f.step)).toEqual(run(1, 10).map((f) => f.step));
     expect(() => new FrameHistory(2)).toThrow(/maxDrawn/);
+    expect(() => new FrameHistory(50, 1)).toThrow(/maxKept/);
+  });
+
+  it('caps the kept history: the oldest half is thinned 2:1, changes and recent frames stay', () => {
+    const h = new FrameHistory(50, 1000);
+    h.push(run(1, 100));
+    h.push([frame(101, { lr: 0.01 })]);
+    h.push(run(102, 5000));
+    expect(h.length).toBeLessThanOrEqual(1000);
+    expect(h.thinned).toBe(5000 - h.length);
+    const steps = h.all().map((f) => f.step);
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+    expect(steps).toContain(101);
+    expect(steps[0]).toBe(1);
+    // the most recent ~maxKept/2 frames are all there
+    expect(steps.slice(-400)).toEqual(run(4601, 5000).map((f) => f.step));
   });
 });

@@ -4,18 +4,33 @@
  * that carries a setting change and always the latest), so that chart work per redraw stays
  * bounded and a Pause stays responsive after thousands of steps. Pure (no DOM, no runes).
  */
-import type { MetricsFrame } from '../../core/metrics';
+import type { MetricsFrame, SeriesName } from '../../core/metrics';
 
 export const MAX_DRAWN = 500;
+/**
+ * Frames kept at full resolution before the oldest half is thinned 2:1 (setting changes kept): at
+ * ~1.5 KB per kept frame (bench long_run) the page then holds at most ~30 MB of history.
+ */
+export const MAX_KEPT = 20_000;
 
 export class FrameHistory {
   #all: MetricsFrame[] = [];
   #drawn: MetricsFrame[] = [];
   #stride = 1;
   #version = 0;
+  #thinned = 0;
 
-  constructor(readonly maxDrawn = MAX_DRAWN) {
+  constructor(
+    readonly maxDrawn = MAX_DRAWN,
+    readonly maxKept = MAX_KEPT,
+  ) {
     if (!(maxDrawn >= 4)) throw new RangeError(`maxDrawn must be ≥ 4, got ${maxDrawn}`);
+    if (!(maxKept >= 4)) throw new RangeError(`maxKept must be ≥ 4, got ${maxKept}`);
+  }
+
+  /** Frames dropped by the cap so far (the export then has gaps in its oldest part). */
+  get thinned(): number {
+    return this.#thinned;
   }
 
   /** Starts over from `prefix` (a fork's or recovery's kept frames). */
@@ -23,6 +38,7 @@ export class FrameHistory {
     this.#all = [];
     this.#drawn = [];
     this.#stride = 1;
+    this.#thinned = 0;
     this.push(prefix);
   }
 
@@ -35,6 +51,7 @@ export class FrameHistory {
       if (last && !this.#keeps(last)) this.#drawn.pop();
       this.#drawn.push(f);
       if (this.#drawn.length > this.maxDrawn) this.#thin();
+      if (this.#all.length > this.maxKept) this.#cap();
     }
     this.#version++;
   }
@@ -62,6 +79,14 @@ export class FrameHistory {
     return f.step % this.#stride === 0 || Object.keys(f.changes).length > 0 || f === this.#all[0];
   }
 
+  /** Thin the oldest half of the kept frames 2:1 (the first frame and setting changes stay). */
+  #cap(): void {
+    const half = Math.floor(this.#all.length / 2);
+    const old = this.#all.slice(0, half).filter((f, i) => i % 2 === 0 || Object.keys(f.changes).length > 0);
+    this.#thinned += half - old.length;
+    this.#all = [...old, ...this.#all.slice(half)];
+  }
+
   /** Double the stride and keep the frames that still qualify (and the latest). */
   #thin(): void {
     this.#stride *= 2;
@@ -78,6 +103,6 @@ export class FrameHistory {
 function shareUnchanged(f: MetricsFrame, prev: MetricsFrame): MetricsFrame {
   const same = (a: readonly number[] | undefined, b: readonly number[] | undefined) => !!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]);
   if (same(f.ratioEdges, prev.ratioEdges)) f.ratioEdges = prev.ratioEdges;
-  for (const k of Object.keys(f.series)) if (same(f.series[k], prev.series[k])) f.series[k] = prev.series[k];
+  for (const k of Object.keys(f.series) as SeriesName[]) if (same(f.series[k], prev.series[k])) f.series[k] = prev.series[k];
   return f;
 }

@@ -51,7 +51,7 @@ describe('RunStore', () => {
     await store.put(record(id));
     await store.appendFrames(id, 0, [frame(1, 0.1)]);
     // A function cannot be cloned: the frames put throws inside the transaction, which aborts.
-    const bad = { ...frame(2, 0.2), scalars: { x: (() => 0) as unknown as number } } as MetricsFrame;
+    const bad = { ...frame(2, 0.2), scalars: { x: (() => 0) as unknown as number } } as unknown as MetricsFrame;
     await expect(store.appendFrames(id, 0, [bad])).rejects.toBeInstanceOf(StoreError);
     const rec = await store.get(id);
     expect(rec?.cells[0]).toMatchObject({ frameCount: 1, batches: 1, step: 1 });
@@ -131,7 +131,7 @@ describe('RunStore', () => {
     const id = newId();
     await store.putWhole(record(id), [[frame(1, 0), frame(2, 0)], [frame(1, 1)]]);
     expect((await store.frames(id)).map((f) => f.length)).toEqual([2, 1]);
-    const bad = [[frame(1, 0)], [{ ...frame(1, 0), scalars: { x: (() => 0) as unknown as number } } as MetricsFrame]];
+    const bad = [[frame(1, 0)], [{ ...frame(1, 0), scalars: { x: (() => 0) as unknown as number } } as unknown as MetricsFrame]];
     const id2 = newId();
     await expect(store.putWhole(record(id2), bad)).rejects.toBeInstanceOf(StoreError);
     expect(await store.get(id2)).toBeUndefined();

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricsFrame, SampleTrace } from '../../core/metrics';
+import type { SampleRecord } from '../../core/gates/sample';
+import type { MetricsFrame, SampleTrace, Scalars } from '../../core/metrics';
 import { behaviorsOf, clipShares, funnelStages, ratioBins, scalarSeries, stateSeries, statesOf, supportAt, supportSeries } from './data';
 
-const frame = (step: number, scalars: Record<string, number>, trace: SampleTrace[] = []): MetricsFrame => ({
-  step, version: step, scalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace,
+const frame = (step: number, scalars: Record<string, number>, trace: SampleTrace[] = [], ruleCounts: number[] = []): MetricsFrame => ({
+  step, version: step, scalars: scalars as Scalars, series: { 'support/pass_at_k': [], 'support/pass_at_k_base': [], 'gap/ratio_hist': [], 'gate/rule_counts': ruleCounts },
+  ratioEdges: [], perf: { 'perf/steps_per_s': 0, 'perf/tokens_per_s': 0 }, changes: {}, trace,
 });
 const dist = (state: string, p: number[]) => ({
   [`support/behavior_entropy/${state}`]: 0,
@@ -28,8 +30,8 @@ describe('views/data', () => {
     expect(supportAt(frames[0], 'x', ['a', 'b', 'invalid'], 0.5)).toBe(0);
     expect(supportSeries(frames, 'mean', 0.02)).toEqual([{ step: 1, value: 1.5 }, { step: 2, value: 1.5 }]);
     expect(supportSeries(frames, 'x', 0.2)).toEqual([{ step: 1, value: 2 }, { step: 2, value: 1 }]);
-    expect(stateSeries(frames, 'support/behavior_dist/x/a', 'mean')).toEqual([]);
-    expect(stateSeries([frame(1, { 'm/x': 1, 'm/y': 3, 'support/behavior_entropy/x': 0, 'support/behavior_entropy/y': 0 })], 'm', 'mean')).toEqual([{ step: 1, value: 2 }]);
+    expect(stateSeries(frames, 'support/behavior_dist/x/a' as 'support/behavior_entropy', 'mean')).toEqual([]);
+    expect(stateSeries([frame(1, { 'm/x': 1, 'm/y': 3, 'support/behavior_entropy/x': 0, 'support/behavior_entropy/y': 0 })], 'm' as 'support/behavior_entropy', 'mean')).toEqual([{ step: 1, value: 2 }]);
   });
 
   it('bins the ratio histogram with open ends and splits the clipped share by side', () => {
@@ -49,18 +51,21 @@ describe('views/data', () => {
   });
 
   it('builds the funnel from scalars and traces', () => {
-    const t = (reasons: string[], queued: boolean, lossMask: number, adv: number, votes = [1]): SampleTrace => ({
+    const t = (rule: number, ruleName: string, queued: boolean, lossMask: number, adv: number, votes = [1]): SampleTrace => ({
       session: 0, turn: 0, state: 'x', response: '', behavior: 'a', votes, score: 0, reward: 0, hint: null, hintVotes: [],
-      queued, lossMask, reasons, advMean: adv, advMin: adv, advMax: adv, advantages: [adv],
+      queued, lossMask, rule, ruleName, fields: {} as SampleRecord, advMean: adv, advMin: adv, advMax: adv, advantages: [adv],
     });
     const f = frame(3, { 'esr/served': 4, 'esr/queued': 3, 'esr/masked': 2, 'esr/dropped': 1, 'esr/overflow': 0, 'esr/effective_rate': 0.33 }, [
-      t(['effective'], true, 1, 1), t(['score-zero', 'promoted-at-least-one'], true, 1, 0), t(['no-next-state'], true, 0, 0, []), t(['mask-zero-dropped'], false, 0, 0),
-    ]);
+      t(3, 'effective', true, 1, 1), t(1, 'at-least-one', true, 1, 0), t(0, 'no next state', true, 0, 0, []), t(2, 'score zero', false, 0, 0),
+    ], [1, 1, 1, 1, 0]);
     const st = funnelStages(f);
     expect(st.map((s) => [s.key, s.count])).toEqual([['served', 4], ['judged', 3], ['gated', 4], ['queued', 3], ['effective', 1]]);
-    expect(st[2].parts.find((p) => p.label === 'promoted-at-least-one')?.count).toBe(1);
-    expect(st[2].parts.find((p) => p.label === 'score-zero')).toBeUndefined();
+    expect(st[2].parts.find((p) => p.label === 'at-least-one')).toEqual({ label: 'at-least-one', count: 1, kind: 'mask1' });
+    expect(st[2].parts.find((p) => p.label === 'score zero')?.kind).toBe('drop');
     expect(st[2].parts.reduce((a, p) => a + p.count, 0)).toBe(4);
+    // exact per-rule counts from the frame, names from the gate when given
+    const g = funnelStages(frame(1, { 'esr/served': 10 }, [], [7, 0, 3]), [], [{ name: 'a', decision: 'mask0' }, { name: 'b', decision: 'mask1' }, { name: 'none', decision: 'drop' }]);
+    expect(g[2].parts).toEqual([{ label: 'a', count: 7, kind: 'mask0' }, { label: 'none', count: 3, kind: 'drop' }]);
     expect(st.every((s) => !s.estimated)).toBe(true);
     expect(funnelStages(frame(1, { 'esr/served': 16, 'esr/queued': 16, 'esr/effective_rate': 0.5 }), [])[4]).toMatchObject({ count: 8, estimated: true });
   });

@@ -2,7 +2,7 @@
  * Pure helpers that turn metric frames (src/core/metrics.ts MetricsFrame) into what the views draw.
  * No DOM, no Svelte: unit-tested in Node (data.test.ts).
  */
-import type { MetricsFrame, SampleTrace } from '../../core/metrics';
+import type { MetricsFrame, SampleTrace, ScalarName } from '../../core/metrics';
 import { TASKS, type TaskName } from '../../core/tasks/index';
 import type { Point } from '../charts/series';
 import type { BehaviorPoint } from './divergence';
@@ -10,7 +10,7 @@ import type { BehaviorPoint } from './divergence';
 export const DIST = 'support/behavior_dist/';
 
 /** Points of one scalar metric over steps (frames without a finite value are skipped). */
-export function scalarSeries(frames: readonly MetricsFrame[], key: string): Point[] {
+export function scalarSeries(frames: readonly MetricsFrame[], key: ScalarName): Point[] {
   const out: Point[] = [];
   for (const f of frames) {
     const v = f.scalars[key];
@@ -72,8 +72,11 @@ export function supportSeries(frames: readonly MetricsFrame[], state: string, ep
   });
 }
 
+/** Metrics with one scalar per state (`<prefix>/<state>`). */
+export type StatePrefix = 'support/behavior_entropy' | 'support/behavior_support';
+
 /** A per-state scalar (`<prefix>/<state>`) over steps, or its mean over states for 'mean'. */
-export function stateSeries(frames: readonly MetricsFrame[], prefix: string, state: string): Point[] {
+export function stateSeries(frames: readonly MetricsFrame[], prefix: StatePrefix, state: string): Point[] {
   if (state !== 'mean') return scalarSeries(frames, `${prefix}/${state}`);
   const states = statesOf(frames);
   return frames.flatMap((f) => {
@@ -126,36 +129,44 @@ export function clipShares(bins: readonly RatioBin[], epsLow: number, epsHigh: n
   return { low: low / d, high: high / d, straddle: straddle / d, total };
 }
 
+/** A gate rule as the funnel labels it. */
+export interface RuleInfo {
+  name: string;
+  decision: 'drop' | 'mask0' | 'mask1';
+}
+
 /** One stage of the sample funnel of a step. */
 export interface FunnelStage {
   key: 'served' | 'judged' | 'gated' | 'queued' | 'effective';
   label: string;
   count: number;
-  /** Breakdown, e.g. gate reasons (from the traces) or dropped / overflow. */
-  parts: { label: string; count: number }[];
+  /** Breakdown, e.g. samples per deciding gate rule (with its decision), or masked / overflow. */
+  parts: { label: string; count: number; kind?: RuleInfo['decision'] }[];
   /** Scaled up from the traced subset of the step's samples (the loop traces at most 64). */
   estimated: boolean;
 }
 
 /**
- * Funnel of one step: served turns → judged (a next state exists) → gated (decision reasons) →
+ * Funnel of one step: served turns → judged (a next state exists) → gated (by deciding rule) →
  * queued (the trained batch) → effective (mask 1 and a non-zero advantage). Served, queued, masked,
- * dropped and overflow come from the frame's scalars; judged, the reasons and effective from the
+ * dropped and overflow come from the frame's scalars, the rule counts from its series; judged and effective from the
  * traces, scaled to the served count when only a subset was traced.
  */
-export function funnelStages(frame: MetricsFrame, traces: readonly SampleTrace[] = frame.trace): FunnelStage[] {
+export function funnelStages(frame: MetricsFrame, traces: readonly SampleTrace[] = frame.trace, rules: readonly RuleInfo[] = []): FunnelStage[] {
   const s = frame.scalars;
-  const n = (k: string) => (typeof s[k] === 'number' && Number.isFinite(s[k]) ? s[k] : 0);
+  const n = (k: ScalarName) => (typeof s[k] === 'number' && Number.isFinite(s[k]) ? s[k] : 0);
   const served = n('esr/served');
   const queued = n('esr/queued');
   const scale = traces.length ? served / traces.length : 0;
   const estimated = traces.length > 0 && traces.length !== served;
-  // each sample once, by its final reason (e.g. score-zero then promoted-at-least-one → promoted)
-  const reasons = new Map<string, number>();
-  for (const t of traces) {
-    const r = t.reasons[t.reasons.length - 1] ?? 'none';
-    reasons.set(r, (reasons.get(r) ?? 0) + 1);
-  }
+  // each sample once, by the gate rule that decided it (exact counts from the frame)
+  const seen = new Map(traces.map((t): [number, RuleInfo] => [t.rule, { name: t.ruleName, decision: !t.queued ? 'drop' : t.lossMask ? 'mask1' : 'mask0' }]));
+  const counts = frame.series['gate/rule_counts'] ?? [];
+  const reasons = new Map<string, { count: number; kind: RuleInfo['decision'] }>();
+  counts.forEach((c, i) => {
+    const info = rules[i] ?? seen.get(i) ?? { name: `rule ${i + 1}`, decision: 'mask1' };
+    if (c > 0) reasons.set(info.name, { count: (reasons.get(info.name)?.count ?? 0) + c, kind: info.decision });
+  });
   const judged = traces.filter((t) => t.votes.length > 0).length;
   const effective = traces.filter((t) => t.queued && t.lossMask === 1 && (t.advMin !== 0 || t.advMax !== 0)).length;
   const lost = n('gap/lost_503');
@@ -166,8 +177,8 @@ export function funnelStages(frame: MetricsFrame, traces: readonly SampleTrace[]
       key: 'gated',
       label: 'gated',
       count: served,
-      parts: [...reasons.entries()].sort((x, y) => y[1] - x[1]).map(([label, c]) => ({ label, count: Math.round(c * scale) })),
-      estimated,
+      parts: [...reasons.entries()].map(([label, r]) => ({ label, count: r.count, kind: r.kind })),
+      estimated: false,
     },
     {
       key: 'queued',

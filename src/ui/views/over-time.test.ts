@@ -4,11 +4,11 @@ import { overTimePanels, passAtSeries } from './over-time';
 
 const frame = (step: number, scalars: Record<string, number>, pass: number[] = [0.2, 0.5], base: number[] = [0.1, 0.3]): MetricsFrame => ({
   step, version: step, scalars, series: { 'support/pass_at_k': pass, 'support/pass_at_k_base': base }, ratioEdges: [], perf: {}, changes: {}, trace: [],
-});
+}) as unknown as MetricsFrame;
 
 describe('overTimePanels', () => {
   it('plots reward, pass@k against the base, counters and shares from the frames', () => {
-    const fs = [1, 2].map((s) => frame(s, { 'grad/reward_mean': s / 10, 'esr/promoted': s, 'esr/dropped': 0, 'esr/masked': 1, 'esr/mask0_compute_share': 0.3, 'esr/effective_rate': 0.5, 'esr/hint_accept_rate': 0, 'gap/requests_503': 0, 'gap/lost_503': 0 }));
+    const fs = [1, 2].map((s) => frame(s, { 'reward/mean': s / 10, 'esr/promoted': s, 'esr/dropped': 0, 'esr/masked': 1, 'esr/mask0_compute_share': 0.3, 'esr/effective_rate': 0.5, 'esr/hint_accept_rate': 0, 'gap/requests_503': 0, 'gap/lost_503': 0 }));
     const p = overTimePanels(fs);
     expect(p.map((x) => x.yLabel)).toEqual(['reward', 'pass@k', 'samples', 'share']);
     expect(p[0].series[0].points).toEqual([{ step: 1, value: 0.1 }, { step: 2, value: 0.2 }]);

@@ -4,7 +4,7 @@
  * mask-0 compute share and rates, 503 answers and lost sessions, the Combine case counters. A
  * panel only appears when its metrics exist in the frames (e.g. the case counters for Combine).
  */
-import type { MetricsFrame } from '../../core/metrics';
+import { scalarAt, type MetricsFrame, type ScalarName } from '../../core/metrics';
 import { PALETTE, type Point, type Series } from '../charts/series';
 import { scalarSeries } from './data';
 
@@ -26,8 +26,8 @@ export function passAtSeries(frames: readonly MetricsFrame[], k: number): Point[
   });
 }
 
-const has = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => typeof f.scalars[key] === 'number');
-const nonzero = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => (f.scalars[key] ?? 0) !== 0);
+const has = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => typeof scalarAt(f.scalars, key) === 'number');
+const nonzero = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => (scalarAt(f.scalars, key) ?? 0) !== 0);
 
 /** Readable name of a method counter: esr/case_hint_only → "hint only". */
 const caseLabel = (key: string) => key.slice('esr/case_'.length).replace(/_/g, ' ');
@@ -37,9 +37,9 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
     { key, label, color, points: pick(frames) },
     ...(compare.length ? [{ key: `b:${key}`, label: `${label} — compare`, color, points: pick(compare), dashed: true }] : []),
   ];
-  const scalar = (key: string, label: string, color: string) => mk(key, label, color, (fs) => scalarSeries(fs, key));
+  const scalar = (key: string, label: string, color: string) => mk(key, label, color, (fs) => scalarSeries(fs, key as ScalarName)); // method counters are known at run time only
   const panels: OverTimePanel[] = [];
-  if (has(frames, 'grad/reward_mean')) panels.push({ yLabel: 'reward', series: scalar('grad/reward_mean', 'mean reward of served turns', PALETTE[0]) });
+  if (has(frames, 'reward/mean')) panels.push({ yLabel: 'reward', series: scalar('reward/mean', 'mean reward of served turns', PALETTE[0]) });
 
   const last = frames[frames.length - 1];
   const kMax = last?.series['support/pass_at_k']?.length ?? 0;

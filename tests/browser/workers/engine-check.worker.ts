@@ -20,6 +20,8 @@ export interface BrowserBenchEnv {
 export interface EngineCheckApi {
   check(prefer: BackendPreference, seed: number): Promise<EngineCheckResult & { backend: string; note: string }>;
   bench(backend: 'webgpu' | 'wasm', reps: number, leakSteps: number, opts?: BrowserBenchOptions): Promise<BenchResult & BrowserBenchEnv>;
+  /** A WebGPU engine, then its device destroyed: what `engine.lost` reports (null: nothing within 60 s). */
+  deviceLoss(): Promise<{ backend: string; lost: string | null }>;
 }
 
 const api: EngineCheckApi = {
@@ -39,6 +41,18 @@ const api: EngineCheckApi = {
     const adapter = backend === 'webgpu' ? (await webgpuAdapter()).detail : undefined;
     const result = await runBenchmark(ort, { backend, reps, leakSteps, memory, ensembleP: opts.ensembleP });
     return { ...result, cross_origin_isolated: self.crossOriginIsolated, wasm_threads: ort.env.wasm.numThreads ?? 0, adapter };
+  },
+  async deviceLoss() {
+    const engine = await createBrowserEngine(CHECK_SHAPE, { prefer: 'webgpu', seed: 1 });
+    try {
+      if (engine.backend !== 'webgpu') return { backend: engine.backend, lost: null };
+      const device = (await ort.env.webgpu.device) as unknown as { destroy(): void };
+      device.destroy();
+      const timeout = new Promise<null>((r) => setTimeout(() => r(null), 60_000));
+      return { backend: engine.backend, lost: await Promise.race([engine.lost ?? timeout, timeout]) };
+    } finally {
+      await engine.dispose().catch(() => undefined);
+    }
   },
 };
 
