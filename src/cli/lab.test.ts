@@ -1,10 +1,11 @@
 // The CLI end to end on a small budget (tabular reference engine, so it runs in seconds). Its lines
 // must equal the same run done in process (same preset, seed, settings and base pretraining).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../tests/support/speed';
 import { makeConfig } from '../core/config';
 import { Run } from '../core/loop';
 import { parsePreset } from '../core/presets';
@@ -43,4 +44,44 @@ describe('npm run lab', () => {
   it('rejects a bad --set naming the field', () => {
     expect(() => execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--set', 'clipLow=7'], { stdio: 'pipe' })).toThrow(/config\.clipLow/);
   });
+  it('bad command lines and bad files: exit 2 or 1 before the engine starts, naming the flag, file and field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lab-bad-'));
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '');
+    const bom = join(dir, 'bom.json');
+    writeFileSync(bom, '\uFEFF' + JSON.stringify({ title: 'BOM preset', explanation: 'x'.repeat(50), config: { task: 'strategies', lr: 'fast' } }));
+    const proto = join(dir, 'proto.json');
+    writeFileSync(proto, JSON.stringify({ title: 'p', explanation: 'x'.repeat(50), config: { constructor: 1 } }));
+    const folder = join(dir, 'folder.json');
+    mkdirSync(folder);
+    const base = ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--steps', '1', '--pretrain-steps', '2'];
+    const cases: [string[], number, RegExp][] = [
+      [['--set', 'lr=abc'], 2, /--set config\.lr: expected a decimal number, got "abc"/],
+      [['--set', 'seed=0x10'], 2, /config\.seed: .*"0x10"/],
+      [['--set', 'constructor=1'], 2, /config\.constructor: unknown setting/],
+      [['--seed', '0x10'], 2, /--seed needs a whole number ≥ 0, got "0x10"/],
+      [['--pretrain-steps', '-5'], 2, /--pretrain-steps needs a whole number ≥ 0, got "-5"/],
+      [['--pretrain-steps', '2.5'], 2, /--pretrain-steps .*"2\.5"/],
+      [['--pretrain-lr', '-1'], 2, /--pretrain-lr needs a number > 0, got "-1"/],
+      [['--preset', ''], 2, /--preset needs a value, got ""/],
+      [['--out', ''], 2, /--out needs a value, got ""/],
+      [['--preset', empty], 1, new RegExp(`preset ${empty}: the file is empty`)],
+      [['--preset', folder], 1, new RegExp(`preset ${folder}: is a directory`)],
+      [['--preset', bom], 1, new RegExp(`preset ${bom}: config\\.lr: expected a number, got "fast"`)],
+      [['--preset', proto], 1, /config\.constructor: unknown setting/],
+      [['--preset', 'no-such-lesson'], 1, /no-such-lesson\.json: no such file/],
+      [['--out', join(dir, 'missing-dir', 'run.jsonl')], 1, /--out .*run\.jsonl: cannot write \(ENOENT\)/],
+    ];
+    const results = await Promise.all(
+      cases.map(([args]) => new Promise<{ code: number; stderr: string }>((done) => {
+        execFile('npx', [...base, ...args], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
+      })),
+    );
+    results.forEach((r, i) => {
+      const [args, code, re] = cases[i];
+      expect(r.stderr, args.join(' ')).toMatch(re);
+      expect(r.stderr, args.join(' ')).not.toMatch(/engine: |pretrained/);
+      expect(r.code, args.join(' ')).toBe(code);
+    });
+  }, scaled(300_000));
 });

@@ -3,15 +3,18 @@
 // Options: --engine wasm|tabular (tabular = the pure-TS reference engine, for quick checks),
 // --base FILE (raw little-endian Float32 base weights), else the base is pretrained in process
 // (--pretrain-steps N, --pretrain-lr X), --trace (include the per-sample trace in each line).
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeConfig, parseField, type Config } from '../core/config';
+import { describeValue, makeConfig, parseField, type Config } from '../core/config';
 import { Run } from '../core/loop';
 import { nonFinite } from '../core/metrics';
 import { parsePreset } from '../core/presets';
 import { createCliEngine, loadBase } from './engine-setup';
-import { EXIT_NON_FINITE } from './exit-codes';
+import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
+
+/** A bad command line (exit 2), as opposed to a bad file or a failing run (exit 1). */
+class UsageError extends Error {}
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -35,48 +38,87 @@ function parseArgs(argv: string[]): Args {
     const flag = argv[i];
     const next = () => {
       const v = argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value`);
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
       return v;
     };
-    const num = () => {
-      const v = Number(next());
-      if (!Number.isFinite(v)) throw new Error(`${flag} needs a number`);
+    const text = () => {
+      const v = next();
+      if (v === '') throw new UsageError(`${flag} needs a value, got ""`);
       return v;
     };
-    if (flag === '--preset') a.preset = next();
-    else if (flag === '--steps') a.steps = num();
-    else if (flag === '--seed') a.seed = num();
-    else if (flag === '--out') a.out = next();
+    const num = (o: { int?: boolean; min?: number; positive?: boolean } = {}) => {
+      const t = next();
+      const v = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? Number(t) : NaN;
+      const want = `${o.int ? 'a whole number' : 'a number'}${o.positive ? ' > 0' : o.min !== undefined ? ` ≥ ${o.min}` : ''}`;
+      if (!Number.isFinite(v) || (o.int && !Number.isInteger(v)) || (o.positive && v <= 0) || (o.min !== undefined && v < o.min)) throw new UsageError(`${flag} needs ${want}, got ${describeValue(t)}`);
+      return v;
+    };
+    if (flag === '--preset') a.preset = text();
+    else if (flag === '--steps') a.steps = num({ int: true, min: 1 });
+    else if (flag === '--seed') a.seed = num({ int: true, min: 0 });
+    else if (flag === '--out') a.out = text();
     else if (flag === '--set') a.set.push(next());
     else if (flag === '--engine') {
       const e = next();
-      if (e !== 'wasm' && e !== 'tabular') throw new Error('--engine must be wasm or tabular');
+      if (e !== 'wasm' && e !== 'tabular') throw new UsageError('--engine must be wasm or tabular');
       a.engine = e;
-    } else if (flag === '--base') a.base = next();
-    else if (flag === '--pretrain-steps') a.pretrainSteps = num();
-    else if (flag === '--pretrain-lr') a.pretrainLr = num();
+    } else if (flag === '--base') a.base = text();
+    else if (flag === '--pretrain-steps') a.pretrainSteps = num({ int: true, min: 0 });
+    else if (flag === '--pretrain-lr') a.pretrainLr = num({ positive: true });
     else if (flag === '--trace') a.trace = true;
     else if (flag === '--quiet') a.quiet = true;
     else if (flag === '--help' || flag === '-h') {
       console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 6).join('\n'));
       process.exit(0);
-    } else throw new Error(`unknown option ${flag}`);
+    } else throw new UsageError(`unknown option ${flag}`);
   }
   return a;
+}
+
+/** A JSON file's content; every failure names the file (missing, a directory, empty, bad JSON). A UTF-8 BOM is skipped. */
+function readJsonFile(file: string, what: string): unknown {
+  if (!existsSync(file)) throw new Error(`${what} ${file}: no such file`);
+  if (statSync(file).isDirectory()) throw new Error(`${what} ${file}: is a directory, expected a JSON file`);
+  const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new Error(`${what} ${file}: the file is empty, expected a JSON object`);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${what} ${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
+/** Fail before the engine starts when --out cannot be written (truncates it, as the run would). */
+function checkWritable(file: string): void {
+  try {
+    writeFileSync(file, '');
+  } catch (e) {
+    throw new Error(`--out ${file}: cannot write (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
 }
 
 function resolveConfig(a: Args): Config {
   let partial: Record<string, unknown> = {};
   if (a.preset) {
     const file = a.preset.endsWith('.json') ? a.preset : join(root, 'public/presets', `${a.preset}.json`);
-    partial = { ...parsePreset(a.preset, JSON.parse(readFileSync(file, 'utf8'))).config };
+    // parsePreset names the preset and the field (config.lr: ...); the path names the file.
+    try {
+      partial = { ...parsePreset(a.preset, readJsonFile(file, 'preset')).config };
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      throw new Error(msg.includes(file) ? msg : `${msg} (file ${file})`);
+    }
   }
   if (a.steps !== undefined) partial.steps = a.steps;
   if (a.seed !== undefined) partial.seed = a.seed;
   for (const kv of a.set) {
     const eq = kv.indexOf('=');
-    if (eq < 1) throw new Error(`--set expects key=value, got ${kv}`);
-    partial[kv.slice(0, eq)] = parseField(kv.slice(0, eq), kv.slice(eq + 1));
+    if (eq < 1) throw new UsageError(`--set expects key=value, got ${describeValue(kv)}`);
+    try {
+      partial[kv.slice(0, eq)] = parseField(kv.slice(0, eq), kv.slice(eq + 1));
+    } catch (e) {
+      throw new UsageError(`--set ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   return makeConfig(partial);
 }
@@ -90,14 +132,15 @@ function progress(step: number, total: number, rate: number): void {
 async function main(): Promise<void> {
   const a = parseArgs(process.argv.slice(2));
   const cfg = resolveConfig(a);
+  if (a.out) checkWritable(a.out);
   const engine = await createCliEngine(a.engine, cfg);
   const log = (s: string) => a.quiet || process.stderr.write(s + '\n');
   log(`engine: ${engine.backend} (${engine.backendNote})`);
   log(await loadBase(engine, a.engine, cfg, { base: a.base, pretrainSteps: a.pretrainSteps, pretrainLr: a.pretrainLr }));
   const run = await Run.create(engine, cfg);
-  if (a.out) writeFileSync(a.out, '');
   const t0 = performance.now();
   let last: Awaited<ReturnType<Run['step']>> | null = null;
+  let stoppedBy: string | null = null;
   for (let s = 0; s < cfg.steps; s++) {
     const f = await run.step();
     last = f;
@@ -107,6 +150,7 @@ async function main(): Promise<void> {
     if (bad) {
       process.stderr.write(`\nstopped at step ${f.step}: non-finite metric ${bad} (the frame is in the output)\n`);
       process.exitCode = EXIT_NON_FINITE;
+      stoppedBy = `non-finite ${bad} at step ${f.step}`;
       break;
     }
     if (!a.quiet && process.stderr.isTTY && (f.step % Math.max(1, Math.floor(cfg.steps / 100)) === 0 || f.step === cfg.steps)) progress(f.step, cfg.steps, f.step / ((performance.now() - t0) / 1000));
@@ -119,6 +163,7 @@ async function main(): Promise<void> {
     engine: engine.backend,
     steps: cfg.steps,
     stepsTaken: last?.step ?? 0,
+    stoppedBy,
     wallSeconds: wall,
     stepsPerSecond: (last?.step ?? 0) / wall,
     config: cfg,
@@ -132,5 +177,5 @@ async function main(): Promise<void> {
 
 main().catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
+  process.exit(e instanceof UsageError ? EXIT_USAGE : EXIT_ERROR);
 });

@@ -71,13 +71,31 @@ describe('import panel', () => {
     });
 
     // the gate counterfactual: a preset replayed on every step in the worker
-    await page.getByLabel('Gate preset').selectOption('GRPO + zero-variance filter');
+    await page.getByLabel('Gate preset').selectOption('grpo + dynamic sampling (drop zero-variance groups)');
     await page.locator('[data-testid=gate-apply]').click();
     await page.waitForSelector('[data-testid=gate-rules]', { timeout: 60_000 });
     const counts = (await page.locator('[data-testid=gate-rules] tbody tr td:nth-child(2)').allInnerTexts()).map(Number);
     expect(counts.reduce((a, x) => a + x, 0)).toBe(1280);
     await page.locator('[aria-label="Gate counterfactual"]').screenshot({ path: `${ARTIFACTS}import-gate.png` });
     await page.locator('[data-testid=import-panel] .drop').screenshot({ path: `${ARTIFACTS}import-drop.png` });
+    expect(h!.errors).toEqual([]);
+  });
+
+  it('loads the TRL parquet and OpenClaw-RL examples (hyparquet and the record+PRM join in the worker)', async () => {
+    const page = h!.page;
+    const fmt = page.locator('[data-testid=import-format]');
+    await page.getByRole('button', { name: 'trl', exact: true }).click();
+    await page
+      .waitForFunction(() => /TRL GRPO completions \(parquet\): 1280 samples/.test((document.querySelector('[data-testid=import-format]')?.textContent ?? '').replace(/\s+/g, ' ')), null, { timeout: 120_000 })
+      .catch(async (e) => {
+        console.error('[import e2e]', await fmt.allInnerTexts(), await page.locator('[data-testid=import-error]').allInnerTexts(), await page.locator('.progress').allInnerTexts(), h!.errors);
+        throw e;
+      });
+    expect(await page.locator('[data-testid=preview-summary]').innerText()).toMatch(/Preview of the first 200 samples: \d+ unclassified/);
+    await page.getByRole('button', { name: 'openclaw', exact: true }).click();
+    await page.waitForFunction(() => /OpenClaw-RL record \+ PRM JSONL: 1280 samples, steps 1–20 \(20\), no log-probs, with tool calls · 2 files/.test((document.querySelector('[data-testid=import-format]')?.textContent ?? '').replace(/\s+/g, ' ')), null, { timeout: 120_000 });
+    expect(await fmt.innerText()).toContain('OpenClaw-RL');
+    expect(await page.locator('[data-testid=import-issues]').count()).toBe(0);
     expect(h!.errors).toEqual([]);
   });
 });
