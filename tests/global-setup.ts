@@ -13,6 +13,14 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export default async function setup(): Promise<void> {
   if (process.env.INVLAB_SKIP_BUILD === '1' && existsSync(`${ROOT}/${E2E_OUT_DIR}/index.html`)) return;
   const t0 = Date.now();
-  await build({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, mode: E2E_MODE, logLevel: 'warn' });
+  // vitest sets NODE_ENV=test, which would build Svelte's dev runtime (stack traces on every
+  // reactive update: the lab redraws several times slower than the shipped site); test what ships.
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root: ROOT, configFile: `${ROOT}/vite.config.ts`, mode: E2E_MODE, logLevel: 'warn' });
+  } finally {
+    process.env.NODE_ENV = env;
+  }
   console.log(`[e2e] vite build: ${Date.now() - t0} ms`);
 }

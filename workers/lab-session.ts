@@ -40,6 +40,10 @@ export class LabSession {
   private engineShape = '';
   private lastStatusAt = 0;
   private fork: ForkPoint | null = null;
+  /** Step the current run started from (its fork point, else 0); kept when the fork is let go. */
+  private origin = 0;
+  /** Set when a step produced a non-finite metric: the weights are not trusted until a reset. */
+  private poisoned = '';
   private runId = 0;
   private phase: LabPhase = 'loading';
   private message = 'warming up engine…';
@@ -71,7 +75,7 @@ export class LabSession {
   }
 
   private get offset(): number {
-    return this.fork?.step ?? 0;
+    return this.origin;
   }
 
   status(): LabStatus {
@@ -86,6 +90,8 @@ export class LabSession {
       stepsPerSecond: this.rate,
       timeline: (this.run?.timeline ?? []).map((e) => ({ step: e.step + this.offset, patch: e.patch })),
       config: this.config,
+      needsReset: this.poisoned !== '',
+      baseScalars: this.run && !this.origin ? this.run.baseScalars : null,
       ...(this.fault ? { fault: this.fault } : {}),
     };
   }
@@ -140,6 +146,8 @@ export class LabSession {
     await this.disposeRun();
     this.config = config;
     this.runId++;
+    this.origin = this.fork?.step ?? 0;
+    this.poisoned = '';
     this.latestTraces = [];
     if (this.fork) {
       // The frozen base stays the task's base (OPD teacher, KL reference); the trainer starts at
@@ -187,6 +195,10 @@ export class LabSession {
       this.emitStatus('done', `finished ${this.config.steps} steps`);
       return false;
     }
+    if (this.poisoned) {
+      this.emitStatus('paused', this.poisoned);
+      return false;
+    }
     let frame: MetricsFrame;
     try {
       frame = await run.step();
@@ -203,7 +215,9 @@ export class LabSession {
     const bad = nonFinite(frame);
     if (bad) {
       this.coalescer.flush();
-      this.emitStatus('paused', `non-finite metric ${bad} at step ${shown.step}: run paused (try a lower learning rate)`);
+      // The weights that produced it are not trusted: training on stops until a reset.
+      this.poisoned = `non-finite metric ${bad} at step ${shown.step}: run stopped. Press Reset (r) to start again (try a lower learning rate)`;
+      this.emitStatus('paused', this.poisoned);
       return false;
     }
     if (this.pauseAt !== null && shown.step === this.pauseAt) {
@@ -216,6 +230,10 @@ export class LabSession {
 
   async play(): Promise<void> {
     if (this.playing || !this.run || this.fault) return;
+    if (this.poisoned) {
+      this.emitStatus('paused', this.poisoned);
+      return;
+    }
     if (this.done()) {
       this.emitStatus('done', `finished ${this.config.steps} steps`);
       return;
@@ -264,7 +282,12 @@ export class LabSession {
 
   async step(n: number): Promise<LabStatus> {
     await this.pause();
-    for (let i = 0; i < n; i++) if (!(await this.exclusive(() => this.stepOnce()))) return this.status();
+    for (let i = 0; i < n; i++) {
+      if (!(await this.exclusive(() => this.stepOnce()))) {
+        this.coalescer.flush(); // the frames before the stop (e.g. the end of the run) are kept
+        return this.status();
+      }
+    }
     this.coalescer.flush();
     return this.emitStatus(this.done() ? 'done' : 'paused', this.phase === 'paused' || this.phase === 'ready' ? this.message : '');
   }

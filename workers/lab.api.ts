@@ -52,6 +52,10 @@ export interface LabStatus {
   timeline: TimelineEntry[];
   /** The config the next step runs with (pending patches included). */
   config: Config;
+  /** A non-finite metric stopped the run: play and step refuse until a reset. */
+  needsReset: boolean;
+  /** Behavior metrics of the base before SFT and RL (step 0 of the plots); null for a fork. */
+  baseScalars: Record<string, number> | null;
   /** Set when the run cannot go on in this worker: its WebGPU device was lost (the page resumes it on WASM). */
   fault?: 'device-lost';
 }

@@ -68,6 +68,8 @@ export class Run {
   /** Rollout weights, oldest first; the rollout uses [0], i.e. `staleness` syncs behind. */
   private rollout: WeightsHandle[] = [];
   private basePass: number[] = [];
+  /** Behavior measurement of the frozen base, before any SFT or RL step (the plots' step-0 point). */
+  baseScalars: Record<string, number> = {};
   private lastMeasure: BehaviorMeasure | null = null;
   private nextSession = 0;
 
@@ -92,7 +94,9 @@ export class Run {
       await engine.setWeights(await engine.getWeights()); // RL starts with a fresh optimizer
     }
     run.rollout.push(engine.snapshot());
-    run.basePass = (await run.measure(run.base, run.rng.init)).passAtK;
+    const base = await run.measure(run.base, run.rng.init);
+    run.basePass = base.passAtK;
+    run.baseScalars = base.scalars as Record<string, number>;
     return run;
   }
 

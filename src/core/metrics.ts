@@ -27,7 +27,7 @@ export type ImportScalarName =
 
 /** The per-step scalars computed by stepScalars (serving, gating, training). */
 export type StepScalarName =
-  | 'grad/reward_var' | 'grad/zero_std_frac' | 'grad/norm' | 'grad/adv_abs_mean'
+  | 'reward/mean' | 'grad/reward_var' | 'grad/zero_std_frac' | 'grad/norm' | 'grad/adv_abs_mean'
   | 'gap/clipfrac_low' | 'gap/clipfrac_high' | 'gap/ppo_kl' | 'gap/rollout_logprob_abs_diff' | 'gap/requests_503' | 'gap/lost_503' | 'gap/staleness'
   | 'esr/effective_rate' | 'esr/yield' | 'esr/hint_accept_rate' | 'esr/served' | 'esr/queued' | 'esr/masked' | 'esr/dropped' | 'esr/overflow' | 'esr/mask0_compute_share'
   | 'train/loss' | 'train/pg_loss' | 'train/entropy' | 'train/updates';
@@ -320,6 +320,7 @@ export function stepScalars(x: StepInput): Record<StepScalarName, number> {
   const effective = x.queue.filter((q) => isEffective(q.decision)).length;
   return {
     'grad/reward_var': rs.rewardVar,
+    'reward/mean': x.served.length ? x.served.reduce((a, t) => a + t.reward, 0) / x.served.length : 0,
     'grad/zero_std_frac': rs.zeroStdFrac,
     'grad/norm': mean((m) => m.gradNorm),
     'grad/adv_abs_mean': active ? advAbs / active : 0,

@@ -15,6 +15,12 @@ describe('presets', () => {
     const p = parsePreset(f, JSON.parse(readFileSync(join(dir, f), 'utf8')));
     expect(p.title.length).toBeGreaterThan(5);
   });
+  it('takes an optional state of the task and a watch line', () => {
+    const base = { title: 'x', explanation: 'y'.repeat(50), config: { task: 'assistant' } };
+    expect(parsePreset('x', { ...base, state: 'code', watch: 'Press Play.' })).toMatchObject({ state: 'code', watch: 'Press Play.' });
+    expect(() => parsePreset('x', { ...base, state: 'math' })).toThrow(/state must be one of assistant's states/);
+    expect(() => parsePreset('x', { ...base, watch: ' ' })).toThrow(/watch/);
+  });
   it('rejects a bad config naming the field', () => {
     expect(() => parsePreset('x', { title: 'x', explanation: 'y'.repeat(50), config: { clipHigh: -1 } })).toThrow(/config\.clipHigh/);
   });

@@ -6,26 +6,73 @@
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/** Standalone SVG document of `svg` (namespace, explicit size, white background). */
-export function serializeSvg(svg: SVGSVGElement): string {
+/** What the figure caption shows in HTML, drawn into the exported file so that it works as a slide. */
+export interface ExportMeta {
+  title: string;
+  legend?: LegendKey[];
+}
+export interface LegendKey {
+  label: string;
+  color: string;
+  dashed?: boolean;
+  /** A filled square (areas, bars) instead of a line. */
+  fill?: boolean;
+}
+
+/** Header layout (pure): title line, then legend keys wrapped to `width` (≈ 7.3 px per 13 px character). */
+export function headerLayout(meta: ExportMeta, width: number): { height: number; keys: { key: LegendKey; x: number; y: number }[] } {
+  let x = 10;
+  let y = 48;
+  const keys = (meta.legend ?? []).map((key) => {
+    const w = 34 + key.label.length * 7.3 + 18;
+    if (x > 10 && x + w > width - 10) {
+      x = 10;
+      y += 20;
+    }
+    const at = { key, x, y };
+    x += w;
+    return at;
+  });
+  return { height: keys.length ? y + 12 : 34, keys };
+}
+
+function el(name: string, attrs: Record<string, string | number>, text?: string): SVGElement {
+  const e = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** Standalone SVG document of `svg` (namespace, explicit size, white background), with title and legend when given. */
+export function serializeSvg(svg: SVGSVGElement, meta?: ExportMeta): string {
   const clone = svg.cloneNode(true) as SVGSVGElement;
   const { width, height } = svg.getBoundingClientRect();
+  for (const e of clone.querySelectorAll('[data-export="skip"]')) e.remove();
+  const head = meta ? headerLayout(meta, width) : { height: 0, keys: [] };
+  const body = el('g', { transform: `translate(0,${head.height})` });
+  while (clone.firstChild) body.appendChild(clone.firstChild);
   clone.setAttribute('xmlns', SVG_NS);
   clone.setAttribute('width', String(Math.round(width)));
-  clone.setAttribute('height', String(Math.round(height)));
-  for (const el of clone.querySelectorAll('[data-export="skip"]')) el.remove();
-  const bg = document.createElementNS(SVG_NS, 'rect');
-  bg.setAttribute('width', '100%');
-  bg.setAttribute('height', '100%');
-  bg.setAttribute('fill', 'white');
-  clone.insertBefore(bg, clone.firstChild);
+  clone.setAttribute('height', String(Math.round(height + head.height)));
+  clone.removeAttribute('style');
+  clone.append(el('rect', { width: '100%', height: '100%', fill: 'white' }));
+  if (meta) {
+    clone.append(el('text', { x: 10, y: 24, 'font-size': 17, 'font-weight': 700, fill: '#111' }, meta.title));
+    for (const { key, x, y } of head.keys) {
+      if (key.fill) clone.append(el('rect', { x, y: y - 11, width: 14, height: 14, fill: key.color }));
+      else clone.append(el('line', { x1: x, x2: x + 26, y1: y - 4, y2: y - 4, stroke: key.color, 'stroke-width': 3, ...(key.dashed ? { 'stroke-dasharray': '7 4' } : {}) }));
+      clone.append(el('text', { x: x + (key.fill ? 20 : 32), y, 'font-size': 13, fill: '#222' }, key.label));
+    }
+  }
+  clone.append(body);
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
 }
 
 /** Render `svg` to a PNG blob at `scale` × its on-screen size. */
-export async function svgToPng(svg: SVGSVGElement, scale = 2): Promise<Blob> {
-  const { width, height } = svg.getBoundingClientRect();
-  const url = URL.createObjectURL(new Blob([serializeSvg(svg)], { type: 'image/svg+xml' }));
+export async function svgToPng(svg: SVGSVGElement, scale = 2, meta?: ExportMeta): Promise<Blob> {
+  const { width } = svg.getBoundingClientRect();
+  const height = svg.getBoundingClientRect().height + (meta ? headerLayout(meta, width).height : 0);
+  const url = URL.createObjectURL(new Blob([serializeSvg(svg, meta)], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
     img.decoding = 'async';
@@ -71,10 +118,10 @@ export function slug(title: string): string {
   );
 }
 
-export async function exportPng(svg: SVGSVGElement, title: string): Promise<void> {
-  download(await svgToPng(svg), `${slug(title)}.png`);
+export async function exportPng(svg: SVGSVGElement, title: string, legend: LegendKey[] = []): Promise<void> {
+  download(await svgToPng(svg, 2, { title, legend }), `${slug(title)}.png`);
 }
 
-export function exportSvg(svg: SVGSVGElement, title: string): void {
-  download(serializeSvg(svg), `${slug(title)}.svg`, 'image/svg+xml');
+export function exportSvg(svg: SVGSVGElement, title: string, legend: LegendKey[] = []): void {
+  download(serializeSvg(svg, { title, legend }), `${slug(title)}.svg`, 'image/svg+xml');
 }

@@ -29,7 +29,11 @@ export function nearestIndex(points: readonly Point[], step: number): number {
   return lo;
 }
 
-/** [min, max] over all finite values, padded; [0, 1] when there is no data. */
+/**
+ * [min, max] over all finite values, padded; [0, 1] when there is no data or all values are 0 (a
+ * counter that stayed 0 reads as "0 of something", not as a −0.5..0.5 band); a constant value gets
+ * an axis from 0 to it.
+ */
 export function valueExtent(series: readonly Series[], pad = 0.05): [number, number] {
   let lo = Infinity;
   let hi = -Infinity;
@@ -41,7 +45,10 @@ export function valueExtent(series: readonly Series[], pad = 0.05): [number, num
     }
   }
   if (lo > hi) return [0, 1];
-  if (lo === hi) return [lo - 0.5, hi + 0.5];
+  if (lo === hi) {
+    if (lo === 0) return [0, 1];
+    return lo > 0 ? [0, lo * (1 + pad)] : [lo * (1 + pad), 0];
+  }
   const d = (hi - lo) * pad;
   return [lo - d, hi + d];
 }
@@ -69,3 +76,32 @@ export function formatValue(v: number): string {
 
 /** Okabe–Ito palette (colour-blind safe). */
 export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+
+/** WCAG relative luminance of a #rrggbb / #rgb colour. */
+function luminance(hex: string): number {
+  let h = hex.replace('#', '');
+  if (h.length === 3) h = [...h].map((c) => c + c).join('');
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two colours (1 … 21). */
+export function contrast(a: string, b: string): number {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** Black or white text on a `bg` chip, whichever contrasts more (the palette's light colours need black). */
+export function inkOn(bg: string): string {
+  return contrast('#000000', bg) >= contrast('#ffffff', bg) ? '#000000' : '#ffffff';
+}
+
+/** `color` darkened until small text in it reaches WCAG AA (4.5:1) on white: coloured labels keep their hue. */
+export function textColor(color: string): string {
+  let h = color.replace('#', '');
+  if (h.length === 3) h = [...h].map((c) => c + c).join('');
+  let rgb = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const hex = () => '#' + rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+  while (contrast(hex(), '#ffffff') < 4.5) rgb = rgb.map((v) => v * 0.92);
+  return hex();
+}

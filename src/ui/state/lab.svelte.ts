@@ -61,6 +61,16 @@ export class Lab {
     return this.target === 'B' && this.compareConfig ? this.compareConfig : this.settings.config;
   }
 
+  /** Why the controls cannot change `key` for the targeted run ('' = they can): B keeps A's run-fixing settings. */
+  lockedWhy(key: ConfigKey): string {
+    return this.target === 'B' && this.compare && (RESTART_KEYS as readonly string[]).includes(key) ? "run B keeps run A's (fork)" : '';
+  }
+
+  /** Settings hidden from the audience now (presenter mode, until the checkpoint). */
+  get hidden(): readonly ConfigKey[] {
+    return this.settings.hiddenAt(this.main.step);
+  }
+
   async start(): Promise<void> {
     return this.#guard(async () => {
       const { lessons, problems } = await fetchLessons(document.baseURI);
@@ -146,6 +156,11 @@ export class Lab {
       await this.main.reset(this.settings.config);
       await this.#applyPresenter();
     });
+  }
+
+  /** Back to the chosen lesson's settings (and the state it talks about), as a new run. */
+  async restoreLesson(): Promise<void> {
+    if (this.settings.lesson !== null) await this.chooseLesson(this.settings.lesson);
   }
 
   /** Presenter checkpoint goes to the workers. */

@@ -46,6 +46,9 @@ export class RunState {
   #resumed = false;
   #speed = 0;
   #pauseAt: number | null = null;
+  /** The base before SFT and RL as a step-0 frame (behavior metrics only), for the run `#baseRun`. */
+  #baseFrame = $state.raw<MetricsFrame | null>(null);
+  #baseRun = -1;
   /** Recoveries so far (worker failures and device losses). */
   recoveries = $state(0);
 
@@ -59,6 +62,10 @@ export class RunState {
   }
   get latest(): MetricsFrame | null {
     return this.frames[this.frames.length - 1] ?? null;
+  }
+  /** The base before SFT and RL as a step-0 frame (behavior metrics only); null for a fork. */
+  get baseFrame(): MetricsFrame | null {
+    return this.#baseFrame;
   }
 
   /** Publish the history to the views: at most once per animation frame (a hidden tab waits). */
@@ -159,6 +166,11 @@ export class RunState {
   #onStatus(s: LabStatus): void {
     if (s.runId < this.#runId) return;
     if (s.runId > this.#runId) this.#newRun(s.runId);
+    // one step-0 frame per run (statuses arrive ~10/s; the plots need not redraw for an equal one)
+    if (!s.baseScalars !== !this.#baseFrame || this.#baseRun !== s.runId) {
+      this.#baseRun = s.runId;
+      this.#baseFrame = s.baseScalars ? ({ step: 0, version: 0, scalars: s.baseScalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] } as unknown as MetricsFrame) : null;
+    }
     this.status = s;
     if (s.fault === 'device-lost' && this.#worker) void this.#recover(this.#worker, s.message.replace(/^WebGPU device lost: /, ''), true);
   }

@@ -5,6 +5,7 @@
 import { RESTART_KEYS, type BackendPreference } from '../../../workers/lab.api';
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
 import type { Lessons } from './lessons';
+import { hiddenKeys } from './presenter';
 import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, type Presenter, type UrlState } from './url';
 import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
 
@@ -20,6 +21,7 @@ export class LabSettings {
   backend = $state<BackendPreference>('auto');
   pretrain = $state<number | null>(null);
   presenter = $state<Presenter>({ on: false, hide: [], pauseAt: null });
+  projector = $state(false);
   /** Problems found in the URL, one line each (bad fields fell back to their defaults). */
   urlMessages = $state<string[]>([]);
 
@@ -27,12 +29,18 @@ export class LabSettings {
   lessons = $state.raw<Lessons>(new Map());
   loaded = $state(false);
 
-  /** Decode the URL against the lessons (bad fields are reported and fall back to defaults). */
+  /**
+   * Decode the URL against the lessons (bad fields are reported and fall back to defaults). A bare
+   * URL (a newcomer's first visit) opens on the first lesson instead of free play.
+   */
   loadUrl(search: string, lessons: Lessons, problems: string[] = []): void {
     this.lessons = lessons;
     const { state, errors } = decodeUrl(search, lessons);
     this.#load(state);
     this.urlMessages = [...describeErrors(errors, state.config), ...problems];
+    const bare = [...new URLSearchParams(search).keys()].every((k) => k === 'v');
+    const first = [...lessons.keys()].sort()[0];
+    if (bare && first !== undefined) this.chooseLesson(first);
     this.loaded = true;
   }
 
@@ -44,10 +52,11 @@ export class LabSettings {
     this.backend = s.backend;
     this.pretrain = s.pretrain;
     this.presenter = s.presenter;
+    this.projector = s.projector;
   }
 
   get state(): UrlState {
-    return { config: this.config, lesson: this.lesson, views: this.views, viewState: this.viewState, backend: this.backend, pretrain: this.pretrain, presenter: this.presenter };
+    return { config: this.config, lesson: this.lesson, views: this.views, viewState: this.viewState, backend: this.backend, pretrain: this.pretrain, presenter: this.presenter, projector: this.projector };
   }
 
   get query(): string {
@@ -66,7 +75,7 @@ export class LabSettings {
     const lesson = id === null ? undefined : this.lessons.get(id);
     this.lesson = lesson ? id : null;
     this.config = lessonBase(lesson?.config);
-    this.viewState = 'mean';
+    this.viewState = lesson?.state ?? 'mean'; // the state the lesson talks about
     const keys = Object.keys(lesson?.config ?? {}) as ConfigKey[];
     this.presenter = { ...this.presenter, hide: keys.filter((k) => !FRAMING.includes(k)) };
   }
@@ -81,6 +90,19 @@ export class LabSettings {
 
   isHidden(key: ConfigKey): boolean {
     return this.presenter.on && this.presenter.hide.includes(key);
+  }
+
+  /** Settings whose values are hidden at `step` (presenter mode, until its checkpoint). */
+  hiddenAt(step: number): readonly ConfigKey[] {
+    return hiddenKeys(this.presenter, step);
+  }
+
+  /** The settings differ from the chosen lesson's (the "restore lesson settings" action applies). */
+  get lessonEdited(): boolean {
+    const lesson = this.lesson === null ? undefined : this.lessons.get(this.lesson);
+    if (!lesson) return false;
+    const base = lessonBase(lesson.config);
+    return (Object.keys(base) as ConfigKey[]).some((k) => base[k] !== this.config[k]);
   }
 
   dismissUrlMessages(): void {

@@ -26,6 +26,7 @@ describe('URL state codec', () => {
       backend: 'wasm',
       pretrain: 12,
       presenter: { on: true, hide: ['clipHigh', 'staleness'], pauseAt: 20 },
+      projector: false,
     };
     const q = encodeUrl(s, lessons);
     expect(q).toBe('v=1&lesson=g-stale-weights-503&seed=7&temperature=0.9&clipHigh=0.35&views=support,inspector&state=code&backend=wasm&pretrain=12&present=1&hide=clipHigh,staleness&pauseAt=20');

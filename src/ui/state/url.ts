@@ -34,14 +34,16 @@ export interface UrlState {
   /** In-worker pretraining steps when no checkpoint fits; null = the worker's default. */
   pretrain: number | null;
   presenter: Presenter;
+  /** Projector mode: larger type, fewer panels. */
+  projector: boolean;
 }
 
 /** Keys of the URL that are not config fields. */
-export const LAB_KEYS = ['lesson', 'views', 'state', 'backend', 'pretrain', 'present', 'hide', 'pauseAt'] as const;
+export const LAB_KEYS = ['lesson', 'views', 'state', 'backend', 'pretrain', 'present', 'hide', 'pauseAt', 'projector'] as const;
 const BACKENDS: readonly BackendPreference[] = ['auto', 'webgpu', 'wasm'];
 
 export function defaultUrlState(): UrlState {
-  return { config: defaultConfig(), lesson: null, views: [...DEFAULT_VIEWS], viewState: 'mean', backend: 'auto', pretrain: null, presenter: { on: false, hide: [], pauseAt: null } };
+  return { config: defaultConfig(), lesson: null, views: [...DEFAULT_VIEWS], viewState: 'mean', backend: 'auto', pretrain: null, presenter: { on: false, hide: [], pauseAt: null }, projector: false };
 }
 
 /** The config a lesson starts from: defaults ⊕ the lesson's settings. */
@@ -67,6 +69,7 @@ export function encodeUrl(s: UrlState, lessons: ReadonlyMap<string, { config: Pa
   if (s.presenter.on) parts.push('present=1');
   if (s.presenter.hide.length) parts.push(`hide=${s.presenter.hide.join(',')}`);
   if (s.presenter.pauseAt !== null) parts.push(`pauseAt=${s.presenter.pauseAt}`);
+  if (s.projector) parts.push('projector=1');
   return parts.join('&');
 }
 
@@ -95,8 +98,11 @@ export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: 
     } else if (k === 'views') {
       const ids = text === '' ? [] : text.split(',');
       const bad = ids.filter((id) => !(VIEW_IDS as readonly string[]).includes(id));
-      if (bad.length) errors.push({ field: 'views', message: `unknown view ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
-      state.views = VIEW_IDS.filter((id) => ids.includes(id));
+      const good = VIEW_IDS.filter((id) => ids.includes(id));
+      // nothing usable (e.g. views=zzz) keeps the default views rather than an empty page
+      const keep = bad.length > 0 && good.length === 0;
+      if (bad.length) errors.push({ field: 'views', message: `unknown view ${bad.map((b) => JSON.stringify(b)).join(', ')} (views: ${VIEW_IDS.join(', ')})${keep ? '; showing the default views' : ''}` });
+      state.views = keep ? [...DEFAULT_VIEWS] : good;
     } else if (k === 'state') {
       state.viewState = text; // checked against the task's states once the config is known
     } else if (k === 'backend') {
@@ -107,12 +113,16 @@ export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: 
       if (n !== null && n <= MAX_URL_PRETRAIN) state.pretrain = n;
       else errors.push({ field: 'pretrain', message: `expected a whole number of steps up to ${MAX_URL_PRETRAIN}, got ${JSON.stringify(text.slice(0, 20))}` });
     } else if (k === 'present') {
-      state.presenter.on = text === '1' || text === 'true';
+      if (['1', 'true'].includes(text)) state.presenter.on = true;
+      else if (!['0', 'false'].includes(text)) errors.push({ field: 'present', message: `expected 1 or 0, got ${JSON.stringify(text)} (presenter mode stays off)` });
     } else if (k === 'hide') {
       const keys = text === '' ? [] : text.split(',');
       const bad = keys.filter((x) => !isConfigKey(x));
       if (bad.length) errors.push({ field: 'hide', message: `unknown setting ${bad.slice(0, 10).map((b) => JSON.stringify(b)).join(', ')}${bad.length > 10 ? ` and ${bad.length - 10} more` : ''}` });
       state.presenter.hide = [...new Set(keys.filter(isConfigKey))];
+    } else if (k === 'projector') {
+      if (['1', 'true'].includes(text)) state.projector = true;
+      else if (!['0', 'false'].includes(text)) errors.push({ field: 'projector', message: `expected 1 or 0, got ${JSON.stringify(text)} (projector mode stays off)` });
     } else if (k === 'pauseAt') {
       const n = nonNegInt(text);
       if (n !== null && n > 0) state.presenter.pauseAt = n;

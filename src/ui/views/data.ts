@@ -3,7 +3,9 @@
  * No DOM, no Svelte: unit-tested in Node (data.test.ts).
  */
 import type { MetricsFrame, SampleTrace, ScalarName } from '../../core/metrics';
+import { TASKS, type TaskName } from '../../core/tasks/index';
 import type { Point } from '../charts/series';
+import type { BehaviorPoint } from './divergence';
 
 export const DIST = 'support/behavior_dist/';
 
@@ -23,6 +25,21 @@ export function statesOf(frames: readonly MetricsFrame[]): string[] {
   if (!f) return [];
   const p = 'support/behavior_entropy/';
   return Object.keys(f.scalars).filter((k) => k.startsWith(p)).map((k) => k.slice(p.length));
+}
+
+/** The task's states by name: what the state pickers offer before the first frame arrives. */
+export function taskStates(task: TaskName): string[] {
+  return TASKS[task].states.map((s) => s.name);
+}
+
+/** Per step, π(b | state) and its recorded standard error for each valid behavior (the marker rule's input). */
+export function behaviorPoints(frames: readonly MetricsFrame[], state: string): Omit<BehaviorPoint, 'tokenEntropy'>[] {
+  const beh = behaviorsOf(frames, state).filter((b) => b !== 'invalid');
+  if (!beh.length) return [];
+  return frames.flatMap((f) => {
+    if (!(`${DIST}${state}/${beh[0]}` in f.scalars)) return [];
+    return [{ step: f.step, p: beh.map((b) => f.scalars[`${DIST}${state}/${b}`] ?? NaN), se: beh.map((b) => f.scalars[`support/behavior_dist_se/${state}/${b}`] ?? 0) }];
+  });
 }
 
 /** Behaviors measured for `state` (`support/behavior_dist/<state>/<behavior>`), `invalid` last. */

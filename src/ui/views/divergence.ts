@@ -1,24 +1,28 @@
 /**
  * The divergence plot's marker rule (pure): where does behavior support drop while token entropy
- * stays high? Unit-tested on hand-made series in divergence.test.ts.
+ * stays high? Unit-tested in divergence.test.ts.
  *
- * Rule. The support level starts at the first point. A drop is a point whose support is below the
- * level and stays below it for `persist` consecutive points (so one noisy Monte Carlo dip is not a
- * collapse); the marker sits at the first point of the drop, and the new level is the highest
- * support seen in that window. Support that rises above the level for `recover` consecutive points
- * (default 5: longer than a drop, so a 1↔2 flicker of the Monte Carlo estimate is not re-marked)
- * raises the level again (recovery, no marker). Each marker records token entropy at that step as a share of
- * its starting value (mean of the first `baseline` points): at or above `highShare` the marker is a
- * *divergence* (the behaviors collapsed, the token surface did not); below it a plain *collapse*
- * (both narrowed, which token entropy alone would also have shown). Only drops from a level of at
- * least `minFrom` (default 2) behaviors are marked: 1→0 is not a loss of diversity but a policy
- * that produces no valid behavior at all (e.g. an untrained one).
+ * Rule. Support is measured by Monte Carlo (n samples per state), so a behavior near ε flickers in
+ * and out of the count from step to step; counting those flickers as drops put 17 markers on a run
+ * whose support only wobbled between 3 and 5. Instead each behavior is tested against ε with the
+ * standard error the loop records (`support/behavior_dist_se/...`), pooled over a window of
+ * `window` consecutive measurements: it leaves the supported set only when its mean probability is
+ * significantly below ε (p̄ + z·SE < ε) and comes back only when significantly above (p̄ − z·SE > ε):
+ * hysteresis, so a behavior sitting at ε changes nothing. The recorded SE √(p(1 − p)/n) is 0 at
+ * p = 0 (no sample ⇒ no spread), so each point's SE is at least the SE at the threshold, √(ε(1 − ε)/n).
+ * A marker sits at the first step of a window in which the supported set shrank. Each marker
+ * records token entropy at that step as a share of its starting value (mean of the first `baseline`
+ * points): at or above `highShare` the marker is a *divergence* (the behaviors collapsed, the token
+ * surface did not); below it a plain *collapse*. Only drops from at least `minFrom` (default 2)
+ * behaviors are marked: 1→0 is not a loss of diversity but a policy with no valid behavior at all.
  */
 
-export interface DivergencePoint {
+export interface BehaviorPoint {
   step: number;
-  /** Behavior support (# behaviors with π > ε) of one state or the mean over states. */
-  support: number;
+  /** π(behavior | state) of each valid behavior (Monte Carlo estimate). */
+  p: readonly number[];
+  /** Its recorded standard error (same order); missing entries count as 0. */
+  se: readonly number[];
   /** Token entropy (nats) at the same step. */
   tokenEntropy: number;
 }
@@ -33,39 +37,49 @@ export interface DivergenceMarker {
 }
 
 export interface MarkerOptions {
+  /** Feasibility threshold ε. */
+  eps: number;
+  /** Monte Carlo samples per state behind each estimate (floors the SE at the threshold). */
+  samples: number;
+  /** z of the one-sided test (default 1.96). */
+  z?: number;
+  /** Measurements pooled per test (default 5). */
+  window?: number;
   /** Token entropy share of its start that still counts as "high" (default 0.8). */
   highShare?: number;
-  /** Points a drop must last (default 2). */
-  persist?: number;
   /** Points averaged for the token entropy start (default 3). */
   baseline?: number;
-  /** Points support must stay above the level to count as a recovery (default 5). */
-  recover?: number;
-  /** Smallest support level a marked drop may start from (default 2). */
+  /** Smallest support a marked drop may start from (default 2). */
   minFrom?: number;
 }
 
-export function divergenceMarkers(points: readonly DivergencePoint[], opts: MarkerOptions = {}): DivergenceMarker[] {
+export function divergenceMarkers(points: readonly BehaviorPoint[], opts: MarkerOptions): DivergenceMarker[] {
+  const z = opts.z ?? 1.96;
+  const w = Math.max(1, opts.window ?? 5);
   const highShare = opts.highShare ?? 0.8;
-  const persist = Math.max(1, opts.persist ?? 2);
-  const recover = Math.max(1, opts.recover ?? 5);
   const minFrom = opts.minFrom ?? 2;
-  const pts = points.filter((p) => Number.isFinite(p.support) && Number.isFinite(p.tokenEntropy));
+  const eps = opts.eps;
+  const seFloor = Math.sqrt((eps * (1 - eps)) / Math.max(1, opts.samples));
+  const pts = points.filter((p) => Number.isFinite(p.tokenEntropy) && p.p.length > 0 && p.p.every(Number.isFinite));
   if (pts.length === 0) return [];
   const base = pts.slice(0, Math.max(1, opts.baseline ?? 3));
   const h0 = base.reduce((a, p) => a + p.tokenEntropy, 0) / base.length;
+  const nb = pts[0].p.length;
+  const inSet = pts[0].p.map((x) => x > eps);
   const out: DivergenceMarker[] = [];
-  let level = pts[0].support;
-  for (let i = 1; i + persist <= pts.length; i++) {
-    const win = pts.slice(i, i + persist);
-    const up = pts.slice(i, i + recover);
-    if (win.every((p) => p.support < level)) {
-      const to = Math.max(...win.map((p) => p.support));
+  for (let i = 1; i + w <= pts.length; i++) {
+    const win = pts.slice(i, i + w);
+    const before = inSet.filter(Boolean).length;
+    for (let b = 0; b < nb; b++) {
+      const mean = win.reduce((a, q) => a + (q.p[b] ?? 0), 0) / w;
+      const se = Math.sqrt(win.reduce((a, q) => a + Math.max(q.se[b] ?? 0, seFloor) ** 2, 0)) / w;
+      if (inSet[b] && mean + z * se < eps) inSet[b] = false;
+      else if (!inSet[b] && mean - z * se > eps) inSet[b] = true;
+    }
+    const after = inSet.filter(Boolean).length;
+    if (after < before && before >= minFrom) {
       const tokenShare = h0 > 0 ? pts[i].tokenEntropy / h0 : 0;
-      if (level >= minFrom) out.push({ step: pts[i].step, from: level, to, tokenShare, kind: tokenShare >= highShare ? 'divergence' : 'collapse' });
-      level = to;
-    } else if (up.length === recover && up.every((p) => p.support > level)) {
-      level = Math.min(...up.map((p) => p.support));
+      out.push({ step: pts[i].step, from: before, to: after, tokenShare, kind: tokenShare >= highShare ? 'divergence' : 'collapse' });
     }
   }
   return out;

@@ -1,5 +1,5 @@
 // The props every view takes (the views' shared contract with App and the lab worker's frames).
-import type { Config } from '../../core/config';
+import type { Config, ConfigKey } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 
 export interface ViewProps {
@@ -11,4 +11,6 @@ export interface ViewProps {
   compare?: MetricsFrame[];
   /** Selected state, or 'mean'. */
   state?: string;
+  /** Settings hidden in presenter mode: their values must not show (state/presenter.ts). */
+  hidden?: readonly ConfigKey[];
 }

@@ -1,0 +1,31 @@
+/**
+ * The status line (pure): what the runs are doing and what to press next, never blank once the
+ * engine is up, with presenter-hidden values taken out.
+ */
+import type { Config, ConfigKey } from '../../core/config';
+import type { LabStatus } from '../../../workers/lab.api';
+import { redact } from './presenter';
+
+export interface StatusInput {
+  /** The lab's own message (a failed action). */
+  labMessage: string;
+  status: LabStatus | null;
+  /** Run B's message when comparing. */
+  compareMessage?: string;
+  config: Config;
+  hidden: readonly ConfigKey[];
+  /** A lesson's watch line already says what to press: a ready run needs no words of its own. */
+  watching?: boolean;
+}
+
+export function statusText({ labMessage, status, compareMessage = '', config, hidden, watching = false }: StatusInput): string {
+  if (!status) return redact(labMessage || 'warming up engine…', config, hidden);
+  const lines = [labMessage, status.message, compareMessage ? `B: ${compareMessage}` : ''].filter(Boolean);
+  if (!lines.length) {
+    // the engine and base details live in the backend badge (its tooltip and screen-reader text)
+    if (status.phase === 'ready' && !watching) lines.push('ready: press Play (space) or Step (→).');
+    else if (status.phase === 'paused') lines.push(`paused at step ${status.step}: press Play (space) or Step (→)`);
+    else if (status.phase === 'done') lines.push(`finished at step ${status.step}: Reset (r) to run again`);
+  }
+  return redact(lines.join(' · '), config, hidden);
+}

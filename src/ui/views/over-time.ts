@@ -1,0 +1,78 @@
+/**
+ * "Metrics over time" (pure): the quantities the lessons talk about that the other views do not
+ * plot — mean reward, pass@k against the base, the sample counters (promoted, dropped, masked), the
+ * mask-0 compute share and rates, 503 answers and lost sessions, the Combine case counters. A
+ * panel only appears when its metrics exist in the frames (e.g. the case counters for Combine).
+ */
+import { scalarAt, type MetricsFrame, type ScalarName } from '../../core/metrics';
+import { PALETTE, type Point, type Series } from '../charts/series';
+import { scalarSeries } from './data';
+
+export interface OverTimePanel {
+  /** Panel heading (y label). */
+  yLabel: string;
+  series: Series[];
+  thresholds?: { value: number; label: string }[];
+  /** Counts: integer ticks and a step curve. */
+  counts?: boolean;
+  yDomain?: [number, number];
+}
+
+/** pass@k over steps for one k (index k − 1 of `support/pass_at_k`). */
+export function passAtSeries(frames: readonly MetricsFrame[], k: number): Point[] {
+  return frames.flatMap((f) => {
+    const v = f.series['support/pass_at_k']?.[k - 1];
+    return typeof v === 'number' && Number.isFinite(v) ? [{ step: f.step, value: v }] : [];
+  });
+}
+
+const has = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => typeof scalarAt(f.scalars, key) === 'number');
+const nonzero = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => (scalarAt(f.scalars, key) ?? 0) !== 0);
+
+/** Readable name of a method counter: esr/case_hint_only → "hint only". */
+const caseLabel = (key: string) => key.slice('esr/case_'.length).replace(/_/g, ' ');
+
+export function overTimePanels(frames: readonly MetricsFrame[], compare: readonly MetricsFrame[] = []): OverTimePanel[] {
+  const mk = (key: string, label: string, color: string, pick: (fs: readonly MetricsFrame[]) => Point[]): Series[] => [
+    { key, label, color, points: pick(frames) },
+    ...(compare.length ? [{ key: `b:${key}`, label: `${label} — compare`, color, points: pick(compare), dashed: true }] : []),
+  ];
+  const scalar = (key: string, label: string, color: string) => mk(key, label, color, (fs) => scalarSeries(fs, key as ScalarName)); // method counters are known at run time only
+  const panels: OverTimePanel[] = [];
+  if (has(frames, 'reward/mean')) panels.push({ yLabel: 'reward', series: scalar('reward/mean', 'mean reward of served turns', PALETTE[0]) });
+
+  const last = frames[frames.length - 1];
+  const kMax = last?.series['support/pass_at_k']?.length ?? 0;
+  if (kMax > 0) {
+    const ks = [...new Set([1, Math.min(8, kMax), kMax])];
+    const base = last.series['support/pass_at_k_base'] ?? [];
+    panels.push({
+      yLabel: 'pass@k',
+      series: ks.flatMap((k, i) => mk(`pass@${k}`, `pass@${k}`, PALETTE[i + 1], (fs) => passAtSeries(fs, k))),
+      thresholds: ks.filter((k) => Number.isFinite(base[k - 1])).map((k) => ({ value: base[k - 1], label: `base pass@${k} ${base[k - 1].toFixed(2)}` })),
+      yDomain: [0, 1],
+    });
+  }
+
+  const counters = ([
+    ['esr/promoted', 'promoted to mask 1 (at-least-one)'],
+    ['esr/dropped', 'dropped (never queued)'],
+    ['esr/masked', 'queued with mask 0'],
+  ] as const).filter(([k]) => has(frames, k));
+  if (counters.length) panels.push({ yLabel: 'samples', counts: true, series: counters.flatMap(([k, l], i) => scalar(k, l, PALETTE[[3, 1, 6][i]])) });
+
+  const shares = ([
+    ['esr/mask0_compute_share', 'mask-0 share of trained tokens (compute, no signal)'],
+    ['esr/effective_rate', 'effective sample rate'],
+    ['esr/hint_accept_rate', 'hint accept rate'],
+  ] as const).filter(([k]) => has(frames, k) && (k !== 'esr/hint_accept_rate' || nonzero(frames, k)));
+  if (shares.length) panels.push({ yLabel: 'share', yDomain: [0, 1], series: shares.flatMap(([k, l], i) => scalar(k, l, PALETTE[[2, 0, 4][i]])) });
+
+  if (nonzero(frames, 'gap/requests_503') || nonzero(frames, 'gap/lost_503')) {
+    panels.push({ yLabel: 'requests', counts: true, series: [...scalar('gap/requests_503', 'answered 503 (weight sync)', PALETTE[1]), ...scalar('gap/lost_503', 'sessions lost (no retry)', PALETTE[6])] });
+  }
+
+  const cases = last ? Object.keys(last.scalars).filter((k) => k.startsWith('esr/case_')) : [];
+  if (cases.length) panels.push({ yLabel: 'turns', counts: true, series: cases.flatMap((k, i) => scalar(k, `Combine: ${caseLabel(k)}`, PALETTE[i % PALETTE.length])) });
+  return panels;
+}

@@ -1,0 +1,105 @@
+// Transport defects found in a workshop (issue 10 §1): closing a compare must not renumber run A,
+// and a run paused on a non-finite metric must not train on.
+import { describe, expect, it } from 'vitest';
+import { makeConfig, type Config } from '../src/core/config';
+import type { PolicyEngine } from '../src/core/engine';
+import type { MetricsFrame } from '../src/core/metrics';
+import { pretrainBase } from '../src/core/pretrain';
+import { TASKS } from '../src/core/tasks/index';
+import { createTabularEngine } from '../tests/support/tabular-engine';
+import type { LabListener, LabStatus } from './lab.api';
+import { LabSession } from './lab-session';
+
+const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 20, ...patch });
+
+function session(config: Config, wrap: (e: PolicyEngine) => PolicyEngine = (e) => e) {
+  const frames: MetricsFrame[] = [];
+  const statuses: LabStatus[] = [];
+  let runId = -1;
+  const listener: LabListener = {
+    frames(id, fs) {
+      if (id !== runId) frames.length = 0;
+      runId = id;
+      frames.push(...fs);
+    },
+    status: (s) => void statuses.push(s),
+  };
+  const s = new LabSession(
+    {
+      createEngine: async (shape) => wrap(createTabularEngine(shape)),
+      loadBase: async (engine, c) => {
+        await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
+        return { weights: await engine.getWeights(), source: 'test' };
+      },
+      sleep: async () => undefined,
+    },
+    listener,
+    config,
+  );
+  return { s, frames, statuses };
+}
+
+describe('LabSession transport', () => {
+  it('closing a compare (refork null) keeps the run where it is: counter, next frame, done', async () => {
+    const { s, frames } = session(cfg());
+    await s.init();
+    await s.step(10);
+    await s.refork(await s.forkPoint()); // Fork
+    await s.step(2); // → →
+    expect((await s.reset()).step).toBe(10); // r: back to the fork point
+    await s.step(1); // →
+    expect(frames.map((f) => f.step)).toEqual([11]);
+    const closed = await s.refork(null); // Close compare
+    expect(closed.step).toBe(11);
+    expect((await s.step(1)).step).toBe(12);
+    expect(frames.map((f) => f.step)).toEqual([11, 12]);
+    // and the run still ends at `steps`
+    const end = await s.step(20);
+    expect(end.step).toBe(20);
+    expect(frames.at(-1)?.step).toBe(20);
+    // the next reset starts from step 0
+    expect((await s.reset()).step).toBe(0);
+    await s.dispose();
+  });
+
+  it('closing without a reset keeps the counter on the last frame', async () => {
+    const { s, frames } = session(cfg());
+    await s.init();
+    await s.step(10);
+    await s.refork(await s.forkPoint());
+    await s.step(3);
+    expect((await s.refork(null)).step).toBe(13);
+    await s.step(1);
+    expect(frames.map((f) => f.step)).toEqual([11, 12, 13, 14]);
+    await s.dispose();
+  });
+
+  it('after a non-finite pause, play and step refuse until a reset', async () => {
+    let poison = true;
+    const nanLoss = (e: PolicyEngine): PolicyEngine =>
+      new Proxy(e, {
+        get(t, p) {
+          if (p === 'trainStep') return async (...a: Parameters<PolicyEngine['trainStep']>) => ({ ...(await t.trainStep(...a)), ...(poison ? { loss: NaN } : {}) });
+          const v = Reflect.get(t, p, t) as unknown;
+          return typeof v === 'function' ? (v as () => unknown).bind(t) : v;
+        },
+      });
+    const { s, frames, statuses } = session(cfg(), nanLoss);
+    await s.init();
+    const st = await s.step(3);
+    expect(st.phase).toBe('paused');
+    expect(st.needsReset).toBe(true);
+    expect(frames.length).toBe(1);
+    poison = false; // even if the next step were finite, the weights are not trusted
+    const again = await s.step(1);
+    expect(again.step).toBe(1);
+    expect(again.message).toMatch(/reset/i);
+    await s.play();
+    expect(statuses.at(-1)?.phase).toBe('paused');
+    expect(frames.length).toBe(1);
+    const fresh = await s.reset();
+    expect(fresh.needsReset).toBe(false);
+    expect((await s.step(2)).step).toBe(2);
+    await s.dispose();
+  });
+});
