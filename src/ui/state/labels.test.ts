@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, fieldSpec } from '../../core/config';
-import { GROUP_TITLES, fieldLabel, groupedKeys } from './labels';
+import { GROUP_TITLES, fieldLabel, formatSetting, groupedKeys } from './labels';
 
 describe('control labels', () => {
   it('groups every schema key exactly once, in schema order, under a titled group', () => {
@@ -18,5 +18,11 @@ describe('control labels', () => {
     expect(new Set(labels).size).toBe(labels.length);
     expect(fieldLabel('clipHigh')).toBe('ε_high');
     expect(fieldLabel('rolloutBatch')).toBe('rollout batch');
+  });
+  it('formats the gate setting for the timeline: built-in when empty, a rule count when several', () => {
+    expect(formatSetting('')).toBe('built-in');
+    expect(formatSetting('true => drop')).toBe('true => drop');
+    expect(formatSetting('score < 0 => drop\n\ntrue => mask1 rl')).toBe('2 rules');
+    expect(formatSetting(0.123456)).toBe('0.1235');
   });
 });
