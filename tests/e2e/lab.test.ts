@@ -214,7 +214,7 @@ describe('lessons and URLs', () => {
     await h.page.goto(`${h.server.url}/?v=1&clipHigh=banana&seed=5&${TINY}`);
     const banner = h.page.getByTestId('url-errors');
     await banner.waitFor();
-    expect(await banner.innerText()).toContain('clipHigh: "banana": expected a finite number');
+    expect(await banner.innerText()).toContain('clipHigh: expected a decimal number, got "banana"');
     await ready(h.page);
     expect(await h.page.locator('#cfg-clipHigh').inputValue()).toBe('0.28');
     expect(await h.page.locator('#cfg-seed').inputValue()).toBe('5');

@@ -57,7 +57,7 @@ describe('views fixture page', () => {
     expect(text).toContain(`token entropy (surface variety): ${formatValue(frame.scalars['support/token_entropy'])}`);
     const states = ['math', 'code', 'explain'];
     const mean = states.reduce((a, s) => a + frame.scalars[`support/behavior_entropy/${s}`], 0) / states.length;
-    expect(text).toContain(`behavior entropy (choice variety), mean of states: ${formatValue(mean)}`);
+    expect(text).toContain(`behavior entropy (choice variety), average over all 3 states: ${formatValue(mean)}`);
     await h.page.mouse.move(0, 0);
   });
 
