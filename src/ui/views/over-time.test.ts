@@ -8,22 +8,26 @@ const frame = (step: number, scalars: Record<string, number>, pass: number[] = [
 
 describe('overTimePanels', () => {
   it('plots reward, pass@k against the base, counters and shares from the frames', () => {
-    const fs = [1, 2].map((s) => frame(s, { 'reward/mean': s / 10, 'esr/promoted': s, 'esr/dropped': 0, 'esr/masked': 1, 'esr/mask0_compute_share': 0.3, 'esr/effective_rate': 0.5, 'esr/hint_accept_rate': 0, 'gap/requests_503': 0, 'gap/lost_503': 0 }));
+    const fs = [1, 2].map((s) => frame(s, { 'reward/mean': s / 10, 'esr/dropped': 0, 'esr/masked': 1, 'esr/mask0_compute_share': 0.3, 'esr/effective_rate': 0.5, 'esr/hint_accept_rate': 0, 'gap/requests_503': 0, 'gap/lost_503': 0 }));
     const p = overTimePanels(fs);
     expect(p.map((x) => x.yLabel)).toEqual(['reward', 'pass@k', 'samples', 'share']);
     expect(p[0].series[0].points).toEqual([{ step: 1, value: 0.1 }, { step: 2, value: 0.2 }]);
     expect(p[1].series.map((s) => s.label)).toEqual(['pass@1', 'pass@2']);
     expect(p[1].thresholds).toEqual([{ value: 0.1, label: 'base pass@1 0.10' }, { value: 0.3, label: 'base pass@2 0.30' }]);
-    expect(p[2].series.map((s) => s.key)).toEqual(['esr/promoted', 'esr/dropped', 'esr/masked']);
+    expect(p[2].series.map((s) => s.key)).toEqual(['esr/dropped', 'esr/masked']);
     expect(p[3].series.map((s) => s.key)).toEqual(['esr/mask0_compute_share', 'esr/effective_rate']); // hint rate all 0: not OPD
   });
 
-  it('adds 503s when there were any, the Combine cases when the method counts them, and the compare run dashed', () => {
-    const fs = [frame(1, { 'gap/requests_503': 2, 'gap/lost_503': 1, 'esr/case_both': 3, 'esr/case_hint_only': 1 })];
+  it('adds 503s when there were any, the samples each gate rule decided (named from the traces), and the compare run dashed', () => {
+    const fs = [frame(1, { 'gap/requests_503': 2, 'gap/lost_503': 1 })];
+    fs[0].series['gate/rule_counts'] = [3, 1, 0, 2];
+    fs[0].trace = [{ rule: 0, ruleName: 'both' }, { rule: 3, ruleName: 'neither' }] as unknown as MetricsFrame['trace'];
     const p = overTimePanels(fs, fs);
-    expect(p.map((x) => x.yLabel)).toEqual(['pass@k', 'requests', 'turns']);
-    expect(p[2].series.filter((s) => !s.dashed).map((s) => s.label)).toEqual(['Combine: both', 'Combine: hint only']);
-    expect(p[2].series.filter((s) => s.dashed)).toHaveLength(2);
+    expect(p.map((x) => x.yLabel)).toEqual(['pass@k', 'requests', 'samples by gate rule']);
+    const own = p[2].series.filter((s) => !s.dashed);
+    expect(own.map((s) => s.label)).toEqual(['rule 1: both', 'rule 2: unnamed', 'rule 4: neither']);
+    expect(own.map((s) => s.points)).toEqual([[{ step: 1, value: 3 }], [{ step: 1, value: 1 }], [{ step: 1, value: 2 }]]);
+    expect(p[2].series.filter((s) => s.dashed)).toHaveLength(3);
     expect(overTimePanels([])).toEqual([]);
   });
 

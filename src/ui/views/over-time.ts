@@ -29,8 +29,23 @@ export function passAtSeries(frames: readonly MetricsFrame[], k: number): Point[
 const has = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => typeof scalarAt(f.scalars, key) === 'number');
 const nonzero = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => (scalarAt(f.scalars, key) ?? 0) !== 0);
 
-/** Readable name of a method counter: esr/case_hint_only → "hint only". */
-const caseLabel = (key: string) => key.slice('esr/case_'.length).replace(/_/g, ' ');
+/**
+ * The gate's rule names by rule index, as the traced samples report them (latest frame first: a
+ * gate applied mid-run renames its rules from that step on).
+ */
+export function ruleNames(frames: readonly MetricsFrame[]): Map<number, string> {
+  const names = new Map<number, string>();
+  for (let i = frames.length - 1; i >= 0; i--) for (const t of frames[i].trace ?? []) if (!names.has(t.rule)) names.set(t.rule, t.ruleName);
+  return names;
+}
+
+/** Samples each gate rule decided per step (`gate/rule_counts`), one series per rule that fired. */
+function ruleCountSeries(fs: readonly MetricsFrame[], rule: number): Point[] {
+  return fs.flatMap((f) => {
+    const c = f.series['gate/rule_counts'];
+    return c ? [{ step: f.step, value: c[rule] ?? 0 }] : [];
+  });
+}
 
 export function overTimePanels(frames: readonly MetricsFrame[], compare: readonly MetricsFrame[] = []): OverTimePanel[] {
   const mk = (key: string, label: string, color: string, pick: (fs: readonly MetricsFrame[]) => Point[]): Series[] => [
@@ -55,11 +70,10 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
   }
 
   const counters = ([
-    ['esr/promoted', 'promoted to mask 1 (at-least-one)'],
     ['esr/dropped', 'dropped (never queued)'],
     ['esr/masked', 'queued with mask 0'],
   ] as const).filter(([k]) => has(frames, k));
-  if (counters.length) panels.push({ yLabel: 'samples', counts: true, series: counters.flatMap(([k, l], i) => scalar(k, l, PALETTE[[3, 1, 6][i]])) });
+  if (counters.length) panels.push({ yLabel: 'samples', counts: true, series: counters.flatMap(([k, l], i) => scalar(k, l, PALETTE[[1, 6][i]])) });
 
   const shares = ([
     ['esr/mask0_compute_share', 'mask-0 share of trained tokens (compute, no signal)'],
@@ -72,7 +86,14 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
     panels.push({ yLabel: 'requests', counts: true, series: [...scalar('gap/requests_503', 'answered 503 (weight sync)', PALETTE[1]), ...scalar('gap/lost_503', 'sessions lost (no retry)', PALETTE[6])] });
   }
 
-  const cases = last ? Object.keys(last.scalars).filter((k) => k.startsWith('esr/case_')) : [];
-  if (cases.length) panels.push({ yLabel: 'turns', counts: true, series: cases.flatMap((k, i) => scalar(k, `Combine: ${caseLabel(k)}`, PALETTE[i % PALETTE.length])) });
+  // which rule of the gate decided how many samples (at-least-one promotions, Combine's four cases, ...)
+  const names = ruleNames([...frames, ...compare]);
+  const fired = [...new Set(frames.flatMap((f) => (f.series['gate/rule_counts'] ?? []).flatMap((c, i) => (c > 0 ? [i] : []))))].sort((a, b) => a - b);
+  if (fired.length) {
+    panels.push({
+      yLabel: 'samples by gate rule', counts: true,
+      series: fired.flatMap((r, i) => mk(`rule:${r}`, `rule ${r + 1}: ${names.get(r) ?? 'unnamed'}`, PALETTE[i % PALETTE.length], (fs) => ruleCountSeries(fs, r))),
+    });
+  }
   return panels;
 }
