@@ -4,7 +4,7 @@
  * Node engine). `?only=<view>` renders one view; `window.viewsReady` is set when mounted.
  */
 import { mount, type Component } from 'svelte';
-import type { Config } from '../../src/core/config';
+import { defaultConfig, type Config } from '../../src/core/config';
 import type { MetricsFrame } from '../../src/core/metrics';
 import BehaviorArea from '../../src/ui/views/BehaviorArea.svelte';
 import DivergencePlot from '../../src/ui/views/DivergencePlot.svelte';
@@ -22,10 +22,15 @@ interface Fixture {
   meta: { preset: string; config: Config; command: string };
   frames: MetricsFrame[];
 }
-const runA = main as unknown as Fixture;
-const runB = fast as unknown as Fixture;
-const runClip = clip as unknown as Fixture;
-const runCombine = combine as unknown as Fixture;
+// fixtures recorded before a setting existed (e.g. `gate`) read as that setting's default
+const fixture = (f: unknown): Fixture => {
+  const x = f as Fixture;
+  return { ...x, meta: { ...x.meta, config: { ...defaultConfig(), ...x.meta.config } } };
+};
+const runA = fixture(main);
+const runB = fixture(fast);
+const runClip = fixture(clip);
+const runCombine = fixture(combine);
 
 const app = document.getElementById('app')!;
 const h1 = document.createElement('h1');
