@@ -6,6 +6,7 @@ import { makeConfig, type Config, type ConfigKey } from '../../core/config';
 import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../workers/lab.api';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
+import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 
 export type Target = 'A' | 'B';
@@ -31,7 +32,7 @@ export class Lab {
     try {
       await fn();
     } catch (e) {
-      this.message = e instanceof Error ? e.message : String(e);
+      this.message = actionMessage(e);
     }
   }
 
