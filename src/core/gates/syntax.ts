@@ -1,7 +1,7 @@
 // Our own Pratt (precedence-climbing) parser: tokens → an untyped syntax tree with character
-// ranges; parse.ts then checks names and types. Precedences follow JavaScript (and jsep, which the
-// language used before): || or 1, && and 2, == != 6, < <= > >= in 7, + - 9, * / % 10, ** 11
-// (right-associative); prefix - + ! not bind tighter than any binary operator (-2 ** 2 is 4);
+// ranges; parse.ts then checks names and types. Binary precedences are JavaScript's: || or 1,
+// && and 2, == != 6, < <= > >= in 7, + - 9, * / % 10, ** 11 (right-associative). Prefix - + ! not
+// bind tighter than any binary operator (so -2 ** 2 is (-2) ** 2 = 4, where JavaScript refuses it);
 // c ? a : b is lowest and right-associative. A parenthesized expression spans its parentheses.
 import { tokenize, type Token } from './tokens';
 import { ExprError } from './types';
