@@ -8,6 +8,7 @@ import { Run } from '../loop';
 import { behaviorScalars } from '../metrics';
 import { TASKS } from '../tasks/index';
 import { tabularFactory } from '../../../tests/support/factory';
+import { openParquet } from '../../io/hyparquet';
 import { measureLogs } from './analyze';
 import { EXPORT_FORMATS, exportRun, labRules, trlColumns, type StepTraces } from './export';
 import { memorySource } from './sources';
@@ -73,7 +74,7 @@ describe('export → import round trip', () => {
         'regex',
       ]);
       for (const [format, src, by] of sources) {
-        const m = await measureLogs(src, { ...labRules(cfg, by), eps });
+        const m = await measureLogs(src, { ...labRules(cfg, by), eps }, { parquet: openParquet });
         expect(m.issues, format).toEqual([]);
         expect(m.frames.map((f) => f.step), format).toEqual(steps.map((s) => s.step));
         m.frames.forEach((f, i) => {
