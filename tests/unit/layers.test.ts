@@ -51,4 +51,8 @@ describe('layers', () => {
     expect(e2e.input).toEqual(expect.arrayContaining(['index.html', 'tests/browser/probe.html', 'tests/browser/engine.html', 'tests/browser/views.html']));
     expect(relative(ROOT, e2e.outDir)).not.toBe('dist');
   });
+  it('the build names its code version (package version + git commit) for the bundles the page writes', async () => {
+    const c = await resolveConfig({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: 'silent' }, 'build', 'production');
+    expect(JSON.parse(String(c.define?.['import.meta.env.VITE_CODE_VERSION']))).toMatch(/^invariant-lab@\d+\.\d+\.\d+\+([0-9a-f]{12}(-dirty)?|nogit)$/);
+  });
 });
