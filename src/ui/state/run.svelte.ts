@@ -9,6 +9,7 @@ import * as Comlink from 'comlink';
 import type { Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ForkPoint, LabInit, LabListener, LabStatus } from '../../../workers/lab.api';
+import { keepTraced, type TracedStep } from '../gates/traced';
 import { startLabWorker, type LabWorker } from './lab-client';
 import { FrameHistory } from './history';
 import { SNAPSHOT_EVERY, recoveryPlan } from './recovery';
@@ -30,6 +31,8 @@ export class RunState {
   #history = new FrameHistory();
   #publishPending = false;
   traces = $state.raw<SampleTrace[]>([]);
+  /** The gate fields of the traced samples of recent steps (the gate editor replays drafts on them). */
+  traced = $state.raw<TracedStep[]>([]);
   /** Last refusal of a control change (e.g. a restart setting), shown next to the controls. */
   notice = $state('');
   #worker: LabWorker | null = null;
@@ -156,6 +159,7 @@ export class RunState {
     this.#history.reset(this.#prefix);
     this.#publish();
     this.traces = [];
+    this.traced = [];
     // a snapshot past the kept prefix belongs to the run that just ended
     const kept = this.#prefix.length ? this.#prefix[this.#prefix.length - 1].step : 0;
     if (this.#snapshot && this.#snapshot.step > kept) this.#snapshot = null;
@@ -168,6 +172,7 @@ export class RunState {
     this.#publish();
     this.traces = traces;
     const last = fs[fs.length - 1]?.step ?? 0;
+    if (traces.length) this.traced = keepTraced(this.traced, last, traces.map((t) => t.fields));
     if (last - (this.#snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
   }
 
