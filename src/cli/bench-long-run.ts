@@ -40,7 +40,9 @@ export interface LongRunResult {
   play_s: number;
   steps_per_s: number;
   pauses: PauseSample[];
+  pause_ui_ms_median: number;
   pause_ui_ms_max: number;
+  pause_idle_ms_median: number;
   pause_idle_ms_max: number;
   /** Used JS heap of the page after a forced GC: before Play, at step ~100, then at each checkpoint. */
   heap: HeapSample[];
@@ -112,6 +114,11 @@ async function measurePause(page: Page): Promise<PauseSample> {
   return (await page.evaluate('window.__pauseProbe')) as PauseSample;
 }
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 function slope(points: HeapSample[]): number {
   const n = points.length;
   if (n < 2) return 0;
@@ -170,7 +177,9 @@ export async function runLongRunBench(opts: { steps: number; every?: number }): 
       play_s: +(playMs / 1000).toFixed(1),
       steps_per_s: +(end / (playMs / 1000)).toFixed(2),
       pauses,
+      pause_ui_ms_median: median(pauses.map((p) => p.ui_ms)),
       pause_ui_ms_max: Math.max(...pauses.map((p) => p.ui_ms)),
+      pause_idle_ms_median: median(pauses.map((p) => p.idle_ms)),
       pause_idle_ms_max: Math.max(...pauses.map((p) => p.idle_ms)),
       heap,
       heap_growth_kb_per_step: +slope(tail.length >= 2 ? tail : heap.slice(1)).toFixed(3),

@@ -6,6 +6,7 @@
  * from that snapshot (on WASM after a device loss), and the status line says so (recovery.ts).
  */
 import * as Comlink from 'comlink';
+import { flushSync } from 'svelte';
 import type { Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ForkPoint, LabInit, LabListener, LabStatus } from '../../../workers/lab.api';
@@ -13,6 +14,7 @@ import { keepTraced, type TracedStep } from '../gates/traced';
 import { startLabWorker, type LabWorker } from './lab-client';
 import { FrameHistory } from './history';
 import { SNAPSHOT_EVERY, recoveryPlan } from './recovery';
+import { RedrawPacer, browserClock } from './redraw-pacer';
 import { startWatchdog, type Watchdog } from './watchdog';
 
 /** Rune state is proxied: only plain snapshots cross postMessage. */
@@ -22,14 +24,14 @@ export class RunState {
   status = $state<LabStatus | null>(null);
   /**
    * The frames to draw: at most ~MAX_DRAWN spread over the run, the latest and every setting change
-   * included (history.ts), republished at most once per animation frame, so chart work stays
-   * bounded on long runs. Replaced, never mutated ($state.raw).
+   * included (history.ts), republished at most once per animation frame and spaced by what the
+   * last redraw cost (redraw-pacer.ts), so chart work stays bounded on long runs and a click is
+   * handled promptly. Replaced, never mutated ($state.raw).
    */
   frames = $state.raw<MetricsFrame[]>([]);
   /** Every frame of the current run, in step order (export); republished with `frames`. */
   allFrames = $state.raw<MetricsFrame[]>([]);
   #history = new FrameHistory();
-  #publishPending = false;
   traces = $state.raw<SampleTrace[]>([]);
   /** The gate fields of the traced samples of recent steps (the gate editor replays drafts on them). */
   traced = $state.raw<TracedStep[]>([]);
@@ -80,15 +82,19 @@ export class RunState {
 
   /** Publish the history to the views: at most once per animation frame (a hidden tab waits). */
   #publish(): void {
-    if (this.#publishPending) return;
-    this.#publishPending = true;
-    const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: () => void) => setTimeout(f, 16);
-    raf(() => {
-      this.#publishPending = false;
+    this.#pacer.request();
+  }
+  /** Paced (redraw-pacer.ts): at most one redraw per animation frame, spaced by what the last one cost. */
+  #pacer = new RedrawPacer(() => {
+    // synchronously, so that the pacer measures what the views' redraw cost
+    flushSync(() => {
       this.frames = this.#history.drawn().slice();
       this.allFrames = this.#history.all().slice();
+      this.traces = this.#latestTraces;
     });
-  }
+  }, browserClock());
+  /** The latest batch's traces, published with the frames (views pair them with the latest frame). */
+  #latestTraces: SampleTrace[] = [];
   get playing(): boolean {
     return this.phase === 'running' && !this.pausing;
   }
@@ -157,6 +163,7 @@ export class RunState {
   #newRun(id: number): void {
     this.#runId = id;
     this.#history.reset(this.#prefix);
+    this.#latestTraces = [];
     this.#publish();
     this.traces = [];
     this.traced = [];
@@ -169,8 +176,10 @@ export class RunState {
     if (id < this.#runId) return;
     if (id > this.#runId) this.#newRun(id);
     this.#history.push(fs);
-    this.#publish();
-    this.traces = traces;
+    this.#latestTraces = traces;
+    // paced while playing; a step taken while idle (Step, the last frames of a pause) shows at once
+    if (this.phase === 'running') this.#publish();
+    else this.#pacer.flush();
     const last = fs[fs.length - 1]?.step ?? 0;
     if (traces.length) this.traced = keepTraced(this.traced, last, traces.map((t) => t.fields));
     if (last - (this.#snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
@@ -185,7 +194,10 @@ export class RunState {
       this.#baseFrame = s.baseScalars ? ({ step: 0, version: 0, scalars: s.baseScalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] } as unknown as MetricsFrame) : null;
     }
     this.status = s;
-    if (s.phase !== 'running') this.pausing = false; // the worker stopped (pause, end, checkpoint, NaN)
+    if (s.phase !== 'running') {
+      this.pausing = false; // the worker stopped (pause, end, checkpoint, NaN)
+      this.#pacer.flush(); // idle: the views and exports show every frame now, not after the redraw gap
+    }
     if (s.fault === 'device-lost' && this.#worker) void this.#recover(this.#worker, s.message.replace(/^WebGPU device lost: /, ''), true);
   }
 
