@@ -4,8 +4,10 @@
  */
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
 import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../workers/lab.api';
+import { GateDraft } from '../gates/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
+import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 
 export type Target = 'A' | 'B';
@@ -20,6 +22,8 @@ export class Lab {
   compareConfig = $state<Config | null>(null);
   speed = $state(0);
   message = $state('');
+  /** The gate editor's draft (applied to the targeted run like any live setting). */
+  readonly gate = new GateDraft();
 
   /** The page's query string, decoded once the lessons are in. */
   constructor(private readonly search: string) {
@@ -31,7 +35,7 @@ export class Lab {
     try {
       await fn();
     } catch (e) {
-      this.message = e instanceof Error ? e.message : String(e);
+      this.message = actionMessage(e);
     }
   }
 
@@ -136,6 +140,14 @@ export class Lab {
         await this.main.reset(this.settings.config);
       } else await this.main.patch({ [key]: value });
     });
+  }
+
+  /** Apply the gate editor's draft (a live setting change: timeline, URL, chart rules); a bad draft never goes. */
+  async applyGate(): Promise<void> {
+    if (!this.gate.canApply) return;
+    const text = this.gate.toApply;
+    await this.setField('gate', text);
+    if (this.editing.gate === text) this.gate.settle(text);
   }
 
   /** Another engine preference: a new worker (the URL keeps the choice). */

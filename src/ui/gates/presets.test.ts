@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkGateText } from '../../core/gates/index';
-import { GATE_PRESETS } from './gate-presets';
+import { GATE_PRESETS } from './presets';
 
 describe('gate presets', () => {
   it('each parses in the gates language', () => {
