@@ -7,6 +7,7 @@ import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../wor
 import { GateDraft } from '../gates/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
+import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 
 export type Target = 'A' | 'B';
@@ -34,7 +35,7 @@ export class Lab {
     try {
       await fn();
     } catch (e) {
-      this.message = e instanceof Error ? e.message : String(e);
+      this.message = actionMessage(e);
     }
   }
 

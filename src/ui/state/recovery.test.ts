@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../../core/config';
 import type { ForkPoint, LabInit } from '../../../workers/lab.api';
-import { recoveryPlan } from './recovery';
+import { WorkerStopped, actionMessage, recoveryPlan } from './recovery';
 
 const original: LabInit = { config: makeConfig({ seed: 3 }), prefer: 'auto', baseUrl: 'http://x/' };
 const snap: ForkPoint = { step: 50, base: new Float32Array(2), weights: new Float32Array(2), config: makeConfig({ seed: 3, lr: 0.002 }) };
@@ -29,5 +29,13 @@ describe('recoveryPlan', () => {
     const p = recoveryPlan({ original, snapshot: snap, step: 50, why: 'destroyed', deviceLost: true });
     expect(p.init.prefer).toBe('wasm');
     expect(p.message).toMatch(/^The WebGPU device was lost \(destroyed\) at step 50: resumed on WASM from the weights saved at step 50 \(/);
+  });
+});
+
+describe('actionMessage', () => {
+  it('says nothing for a call that a dead worker rejected (the recovery says it), the error otherwise', () => {
+    expect(actionMessage(new WorkerStopped('lab worker A stopped: no answer for 15 s'))).toBe('');
+    expect(actionMessage(new Error('no run to fork'))).toBe('no run to fork');
+    expect(actionMessage('plain')).toBe('plain');
   });
 });

@@ -40,3 +40,18 @@ export function recoveryPlan(opts: { original: LabInit; snapshot: ForkPoint | nu
     message: `${what}: no weights were saved yet, so the run restarted${on} from ${from} with the same seed and settings (a deterministic replay). Press Play to continue.`,
   };
 }
+
+/** The error a call to a worker that died rejects with (lab-client.ts); the run's recovery reports it. */
+export class WorkerStopped extends Error {
+  override name = 'WorkerStopped';
+}
+
+/**
+ * What the lab says about a failed user action: nothing when the worker died under it, since the
+ * run's recovery already says so on the status line and replaces that worker (such a message would
+ * otherwise stay after the run has recovered).
+ */
+export function actionMessage(e: unknown): string {
+  if (e instanceof WorkerStopped) return '';
+  return e instanceof Error ? e.message : String(e);
+}

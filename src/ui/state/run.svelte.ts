@@ -54,6 +54,13 @@ export class RunState {
   #baseRun = -1;
   /** Recoveries so far (worker failures and device losses). */
   recoveries = $state(0);
+  /**
+   * Pause was pressed and the worker has not reported idle yet (it finishes the step in flight and
+   * keeps it): the page shows paused at once instead of waiting for that step.
+   */
+  pausing = $state(false);
+  /** Counts play/pause presses: a pause's reply is stale once Play was pressed after it. */
+  #transport = 0;
 
   constructor(readonly name: string) {}
 
@@ -83,7 +90,7 @@ export class RunState {
     });
   }
   get playing(): boolean {
-    return this.phase === 'running';
+    return this.phase === 'running' && !this.pausing;
   }
   get ready(): boolean {
     return !!this.status && !['loading', 'pretraining', 'error'].includes(this.status.phase);
@@ -123,6 +130,7 @@ export class RunState {
     const step = this.step;
     const plan = recoveryPlan({ original: this.#init, snapshot: this.#snapshot, step, why, deviceLost });
     this.recoveries++;
+    this.pausing = false;
     this.#prefix = this.#history.all().filter((f) => f.step <= plan.keepTo);
     this.#newRun(-1);
     if (this.status) this.status = { ...this.status, phase: 'loading', message: `${plan.message.split(':')[0]}: restarting the worker…` };
@@ -177,6 +185,7 @@ export class RunState {
       this.#baseFrame = s.baseScalars ? ({ step: 0, version: 0, scalars: s.baseScalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] } as unknown as MetricsFrame) : null;
     }
     this.status = s;
+    if (s.phase !== 'running') this.pausing = false; // the worker stopped (pause, end, checkpoint, NaN)
     if (s.fault === 'device-lost' && this.#worker) void this.#recover(this.#worker, s.message.replace(/^WebGPU device lost: /, ''), true);
   }
 
@@ -185,8 +194,22 @@ export class RunState {
     return this.#worker.api;
   }
 
-  play = () => this.#api().play();
-  pause = () => this.#api().pause();
+  play = async (): Promise<void> => {
+    this.#transport++;
+    this.pausing = false;
+    await this.#api().play();
+  };
+  /** Shows paused at once; resolves when the worker is idle (the step in flight completed and kept). */
+  pause = async (): Promise<void> => {
+    const press = ++this.#transport;
+    if (this.phase === 'running') this.pausing = true;
+    try {
+      const s = await this.#api().pause();
+      if (press === this.#transport) this.#onStatus(s);
+    } finally {
+      if (press === this.#transport) this.pausing = false;
+    }
+  };
   toggle = () => (this.playing ? this.pause() : this.play());
   stepN = async (n: number) => this.#onStatus(await this.#api().step(n));
   reset = async (config?: Config): Promise<void> => {
