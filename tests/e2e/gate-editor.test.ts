@@ -117,6 +117,15 @@ describe('gate editor (WASM)', () => {
     expect(await page.locator('.gate-panel .in-use').innerText()).toContain('custom, 2 rules');
     // the rules of the new gate decided the new step's samples (traces name them)
     expect(await page.locator('[data-testid=replay-rules-in-use]').innerText()).toContain('votes disagree');
+    // the change is a labelled rule on the time charts, and the per-rule counts name the new gate's rules
+    const metrics = page.locator('section[data-view=metrics]');
+    await metrics.getByText('gate built-in → 2 rules').first().waitFor();
+    await metrics.getByText(/^rule 2: (at-least-one \/ )?the rest$/).waitFor();
+    await metrics.getByText('rule 4: effective').waitFor(); // the built-in gate's, before the change
+    // the sample inspector names the deciding rule
+    await page.getByRole('checkbox', { name: 'Sample inspector' }).check();
+    const inspector = page.locator('section[data-view=inspector]');
+    await inspector.locator('.reason', { hasText: 'the rest' }).first().waitFor();
 
     const url = page.url();
     await page.goto(url, { waitUntil: 'load' });
