@@ -66,9 +66,14 @@ describe('gate editor (WASM)', () => {
     await problems.getByText('line 2, character 1: unknown field "socre"; did you mean "score"?').waitFor();
     expect(await page.locator('[data-testid=gate-apply-run]').isDisabled()).toBe(true);
     expect(await editor(page).inputValue()).toBe(bad);
+    await page.locator('[data-testid=gate-panel]').screenshot({ path: `${ARTIFACTS}gate-editor-error.png` });
     // the run's gate is unchanged and it still trains
     const before = await stepCount(page);
     expect(await stepN(page, 1)).toBe(before + 1);
+    await page.getByRole('button', { name: 'Play' }).click();
+    await page.waitForFunction((k) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= k, before + 3, { timeout: 60_000 });
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await ready(page);
     expect(page.url()).not.toContain('gate=');
     expect(await page.locator('[data-testid=timeline]').innerText()).not.toMatch(/Gate|gate/);
     expect(await editor(page).inputValue()).toBe(bad);
@@ -85,6 +90,18 @@ describe('gate editor (WASM)', () => {
     const list = page.getByRole('listbox', { name: 'Field names' });
     await list.getByRole('option').first().waitFor();
     expect(await list.getByRole('option').allInnerTexts()).toEqual([expect.stringMatching(/^votes_neg number/)]);
+    // a screenshot with the field reference open and the suggestions for "hint" showing
+    await page.locator('[data-testid=gate-panel]').getByText('Field reference').click();
+    await editor(page).focus();
+    await editor(page).press('End');
+    await editor(page).pressSequentially(' > 0 && hint');
+    await list.getByRole('option', { name: /hint_accepted/ }).waitFor();
+    await page.locator('[data-testid=gate-panel]').screenshot({ path: `${ARTIFACTS}gate-editor-complete.png` });
+    await editor(page).press('Escape');
+    expect(await list.getByRole('option').count()).toBe(0);
+    await editor(page).fill('');
+    await editor(page).pressSequentially('votes_n');
+    await list.getByRole('option').first().waitFor();
     await editor(page).press('Enter');
     expect(await editor(page).inputValue()).toBe('votes_neg');
   });
@@ -122,6 +139,7 @@ describe('gate editor (WASM)', () => {
     await metrics.getByText('gate built-in → 2 rules').first().waitFor();
     await metrics.getByText(/^rule 2: (at-least-one \/ )?the rest$/).waitFor();
     await metrics.getByText('rule 4: effective').waitFor(); // the built-in gate's, before the change
+    await metrics.screenshot({ path: `${ARTIFACTS}gate-rule-counts.png` });
     // the sample inspector names the deciding rule
     await page.getByRole('checkbox', { name: 'Sample inspector' }).check();
     const inspector = page.locator('section[data-view=inspector]');

@@ -21,8 +21,11 @@ export interface DraftCheck {
   problems: Problem[];
 }
 
-/** Every problem of a gate's text, each at its line and character (the reasons come from the core). */
-export function checkDraft(text: string): DraftCheck {
+/**
+ * Every problem of a gate's text, each at its line and character (the reasons come from the core);
+ * `asSetting`: also the `gate` setting's own check (its length limit), which Apply must pass.
+ */
+export function checkDraft(text: string, asSetting = true): DraftCheck {
   const lines = text.split('\n');
   const { gate, errors, lines: ruleLines } = checkGateText(text);
   const problems = errors.map((e): Problem => {
@@ -32,7 +35,7 @@ export function checkDraft(text: string): DraftCheck {
     return { line: n + 1, col, end: Math.max(col + 1, Math.min(e.end, t.length) + 1), reason: e.reason, text: t };
   });
   // the config's own check (e.g. its length limit) decides what Apply may send
-  const limit = problems.length ? null : checkField('gate', text);
+  const limit = problems.length || !asSetting ? null : checkField('gate', text);
   if (limit) problems.push({ line: 1, col: 1, end: 1, reason: limit, text: '' });
   return { gate: problems.length ? null : gate, problems };
 }
