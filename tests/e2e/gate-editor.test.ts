@@ -145,11 +145,27 @@ describe('gate editor (WASM)', () => {
     const inspector = page.locator('section[data-view=inspector]');
     await inspector.locator('.reason', { hasText: 'the rest' }).first().waitFor();
 
+    // an edit not applied yet survives a reload of the tab; the URL restores the applied gate
+    const edit = `${GOOD}\nturn > 3 => drop # late`;
+    await editor(page).fill(edit);
     const url = page.url();
     await page.goto(url, { waitUntil: 'load' });
     await ready(page);
-    await page.getByRole('button', { name: 'Gate editor' }).click();
-    expect(await editor(page).inputValue()).toBe(GOOD);
+    await page.locator('[data-testid=gate-panel]').waitFor(); // it was open: it opens again
+    expect(await editor(page).inputValue()).toBe(edit);
     expect(await page.locator('.gate-panel .in-use').innerText()).toContain('custom, 2 rules');
+    await page.getByRole('button', { name: 'Revert to the gate in use' }).click();
+    expect(await editor(page).inputValue()).toBe(GOOD);
+    // a fresh tab with the shared URL: the gate, no draft
+    const other = await h.context.newPage();
+    try {
+      await other.goto(url, { waitUntil: 'load' });
+      await ready(other);
+      await other.getByRole('button', { name: 'Gate editor' }).click();
+      expect(await editor(other).inputValue()).toBe(GOOD);
+      expect(await other.locator('.gate-panel .in-use').innerText()).toContain('custom, 2 rules');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -121,3 +121,15 @@ export function normalized(text: string): string {
     .join('\n')
     .replace(/^\n+|\n+$/g, '');
 }
+
+/** A draft kept in the tab's session storage (a reload keeps what was typed); null when absent or not a draft. */
+export function storedDraft(json: string | null): (Draft & { open: boolean }) | null {
+  if (!json) return null;
+  try {
+    const o = JSON.parse(json) as Record<string, unknown>;
+    const ok = typeof o.text === 'string' && typeof o.applied === 'string' && o.text.length <= 20_000 && o.applied.length <= 20_000;
+    return ok ? { text: o.text as string, applied: o.applied as string, open: o.open === true } : null;
+  } catch {
+    return null;
+  }
+}
