@@ -81,6 +81,11 @@ describe('gate editor (WASM)', () => {
     await page.getByRole('button', { name: 'Close the gate editor' }).click();
     await page.getByRole('button', { name: 'Gate editor' }).click();
     expect(await editor(page).inputValue()).toBe(bad);
+    // loading a built-in gate over it keeps it one step back
+    await page.getByLabel('Load a built-in gate').selectOption('OPD');
+    expect(await editor(page).inputValue()).toContain('# hint accepted');
+    await page.getByRole('button', { name: 'Back to my previous draft' }).click();
+    expect(await editor(page).inputValue()).toBe(bad);
   });
 
   it('completes a field name while typing', async () => {

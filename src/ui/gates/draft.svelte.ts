@@ -10,6 +10,8 @@ const KEY = 'invariant-lab/gate-draft';
 export class GateDraft {
   #open = $state(false);
   #d = $state<Draft>({ text: '', applied: '' });
+  /** The edited draft that a loaded gate or a revert replaced (one step back, so nothing typed is lost). */
+  #previous = $state<string | null>(null);
   readonly check = $derived(checkDraft(this.#d.text));
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
@@ -80,7 +82,25 @@ export class GateDraft {
     this.#save();
   }
 
+  /** Replace the draft (a built-in gate, a revert); an edited draft can be brought back. */
+  load(text: string): void {
+    if (this.dirty && this.#d.text !== text) this.#previous = this.#d.text;
+    this.text = text;
+  }
+
   revert(): void {
-    this.text = this.#d.applied;
+    this.load(this.#d.applied);
+  }
+
+  get previous(): string | null {
+    return this.#previous;
+  }
+
+  /** Back to the draft the last load or revert replaced (the current one takes its place). */
+  restorePrevious(): void {
+    if (this.#previous === null) return;
+    const cur = this.#d.text;
+    this.text = this.#previous;
+    this.#previous = this.dirty && cur !== this.#previous ? cur : null;
   }
 }
