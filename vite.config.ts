@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { codeVersion } from './src/cli/code-version';
+import { codeVersion } from './src/cli/code-version.ts';
 
 // Threaded WASM needs cross-origin isolation (SharedArrayBuffer).
 const isolation = {

@@ -66,15 +66,25 @@ describe('gate editor (WASM)', () => {
     await problems.getByText('line 2, character 1: unknown field "socre"; did you mean "score"?').waitFor();
     expect(await page.locator('[data-testid=gate-apply-run]').isDisabled()).toBe(true);
     expect(await editor(page).inputValue()).toBe(bad);
+    await page.locator('[data-testid=gate-panel]').screenshot({ path: `${ARTIFACTS}gate-editor-error.png` });
     // the run's gate is unchanged and it still trains
     const before = await stepCount(page);
     expect(await stepN(page, 1)).toBe(before + 1);
+    await page.getByRole('button', { name: 'Play' }).click();
+    await page.waitForFunction((k) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= k, before + 3, { timeout: 60_000 });
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await ready(page);
     expect(page.url()).not.toContain('gate=');
     expect(await page.locator('[data-testid=timeline]').innerText()).not.toMatch(/Gate|gate/);
     expect(await editor(page).inputValue()).toBe(bad);
     // closing and reopening the editor keeps the draft
     await page.getByRole('button', { name: 'Close the gate editor' }).click();
     await page.getByRole('button', { name: 'Gate editor' }).click();
+    expect(await editor(page).inputValue()).toBe(bad);
+    // loading a built-in gate over it keeps it one step back
+    await page.getByLabel('Load a built-in gate').selectOption('OPD');
+    expect(await editor(page).inputValue()).toContain('# hint accepted');
+    await page.getByRole('button', { name: 'Back to my previous draft' }).click();
     expect(await editor(page).inputValue()).toBe(bad);
   });
 
@@ -85,6 +95,18 @@ describe('gate editor (WASM)', () => {
     const list = page.getByRole('listbox', { name: 'Field names' });
     await list.getByRole('option').first().waitFor();
     expect(await list.getByRole('option').allInnerTexts()).toEqual([expect.stringMatching(/^votes_neg number/)]);
+    // a screenshot with the field reference open and the suggestions for "hint" showing
+    await page.locator('[data-testid=gate-panel]').getByText('Field reference').click();
+    await editor(page).focus();
+    await editor(page).press('End');
+    await editor(page).pressSequentially(' > 0 && hint');
+    await list.getByRole('option', { name: /hint_accepted/ }).waitFor();
+    await page.locator('[data-testid=gate-panel]').screenshot({ path: `${ARTIFACTS}gate-editor-complete.png` });
+    await editor(page).press('Escape');
+    expect(await list.getByRole('option').count()).toBe(0);
+    await editor(page).fill('');
+    await editor(page).pressSequentially('votes_n');
+    await list.getByRole('option').first().waitFor();
     await editor(page).press('Enter');
     expect(await editor(page).inputValue()).toBe('votes_neg');
   });
@@ -117,12 +139,38 @@ describe('gate editor (WASM)', () => {
     expect(await page.locator('.gate-panel .in-use').innerText()).toContain('custom, 2 rules');
     // the rules of the new gate decided the new step's samples (traces name them)
     expect(await page.locator('[data-testid=replay-rules-in-use]').innerText()).toContain('votes disagree');
+    // the change is a labelled rule on the time charts, and the per-rule counts name the new gate's rules
+    const metrics = page.locator('section[data-view=metrics]');
+    await metrics.getByText('gate built-in → 2 rules').first().waitFor();
+    await metrics.getByText(/^rule 2: (at-least-one \/ )?the rest$/).waitFor();
+    await metrics.getByText('rule 4: effective').waitFor(); // the built-in gate's, before the change
+    await metrics.screenshot({ path: `${ARTIFACTS}gate-rule-counts.png` });
+    // the sample inspector names the deciding rule
+    await page.getByRole('checkbox', { name: 'Sample inspector' }).check();
+    const inspector = page.locator('section[data-view=inspector]');
+    await inspector.locator('.reason', { hasText: 'the rest' }).first().waitFor();
 
+    // an edit not applied yet survives a reload of the tab; the URL restores the applied gate
+    const edit = `${GOOD}\nturn > 3 => drop # late`;
+    await editor(page).fill(edit);
     const url = page.url();
     await page.goto(url, { waitUntil: 'load' });
     await ready(page);
-    await page.getByRole('button', { name: 'Gate editor' }).click();
-    expect(await editor(page).inputValue()).toBe(GOOD);
+    await page.locator('[data-testid=gate-panel]').waitFor(); // it was open: it opens again
+    expect(await editor(page).inputValue()).toBe(edit);
     expect(await page.locator('.gate-panel .in-use').innerText()).toContain('custom, 2 rules');
+    await page.getByRole('button', { name: 'Revert to the gate in use' }).click();
+    expect(await editor(page).inputValue()).toBe(GOOD);
+    // a fresh tab with the shared URL: the gate, no draft
+    const other = await h.context.newPage();
+    try {
+      await other.goto(url, { waitUntil: 'load' });
+      await ready(other);
+      await other.getByRole('button', { name: 'Gate editor' }).click();
+      expect(await editor(other).inputValue()).toBe(GOOD);
+      expect(await other.locator('.gate-panel .in-use').innerText()).toContain('custom, 2 rules');
+    } finally {
+      await other.close();
+    }
   });
 });

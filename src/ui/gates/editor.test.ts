@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_FIELDS } from '../../core/gates/index';
-import { appliedText, checkDraft, complete, completions, follow, normalized, problemText, wordAt } from './editor';
+import { appliedText, checkDraft, complete, completions, follow, normalized, problemText, storedDraft, wordAt } from './editor';
 
 const NAMES = Object.keys(SAMPLE_FIELDS);
 
@@ -58,5 +58,11 @@ describe('gate editor logic', () => {
     expect(appliedText('', 'builtin')).toBe('builtin');
     expect(appliedText('true => drop', 'builtin')).toBe('true => drop');
     expect(normalized('\n\ntrue => drop   \n\nx => mask0 \n\n')).toBe('true => drop\n\nx => mask0');
+  });
+
+  it('reads a stored draft back, or nothing when it is not one', () => {
+    expect(storedDraft(JSON.stringify({ text: 'x => drop', applied: '', open: true }))).toEqual({ text: 'x => drop', applied: '', open: true });
+    expect(storedDraft(JSON.stringify({ text: 'a', applied: 'b' }))).toEqual({ text: 'a', applied: 'b', open: false });
+    for (const bad of [null, '', '{', 'null', '[]', JSON.stringify({ text: 1, applied: '' }), JSON.stringify({ text: 'x'.repeat(20_001), applied: '' })]) expect(storedDraft(bad)).toBeNull();
   });
 });

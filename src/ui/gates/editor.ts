@@ -21,8 +21,11 @@ export interface DraftCheck {
   problems: Problem[];
 }
 
-/** Every problem of a gate's text, each at its line and character (the reasons come from the core). */
-export function checkDraft(text: string): DraftCheck {
+/**
+ * Every problem of a gate's text, each at its line and character (the reasons come from the core);
+ * `asSetting`: also the `gate` setting's own check (its length limit), which Apply must pass.
+ */
+export function checkDraft(text: string, asSetting = true): DraftCheck {
   const lines = text.split('\n');
   const { gate, errors, lines: ruleLines } = checkGateText(text);
   const problems = errors.map((e): Problem => {
@@ -32,7 +35,7 @@ export function checkDraft(text: string): DraftCheck {
     return { line: n + 1, col, end: Math.max(col + 1, Math.min(e.end, t.length) + 1), reason: e.reason, text: t };
   });
   // the config's own check (e.g. its length limit) decides what Apply may send
-  const limit = problems.length ? null : checkField('gate', text);
+  const limit = problems.length || !asSetting ? null : checkField('gate', text);
   if (limit) problems.push({ line: 1, col: 1, end: 1, reason: limit, text: '' });
   return { gate: problems.length ? null : gate, problems };
 }
@@ -117,4 +120,16 @@ export function normalized(text: string): string {
     .map((l) => l.replace(/\s+$/, ''))
     .join('\n')
     .replace(/^\n+|\n+$/g, '');
+}
+
+/** A draft kept in the tab's session storage (a reload keeps what was typed); null when absent or not a draft. */
+export function storedDraft(json: string | null): (Draft & { open: boolean }) | null {
+  if (!json) return null;
+  try {
+    const o = JSON.parse(json) as Record<string, unknown>;
+    const ok = typeof o.text === 'string' && typeof o.applied === 'string' && o.text.length <= 20_000 && o.applied.length <= 20_000;
+    return ok ? { text: o.text as string, applied: o.applied as string, open: o.open === true } : null;
+  } catch {
+    return null;
+  }
 }

@@ -26,6 +26,7 @@ export function builtinGates(knobs: GateKnobs): GatePreset[] {
   ];
 }
 
-/** The built-in gates with the default knobs, by "name: doc". */
-export const GATE_PRESETS: Record<string, string> = Object.fromEntries(builtinGates(makeConfig({})).map((p) => [`${p.name}: ${p.doc}`, p.text]));
-
+/** The built-in gates with the default knobs, by "method: doc" (the import panel's preset names). */
+export const GATE_PRESETS: Record<string, string> = Object.fromEntries(
+  builtinGates(makeConfig({})).map((p, i) => [i < METHOD_NAMES.length ? `${METHOD_NAMES[i]}: ${p.doc}` : 'grpo + dynamic sampling (drop zero-variance groups)', p.text]),
+);

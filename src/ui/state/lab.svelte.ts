@@ -23,7 +23,7 @@ export class Lab {
   speed = $state(0);
   message = $state('');
   /** The gate editor's draft (applied to the targeted run like any live setting). */
-  readonly gate = new GateDraft();
+  readonly gate = new GateDraft(typeof sessionStorage === 'undefined' ? null : sessionStorage);
 
   /** The page's query string, decoded once the lessons are in. */
   constructor(private readonly search: string) {
