@@ -4,11 +4,12 @@
  * is kept, then the status line says "paused at step N" and no frame comes after it. The long step
  * is a busy worker, made from outside through Playwright's handle on it (nothing test-only ships).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
 
+const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
 const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5000';
 
 async function ready(page: Page, timeout = 90_000): Promise<void> {
@@ -69,9 +70,11 @@ describe('Pause with a busy worker (WASM)', () => {
     await page.locator('.transport .play').click();
     await page.waitForFunction(() => {
       const play = document.querySelector('.transport .play')?.textContent ?? '';
-      return /Play/.test(play) && /pausing… at step \d+/.test(document.querySelector('[data-testid=status]')?.textContent ?? '');
+      return /Play/.test(play) && /pausing… after the step in progress \(now at step \d+\)/.test(document.querySelector('[data-testid=status]')?.textContent ?? '');
     }, null, { timeout: 5_000 });
     expect(busyDone, 'the page must not wait for the worker to show paused').toBe(false);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}pause-pausing.png`, clip: { x: 0, y: 0, width: 1280, height: 160 } });
     await busy;
     await ready(page);
     const said = await status(page);

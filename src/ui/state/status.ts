@@ -23,7 +23,7 @@ export interface StatusInput {
 export function statusText({ labMessage, status, compareMessage = '', config, hidden, watching = false, pausing = false }: StatusInput): string {
   if (!status) return redact(labMessage || 'warming up engine…', config, hidden);
   // pausing is said first whatever else is said: it is the answer to the press
-  const pausingLine = status.phase === 'running' && pausing ? `pausing… at step ${status.step} (the step in progress completes and is kept)` : '';
+  const pausingLine = status.phase === 'running' && pausing ? `pausing… after the step in progress (now at step ${status.step})` : '';
   const lines = [pausingLine, labMessage, status.message, compareMessage ? `B: ${compareMessage}` : ''].filter(Boolean);
   if (!lines.length) {
     // the engine and base details live in the backend badge (its tooltip and screen-reader text)
