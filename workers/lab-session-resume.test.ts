@@ -51,7 +51,7 @@ describe('LabSession resume', () => {
     await a.s.step(3);
     const want = a.frames.slice(6);
     const b = session(cfg);
-    const st = await b.s.init(undefined, 'resumed', { kind: 'snapshot', snapshot: snap });
+    const st = await b.s.init(undefined, 'resumed', { snapshot: snap, step: 6, timeline: [] });
     expect(st).toMatchObject({ phase: 'ready', step: 6, message: 'resumed', baseSource: 'test base' });
     expect(st.timeline).toEqual((await a.s.status()).timeline);
     expect(st.baseScalars).toEqual(a.statuses[a.statuses.length - 1].baseScalars);
@@ -66,7 +66,7 @@ describe('LabSession resume', () => {
     expect(timeline.map((e) => e.step)).toEqual([0, 3]);
     const stored = a.frames.slice();
     await a.s.step(2);
-    const resume: ResumeFrom = { kind: 'replay', step: 6, timeline, expect: { ...stored[5], perf: { 'perf/steps_per_s': 1, 'perf/tokens_per_s': 1 } } };
+    const resume: ResumeFrom = { step: 6, timeline, expect: { ...stored[5], perf: { 'perf/steps_per_s': 1, 'perf/tokens_per_s': 1 } } };
     const b = session(makeConfig(timeline[0].patch));
     const st = await b.s.init(undefined, 'restarted', resume);
     expect(st.step).toBe(6);
@@ -84,7 +84,7 @@ describe('LabSession resume', () => {
     const { timeline } = a.s.status();
     const f = a.frames[5];
     const b = session(makeConfig(timeline[0].patch));
-    const st = await b.s.init(undefined, undefined, { kind: 'replay', step: 6, timeline, expect: { ...f, scalars: { ...f.scalars, 'train/loss': 123 } } });
+    const st = await b.s.init(undefined, undefined, { step: 6, timeline, expect: { ...f, scalars: { ...f.scalars, 'train/loss': 123 } } });
     expect(st.message).toMatch(/^The replayed step 6 differs from the stored one in train\/loss \(stored 123, now /);
   });
 });

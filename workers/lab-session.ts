@@ -117,12 +117,9 @@ export class LabSession {
           // Same task, model and seed as the parent; every other setting may differ.
           this.config = makeConfig({ ...this.config, task: fork.config.task, seed: fork.config.seed, ...shapeOf(fork.config) });
         }
-        let check = '';
-        if (resume?.kind === 'snapshot') await this.resumeFrom(resume.snapshot);
-        else {
-          await this.start(this.config);
-          if (resume?.kind === 'replay') check = await this.replay(resume);
-        }
+        if (resume?.snapshot) await this.resumeFrom(resume.snapshot);
+        else await this.start(this.config);
+        const check = resume ? await this.replay(resume) : '';
         const said = note ?? (this.fork ? `forked at step ${this.fork.step}` : '');
         return this.emitStatus(this.poisoned ? 'paused' : 'ready', [said, check, this.poisoned].filter(Boolean).join(' '));
       } catch (e) {
@@ -149,9 +146,10 @@ export class LabSession {
    * Take the run's steps again up to `r.step`, its timeline's setting changes at their steps, without
    * streaming them (the page shows the stored frames); returns what the check of the last one said.
    */
-  private async replay(r: Extract<ResumeFrom, { kind: 'replay' }>): Promise<string> {
+  private async replay(r: ResumeFrom): Promise<string> {
     const run = this.run!;
     const target = r.step - this.origin;
+    if (run.stepCount > target) throw new Error(`cannot replay to step ${r.step}: the run is at step ${this.offset + run.stepCount}`);
     const patches = r.timeline.slice(1).filter((e) => e.step >= this.origin);
     let last: MetricsFrame | null = null;
     let shownAt = 0;

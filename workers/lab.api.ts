@@ -35,12 +35,16 @@ export interface LabSnapshot {
 
 /**
  * How a worker picks up a run that was interrupted (a reload, a failed worker): continue a kept
- * snapshot exactly, or start from the run's beginning and replay its timeline silently up to
- * `step` (deterministic: the same frames again). `expect`: the stored frame at `step`, checked.
+ * snapshot exactly (none: start the run from its beginning), then take the steps up to `step` again
+ * without streaming them, the timeline's setting changes at their steps (deterministic: the same
+ * frames again). `expect`: the known frame at `step`, checked against the replayed one.
  */
-export type ResumeFrom =
-  | { kind: 'snapshot'; snapshot: LabSnapshot }
-  | { kind: 'replay'; step: number; timeline: TimelineEntry[]; expect?: MetricsFrame };
+export interface ResumeFrom {
+  snapshot?: LabSnapshot;
+  step: number;
+  timeline: TimelineEntry[];
+  expect?: MetricsFrame;
+}
 
 export interface LabInit {
   config: Config;

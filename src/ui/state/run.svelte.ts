@@ -1,17 +1,19 @@
 /**
  * One run in a lab worker, as rune state: status (phase, backend, steps/s, timeline), the frame
  * history and the latest batch's traces. Named mutators forward to the worker's comlink API.
- * Recovery: the page keeps the trainer's weights every SNAPSHOT_EVERY steps; a worker that errors
- * out, stops answering (watchdog) or loses its WebGPU device is replaced by a fresh one that resumes
- * from that snapshot (on WASM after a device loss), and the status line says so (recovery.ts).
+ * Recovery: the page keeps a snapshot of the run (weights, optimizer state, RNG positions) every
+ * SNAPSHOT_EVERY steps and at every pause; a worker that errors out, stops answering (watchdog) or
+ * loses its WebGPU device is replaced by a fresh one that resumes from it (on WASM after a device
+ * loss) and replays the steps after it, and the status line says so (recovery.ts). `resume` picks a
+ * stored run up after a reload the same way.
  */
 import * as Comlink from 'comlink';
 import type { Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
-import type { ForkPoint, LabInit, LabListener, LabStatus } from '../../../workers/lab.api';
+import type { ForkPoint, LabInit, LabListener, LabSnapshot, LabStatus } from '../../../workers/lab.api';
 import { startLabWorker, type LabWorker } from './lab-client';
 import { FrameHistory } from './history';
-import { SNAPSHOT_EVERY, recoveryPlan } from './recovery';
+import { SNAPSHOT_EVERY, recoveryPlan, type RecoveryPlan } from './recovery';
 import { startWatchdog, type Watchdog } from './watchdog';
 
 /** Rune state is proxied: only plain snapshots cross postMessage. */
@@ -38,12 +40,12 @@ export class RunState {
   #prefix: MetricsFrame[] = [];
   /** How this run was started (recovery falls back to it when no snapshot was kept yet). */
   #init: LabInit | null = null;
-  /** The latest weights kept in the page, and whether a readback is in flight. */
-  #snapshot: ForkPoint | null = null;
+  /** The latest snapshot kept in the page (published for storage), and whether one is being read. */
+  snapshot = $state.raw<LabSnapshot | null>(null);
   #snapshotting = false;
+  /** The snapshot failed once (an engine that cannot export): recovery replays instead. */
+  #snapshotProblem = '';
   #watchdog: Watchdog | null = null;
-  /** After a recovery the worker starts at the snapshot: a reset must start a fresh worker at step 0. */
-  #resumed = false;
   #speed = 0;
   #pauseAt: number | null = null;
   /** The base before SFT and RL as a step-0 frame (behavior metrics only), for the run `#baseRun`. */
@@ -88,9 +90,24 @@ export class RunState {
 
   async start(init: LabInit): Promise<void> {
     this.#init = init;
-    this.#resumed = false;
-    this.#snapshot = init.fork ?? null;
+    this.snapshot = null;
     await this.#launch(init);
+  }
+
+  /**
+   * Pick up an interrupted run (a reload): its known frames show at once, the worker continues from
+   * the plan's snapshot or replays from step 0 (recovery.ts), `traces` are the last step's.
+   */
+  async resume(plan: RecoveryPlan, frames: readonly MetricsFrame[], traces: SampleTrace[]): Promise<void> {
+    const { resume, ...original } = plan.init;
+    this.dispose();
+    this.#init = original;
+    this.#prefix = frames.filter((f) => f.step <= plan.keepTo);
+    this.snapshot = resume?.snapshot ?? null;
+    this.#newRun(-1);
+    this.status = null;
+    await this.#launch({ ...plan.init, note: plan.message });
+    if (this.step === plan.keepTo) this.traces = traces;
   }
 
   async #launch(init: LabInit): Promise<void> {
@@ -117,27 +134,35 @@ export class RunState {
     this.#watchdog = null;
     worker.terminate();
     this.#worker = null;
-    const step = this.step;
-    const plan = recoveryPlan({ original: this.#init, snapshot: this.#snapshot, step, why, deviceLost });
+    const known = this.#history.all();
+    const last = known[known.length - 1];
+    const start = this.#init.fork?.step ?? 0;
+    const plan = recoveryPlan({
+      original: this.#init, snapshot: this.snapshot, step: last?.step ?? start, timeline: this.status?.timeline ?? [],
+      ...(last ? { expect: last } : {}), why, deviceLost, failedAt: this.step,
+    });
     this.recoveries++;
-    this.#prefix = this.#history.all().filter((f) => f.step <= plan.keepTo);
+    this.#prefix = known.filter((f) => f.step <= plan.keepTo);
+    const traces = this.traces;
     this.#newRun(-1);
     if (this.status) this.status = { ...this.status, phase: 'loading', message: `${plan.message.split(':')[0]}: restarting the worker…` };
-    this.#resumed = !!plan.init.fork && plan.init.fork !== this.#init.fork;
     await this.#launch({ ...plan.init, note: plan.message });
+    if (this.step === plan.keepTo) this.traces = traces;
   }
 
-  /** Keep the trainer's weights every SNAPSHOT_EVERY steps (one readback; never two at once). */
+  /** Keep the run's snapshot (one readback; never two at once). */
   async #takeSnapshot(): Promise<void> {
     const worker = this.#worker;
-    if (!worker || this.#snapshotting) return;
+    if (!worker || this.#snapshotting || this.#snapshotProblem) return;
     this.#snapshotting = true;
     const id = this.#runId;
     try {
-      const point = await worker.api.forkPoint();
-      if (worker === this.#worker && id === this.#runId) this.#snapshot = point;
-    } catch {
-      // a failing worker is the watchdog's business; the previous snapshot stays
+      const snap = await worker.api.snapshot();
+      if (worker === this.#worker && id === this.#runId) this.snapshot = snap;
+    } catch (e) {
+      // a failing worker is the watchdog's business; an engine that cannot export says so once
+      const why = e instanceof Error ? e.message : String(e);
+      if (/cannot export/.test(why)) this.#snapshotProblem = why;
     } finally {
       this.#snapshotting = false;
     }
@@ -150,7 +175,7 @@ export class RunState {
     this.traces = [];
     // a snapshot past the kept prefix belongs to the run that just ended
     const kept = this.#prefix.length ? this.#prefix[this.#prefix.length - 1].step : 0;
-    if (this.#snapshot && this.#snapshot.step > kept) this.#snapshot = null;
+    if (this.snapshot && this.snapshot.step > kept) this.snapshot = null;
   }
 
   #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
@@ -160,7 +185,7 @@ export class RunState {
     this.#publish();
     this.traces = traces;
     const last = fs[fs.length - 1]?.step ?? 0;
-    if (last - (this.#snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
+    if (last - (this.snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
   }
 
   #onStatus(s: LabStatus): void {
@@ -173,6 +198,8 @@ export class RunState {
     }
     this.status = s;
     if (s.fault === 'device-lost' && this.#worker) void this.#recover(this.#worker, s.message.replace(/^WebGPU device lost: /, ''), true);
+    // a run that stopped (pause, Step, done) is kept as it stands: a reload then resumes right here
+    else if (['ready', 'paused', 'done'].includes(s.phase) && !s.needsReset && s.step > (this.snapshot?.step ?? 0)) void this.#takeSnapshot();
   }
 
   #api() {
@@ -185,8 +212,6 @@ export class RunState {
   toggle = () => (this.playing ? this.pause() : this.play());
   stepN = async (n: number) => this.#onStatus(await this.#api().step(n));
   reset = async (config?: Config): Promise<void> => {
-    // a resumed worker starts at its snapshot: step 0 needs the original start again
-    if (this.#resumed && this.#init) return this.restart({ ...this.#init, config: config ?? this.#init.config });
     this.#onStatus(await this.#api().reset(config && plain(config)));
   };
   reseed = async (seed: number) => this.#onStatus(await this.#api().reseed(seed));
@@ -204,7 +229,11 @@ export class RunState {
   async refork(point: ForkPoint | null): Promise<void> {
     this.#prefix = point ? this.#history.all().filter((f) => f.step <= point.step) : [];
     this.#onStatus(await this.#api().refork(point));
-    if (point) this.#snapshot = point;
+    if (point) {
+      // the run restarted at the fork point (fresh moments and streams): keep that state at once
+      this.snapshot = null;
+      await this.#takeSnapshot();
+    }
   }
 
   /** A live patch for the next step; a refusal is kept in `notice`. */

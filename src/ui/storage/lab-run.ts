@@ -1,13 +1,17 @@
 /**
  * The lab's own run stored as it trains: a one-cell experiment record of kind 'run' (config, seed,
- * timeline, frames in batches). A new run id (reset, reseed, new settings) or a replaced history
- * (fork, recovery) starts a new record. The Runs panel of the experiments page lists it; it is shown
- * as stored there (live setting changes on its timeline cannot be replayed by a restart).
+ * timeline, frames in batches, one transaction each), the run's latest snapshot (weights, optimizer
+ * state, RNG positions; optional, its size on the record) and the traces of the steps the user
+ * opened in the sample inspector. A new run id (reset, reseed, new settings) or a replaced history
+ * (fork) starts a new record; the meta key 'lab-run' names the record a reload restores
+ * (lab-restore.ts). A write that fails (quota, a closed database) stops the recording with a
+ * message; what was stored before stays whole.
  */
 import type { Config } from '../../core/config';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
-import type { MetricsFrame } from '../../core/metrics';
+import type { MetricsFrame, SampleTrace } from '../../core/metrics';
+import type { LabSnapshot } from '../../../workers/lab.api';
 import { RunStore, newId, storeError, type StoredExperiment } from './store';
 
 export interface LabRunView {
@@ -24,11 +28,22 @@ export class LabRunRecording {
   private id = '';
   private first: MetricsFrame | null = null;
   private stored = 0;
+  /** Step of the last frame handed to the queue (a snapshot waits until the frames reach it). */
+  private storedStep = 0;
+  private pendingSnapshot: LabSnapshot | null = null;
+  private savedSnapshot: LabSnapshot | null = null;
+  private tracesSaved = new Set<number>();
+  /** A restored record to continue (set by `adopt`, used by the next update). */
+  private adopting: { id: string; frames: number } | null = null;
   private failed = false;
+  /** Keep the run's snapshot for a resume (off: a reload restarts it from step 0 and replays it). */
+  keepSnapshot = true;
 
   constructor(
     private readonly onError: (message: string) => void,
     open: () => Promise<RunStore> = () => RunStore.open(),
+    /** After each write (e.g. to show the stored size). */
+    private readonly onWritten: (rec: StoredExperiment | undefined) => void = () => undefined,
   ) {
     this.store = open().catch((e: unknown) => {
       this.onError(`${storeError(e, 'opening the run store').message} This run is not stored.`);
@@ -36,23 +51,76 @@ export class LabRunRecording {
     });
   }
 
-  /** Call with the run's status and frames whenever either changes. */
+  /** Continue a restored record: its first `frames` frames are the run's first ones (no new record). */
+  adopt(id: string, frames: number): void {
+    this.adopting = { id, frames };
+  }
+
+  /** Call with the run's status and every frame of the run (allFrames) whenever either changes. */
   update(run: LabRunView, frames: readonly MetricsFrame[]): void {
     if (this.failed || !frames.length) return;
+    if (this.adopting && frames.length >= this.adopting.frames) {
+      Object.assign(this, { runId: run.runId, first: frames[0], stored: this.adopting.frames, id: this.adopting.id, storedStep: frames[this.adopting.frames - 1]?.step ?? 0 });
+      this.adopting = null;
+      this.tracesSaved.clear();
+    }
     const replaced = run.runId !== this.runId || frames[0] !== this.first || frames.length < this.stored;
     if (replaced) {
       this.runId = run.runId;
       this.first = frames[0];
       this.stored = 0;
+      this.storedStep = 0;
+      this.pendingSnapshot = null;
+      this.savedSnapshot = null;
+      this.tracesSaved.clear();
       this.id = newId();
       const rec = labRunRecord(this.id, run);
-      this.enqueue((s) => s.put(rec));
+      const id = this.id;
+      this.enqueue(async (s) => {
+        await s.put(rec);
+        await s.setLabRun(id);
+      });
     }
     const fresh = frames.slice(this.stored);
     if (!fresh.length) return;
     this.stored = frames.length;
+    this.storedStep = fresh[fresh.length - 1].step;
     const id = this.id;
     this.enqueue((s) => s.appendFrames(id, 0, fresh.map((f) => ({ ...f, trace: [] })), { timeline: run.timeline, engine: run.backend }));
+    this.writeSnapshot();
+  }
+
+  /** The run's latest snapshot: stored once the stored frames reach its step (never ahead of them). */
+  snapshot(snap: LabSnapshot | null): void {
+    if (!snap || !this.keepSnapshot || snap === this.savedSnapshot) return;
+    this.pendingSnapshot = snap;
+    this.writeSnapshot();
+  }
+
+  private writeSnapshot(): void {
+    const snap = this.pendingSnapshot;
+    if (!snap || !this.id || snap.step > this.storedStep) return;
+    this.pendingSnapshot = null;
+    this.savedSnapshot = snap;
+    const id = this.id;
+    this.enqueue((s) => s.saveSnapshot(id, 0, snap));
+  }
+
+  /** Traces of a step the user looked at in the sample inspector (once per step). */
+  traces(step: number, traces: readonly SampleTrace[]): void {
+    if (!this.id || !traces.length || this.tracesSaved.has(step) || step > this.storedStep) return;
+    this.tracesSaved.add(step);
+    const id = this.id;
+    const copy = structuredClone(traces as SampleTrace[]);
+    this.enqueue((s) => s.saveTraces(id, 0, step, copy));
+  }
+
+  /** Stop keeping snapshots and drop the stored ones of this run (frees space; a reload then replays). */
+  dropSnapshots(): void {
+    this.keepSnapshot = false;
+    this.pendingSnapshot = null;
+    const id = this.id;
+    if (id) this.enqueue((s) => s.dropWeights(id));
   }
 
   private enqueue(write: (s: RunStore) => Promise<void>): void {
@@ -61,9 +129,10 @@ export class LabRunRecording {
       if (!s || this.failed) return;
       try {
         await write(s);
+        this.onWritten(await s.get(this.id).catch(() => undefined));
       } catch (e) {
         this.failed = true;
-        this.onError(`${storeError(e, 'storing the lab run').message} Recording stopped.`);
+        this.onError(`${storeError(e, 'storing the lab run').message} Recording stopped; training goes on unstored.`);
       }
     });
   }
@@ -82,7 +151,7 @@ export function labRunRecord(id: string, run: LabRunView, now = Date.now()): Sto
   const { seed, steps, ...base } = run.config;
   const spec: ExperimentSpec = { version: 1, name: `lab run: ${run.config.task}, ${run.config.method}, seed ${seed}`, base, variants: [{ name: 'run', patch: {} }], seeds: [seed], steps };
   return {
-    id, name: `${spec.name} (${new Date(now).toISOString().slice(11, 19)})`, kind: 'run', createdAt: now, updatedAt: now, spec, keepWeights: false,
+    id, name: `${spec.name} (${new Date(now).toISOString().slice(11, 19)})`, kind: 'run', createdAt: now, updatedAt: now, spec, keepWeights: true,
     cells: [{ variant: 0, seed, config: run.config, timeline: run.timeline, frameCount: 0, batches: 0, step: 0 }],
   };
 }
