@@ -1,4 +1,5 @@
 import { mount } from 'svelte';
+import './ui/page.css';
 import App from './ui/App.svelte';
 import ExperimentPage from './ui/experiment/ExperimentPage.svelte';
 

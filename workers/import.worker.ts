@@ -4,6 +4,7 @@
  */
 import * as Comlink from 'comlink';
 import { measureLogs, scanLogs, type ImportSource } from '../src/core/import/index';
+import { openParquet } from '../src/io/hyparquet';
 import type { ImportApi } from './import.api';
 
 export function fileSource(f: File): ImportSource {
@@ -28,8 +29,8 @@ export function fileSource(f: File): ImportSource {
 }
 
 const api: ImportApi = {
-  scan: (files, opts, onProgress) => scanLogs(files.map(fileSource), { ...opts, onProgress }),
-  measure: (files, spec, opts, onProgress) => measureLogs(files.map(fileSource), spec, { ...opts, onProgress }),
+  scan: (files, opts, onProgress) => scanLogs(files.map(fileSource), { ...opts, onProgress, parquet: openParquet }),
+  measure: (files, spec, opts, onProgress) => measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet }),
 };
 
 Comlink.expose(api);

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../core/config';
 import type { PolicyEngine } from '../core/engine';
+import type { PopulationEngine } from '../core/population';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
 import { shippedBase } from './checkpoints';
@@ -25,6 +26,17 @@ export async function createCliEngine(kind: EngineKind, cfg: Config): Promise<Po
   }
   const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
   return createNodeEngine(shape, { seed: cfg.seed });
+}
+
+/** A population of `size` policies (an ensemble: one graph call per phase for all members). */
+export async function createCliPopulation(kind: EngineKind, cfg: Config, size: number): Promise<PopulationEngine> {
+  const shape = policyShape(cfg);
+  if (kind === 'tabular') {
+    const { TabularPopulation } = await import('../../tests/support/tabular-population');
+    return new TabularPopulation(shape, size);
+  }
+  const { createNodePopulation } = await import('../engine/node');
+  return createNodePopulation(shape, { size, seed: cfg.seed });
 }
 
 /** Put the base weights into a fresh engine; returns where they came from. */

@@ -7,11 +7,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parquetWriteBuffer } from 'hyparquet-writer';
 import { makeConfig } from '../core/config';
-import { exportRun, labRules, trlColumns, type StepTraces } from '../core/import/export';
+import { exportRun, labRules, type StepTraces } from '../core/import/export';
 import type { SampleTrace } from '../core/metrics';
 import { parsePreset } from '../core/presets';
+import { trlParquet } from '../io/trl-parquet';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: v } = parseArgs({ options: { run: { type: 'string' }, preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
@@ -44,17 +44,8 @@ for (const f of exportRun(steps, config, 'openclaw', 'openclaw-record')) put('op
 for (const f of exportRun(steps, config, 'verl')) put('verl', `verl/${f.name}`, f.text);
 for (const f of exportRun(steps, config, 'jsonl', 'generic')) put('jsonl', f.name, f.text);
 for (const { step, traces } of steps) {
-  const { name, columns } = trlColumns(config, traces, step);
-  const buf = parquetWriteBuffer({
-    columnData: [
-      { name: 'step', data: columns.step.map(BigInt), type: 'INT64' },
-      { name: 'prompt', data: columns.prompt, type: 'STRING' },
-      { name: 'completion', data: columns.completion, type: 'STRING' },
-      { name: 'lab_reward', data: columns.lab_reward, type: 'DOUBLE' },
-      { name: 'advantage', data: columns.advantage, type: 'DOUBLE' },
-    ],
-  });
-  put('trl', `trl/${name}`, new Uint8Array(buf));
+  const { name, bytes } = trlParquet(config, traces, step);
+  put('trl', `trl/${name}`, bytes);
 }
 const tools = labRules(config, 'tools');
 const regex = labRules(config, 'regex');

@@ -72,6 +72,29 @@ describe('npm run experiment', () => {
     expect(JSON.parse(rr.out.trim().split('\n').at(-1)!)).toEqual({ identical: true, cells: 1, otherEngine: [] });
   });
 
+  it('--all --ensemble (each variant\'s seeds trained together on one population engine) equals --all cell by cell, bit for bit', { timeout: LONG }, () => {
+    const one = join(dir, 'singles.json');
+    const together = join(dir, 'together.json');
+    const cells = join(dir, 'together-cells');
+    const a = cli(['--spec', specFile, '--all', '--out', one, ...common]);
+    expect(a.code, a.err).toBe(0);
+    const b = cli(['--spec', specFile, '--all', '--ensemble', '--out', together, '--out-dir', cells, ...common]);
+    expect(b.code, b.err).toBe(0);
+    expect(b.out.trim().split('\n').map((l) => JSON.parse(l).stepsTaken)).toEqual([3, 3, 3, 3]);
+    const singles = parseBundle(readFileSync(one, 'utf8'));
+    const ens = parseBundle(readFileSync(together, 'utf8'));
+    expect(ens.runs.map((r) => [r.variant, r.seed])).toEqual(singles.runs.map((r) => [r.variant, r.seed]));
+    ens.runs.forEach((run, i) => {
+      expect(run.timeline).toEqual(singles.runs[i].timeline);
+      expect(run.frames.map((f) => ({ ...f, perf: {} }))).toEqual(singles.runs[i].frames.map((f) => ({ ...f, perf: {} })));
+    });
+    // the cell logs written along the way merge into the same bundle
+    const merged = join(dir, 'together-merged.json');
+    expect(cli(['merge', cells, '--out', merged]).code).toBe(0);
+    parseBundle(readFileSync(merged, 'utf8')).runs.forEach((run, i) => expect(firstFrameDifference(run.frames, ens.runs[i].frames)).toBeNull());
+    expect(cli(['--spec', specFile, '--index', '0', '--ensemble', ...common]).code).toBe(2);
+  });
+
   it('merge refuses an incomplete cell by name; bad input is a usage error', { timeout: LONG }, () => {
     const cells = join(dir, 'partial');
     expect(cli(['--spec', specFile, '--index', '0', '--out-dir', cells, ...common]).code).toBe(0);

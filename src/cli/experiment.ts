@@ -3,22 +3,23 @@
 //   npm run experiment -- --spec exp.json --index I [--out-dir D]  train cell I → D/cell-0000I.jsonl
 //     (--index defaults to $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)
 //   npm run experiment -- --spec exp.json --all --out bundle.json  every cell in this process → bundle
+//     (--ensemble: each variant's seeds trained together as one ensemble, one graph call per phase)
 //   npm run experiment -- merge DIR --out bundle.json [--partial]  cell logs → bundle (the lab imports it)
 //   npm run experiment -- report bundle.json --metric M [--a 0 --b 1 --from S --to S --lower-is-better]
 //   npm run experiment -- reproduce bundle.json [--index I]        re-train cells, compare bit for bit
 // Options: --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
 // Exit codes (src/cli/exit-codes.ts): 0 ok, 1 error, 2 usage, 3 a cell stopped at a non-finite metric.
-import { scalarAt } from '../core/metrics';
+import { scalarAt, type MetricsFrame } from '../core/metrics';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleToJson, mergeCells, parseBundle, reproduceCheck, type BundleRun } from '../core/experiment/bundle';
 import { endLine, frameLine, headerLine, parseCellLog } from '../core/experiment/cell-log';
 import { pairedFromBundle } from '../core/experiment/compare';
-import { runCell } from '../core/experiment/run-cell';
+import { runCell, runCellsTogether } from '../core/experiment/run-cell';
 import { cellCount, experimentCell, parseExperimentSpec, variantLabel, type ExperimentCell, type ExperimentSpec } from '../core/experiment/spec';
 import { codeVersion } from './code-version';
-import { createCliEngine, loadBase, type EngineKind } from './engine-setup';
+import { createCliEngine, createCliPopulation, loadBase, type EngineKind } from './engine-setup';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
 
 class UsageError extends Error {}
@@ -28,7 +29,7 @@ const { values: opt, positionals } = (() => {
     return parseArgs({
       allowPositionals: true,
       options: {
-        spec: { type: 'string' }, index: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, all: { type: 'boolean' },
+        spec: { type: 'string' }, index: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, all: { type: 'boolean' }, ensemble: { type: 'boolean' },
         out: { type: 'string' }, 'out-dir': { type: 'string' }, partial: { type: 'boolean' },
         metric: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'lower-is-better': { type: 'boolean' },
         engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
@@ -76,23 +77,31 @@ function progress(cell: ExperimentCell, step: number, t0: number): void {
   process.stderr.write(`\rcell ${cell.index} [${'#'.repeat(done)}${'.'.repeat(w - done)}] ${step}/${cell.config.steps}  ${rate.toFixed(2)} steps/s `);
 }
 
-/** Train one cell on a fresh engine; streams its JSONL to `file` when given. */
-async function trainCell(spec: ExperimentSpec, cell: ExperimentCell, version: string, file?: string): Promise<BundleRun> {
-  const kind = engineKind();
-  const engine = await createCliEngine(kind, cell.config);
-  try {
-    const base = await loadBase(engine, kind, cell.config, { base: opt.base, pretrainSteps: int('pretrain-steps', opt['pretrain-steps']), pretrainLr: opt['pretrain-lr'] === undefined ? undefined : Number(opt['pretrain-lr']) });
-    info(`cell ${cell.index}/${cellCount(spec)}: ${spec.variants[cell.variant].name} (${variantLabel(spec, cell.variant)}), seed ${cell.seed}; ${engine.backend}; ${base}`);
-    if (file) writeFileSync(file, headerLine({ codeVersion: version, engine: engine.backend, index: cell.index, variant: cell.variant, seed: cell.seed, spec, config: cell.config }) + '\n');
-    const t0 = performance.now();
-    const run = await runCell(engine, cell, {
-      trace: opt.trace,
-      onFrame: (f) => {
-        if (file) appendFileSync(file, frameLine(f) + '\n');
-        progress(cell, f.step, t0);
-      },
-    });
-    const wallSeconds = (performance.now() - t0) / 1000;
+function baseOptions() {
+  return { base: opt.base, pretrainSteps: int('pretrain-steps', opt['pretrain-steps']), pretrainLr: opt['pretrain-lr'] === undefined ? undefined : Number(opt['pretrain-lr']) };
+}
+
+/** Writes a cell's JSONL as it trains and prints its summary line at the end. */
+class CellOutput {
+  private readonly t0 = performance.now();
+  constructor(
+    private readonly spec: ExperimentSpec,
+    private readonly cell: ExperimentCell,
+    private readonly file: string | undefined,
+    version: string,
+    engine: string,
+  ) {
+    if (file) writeFileSync(file, headerLine({ codeVersion: version, engine, index: cell.index, variant: cell.variant, seed: cell.seed, spec, config: cell.config }) + '\n');
+  }
+
+  readonly onFrame = (f: MetricsFrame): void => {
+    if (this.file) appendFileSync(this.file, frameLine(f) + '\n');
+    progress(this.cell, f.step, this.t0);
+  };
+
+  finish(run: BundleRun): BundleRun {
+    const { spec, cell, file } = this;
+    const wallSeconds = (performance.now() - this.t0) / 1000;
     if (!opt.quiet && process.stderr.isTTY) process.stderr.write('\n');
     if (file) appendFileSync(file, endLine({ stepsTaken: run.frames.length, stoppedBy: run.stoppedBy, timeline: run.timeline, wallSeconds }) + '\n');
     const lastFrame = run.frames.at(-1);
@@ -100,6 +109,47 @@ async function trainCell(spec: ExperimentSpec, cell: ExperimentCell, version: st
     console.log(JSON.stringify({ cell: cell.index, variant: cell.variant, seed: cell.seed, stepsTaken: run.frames.length, stepsPlanned: cell.config.steps, stoppedBy: run.stoppedBy ?? null, wallSeconds: +wallSeconds.toFixed(2), final: Object.fromEntries(metrics.map((m) => [m, (lastFrame && scalarAt(lastFrame.scalars, m)) ?? null])) }));
     if (run.stoppedBy) process.stderr.write(`cell ${cell.index} stopped: ${run.stoppedBy} (${run.frames.length} of ${cell.config.steps} steps taken)\n`);
     return run;
+  }
+}
+
+/** Train one cell on a fresh engine; streams its JSONL to `file` when given. */
+async function trainCell(spec: ExperimentSpec, cell: ExperimentCell, version: string, file?: string): Promise<BundleRun> {
+  const kind = engineKind();
+  const engine = await createCliEngine(kind, cell.config);
+  try {
+    const base = await loadBase(engine, kind, cell.config, baseOptions());
+    info(`cell ${cell.index}/${cellCount(spec)}: ${spec.variants[cell.variant].name} (${variantLabel(spec, cell.variant)}), seed ${cell.seed}; ${engine.backend}; ${base}`);
+    const out = new CellOutput(spec, cell, file, version, engine.backend);
+    return out.finish(await runCell(engine, cell, { trace: opt.trace, onFrame: out.onFrame }));
+  } finally {
+    await engine.dispose();
+  }
+}
+
+/**
+ * `--ensemble`: the cells of one variant (its seeds) trained together on one population engine.
+ * Each member's base weights are loaded as a single cell's would be, so every cell's frames equal
+ * trainCell's (bit for bit on the tabular engine, within float32 noise on WASM).
+ */
+async function trainTogether(spec: ExperimentSpec, cells: ExperimentCell[], version: string, dir?: string): Promise<BundleRun[]> {
+  const kind = engineKind();
+  const bases: Float32Array[] = [];
+  for (const cell of cells) {
+    const single = await createCliEngine(kind, cell.config);
+    try {
+      info(`cell ${cell.index}/${cellCount(spec)}: ${spec.variants[cell.variant].name} (${variantLabel(spec, cell.variant)}), seed ${cell.seed}; ${await loadBase(single, kind, cell.config, baseOptions())}`);
+      bases.push(await single.getWeights());
+    } finally {
+      await single.dispose();
+    }
+  }
+  const engine = await createCliPopulation(kind, cells[0].config, cells.length);
+  try {
+    info(`training ${cells.length} seeds of variant ${spec.variants[cells[0].variant].name} together (${engine.backend} population)`);
+    await engine.setWeights(bases);
+    const outs = cells.map((c) => new CellOutput(spec, c, dir && cellFile(dir, c.index), version, engine.backend));
+    const runs = await runCellsTogether(engine, cells, (p) => ({ trace: opt.trace, onFrame: outs[p].onFrame }));
+    return runs.map((r, p) => outs[p].finish(r));
   } finally {
     await engine.dispose();
   }
@@ -109,7 +159,7 @@ const cellFile = (dir: string, index: number) => join(dir, `cell-${String(index)
 
 async function main(): Promise<number> {
   if (opt.help) {
-    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 11).join('\n'));
+    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 12).join('\n'));
     return 0;
   }
   const [command, target] = positionals;
@@ -124,10 +174,15 @@ async function main(): Promise<number> {
     return 0;
   }
   const version = codeVersion();
+  if (opt.ensemble && !opt.all) throw new UsageError('--ensemble trains each variant\'s seeds together: use it with --all');
   if (opt.all) {
     if (opt['out-dir']) mkdirSync(opt['out-dir'], { recursive: true });
     const runs: BundleRun[] = [];
-    for (let i = 0; i < cellCount(spec); i++) runs.push(await trainCell(spec, experimentCell(spec, i), version, opt['out-dir'] && cellFile(opt['out-dir'], i)));
+    if (opt.ensemble) {
+      for (let v = 0; v < spec.variants.length; v++) runs.push(...(await trainTogether(spec, spec.seeds.map((_, i) => experimentCell(spec, v * spec.seeds.length + i)), version, opt['out-dir'])));
+    } else {
+      for (let i = 0; i < cellCount(spec); i++) runs.push(await trainCell(spec, experimentCell(spec, i), version, opt['out-dir'] && cellFile(opt['out-dir'], i)));
+    }
     if (opt.out) writeFileSync(opt.out, bundleToJson(mergeCells(spec, runs, version)));
     return runs.some((r) => r.stoppedBy) ? EXIT_NON_FINITE : 0;
   }

@@ -10,6 +10,7 @@ import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
+import { openParquet } from '../io/hyparquet';
 import { readGateFile } from './gate-args';
 
 const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]';
@@ -105,6 +106,7 @@ async function main(): Promise<number> {
     const r = await measureLogs(files.map(fileSource), { states: states!, behaviors: behaviors!, eps, gate }, {
       format: format as FormatId | 'auto',
       openclawBatch: batch,
+      parquet: openParquet,
       onProgress: (p) => {
         const now = Date.now();
         if (now - last < 500 && p.file) return;

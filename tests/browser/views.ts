@@ -4,6 +4,7 @@
  * Node engine). `?only=<view>` renders one view; `window.viewsReady` is set when mounted.
  */
 import { mount, type Component } from 'svelte';
+import '../../src/ui/page.css';
 import { defaultConfig, type Config } from '../../src/core/config';
 import type { MetricsFrame } from '../../src/core/metrics';
 import BehaviorArea from '../../src/ui/views/BehaviorArea.svelte';

@@ -1,7 +1,11 @@
 // Train one experiment cell from step 0 on an engine that holds the base weights: the same Run as
-// the lab and the CLI, stopping at the first non-finite metric (as the worker pauses).
+// the lab and the CLI, stopping at the first non-finite metric (as the worker pauses). Or train
+// several cells together as one ensemble on a population engine (one graph call per phase for all
+// members): member p's run is exactly runCell's for cells[p].
+import { Ensemble } from '../ensemble';
 import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
+import type { PopulationEngine } from '../population';
 import { nonFinite, type MetricsFrame } from '../metrics';
 import type { BundleRun } from './bundle';
 import type { ExperimentCell } from './spec';
@@ -12,26 +16,62 @@ export interface CellOptions {
   onFrame?: (frame: MetricsFrame) => void;
 }
 
+/** The frames of one cell as they come; `stoppedBy` once a metric is non-finite. */
+class CellRecord {
+  readonly frames: MetricsFrame[] = [];
+  stoppedBy: string | undefined;
+  constructor(
+    readonly cell: ExperimentCell,
+    private readonly opts: CellOptions,
+  ) {}
+
+  get running(): boolean {
+    return !this.stoppedBy && this.frames.length < this.cell.config.steps;
+  }
+
+  add(f: MetricsFrame): void {
+    const frame = this.opts.trace ? f : { ...f, trace: [] };
+    this.frames.push(frame);
+    this.opts.onFrame?.(frame);
+    const bad = nonFinite(f);
+    if (bad) this.stoppedBy = `non-finite metric ${bad} at step ${f.step}`;
+  }
+
+  result(run: Run, backend: string): BundleRun {
+    const c = this.cell;
+    const out: BundleRun = { variant: c.variant, seed: c.seed, config: c.config, timeline: run.timeline.map((t) => ({ ...t })), frames: this.frames, engine: backend };
+    if (this.stoppedBy) out.stoppedBy = this.stoppedBy;
+    return out;
+  }
+}
+
 export async function runCell(engine: PolicyEngine, cell: ExperimentCell, opts: CellOptions = {}): Promise<BundleRun> {
   const run = await Run.create(engine, cell.config);
-  const frames: MetricsFrame[] = [];
-  let stoppedBy: string | undefined;
+  const rec = new CellRecord(cell, opts);
   try {
-    for (let s = 0; s < cell.config.steps; s++) {
-      const f = await run.step();
-      const frame = opts.trace ? f : { ...f, trace: [] };
-      frames.push(frame);
-      opts.onFrame?.(frame);
-      const bad = nonFinite(f);
-      if (bad) {
-        stoppedBy = `non-finite metric ${bad} at step ${f.step}`;
-        break;
-      }
-    }
+    while (rec.running) rec.add(await run.step());
   } finally {
     run.dispose();
   }
-  const out: BundleRun = { variant: cell.variant, seed: cell.seed, config: cell.config, timeline: run.timeline.map((t) => ({ ...t })), frames, engine: engine.backend };
-  if (stoppedBy) out.stoppedBy = stoppedBy;
-  return out;
+  return rec.result(run, engine.backend);
+}
+
+/**
+ * Train cells together on a population engine of cells.length members that holds each member's
+ * base weights. A member stops alone (its steps done, or a non-finite metric); the others go on.
+ */
+export async function runCellsTogether(engine: PopulationEngine, cells: readonly ExperimentCell[], opts: (member: number) => CellOptions = () => ({})): Promise<BundleRun[]> {
+  const ensemble = await Ensemble.create(engine, cells.map((c) => c.config));
+  const recs = cells.map((c, p) => new CellRecord(c, opts(p)));
+  try {
+    for (;;) {
+      const active = recs.flatMap((r, p) => (r.running ? [p] : []));
+      if (active.length === 0) break;
+      const frames = await ensemble.step(active);
+      for (const p of active) recs[p].add(frames[p]!);
+    }
+  } finally {
+    for (const r of ensemble.members) r.dispose();
+  }
+  return recs.map((r, p) => r.result(ensemble.members[p], engine.backend));
 }

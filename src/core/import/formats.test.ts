@@ -2,13 +2,14 @@
 // CRLF, empty files; detection and its messages.
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
+import { openParquet } from '../../io/hyparquet';
 import { ImportError, importSamples } from './pipeline';
 import { memorySource } from './sources';
 import type { ImportSource, ImportedSample } from './types';
 
 async function run(sources: ImportSource[], format?: 'openclaw' | 'verl' | 'trl' | 'jsonl') {
   const samples: ImportedSample[] = [];
-  const r = await importSamples(sources, { format }, (s) => samples.push(s));
+  const r = await importSamples(sources, { format, parquet: openParquet }, (s) => samples.push(s));
   return { ...r, samples };
 }
 const jl = (rows: unknown[], eol = '\n') => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join(eol) + eol;
@@ -178,6 +179,13 @@ describe('TRL completions parquet', () => {
       'b.parquet:1 column `step`: expected a non-negative i',
       expect.stringMatching(/^c.parquet:0 not a readable parquet file/),
     ]);
+  });
+
+  it('says so when no parquet reader was given, and keeps the other files', async () => {
+    const bytes = pq([{ name: 'step', data: [1n], type: 'INT64' }, { name: 'prompt', data: ['q'], type: 'STRING' }, { name: 'completion', data: ['a'], type: 'STRING' }]);
+    const r = await importSamples([memorySource('completions_00001.parquet', bytes)], { format: 'trl' }, () => undefined);
+    expect(r.samples).toBe(0);
+    expect(r.issues.map((i) => i.message)).toEqual([expect.stringMatching(/no parquet reader was given/)]);
   });
 });
 

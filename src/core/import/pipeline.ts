@@ -1,7 +1,6 @@
 // The import pipeline: sources → detected format → normalized samples, streamed to a callback.
 // JSONL files are read line by line (never whole); parquet row group by row group. Malformed
 // records are reported with file and line and skipped; everything else is kept.
-import { parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { EXPECTED, FORMAT_LABELS, KIND_FORMAT, detectKind, isParquet, unknownFormatMessage, type FileKind } from './detect';
 import { FieldError, type Rec } from './formats/common';
 import { jsonlSample } from './formats/jsonl';
@@ -9,6 +8,7 @@ import { OPENCLAW_BATCH, openclawSample, prmEntry, type PrmEntry } from './forma
 import { trlRewardColumns, trlSample } from './formats/trl';
 import { verlSample } from './formats/verl';
 import { LineSplitter, jsonRecords, parseJsonLine } from './lines';
+import type { ParquetOpen, ParquetTable } from './parquet';
 import type { FormatId, ImportIssue, ImportProgress, ImportSource, ImportedSample } from './types';
 
 export interface ImportOptions {
@@ -19,6 +19,8 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Issues kept in the result (all are counted). */
   maxIssues?: number;
+  /** Parquet reader (TRL completions); without one, parquet files are reported as unreadable. */
+  parquet?: ParquetOpen;
 }
 
 export interface ImportFileSummary {
@@ -138,7 +140,7 @@ export async function importSamples(sources: readonly ImportSource[], opts: Impo
 
   if (format === 'trl') {
     for (const { p, sum } of plan) {
-      await readTrl(p.source, sum, report, emit);
+      await readTrl(p.source, opts.parquet, sum, report, emit);
       done += p.source.size;
       progress(p.source.name);
     }
@@ -185,22 +187,24 @@ export async function importSamples(sources: readonly ImportSource[], opts: Impo
 
 async function readTrl(
   src: ImportSource,
+  openParquet: ParquetOpen | undefined,
   sum: ImportFileSummary,
   report: (file: string, line: number, message: string, sum?: ImportFileSummary) => void,
   emit: (s: ImportedSample, sum: ImportFileSummary) => void,
 ): Promise<void> {
+  if (!openParquet) {
+    report(src.name, 0, 'parquet files cannot be read here (no parquet reader was given to the import)', sum);
+    return;
+  }
   const file = { byteLength: src.size, slice: (a: number, b?: number) => src.slice(a, b ?? src.size) };
-  let meta;
+  let table: ParquetTable;
   try {
-    meta = await parquetMetadataAsync(file);
+    table = await openParquet(file);
   } catch (e) {
     report(src.name, 0, `not a readable parquet file (${e instanceof Error ? e.message : String(e)})`, sum);
     return;
   }
-  const cols = parquetSchema(meta).children.map((c) => {
-    const t = c.element.type;
-    return { name: c.element.name, numeric: !c.children.length && (t === 'DOUBLE' || t === 'FLOAT' || t === 'INT32' || t === 'INT64') };
-  });
+  const cols = table.columns;
   const names = cols.map((c) => c.name);
   for (const need of ['step', 'prompt', 'completion'])
     if (!names.includes(need)) {
@@ -209,9 +213,9 @@ async function readTrl(
     }
   const rewards = trlRewardColumns(cols);
   let rowStart = 0;
-  for (const rg of meta.row_groups) {
-    const rowEnd = rowStart + Number(rg.num_rows);
-    const rows = (await parquetReadObjects({ file, metadata: meta, rowStart, rowEnd })) as Rec[];
+  for (const n of table.rowGroups) {
+    const rowEnd = rowStart + n;
+    const rows = await table.read(rowStart, rowEnd);
     rows.forEach((r, i) => {
       try {
         emit(trlSample(r, rewards, src.name, rowStart + i + 1), sum);

@@ -1,15 +1,16 @@
 // Round trip: a lab run (tabular engine, real training) exported in every format and imported back
 // gives, step by step, the behavior distribution / entropy / support of the lab's own labels of the
 // traced samples (the lab's classifier), recovered from the exported text by the rules alone.
-import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../config';
 import { Run } from '../loop';
 import { behaviorScalars } from '../metrics';
 import { TASKS } from '../tasks/index';
 import { tabularFactory } from '../../../tests/support/factory';
+import { openParquet } from '../../io/hyparquet';
+import { trlParquet } from '../../io/trl-parquet';
 import { measureLogs } from './analyze';
-import { EXPORT_FORMATS, exportRun, labRules, trlColumns, type StepTraces } from './export';
+import { EXPORT_FORMATS, exportRun, labRules, type StepTraces } from './export';
 import { memorySource } from './sources';
 import type { ImportSource } from './types';
 
@@ -58,22 +59,13 @@ describe('export → import round trip', () => {
       sources.push([
         'trl',
         steps.map(({ step, traces }) => {
-          const { name, columns } = trlColumns(cfg, traces, step);
-          const bytes = parquetWriteBuffer({
-            columnData: [
-              { name: 'step', data: columns.step.map(BigInt), type: 'INT64' },
-              { name: 'prompt', data: columns.prompt, type: 'STRING' },
-              { name: 'completion', data: columns.completion, type: 'STRING' },
-              { name: 'lab_reward', data: columns.lab_reward, type: 'DOUBLE' },
-              { name: 'advantage', data: columns.advantage, type: 'DOUBLE' },
-            ],
-          });
-          return memorySource(name, new Uint8Array(bytes));
+          const { name, bytes } = trlParquet(cfg, traces, step);
+          return memorySource(name, bytes);
         }),
         'regex',
       ]);
       for (const [format, src, by] of sources) {
-        const m = await measureLogs(src, { ...labRules(cfg, by), eps });
+        const m = await measureLogs(src, { ...labRules(cfg, by), eps }, { parquet: openParquet });
         expect(m.issues, format).toEqual([]);
         expect(m.frames.map((f) => f.step), format).toEqual(steps.map((s) => s.step));
         m.frames.forEach((f, i) => {
