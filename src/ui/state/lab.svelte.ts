@@ -3,6 +3,7 @@
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
+import type { MetricsFrame } from '../../core/metrics';
 import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../workers/lab.api';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
@@ -24,7 +25,7 @@ export class Lab {
   speed = $state(0);
   message = $state('');
   /** The stored record run A continues after a reload (its first `frames` frames came from storage). */
-  restored = $state.raw<{ id: string; frames: number; step: number } | null>(null);
+  restored = $state.raw<{ id: string; frames: number; step: number; first: MetricsFrame } | null>(null);
   /** A stored run with other settings than this page's URL, offered instead of restored. */
   offer = $state.raw<Extract<RestoreDecision, { kind: 'offer' }> | null>(null);
 
@@ -111,7 +112,7 @@ export class Lab {
     const cell = run.record.cells[0];
     const last = run.frames[run.frames.length - 1];
     const plan = reloadPlan({ original: this.#init(this.settings.config), snapshot: run.snapshot, step: last.step, timeline: cell.timeline, expect: last });
-    this.restored = { id: run.record.id, frames: run.frames.filter((f) => f.step <= plan.keepTo).length, step: plan.keepTo };
+    this.restored = { id: run.record.id, frames: run.frames.filter((f) => f.step <= plan.keepTo).length, step: plan.keepTo, first: run.frames[0] };
     await this.main.resume(plan, run.frames, run.traces);
   }
 

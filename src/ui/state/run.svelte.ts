@@ -29,6 +29,8 @@ export class RunState {
   frames = $state.raw<MetricsFrame[]>([]);
   /** Every frame of the current run, in step order (export); republished with `frames`. */
   allFrames = $state.raw<MetricsFrame[]>([]);
+  /** The run id `frames` belong to (published with them: the status may be a run ahead). */
+  framesRun = $state(-1);
   #history = new FrameHistory();
   #publishPending = false;
   traces = $state.raw<SampleTrace[]>([]);
@@ -46,6 +48,10 @@ export class RunState {
   /** The snapshot failed once (an engine that cannot export): recovery replays instead. */
   #snapshotProblem = '';
   #watchdog: Watchdog | null = null;
+  /** After a resume the kept frames reach past the run's start: a reset keeps those up to here only. */
+  #startStep: number | null = null;
+  /** Runs started in workers so far: a reused worker's earlier listener is ignored. */
+  #launches = 0;
   #speed = 0;
   #pauseAt: number | null = null;
   /** The base before SFT and RL as a step-0 frame (behavior metrics only), for the run `#baseRun`. */
@@ -79,6 +85,7 @@ export class RunState {
       this.#publishPending = false;
       this.frames = this.#history.drawn().slice();
       this.allFrames = this.#history.all().slice();
+      this.framesRun = this.#runId;
     });
   }
   get playing(): boolean {
@@ -100,26 +107,34 @@ export class RunState {
    */
   async resume(plan: RecoveryPlan, frames: readonly MetricsFrame[], traces: SampleTrace[]): Promise<void> {
     const { resume, ...original } = plan.init;
-    this.dispose();
+    // the running worker takes the resumed run (its engine runtime is warm: a fresh worker would
+    // start onnxruntime's WASM threads again)
+    const reuse = this.#worker;
+    this.#watchdog?.stop();
+    this.#watchdog = null;
     this.#init = original;
+    this.#startStep = original.fork?.step ?? 0;
     this.#prefix = frames.filter((f) => f.step <= plan.keepTo);
     this.snapshot = resume?.snapshot ?? null;
     this.#newRun(-1);
     this.status = null;
-    await this.#launch({ ...plan.init, note: plan.message });
+    await this.#launch({ ...plan.init, note: plan.message }, reuse ?? undefined);
     if (this.step === plan.keepTo) this.traces = traces;
   }
 
-  async #launch(init: LabInit): Promise<void> {
-    const worker = startLabWorker(this.name);
+  /** Start a run in a new worker, or in `reuse` (its previous run is disposed there). */
+  async #launch(init: LabInit, reuse?: LabWorker): Promise<void> {
+    const worker = reuse ?? startLabWorker(this.name);
     this.#worker = worker;
-    worker.onFailure((why) => void this.#recover(worker, why, false));
+    const launch = ++this.#launches;
+    if (!reuse) worker.onFailure((why) => void this.#recover(worker, why, false));
+    const current = () => worker === this.#worker && launch === this.#launches;
     const listener: LabListener = {
-      frames: (id, fs, traces) => worker === this.#worker && this.#receive(id, fs, traces),
-      status: (s) => worker === this.#worker && this.#onStatus(s),
+      frames: (id, fs, traces) => current() && this.#receive(id, fs, traces),
+      status: (s) => current() && this.#onStatus(s),
     };
     const s = await worker.api.init(plain(init), Comlink.proxy(listener));
-    if (worker !== this.#worker) return;
+    if (!current()) return;
     this.#onStatus(s);
     this.#watchdog?.stop();
     this.#watchdog = startWatchdog(() => worker.api.status(), (why) => worker.fail(why));
@@ -139,9 +154,10 @@ export class RunState {
     const start = this.#init.fork?.step ?? 0;
     const plan = recoveryPlan({
       original: this.#init, snapshot: this.snapshot, step: last?.step ?? start, timeline: this.status?.timeline ?? [],
-      ...(last ? { expect: last } : {}), why, deviceLost, failedAt: this.step,
+      ...(last ? { expect: last } : {}), why, deviceLost, failedAt: Math.max(this.step, last?.step ?? 0),
     });
     this.recoveries++;
+    this.#startStep = this.#init.fork?.step ?? 0;
     this.#prefix = known.filter((f) => f.step <= plan.keepTo);
     const traces = this.traces;
     this.#newRun(-1);
@@ -211,10 +227,21 @@ export class RunState {
   pause = () => this.#api().pause();
   toggle = () => (this.playing ? this.pause() : this.play());
   stepN = async (n: number) => this.#onStatus(await this.#api().step(n));
+  /** A resumed run's next reset starts at its start (step 0, a fork's fork step): keep only frames up to it. */
+  #toStart(): void {
+    const start = this.#startStep;
+    if (start === null) return;
+    this.#prefix = this.#history.all().filter((f) => f.step <= start);
+    this.#startStep = null;
+  }
   reset = async (config?: Config): Promise<void> => {
+    this.#toStart();
     this.#onStatus(await this.#api().reset(config && plain(config)));
   };
-  reseed = async (seed: number) => this.#onStatus(await this.#api().reseed(seed));
+  reseed = async (seed: number) => {
+    this.#toStart();
+    this.#onStatus(await this.#api().reseed(seed));
+  };
   setSpeed = (stepsPerSecond: number) => {
     this.#speed = stepsPerSecond;
     return this.#api().setSpeed(stepsPerSecond);
@@ -228,6 +255,7 @@ export class RunState {
   /** Continue from a fork point beside the fork (history up to it is kept); null: undo on the next reset. */
   async refork(point: ForkPoint | null): Promise<void> {
     this.#prefix = point ? this.#history.all().filter((f) => f.step <= point.step) : [];
+    this.#startStep = null;
     this.#onStatus(await this.#api().refork(point));
     if (point) {
       // the run restarted at the fork point (fresh moments and streams): keep that state at once
@@ -248,6 +276,7 @@ export class RunState {
     this.dispose();
     this.status = null;
     this.#prefix = [];
+    this.#startStep = null;
     this.#newRun(-1);
     await this.start(init);
   }

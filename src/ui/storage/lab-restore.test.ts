@@ -125,12 +125,18 @@ describe('the lab run across a reload', () => {
     const store = await open(name);
     const stored = (await loadLabRun(store))!;
     const again = new LabRunRecording(() => undefined, () => RunStore.open(name));
-    again.adopt(stored.record.id, 6);
+    again.adopt(stored.record.id, 6, stored.frames[0]);
     const view = { runId: 7, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' };
+    again.update({ ...view, runId: -1 }, stored.frames); // the page holds the frames while the worker starts
+    again.update({ ...view, runId: 0 }, stored.frames); // the worker's first status, before its run
     await a.s.step(2);
     again.update(view, [...stored.frames, ...a.frames.slice(6)]);
     await again.flush();
     expect((await store.list()).length).toBe(1);
+    again.update({ ...view, runId: 8 }, [a.frames[0]]); // a reset: a new record
+    await again.flush();
+    expect((await store.list()).length).toBe(2);
+    expect(await store.getLabRun()).not.toBe(stored.record.id);
     expect((await store.frames(stored.record.id))[0].map((f) => f.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     await again.close();
     await rec.close();
@@ -171,7 +177,7 @@ describe('storage failures while recording', () => {
     const before = (await loadLabRun(store))!;
     const errors: string[] = [];
     const again = new LabRunRecording((m) => errors.push(m), () => RunStore.open(name));
-    again.adopt(before.record.id, 6);
+    again.adopt(before.record.id, 6, before.frames[0]);
     const proto = IDBObjectStore.prototype as unknown as { put: (...args: unknown[]) => unknown };
     const put = proto.put;
     proto.put = function (this: IDBObjectStore, ...args: unknown[]) {

@@ -33,8 +33,11 @@ export class LabRunRecording {
   private pendingSnapshot: LabSnapshot | null = null;
   private savedSnapshot: LabSnapshot | null = null;
   private tracesSaved = new Set<number>();
-  /** A restored record to continue (set by `adopt`, used by the next update). */
-  private adopting: { id: string; frames: number } | null = null;
+  private pendingTraces: { step: number; traces: SampleTrace[] } | null = null;
+  /** A restored record to continue (set by `adopt`, used by the update that shows its frames). */
+  private adopting: { id: string; frames: number; first: MetricsFrame } | null = null;
+  /** The record continued is a restored one (see update). */
+  private adopted = false;
   private failed = false;
   /** Keep the run's snapshot for a resume (off: a reload restarts it from step 0 and replays it). */
   keepSnapshot = true;
@@ -51,27 +54,36 @@ export class LabRunRecording {
     });
   }
 
-  /** Continue a restored record: its first `frames` frames are the run's first ones (no new record). */
-  adopt(id: string, frames: number): void {
-    this.adopting = { id, frames };
+  /** Continue a restored record: its first `frames` frames (from `first` on) are the run's first ones (no new record). */
+  adopt(id: string, frames: number, first: MetricsFrame): void {
+    this.adopting = { id, frames, first };
   }
 
-  /** Call with the run's status and every frame of the run (allFrames) whenever either changes. */
+  /**
+   * Call with the run (`runId`: the run the frames belong to) and every frame of the run
+   * (allFrames) whenever either changes.
+   */
   update(run: LabRunView, frames: readonly MetricsFrame[]): void {
-    if (this.failed || !frames.length) return;
-    if (this.adopting && frames.length >= this.adopting.frames) {
+    // run id −1: frames kept while a worker (re)starts, not yet a run's
+    if (this.failed || !frames.length || run.runId < 0) return;
+    if (this.adopting && frames[0] === this.adopting.first && frames.length >= this.adopting.frames) {
       Object.assign(this, { runId: run.runId, first: frames[0], stored: this.adopting.frames, id: this.adopting.id, storedStep: frames[this.adopting.frames - 1]?.step ?? 0 });
       this.adopting = null;
+      this.adopted = true;
       this.tracesSaved.clear();
     }
-    const replaced = run.runId !== this.runId || frames[0] !== this.first || frames.length < this.stored;
+    // a restored run's worker goes through run ids while it starts: its frames tell it apart
+    const replaced = (run.runId !== this.runId && !this.adopted) || frames[0] !== this.first || frames.length < this.stored;
+    this.runId = run.runId;
     if (replaced) {
+      this.adopted = false;
       this.runId = run.runId;
       this.first = frames[0];
       this.stored = 0;
       this.storedStep = 0;
       this.pendingSnapshot = null;
       this.savedSnapshot = null;
+      this.pendingTraces = null;
       this.tracesSaved.clear();
       this.id = newId();
       const rec = labRunRecord(this.id, run);
@@ -88,6 +100,7 @@ export class LabRunRecording {
     const id = this.id;
     this.enqueue((s) => s.appendFrames(id, 0, fresh.map((f) => ({ ...f, trace: [] })), { timeline: run.timeline, engine: run.backend }));
     this.writeSnapshot();
+    this.writeTraces();
   }
 
   /** The run's latest snapshot: stored once the stored frames reach its step (never ahead of them). */
@@ -106,13 +119,20 @@ export class LabRunRecording {
     this.enqueue((s) => s.saveSnapshot(id, 0, snap));
   }
 
-  /** Traces of a step the user looked at in the sample inspector (once per step). */
+  /** Traces of a step the user looked at in the sample inspector (once per step, after its frame). */
   traces(step: number, traces: readonly SampleTrace[]): void {
-    if (!this.id || !traces.length || this.tracesSaved.has(step) || step > this.storedStep) return;
-    this.tracesSaved.add(step);
+    if (!traces.length || this.tracesSaved.has(step)) return;
+    this.pendingTraces = { step, traces: structuredClone(traces as SampleTrace[]) };
+    this.writeTraces();
+  }
+
+  private writeTraces(): void {
+    const t = this.pendingTraces;
+    if (!t || !this.id || t.step > this.storedStep) return;
+    this.pendingTraces = null;
+    this.tracesSaved.add(t.step);
     const id = this.id;
-    const copy = structuredClone(traces as SampleTrace[]);
-    this.enqueue((s) => s.saveTraces(id, 0, step, copy));
+    this.enqueue((s) => s.saveTraces(id, 0, t.step, t.traces));
   }
 
   /** Stop keeping snapshots and drop the stored ones of this run (frees space; a reload then replays). */
