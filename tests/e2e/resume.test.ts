@@ -57,8 +57,8 @@ async function exportJson(page: Page): Promise<Exported> {
 
 /** Wait until the stored state (the header's "keep state" line) is at `step` or later. */
 async function stateStoredAt(page: Page, step: number): Promise<number> {
-  await page.waitForFunction((n) => Number(/step (\d+)\)/.exec(document.querySelector('[data-testid=stored-state]')?.textContent ?? '')?.[1] ?? -1) >= n, step, { timeout: 60_000 });
-  return Number(/step (\d+)\)/.exec(await page.getByTestId('stored-state').innerText())![1]);
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=stored-state]')?.getAttribute('data-step') ?? -1) >= n, step, { timeout: 60_000 });
+  return Number(await page.getByTestId('stored-state').getAttribute('data-step'));
 }
 
 const deterministic = (e: Exported) => e.frames.map((f) => ({ step: f.step, scalars: f.scalars, series: f.series }));
