@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { codeVersion } from './src/cli/code-version.ts';
 
 // Threaded WASM needs cross-origin isolation (SharedArrayBuffer).
 const isolation = {
@@ -59,6 +60,8 @@ const fixtures = () =>
 export default defineConfig(({ mode }) => ({
   base: './',
   plugins: [svelte(), cspMeta()],
+  // bundles the page writes name the code that trained them (package version + git commit)
+  define: { 'import.meta.env.VITE_CODE_VERSION': JSON.stringify(codeVersion()) },
   optimizeDeps: { exclude: ['onnxruntime-web'] },
   server: { headers: isolation },
   preview: { headers: { ...isolation, 'Content-Security-Policy': CSP } },

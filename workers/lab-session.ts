@@ -291,6 +291,10 @@ export class LabSession {
   }
 
   async play(): Promise<void> {
+    if (this.playing) return;
+    // A pause still finishing its in-flight step: one loop at a time (two would both step, and the
+    // pause would then report 'paused' while the second one plays).
+    await this.loop;
     if (this.playing || !this.run || this.fault) return;
     if (this.poisoned) {
       this.emitStatus('paused', this.poisoned);
@@ -335,11 +339,20 @@ export class LabSession {
     this.coalescer.flush();
   }
 
-  async pause(): Promise<void> {
+  /**
+   * Stop at the next step boundary. A step in flight completes and is kept (its frame is sent before
+   * the returned status), so the run stays exactly where an uninterrupted run would be after that
+   * step and a later play() continues it bit-for-bit. Resolves when the worker is idle.
+   */
+  async pause(): Promise<LabStatus> {
     this.playing = false;
-    await this.loop;
-    this.loop = null;
-    if (this.phase === 'running') this.emitStatus('paused', '');
+    const loop = this.loop;
+    await loop;
+    if (this.loop === loop) this.loop = null;
+    // a play() that came in meanwhile owns the run again: nothing to report as paused
+    if (this.playing) return this.status();
+    if (this.phase === 'running') return this.emitStatus('paused', '');
+    return this.status();
   }
 
   async step(n: number): Promise<LabStatus> {

@@ -101,7 +101,8 @@ export interface LabApi {
   /** Build the engine (WebGPU first, WASM fallback), load or pretrain the base, create the run. */
   init(init: LabInit, listener: LabListener): Promise<LabStatus>;
   play(): Promise<void>;
-  pause(): Promise<void>;
+  /** Stop at the next step boundary (a step in flight completes and is kept); resolves when idle. */
+  pause(): Promise<LabStatus>;
   /** Take n steps (paused afterwards). */
   step(n: number): Promise<LabStatus>;
   /** Restart from the base with `config` (default: the current one, same seed). */

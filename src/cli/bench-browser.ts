@@ -21,11 +21,13 @@ export interface BrowserBenchOptionsCli {
   gpu: 'swiftshader' | 'real';
   /** Steps of the lab-page long run (pause latency, heap); 0 skips it. */
   longSteps: number;
+  /** Pause (latency) and read the heap every this many steps of the long run. */
+  longEvery?: number;
 }
 
 export async function runBrowserBench(opts: BrowserBenchOptionsCli): Promise<Record<string, unknown>> {
   const engine = opts.reps > 0 ? await engineBench(opts) : {};
-  const long_run = opts.longSteps > 0 ? await (await import('./bench-long-run')).runLongRunBench({ steps: opts.longSteps }) : undefined;
+  const long_run = opts.longSteps > 0 ? await (await import('./bench-long-run')).runLongRunBench({ steps: opts.longSteps, every: opts.longEvery }) : undefined;
   return { ...engine, long_run };
 }
 

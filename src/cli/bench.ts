@@ -3,7 +3,8 @@
 // wasm and webgpu (see tests/browser). Options: --reps N, --leak-steps N, --ensemble-p N (0 skips
 // the ensemble figures), --no-profile; with --browser: --backend all|wasm|webgpu, --gpu swiftshader|real,
 // --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
-// default 5,000; 0 skips it; --reps 0 skips the engine part).
+// default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
+// --reps 0 skips the engine part).
 import { runBenchmark } from '../engine/bench';
 import { opProfile } from './profile';
 
@@ -16,6 +17,7 @@ const reps = flag('--reps', 20);
 const leakSteps = flag('--leak-steps', 2000);
 const ensembleP = flag('--ensemble-p', 8);
 const longSteps = flag('--long-steps', 5000);
+const longEvery = flag('--long-every', 1000);
 
 async function main() {
   const { ort } = await import('../engine/node');
@@ -29,7 +31,7 @@ async function main() {
     };
     const backend = pick('--backend', ['all', 'wasm', 'webgpu'] as const, 'all');
     const gpu = pick('--gpu', ['swiftshader', 'real'] as const, 'swiftshader');
-    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps, ensembleP, backend, gpu, longSteps }), null, 2));
+    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps, ensembleP, backend, gpu, longSteps, longEvery }), null, 2));
     return;
   }
   const memory = () => {

@@ -12,6 +12,7 @@ import { parsePreset } from '../core/presets';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
 import { createTabularEngine } from '../../tests/support/tabular-engine';
+import { EXIT_NON_FINITE } from './exit-codes';
 
 /** The CLI's run, in process: the tabular engine, base pretrained as lab.ts does for --engine tabular. */
 async function inProcess(preset: string, over: Record<string, unknown>, pretrainSteps: number) {
@@ -41,6 +42,27 @@ describe('npm run lab', () => {
       for (const [k, v] of Object.entries(f.scalars)) expect(lines[i][k], `step ${f.step} ${k}`).toBe(JSON.parse(JSON.stringify(v)));
     });
   });
+  it('a run that hits a non-finite metric exits with EXIT_NON_FINITE and its summary reports the steps actually taken', async () => {
+    // an absurd learning rate (no gradient clip, 16 passes per batch, near-greedy sampling) on the
+    // tiny transformer: its gradient norm goes NaN within a few steps (the tabular engine stays finite)
+    const out = join(mkdtempSync(join(tmpdir(), 'lab-nan-')), 'run.jsonl');
+    const set = ['dModel=16', 'layers=1', 'heads=2', 'mlp=32', 'rolloutBatch=8', 'behaviorSamples=8', 'lr=10', 'maxGradNorm=0', 'temperature=0.05', 'updatesPerRollout=16'];
+    const r = await new Promise<{ code: number; stderr: string }>((done) => {
+      execFile('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'wasm', '--steps', '20', '--pretrain-steps', '10', ...set.flatMap((x) => ['--set', x]), '--out', out, '--quiet'], (err, _out, stderr) =>
+        done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }),
+      );
+    });
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const frames = lines.slice(0, -1);
+    const summary = lines.at(-1)!.summary as { steps: number; stepsTaken: number; stoppedBy: string };
+    expect(r.stderr).toMatch(new RegExp(`stopped at step ${frames.length}: non-finite metric`));
+    expect(r.code).toBe(EXIT_NON_FINITE);
+    expect(frames.length).toBeLessThan(20);
+    expect(frames.map((f) => f.step)).toEqual(frames.map((_, i) => i + 1)); // the non-finite frame is the last line before the summary
+    expect(summary.steps).toBe(20); // asked for
+    expect(summary.stepsTaken).toBe(frames.length); // taken
+    expect(summary.stoppedBy).toMatch(new RegExp(`^non-finite .* at step ${frames.length}$`));
+  }, scaled(300_000));
   it('rejects a bad --set naming the field', () => {
     expect(() => execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--set', 'clipLow=7'], { stdio: 'pipe' })).toThrow(/config\.clipLow/);
   });

@@ -2,6 +2,7 @@
 // (DESIGN.md) that the loop, the worker, the views and the CLI share: a mistyped name does not compile.
 import type { BuiltBatch, Queued } from './batch';
 import type { TrainMetrics } from './engine';
+import { isEffective } from './gates/funnel';
 import type { SampleRecord } from './gates/sample';
 import { behaviorInfo, requestGap } from './behavior-info';
 import type { GateDecision, JudgedTurn } from './methods/types';
@@ -291,7 +292,7 @@ export interface StepInput {
 }
 
 /** A queued sample carries a learning signal: mask 1 and a nonzero RL term or a teacher term. */
-export const isEffective = (d: GateDecision): boolean => d.queued && d.lossMask === 1 && (d.reward !== 0 || d.opdWeight !== 0);
+export { isEffective };
 
 /**
  * The step's scalars. ESR, one definition for every gate: `esr/effective_rate` = effective / queued,

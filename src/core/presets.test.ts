@@ -15,6 +15,15 @@ describe('presets', () => {
     const p = parsePreset(f, JSON.parse(readFileSync(join(dir, f), 'utf8')));
     expect(p.title.length).toBeGreaterThan(5);
   });
+  it('lessons a–k each open on the state they talk about, with one line of what to watch', () => {
+    for (const l of 'abcdefghijk') {
+      const f = files.find((x) => x.startsWith(`${l}-`));
+      expect(f, l).toBeDefined();
+      const p = parsePreset(f!, JSON.parse(readFileSync(join(dir, f!), 'utf8')));
+      expect(p.state, f).toBeTruthy();
+      expect(p.watch, f).toMatch(/^Press Play/);
+    }
+  });
   it('takes an optional state of the task and a watch line', () => {
     const base = { title: 'x', explanation: 'y'.repeat(50), config: { task: 'assistant' } };
     expect(parsePreset('x', { ...base, state: 'code', watch: 'Press Play.' })).toMatchObject({ state: 'code', watch: 'Press Play.' });

@@ -74,7 +74,7 @@ describe('import panel', () => {
     await page.getByLabel('Gate preset').selectOption('grpo + dynamic sampling (drop zero-variance groups)');
     await page.locator('[data-testid=gate-apply]').click();
     await page.waitForSelector('[data-testid=gate-rules]', { timeout: 60_000 });
-    const counts = (await page.locator('[data-testid=gate-rules] tbody tr td:nth-child(2)').allInnerTexts()).map(Number);
+    const counts = (await page.locator('[data-testid=gate-rules] tbody tr td:nth-child(4)').allInnerTexts()).map(Number);
     expect(counts.reduce((a, x) => a + x, 0)).toBe(1280);
     await page.locator('[aria-label="Gate counterfactual"]').screenshot({ path: `${ARTIFACTS}import-gate.png` });
     await page.locator('[data-testid=import-panel] .drop').screenshot({ path: `${ARTIFACTS}import-drop.png` });

@@ -96,8 +96,12 @@ describe('recovery from a failed lab worker (WASM)', () => {
     await waitStep(h.page, before + 5);
     const w = await labWorker(h.page);
     void w.evaluate(() => self.close()).catch(() => undefined);
+    // Pause pressed on the silent worker: the call rejects once the watchdog gives up on it
+    await h.page.locator('.transport .play').click();
     await h.page.waitForFunction(() => /training worker failed \(no answer/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 90_000 });
     await ready(h.page);
+    // the recovery says what happened; no leftover "lab worker A stopped" from the rejected call
+    expect(await status(h.page)).not.toMatch(/lab worker A stopped/);
     const at = await stepCount(h.page);
     await play(h.page);
     await waitStep(h.page, at + 3);

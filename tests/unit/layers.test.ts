@@ -30,6 +30,12 @@ describe('layers', () => {
     const bad = all.filter((f) => !f.startsWith('src/engine/') && f !== 'tests/unit/layers.test.ts' && allImports(readFileSync(join(ROOT, f), 'utf8')).some((s) => s.startsWith('onnxruntime-web')));
     expect(bad).toEqual([]);
   });
+  it('src/core imports nothing outside src/core: no package (the worker, the CLI and the tests inject parsers and engines)', () => {
+    const core = files('src/core').filter((f) => !f.endsWith('.test.ts'));
+    const bad = core.flatMap((f) => allImports(readFileSync(join(ROOT, f), 'utf8')).filter((s) => !s.startsWith('.') || !join(f, '..', s).startsWith('src/core')).map((s) => `${f}: ${s}`));
+    expect(core.length).toBeGreaterThan(50);
+    expect(bad).toEqual([]);
+  });
   it('the rule sees an onnxruntime-web import when there is one', () => {
     expect(allImports("import * as ort from 'onnxruntime-web/webgpu';\nconst x = await import('onnxruntime-web');")).toEqual(['onnxruntime-web/webgpu', 'onnxruntime-web']);
   });
@@ -50,5 +56,9 @@ describe('layers', () => {
     const e2e = await inputs('e2e');
     expect(e2e.input).toEqual(expect.arrayContaining(['index.html', 'tests/browser/probe.html', 'tests/browser/engine.html', 'tests/browser/views.html']));
     expect(relative(ROOT, e2e.outDir)).not.toBe('dist');
+  });
+  it('the build names its code version (package version + git commit) for the bundles the page writes', async () => {
+    const c = await resolveConfig({ root: ROOT, configFile: join(ROOT, 'vite.config.ts'), mode: 'production', logLevel: 'silent' }, 'build', 'production');
+    expect(JSON.parse(String(c.define?.['import.meta.env.VITE_CODE_VERSION']))).toMatch(/^invariant-lab@\d+\.\d+\.\d+\+([0-9a-f]{12}(-dirty)?|nogit)$/);
   });
 });

@@ -21,3 +21,4 @@ export { nearestName } from './nearest';
 export { SAMPLE_FIELDS, GROUP_FIELDS, type SampleFieldName } from './fields';
 export * from './gate';
 export * from './types';
+export * from './funnel';

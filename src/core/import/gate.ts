@@ -8,7 +8,8 @@
 //   session / turn:     OpenClaw sessions and turns within the step; other logs: one turn per sample
 //   group_*:            the log's groups (verl/TRL: same prompt in the step; JSONL: group_id)
 //   staleness, rollout_logp_gap: unknown in a log → NaN (a comparison with them is false)
-import { applyGate, ruleCounts, type FieldRecord, type Gate } from '../gates/index';
+import { funnelOf, type GateFunnel } from '../gates/funnel';
+import type { FieldRecord, Gate } from '../gates/index';
 import { tokensOf } from './tokens';
 import type { ImportedSample } from './types';
 
@@ -103,29 +104,10 @@ export function gateRecords(samples: readonly GateSample[]): FieldRecord[] {
   return out;
 }
 
-export interface GateFunnel {
-  served: number;
-  dropped: number;
-  queued: number;
-  /** Queued with loss mask 0: compute without signal. */
-  masked: number;
-  /** Mask 1 and a nonzero advantage term (RL reward term ≠ 0, or a teacher term). */
-  effective: number;
-  /** Samples decided by each rule; the last entry: no rule matched (dropped). */
-  rules: number[];
-}
+export type { GateFunnel } from '../gates/funnel';
 
 export function gateFunnel(gate: Gate, samples: readonly GateSample[]): GateFunnel {
-  const outcomes = applyGate(gate, gateRecords(samples));
-  const queued = outcomes.filter((o) => o.queued).length;
-  return {
-    served: samples.length,
-    dropped: samples.length - queued,
-    queued,
-    masked: outcomes.filter((o) => o.queued && o.lossMask === 0).length,
-    effective: outcomes.filter((o) => o.lossMask === 1 && (o.reward !== 0 || o.opdWeight > 0)).length,
-    rules: ruleCounts(gate, outcomes),
-  };
+  return funnelOf(gate, gateRecords(samples));
 }
 
 /** A step's funnel under the lab's ESR names (one definition: effective / queued; yield = effective / served). */

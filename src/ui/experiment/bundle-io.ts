@@ -10,8 +10,8 @@ import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import type { StoredCell, StoredExperiment } from '../storage/store';
 
-/** Code version of bundles the lab writes (the CLI adds its git commit; the page has none). */
-export const LAB_CODE_VERSION = `${pkg.name}@${pkg.version}+lab`;
+/** Code version of bundles the lab writes: package version + git commit of the build (vite.config.ts). */
+export const LAB_CODE_VERSION: string = import.meta.env.VITE_CODE_VERSION ?? `${pkg.name}@${pkg.version}+lab`;
 
 export function bundleOf(spec: ExperimentSpec, cells: readonly StoredCell[], frames: readonly MetricsFrame[][], timelines: readonly TimelineEntry[][], codeVersion = LAB_CODE_VERSION): ExperimentBundle {
   const runs = cells.map((c, i): BundleRun => {

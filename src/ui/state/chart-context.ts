@@ -14,3 +14,14 @@ export function provideChangeRules(get: () => ChangeRule[]): void {
 export function useChangeRules(): () => ChangeRule[] {
   return getContext<(() => ChangeRule[]) | undefined>(KEY) ?? (() => []);
 }
+
+const NAMES = Symbol('invariant-lab/rule-names');
+
+/** Names of the gate rules in use at a step (from run A's timeline), for the per-rule counts. */
+export function provideRuleNames(get: () => ((step: number, rule: number) => string | undefined) | undefined): void {
+  setContext(NAMES, get);
+}
+
+export function useRuleNames(): () => ((step: number, rule: number) => string | undefined) | undefined {
+  return getContext<(() => ((step: number, rule: number) => string | undefined) | undefined) | undefined>(NAMES) ?? (() => undefined);
+}

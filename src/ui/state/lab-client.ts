@@ -6,6 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import type { LabApi } from '../../../workers/lab.api';
+import { WorkerStopped } from './recovery';
 
 export interface LabWorker {
   api: Comlink.Remote<LabApi>;
@@ -27,7 +28,7 @@ export function startLabWorker(name: string): LabWorker {
   const fail = (why: string): void => {
     if (failure !== null) return;
     failure = why;
-    rejectDead(new Error(`lab worker ${name} stopped: ${why}`));
+    rejectDead(new WorkerStopped(`lab worker ${name} stopped: ${why}`));
     for (const l of listeners) l(why);
   };
   worker.addEventListener('error', (e) => {

@@ -5,9 +5,11 @@
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
 import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../workers/lab.api';
+import { GateDraft } from '../gates/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
 import { reloadPlan } from './recovery';
+import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 import { configAfter, decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
 import { RunStore } from '../storage/store';
@@ -28,6 +30,8 @@ export class Lab {
   restored = $state.raw<{ id: string; frames: number; step: number; first: MetricsFrame } | null>(null);
   /** A stored run with other settings than this page's URL, offered instead of restored. */
   offer = $state.raw<Extract<RestoreDecision, { kind: 'offer' }> | null>(null);
+  /** The gate editor's draft (applied to the targeted run like any live setting). */
+  readonly gate = new GateDraft(typeof sessionStorage === 'undefined' ? null : sessionStorage);
 
   /** The page's query string, decoded once the lessons are in. */
   constructor(private readonly search: string) {
@@ -39,7 +43,7 @@ export class Lab {
     try {
       await fn();
     } catch (e) {
-      this.message = e instanceof Error ? e.message : String(e);
+      this.message = actionMessage(e);
     }
   }
 
@@ -210,6 +214,14 @@ export class Lab {
         await this.main.reset(this.settings.config);
       } else await this.main.patch({ [key]: value });
     });
+  }
+
+  /** Apply the gate editor's draft (a live setting change: timeline, URL, chart rules); a bad draft never goes. */
+  async applyGate(): Promise<void> {
+    if (!this.gate.canApply) return;
+    const text = this.gate.toApply;
+    await this.setField('gate', text);
+    if (this.editing.gate === text) this.gate.settle(text);
   }
 
   /** Another engine preference: a new worker (the URL keeps the choice). */

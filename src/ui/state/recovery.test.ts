@@ -3,7 +3,7 @@ import { makeConfig } from '../../core/config';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import type { ForkPoint, LabInit, LabSnapshot } from '../../../workers/lab.api';
-import { recoveryPlan, reloadPlan } from './recovery';
+import { WorkerStopped, actionMessage, recoveryPlan, reloadPlan } from './recovery';
 
 const original: LabInit = { config: makeConfig({ seed: 3, lr: 0.002 }), prefer: 'auto', baseUrl: 'http://x/' };
 const snap = { step: 50, origin: 0, baseSource: 'shipped', base: new Float32Array(2) } as unknown as LabSnapshot;
@@ -49,5 +49,13 @@ describe('reloadPlan', () => {
   it('says what came back and how', () => {
     expect(reloadPlan({ original, snapshot: snap, step: 50, timeline }).message).toBe('Restored the run stored in this browser at step 50: resumed from the weights, optimizer state and random streams saved at step 50: it continues exactly as it would have. Press Play to continue, or Start fresh.');
     expect(reloadPlan({ original, snapshot: null, step: 12, timeline }).message).toMatch(/^Restored the run stored in this browser at step 12: resumed from step 0 \(no state was saved\), then replayed steps 1–12 with the same seed and settings: a deterministic restart\./);
+  });
+});
+
+describe('actionMessage', () => {
+  it('says nothing for a call that a dead worker rejected (the recovery says it), the error otherwise', () => {
+    expect(actionMessage(new WorkerStopped('lab worker A stopped: no answer for 15 s'))).toBe('');
+    expect(actionMessage(new Error('no run to fork'))).toBe('no run to fork');
+    expect(actionMessage('plain')).toBe('plain');
   });
 });

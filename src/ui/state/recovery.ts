@@ -66,3 +66,18 @@ export function reloadPlan(opts: Interrupted): RecoveryPlan {
   const exact = r.init.resume?.snapshot ? ': it continues exactly as it would have' : '';
   return { ...r, message: `Restored the run stored in this browser at step ${opts.step}: resumed ${r.how}${exact}. Press Play to continue, or Start fresh.` };
 }
+
+/** The error a call to a worker that died rejects with (lab-client.ts); the run's recovery reports it. */
+export class WorkerStopped extends Error {
+  override name = 'WorkerStopped';
+}
+
+/**
+ * What the lab says about a failed user action: nothing when the worker died under it, since the
+ * run's recovery already says so on the status line and replaces that worker (such a message would
+ * otherwise stay after the run has recovered).
+ */
+export function actionMessage(e: unknown): string {
+  if (e instanceof WorkerStopped) return '';
+  return e instanceof Error ? e.message : String(e);
+}

@@ -8,12 +8,15 @@
  * stored run up after a reload the same way.
  */
 import * as Comlink from 'comlink';
+import { flushSync } from 'svelte';
 import type { Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ForkPoint, LabInit, LabListener, LabSnapshot, LabStatus } from '../../../workers/lab.api';
+import { keepTraced, type TracedStep } from '../gates/traced';
 import { startLabWorker, type LabWorker } from './lab-client';
 import { FrameHistory } from './history';
 import { SNAPSHOT_EVERY, recoveryPlan, type RecoveryPlan } from './recovery';
+import { RedrawPacer, browserClock } from './redraw-pacer';
 import { startWatchdog, type Watchdog } from './watchdog';
 
 /** Rune state is proxied: only plain snapshots cross postMessage. */
@@ -23,8 +26,9 @@ export class RunState {
   status = $state<LabStatus | null>(null);
   /**
    * The frames to draw: at most ~MAX_DRAWN spread over the run, the latest and every setting change
-   * included (history.ts), republished at most once per animation frame, so chart work stays
-   * bounded on long runs. Replaced, never mutated ($state.raw).
+   * included (history.ts), republished at most once per animation frame and spaced by what the
+   * last redraw cost (redraw-pacer.ts), so chart work stays bounded on long runs and a click is
+   * handled promptly. Replaced, never mutated ($state.raw).
    */
   frames = $state.raw<MetricsFrame[]>([]);
   /** Every frame of the current run, in step order (export); republished with `frames`. */
@@ -32,8 +36,9 @@ export class RunState {
   /** The run id `frames` belong to (published with them: the status may be a run ahead). */
   framesRun = $state(-1);
   #history = new FrameHistory();
-  #publishPending = false;
   traces = $state.raw<SampleTrace[]>([]);
+  /** The gate fields of the traced samples of recent steps (the gate editor replays drafts on them). */
+  traced = $state.raw<TracedStep[]>([]);
   /** Last refusal of a control change (e.g. a restart setting), shown next to the controls. */
   notice = $state('');
   #worker: LabWorker | null = null;
@@ -59,6 +64,13 @@ export class RunState {
   #baseRun = -1;
   /** Recoveries so far (worker failures and device losses). */
   recoveries = $state(0);
+  /**
+   * Pause was pressed and the worker has not reported idle yet (it finishes the step in flight and
+   * keeps it): the page shows paused at once instead of waiting for that step.
+   */
+  pausing = $state(false);
+  /** Counts play/pause presses: a pause's reply is stale once Play was pressed after it. */
+  #transport = 0;
 
   constructor(readonly name: string) {}
 
@@ -78,18 +90,22 @@ export class RunState {
 
   /** Publish the history to the views: at most once per animation frame (a hidden tab waits). */
   #publish(): void {
-    if (this.#publishPending) return;
-    this.#publishPending = true;
-    const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: () => void) => setTimeout(f, 16);
-    raf(() => {
-      this.#publishPending = false;
+    this.#pacer.request();
+  }
+  /** Paced (redraw-pacer.ts): at most one redraw per animation frame, spaced by what the last one cost. */
+  #pacer = new RedrawPacer(() => {
+    // synchronously, so that the pacer measures what the views' redraw cost
+    flushSync(() => {
       this.frames = this.#history.drawn().slice();
       this.allFrames = this.#history.all().slice();
       this.framesRun = this.#runId;
+      this.traces = this.#latestTraces;
     });
-  }
+  }, browserClock());
+  /** The latest batch's traces, published with the frames (views pair them with the latest frame). */
+  #latestTraces: SampleTrace[] = [];
   get playing(): boolean {
-    return this.phase === 'running';
+    return this.phase === 'running' && !this.pausing;
   }
   get ready(): boolean {
     return !!this.status && !['loading', 'pretraining', 'error'].includes(this.status.phase);
@@ -119,7 +135,7 @@ export class RunState {
     this.#newRun(-1);
     this.status = null;
     await this.#launch({ ...plan.init, note: plan.message }, reuse ?? undefined);
-    if (this.step === plan.keepTo) this.traces = traces;
+    if (this.step === plan.keepTo) this.#showTraces(traces);
   }
 
   /** Start a run in a new worker, or in `reuse` (its previous run is disposed there). */
@@ -158,12 +174,19 @@ export class RunState {
     });
     this.recoveries++;
     this.#startStep = this.#init.fork?.step ?? 0;
+    this.pausing = false;
     this.#prefix = known.filter((f) => f.step <= plan.keepTo);
     const traces = this.traces;
     this.#newRun(-1);
     if (this.status) this.status = { ...this.status, phase: 'loading', message: `${plan.message.split(':')[0]}: restarting the worker…` };
     await this.#launch({ ...plan.init, note: plan.message });
-    if (this.step === plan.keepTo) this.traces = traces;
+    if (this.step === plan.keepTo) this.#showTraces(traces);
+  }
+
+  /** The traces of the latest step kept across a restart (the worker's new run has none yet). */
+  #showTraces(traces: SampleTrace[]): void {
+    this.#latestTraces = traces;
+    this.traces = traces;
   }
 
   /** Keep the run's snapshot (one readback; never two at once). */
@@ -187,8 +210,10 @@ export class RunState {
   #newRun(id: number): void {
     this.#runId = id;
     this.#history.reset(this.#prefix);
+    this.#latestTraces = [];
     this.#publish();
     this.traces = [];
+    this.traced = [];
     // a snapshot past the kept prefix belongs to the run that just ended
     const kept = this.#prefix.length ? this.#prefix[this.#prefix.length - 1].step : 0;
     if (this.snapshot && this.snapshot.step > kept) this.snapshot = null;
@@ -198,9 +223,12 @@ export class RunState {
     if (id < this.#runId) return;
     if (id > this.#runId) this.#newRun(id);
     this.#history.push(fs);
-    this.#publish();
-    this.traces = traces;
+    this.#latestTraces = traces;
+    // paced while playing; a step taken while idle (Step, the last frames of a pause) shows at once
+    if (this.phase === 'running') this.#publish();
+    else this.#pacer.flush();
     const last = fs[fs.length - 1]?.step ?? 0;
+    if (traces.length) this.traced = keepTraced(this.traced, last, traces.map((t) => t.fields));
     if (last - (this.snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
   }
 
@@ -213,6 +241,10 @@ export class RunState {
       this.#baseFrame = s.baseScalars ? ({ step: 0, version: 0, scalars: s.baseScalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] } as unknown as MetricsFrame) : null;
     }
     this.status = s;
+    if (s.phase !== 'running') {
+      this.pausing = false; // the worker stopped (pause, end, checkpoint, NaN)
+      this.#pacer.flush(); // idle: the views and exports show every frame now, not after the redraw gap
+    }
     if (s.fault === 'device-lost' && this.#worker) void this.#recover(this.#worker, s.message.replace(/^WebGPU device lost: /, ''), true);
     // a run that stopped (pause, Step, done) is kept as it stands: a reload then resumes right here
     else if (['ready', 'paused', 'done'].includes(s.phase) && !s.needsReset && s.step > (this.snapshot?.step ?? 0)) void this.#takeSnapshot();
@@ -223,8 +255,22 @@ export class RunState {
     return this.#worker.api;
   }
 
-  play = () => this.#api().play();
-  pause = () => this.#api().pause();
+  play = async (): Promise<void> => {
+    this.#transport++;
+    this.pausing = false;
+    await this.#api().play();
+  };
+  /** Shows paused at once; resolves when the worker is idle (the step in flight completed and kept). */
+  pause = async (): Promise<void> => {
+    const press = ++this.#transport;
+    if (this.phase === 'running') this.pausing = true;
+    try {
+      const s = await this.#api().pause();
+      if (press === this.#transport) this.#onStatus(s);
+    } finally {
+      if (press === this.#transport) this.pausing = false;
+    }
+  };
   toggle = () => (this.playing ? this.pause() : this.play());
   stepN = async (n: number) => this.#onStatus(await this.#api().step(n));
   /** A resumed run's next reset starts at its start (step 0, a fork's fork step): keep only frames up to it. */

@@ -18,3 +18,17 @@ describe('statusText', () => {
     expect(s).toBe('x · ε_high now ? · B: forked');
   });
 });
+
+describe('statusText while playing and pausing (issue 10 §3)', () => {
+  it('says the step and the rate while playing (was blank)', () => {
+    expect(statusText({ labMessage: '', status: st({ phase: 'running', step: 42, stepsPerSecond: 3.42 }), config, hidden: [] })).toBe('playing · step 42 · 3.4 steps/s');
+    expect(statusText({ labMessage: '', status: st({ phase: 'running', step: 7, stepsPerSecond: 51.3 }), config, hidden: [] })).toBe('playing · step 7 · 51 steps/s');
+    expect(statusText({ labMessage: '', status: st({ phase: 'running', step: 1, stepsPerSecond: 0 }), config, hidden: [] })).toBe('playing · step 1');
+  });
+  it('says pausing at once, before the worker reports idle, whatever else is said', () => {
+    expect(statusText({ labMessage: '', status: st({ phase: 'running', step: 42 }), config, hidden: [], pausing: true })).toBe('pausing… at step 42 (the step in progress completes and is kept)');
+    expect(statusText({ labMessage: 'x', status: st({ phase: 'running', step: 42 }), config, hidden: [], pausing: true })).toMatch(/^pausing… at step 42 .* · x$/);
+    // once the worker is idle the phase says it: no pausing line is left over
+    expect(statusText({ labMessage: '', status: st({ phase: 'paused', step: 43 }), config, hidden: [], pausing: true })).toBe('paused at step 43: press Play (space) or Step (→)');
+  });
+});

@@ -16,16 +16,26 @@ export interface StatusInput {
   hidden: readonly ConfigKey[];
   /** A lesson's watch line already says what to press: a ready run needs no words of its own. */
   watching?: boolean;
+  /** Pause was pressed; the worker is finishing the step in flight (it is kept). */
+  pausing?: boolean;
 }
 
-export function statusText({ labMessage, status, compareMessage = '', config, hidden, watching = false }: StatusInput): string {
+export function statusText({ labMessage, status, compareMessage = '', config, hidden, watching = false, pausing = false }: StatusInput): string {
   if (!status) return redact(labMessage || 'warming up engine…', config, hidden);
-  const lines = [labMessage, status.message, compareMessage ? `B: ${compareMessage}` : ''].filter(Boolean);
+  // pausing is said first whatever else is said: it is the answer to the press
+  const pausingLine = status.phase === 'running' && pausing ? `pausing… at step ${status.step} (the step in progress completes and is kept)` : '';
+  const lines = [pausingLine, labMessage, status.message, compareMessage ? `B: ${compareMessage}` : ''].filter(Boolean);
   if (!lines.length) {
     // the engine and base details live in the backend badge (its tooltip and screen-reader text)
     if (status.phase === 'ready' && !watching) lines.push('ready: press Play (space) or Step (→).');
     else if (status.phase === 'paused') lines.push(`paused at step ${status.step}: press Play (space) or Step (→)`);
+    else if (status.phase === 'running') lines.push(`playing · step ${status.step}${status.stepsPerSecond > 0 ? ` · ${rate(status.stepsPerSecond)} steps/s` : ''}`);
     else if (status.phase === 'done') lines.push(`finished at step ${status.step}: Reset (r) to run again`);
   }
   return redact(lines.join(' · '), config, hidden);
+}
+
+/** Steps per second with sensible digits (0.42, 3.4, 51). */
+function rate(x: number): string {
+  return x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1) : x.toFixed(2);
 }

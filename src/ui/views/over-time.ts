@@ -47,7 +47,18 @@ function ruleCountSeries(fs: readonly MetricsFrame[], rule: number): Point[] {
   });
 }
 
-export function overTimePanels(frames: readonly MetricsFrame[], compare: readonly MetricsFrame[] = []): OverTimePanel[] {
+/** "rule 2: at-least-one"; a rule index that named different rules over the run (a gate applied mid-run) lists them. */
+function ruleLabel(frames: readonly MetricsFrame[], rule: number, traced: Map<number, string>, nameAt?: (step: number, rule: number) => string | undefined): string {
+  const names = new Set<string>();
+  for (const f of frames) if ((f.series['gate/rule_counts']?.[rule] ?? 0) > 0) names.add(nameAt?.(f.step, rule) ?? traced.get(rule) ?? 'unnamed');
+  return `rule ${rule + 1}: ${[...names].join(' / ') || 'unnamed'}`;
+}
+
+/**
+ * The panels with data. `nameAt` names gate rule `rule` at `step` (the lab derives it from the run's
+ * timeline); without it, rule names come from the frames' traced samples.
+ */
+export function overTimePanels(frames: readonly MetricsFrame[], compare: readonly MetricsFrame[] = [], nameAt?: (step: number, rule: number) => string | undefined): OverTimePanel[] {
   const mk = (key: string, label: string, color: string, pick: (fs: readonly MetricsFrame[]) => Point[]): Series[] => [
     { key, label, color, points: pick(frames) },
     ...(compare.length ? [{ key: `b:${key}`, label: `${label} — compare`, color, points: pick(compare), dashed: true }] : []),
@@ -92,7 +103,7 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
   if (fired.length) {
     panels.push({
       yLabel: 'samples by gate rule', counts: true,
-      series: fired.flatMap((r, i) => mk(`rule:${r}`, `rule ${r + 1}: ${names.get(r) ?? 'unnamed'}`, PALETTE[i % PALETTE.length], (fs) => ruleCountSeries(fs, r))),
+      series: fired.flatMap((r, i) => mk(`rule:${r}`, ruleLabel(frames, r, names, nameAt), PALETTE[i % PALETTE.length], (fs) => ruleCountSeries(fs, r))),
     });
   }
   return panels;

@@ -1,0 +1,95 @@
+/**
+ * Pause while the worker is busy (issue 10 §3): the page shows paused at once ("Play" on the button,
+ * "pausing…" on the status line) instead of waiting for the worker; the step in flight completes and
+ * is kept, then the status line says "paused at step N" and no frame comes after it. The long step
+ * is a busy worker, made from outside through Playwright's handle on it (nothing test-only ships).
+ */
+import { readFileSync } from 'node:fs';
+import type { Page, Worker } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openPage, type OpenedPage } from '../browser/harness';
+
+const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5000';
+
+async function ready(page: Page, timeout = 90_000): Promise<void> {
+  await page.waitForFunction(() => {
+    const play = document.querySelector<HTMLButtonElement>('.transport .play');
+    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
+  }, null, { timeout });
+}
+
+const stepCount = async (page: Page) => Number(await page.locator('[data-testid=step] b').innerText());
+const status = (page: Page) => page.locator('[data-testid=status]').innerText();
+
+async function waitStep(page: Page, atLeast: number, timeout = 90_000): Promise<number> {
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= n, atLeast, { timeout });
+  return stepCount(page);
+}
+
+async function labWorker(page: Page): Promise<Worker> {
+  for (const w of page.workers()) {
+    const name = await w.evaluate(() => self.name).catch(() => '');
+    if (name === 'lab-A') return w;
+  }
+  throw new Error(`no lab worker among ${page.workers().length}`);
+}
+
+async function exportSteps(page: Page): Promise<number[]> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics', exact: true }).getByRole('button', { name: 'JSON', exact: true }).click()]);
+  return (JSON.parse(readFileSync((await dl.path())!, 'utf8')) as { frames: { step: number }[] }).frames.map((f) => f.step);
+}
+
+describe('Pause with a busy worker (WASM)', () => {
+  let h: OpenedPage;
+  beforeAll(async () => {
+    h = await openPage('nogpu', `/?v=1&${TINY}`);
+    await ready(h.page);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`[pause e2e] errors: ${h?.errors.join(' | ')}\n console: ${h?.console.slice(-8).join(' | ')}`)));
+
+  it('shows paused at once while the worker is still busy, then stops at the step boundary with every frame kept', async () => {
+    const { page } = h;
+    await page.locator('.transport .play').click();
+    await page.waitForFunction(() => /playing · step \d+/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 90_000 });
+    await waitStep(page, 3);
+    // the worker is busy for 10 s (like one very long step; under the watchdog's 15 s)
+    const w = await labWorker(page);
+    let busyDone = false;
+    const busy = w
+      .evaluate(() => {
+        const t = performance.now();
+        while (performance.now() - t < 10_000);
+      })
+      .then(() => void (busyDone = true));
+    busy.catch(() => undefined); // awaited below; a failure before that must not go unhandled
+    await page.waitForTimeout(1500); // the worker reaches the busy loop at its next step boundary
+    await page.locator('.transport .play').click();
+    await page.waitForFunction(() => {
+      const play = document.querySelector('.transport .play')?.textContent ?? '';
+      return /Play/.test(play) && /pausing… at step \d+/.test(document.querySelector('[data-testid=status]')?.textContent ?? '');
+    }, null, { timeout: 5_000 });
+    expect(busyDone, 'the page must not wait for the worker to show paused').toBe(false);
+    await busy;
+    await ready(page);
+    const said = await status(page);
+    const n = Number(/paused at step (\d+)/.exec(said)?.[1]);
+    expect(n, said).toBe(await stepCount(page));
+    await page.waitForTimeout(1500);
+    expect(await stepCount(page)).toBe(n); // idle: nothing came after the pause
+    const steps = await exportSteps(page);
+    expect(steps).toEqual(steps.map((_, i) => i + 1));
+    expect(steps.at(-1)).toBe(n);
+    // Play continues from there: every step once
+    await page.locator('.transport .play').click();
+    await waitStep(page, n + 3);
+    await page.locator('.transport .play').click();
+    await ready(page);
+    const again = await exportSteps(page);
+    expect(again).toEqual(again.map((_, i) => i + 1));
+    expect(again.at(-1)).toBe(await stepCount(page));
+    expect(h.errors).toEqual([]);
+  });
+});
