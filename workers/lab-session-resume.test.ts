@@ -79,6 +79,26 @@ describe('LabSession resume', () => {
     expect(det(b.frames)).toBe(det(a.frames.slice(6)));
   });
 
+  it('a fork without a snapshot replays from its fork point (its timeline counts from there)', async () => {
+    const a = await interrupted();
+    const point = await a.s.forkPoint();
+    const b = session(cfg);
+    await b.s.init(point);
+    await b.s.step(2);
+    expect(await b.s.setConfig({ lr: 0.02 })).toBeNull();
+    await b.s.step(2);
+    const { timeline } = b.s.status();
+    expect(timeline.map((e) => e.step)).toEqual([6, 8]);
+    const stored = b.frames.slice();
+    await b.s.step(2);
+    const c = session(cfg);
+    const st = await c.s.init(point, 'again', { step: 10, timeline, expect: stored[3] });
+    expect(st.step).toBe(10);
+    expect(st.message).toBe('again The replayed step 10 equals the stored one bit for bit.');
+    await c.s.step(2);
+    expect(det(c.frames)).toBe(det(b.frames.slice(4)));
+  });
+
   it('a replay that does not give the stored frame says where it differs', async () => {
     const a = await interrupted();
     const { timeline } = a.s.status();

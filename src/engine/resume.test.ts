@@ -7,7 +7,8 @@ import type { MetricsFrame } from '../core/metrics';
 import { policyShape } from '../core/pretrain';
 import { createNodeEngine } from './node';
 
-const cfg = makeConfig({ task: 'strategies', method: 'grpo', dModel: 16, layers: 1, heads: 2, mlp: 32, rolloutBatch: 8, behaviorSamples: 8, staleness: 1, updatesPerRollout: 2, lr: 0.01, seed: 5 });
+const cfg = makeConfig({ task: 'strategies', method: 'grpo', dModel: 16, layers: 1, heads: 2, mlp: 32, rolloutBatch: 8, behaviorSamples: 8, staleness: 1, updatesPerRollout: 2, lr: 0.01, seed: 5, entropyCoef: 0.05 });
+// entropyCoef: a random-init policy earns no reward; the entropy term still gives gradients, so Adam's moments matter
 const det = ({ perf: _perf, ...f }: MetricsFrame) => f;
 const engine = () => createNodeEngine(policyShape(cfg), { seed: 11 });
 
