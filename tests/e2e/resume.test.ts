@@ -142,6 +142,7 @@ describe('a reload in the middle of a run (WASM)', () => {
     const said = await status(page);
     expect(said).toContain(`Restored the run stored in this browser at step ${at + 2}: resumed from step 0 (no state was saved), then replayed steps 1–${at + 2} with the same seed and settings: a deterministic restart.`);
     expect(said).toContain(`The replayed step ${at + 2} equals the stored one bit for bit.`);
+    expect(await page.getByLabel(/keep state/).isChecked()).toBe(false); // the choice came back with the run
     await stepN(page, 1);
     const again = await exportJson(page);
     const expected = deterministic(resumed);

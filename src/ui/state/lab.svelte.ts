@@ -27,7 +27,7 @@ export class Lab {
   speed = $state(0);
   message = $state('');
   /** The stored record run A continues after a reload (its first `frames` frames came from storage). */
-  restored = $state.raw<{ id: string; frames: number; step: number; first: MetricsFrame } | null>(null);
+  restored = $state.raw<{ id: string; frames: number; step: number; first: MetricsFrame; keepState: boolean } | null>(null);
   /** A stored run with other settings than this page's URL, offered instead of restored. */
   offer = $state.raw<Extract<RestoreDecision, { kind: 'offer' }> | null>(null);
   /** The gate editor's draft (applied to the targeted run like any live setting). */
@@ -116,7 +116,7 @@ export class Lab {
     const cell = run.record.cells[0];
     const last = run.frames[run.frames.length - 1];
     const plan = reloadPlan({ original: this.#init(this.settings.config), snapshot: run.snapshot, step: last.step, timeline: cell.timeline, expect: last });
-    this.restored = { id: run.record.id, frames: run.frames.filter((f) => f.step <= plan.keepTo).length, step: plan.keepTo, first: run.frames[0] };
+    this.restored = { id: run.record.id, frames: run.frames.filter((f) => f.step <= plan.keepTo).length, step: plan.keepTo, first: run.frames[0], keepState: run.record.keepWeights };
     await this.main.resume(plan, run.frames, run.traces);
   }
 

@@ -109,6 +109,7 @@ describe('the lab run across a reload', () => {
     const stored = (await loadLabRun(await open(name)))!;
     expect(stored.snapshot).toBeNull();
     expect(stored.record.cells[0].weights).toBeUndefined();
+    expect(stored.record.keepWeights).toBe(false); // the choice comes back with the run
     await a.s.step(3);
     const plan = reloadPlan({ original: { config: makeConfig({ ...cfg, clipHigh: 0.4 }), prefer: 'wasm', baseUrl: '/' }, snapshot: null, step: 6, timeline: stored.record.cells[0].timeline, expect: stored.frames[5] });
     expect(plan.init.config.clipHigh).toBe(cfg.clipHigh); // the step-0 config; 0.4 comes back from the timeline

@@ -86,7 +86,7 @@ export class LabRunRecording {
       this.pendingTraces = null;
       this.tracesSaved.clear();
       this.id = newId();
-      const rec = labRunRecord(this.id, run);
+      const rec = { ...labRunRecord(this.id, run), keepWeights: this.keepSnapshot };
       const id = this.id;
       this.enqueue(async (s) => {
         await s.put(rec);

@@ -283,6 +283,7 @@ export class RunStore {
       if (snap.step > c.step) throw new StoreError(`a snapshot at step ${snap.step} is ahead of the stored frames (step ${c.step})`, 'failed');
       void tx.objectStore('weights').put({ step: snap.step, snapshot: snap }, [id, cell]);
       c.weights = { step: snap.step, bytes: snapshotBytes(snap), exact: true };
+      rec.keepWeights = true;
       void tx.objectStore('experiments').put(rec);
       await tx.done;
     } catch (e) {
