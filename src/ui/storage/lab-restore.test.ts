@@ -138,6 +138,9 @@ describe('the lab run across a reload', () => {
     await again.flush();
     expect((await store.list()).length).toBe(2);
     expect(await store.getLabRun()).not.toBe(stored.record.id);
+    // the previous run stays listed, without its snapshot (only the current run is resumed)
+    expect(await store.snapshot(stored.record.id, 0)).toBeUndefined();
+    expect((await store.get(stored.record.id))?.cells[0].weights).toBeUndefined();
     expect((await store.frames(stored.record.id))[0].map((f) => f.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     await again.close();
     await rec.close();

@@ -85,12 +85,15 @@ export class LabRunRecording {
       this.savedSnapshot = null;
       this.pendingTraces = null;
       this.tracesSaved.clear();
+      const previous = this.id;
       this.id = newId();
       const rec = { ...labRunRecord(this.id, run), keepWeights: this.keepSnapshot };
       const id = this.id;
       this.enqueue(async (s) => {
         await s.put(rec);
         await s.setLabRun(id);
+        // only the lab's current run is resumed: the previous one's snapshot would only fill the disk
+        if (previous) await s.dropWeights(previous);
       });
     }
     const fresh = frames.slice(this.stored);
