@@ -10,7 +10,8 @@ import { Run } from '../src/core/loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../src/core/metrics';
 import { policyShape } from '../src/core/pretrain';
 import { createCoalescer, type Coalescer, type CoalescerOptions } from './frames';
-import { RESTART_KEYS, type ForkPoint, type LabListener, type LabPhase, type LabStatus } from './lab.api';
+import { RESTART_KEYS, type ForkPoint, type LabListener, type LabPhase, type LabSnapshot, type LabStatus, type ResumeFrom } from './lab.api';
+import { firstFrameDifference } from '../src/core/experiment/bundle';
 
 export interface BaseWeights {
   weights: Float32Array;
@@ -104,8 +105,11 @@ export class LabSession {
     return s;
   }
 
-  /** Engine + base + run; a fork starts from its parent's weights at the fork step. */
-  async init(fork?: ForkPoint, note?: string): Promise<LabStatus> {
+  /**
+   * Engine + base + run; a fork starts from its parent's weights at the fork step. `resume` picks up
+   * an interrupted run: from its snapshot exactly, or by replaying its timeline from the start.
+   */
+  async init(fork?: ForkPoint, note?: string, resume?: ResumeFrom): Promise<LabStatus> {
     return this.exclusive(async () => {
       try {
         if (fork) {
@@ -113,15 +117,68 @@ export class LabSession {
           // Same task, model and seed as the parent; every other setting may differ.
           this.config = makeConfig({ ...this.config, task: fork.config.task, seed: fork.config.seed, ...shapeOf(fork.config) });
         }
-        await this.start(this.config);
-        return this.emitStatus('ready', note ?? (this.fork ? `forked at step ${this.fork.step}` : ''));
+        if (resume?.snapshot) await this.resumeFrom(resume.snapshot);
+        else await this.start(this.config);
+        const check = resume ? await this.replay(resume) : '';
+        const said = note ?? (this.fork ? `forked at step ${this.fork.step}` : '');
+        return this.emitStatus(this.poisoned ? 'paused' : 'ready', [said, check, this.poisoned].filter(Boolean).join(' '));
       } catch (e) {
         return this.emitStatus('error', `engine failed to start: ${errorText(e)}`);
       }
     });
   }
 
-  private async start(config: Config): Promise<void> {
+  /** A run exactly as a snapshot left it (weights, optimizer moments, RNG streams, timeline). */
+  private async resumeFrom(snap: LabSnapshot): Promise<void> {
+    const engine = await this.engineFor(snap.run.config);
+    await this.disposeRun();
+    this.run = await Run.resume(engine, snap.run);
+    this.config = makeConfig({ ...snap.run.config, ...snap.run.pending });
+    this.base = { weights: snap.base, source: snap.baseSource };
+    this.baseKey = ''; // a reset loads the task's base again
+    this.runId++;
+    this.origin = snap.origin;
+    this.poisoned = '';
+    this.latestTraces = [];
+  }
+
+  /**
+   * Take the run's steps again up to `r.step`, its timeline's setting changes at their steps, without
+   * streaming them (the page shows the stored frames); returns what the check of the last one said.
+   */
+  private async replay(r: ResumeFrom): Promise<string> {
+    const run = this.run!;
+    const target = r.step - this.origin;
+    if (run.stepCount > target) throw new Error(`cannot replay to step ${r.step}: the run is at step ${this.offset + run.stepCount}`);
+    const patches = r.timeline.slice(1).filter((e) => e.step >= this.origin);
+    let last: MetricsFrame | null = null;
+    let shownAt = 0;
+    while (run.stepCount < target) {
+      for (const e of patches) if (e.step - this.origin === run.stepCount) run.setConfig(e.patch);
+      last = await run.step();
+      const bad = nonFinite(last);
+      if (bad) {
+        this.poisoned = `non-finite metric ${bad} at step ${this.offset + last.step} while replaying: run stopped. Press Reset (r) to start again`;
+        break;
+      }
+      if (performance.now() - shownAt > 100) {
+        shownAt = performance.now();
+        this.emitStatus('loading', `replaying the stored run: step ${this.offset + run.stepCount} of ${r.step}…`);
+      }
+    }
+    this.config = { ...run.config };
+    if (!last) return '';
+    this.latestTraces = last.trace;
+    if (!r.expect) return '';
+    const got: MetricsFrame = { ...last, step: this.offset + last.step, trace: [] };
+    const d = firstFrameDifference([r.expect], [got]);
+    return d
+      ? `The replayed step ${d.step} differs from the stored one in ${d.key} (stored ${String(d.expected)}, now ${String(d.got)}): another engine or backend than the one that trained it?`
+      : `The replayed step ${got.step} equals the stored one bit for bit.`;
+  }
+
+  /** The engine for a config's model shape (the current one when the shape is the same). */
+  private async engineFor(config: Config): Promise<PolicyEngine> {
     const shape = shapeKey(config);
     if (!this.engine || shape !== this.engineShape) {
       this.emitStatus('loading', 'warming up engine…');
@@ -135,7 +192,12 @@ export class LabSession {
       void engine.lost?.then((why) => this.deviceLost(engine, why));
       this.baseKey = '';
     }
-    const engine = this.engine;
+    return this.engine;
+  }
+
+  private async start(config: Config): Promise<void> {
+    const shape = shapeKey(config);
+    const engine = await this.engineFor(config);
     const key = `${config.task}|${shape}|${config.temperature}`;
     if (this.fork) {
       this.base ??= { weights: this.fork.base, source: `forked from a run at step ${this.fork.step}` };
@@ -369,6 +431,16 @@ export class LabSession {
       if (!this.engine || !this.base || !this.run) throw new Error('no run to fork');
       this.coalescer.flush(); // the page then holds every frame up to the returned step
       return { step: this.offset + this.run.stepCount, base: this.base.weights, weights: await this.engine.getWeights(), config: this.config };
+    });
+  }
+
+  /** The run exactly as it stands, between two steps (the page keeps it for a resume). */
+  snapshot(): Promise<LabSnapshot> {
+    return this.exclusive(async () => {
+      if (!this.run || !this.base) throw new Error('no run to snapshot');
+      if (this.poisoned) throw new Error('the run stopped at a non-finite metric: nothing to keep');
+      this.coalescer.flush(); // the page then holds every frame up to the snapshot's step
+      return { step: this.offset + this.run.stepCount, origin: this.origin, baseSource: this.base.source, base: this.base.weights, run: await this.run.exportState() };
     });
   }
 

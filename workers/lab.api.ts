@@ -4,7 +4,7 @@
  * (≤ ~30 batches/s, never dropped) and status updates. Everything else is structured-clone data.
  */
 import type { Config } from '../src/core/config';
-import type { TimelineEntry } from '../src/core/loop';
+import type { RunSnapshot, TimelineEntry } from '../src/core/loop';
 import type { MetricsFrame, SampleTrace } from '../src/core/metrics';
 
 export type BackendPreference = 'auto' | 'webgpu' | 'wasm';
@@ -15,6 +15,35 @@ export interface ForkPoint {
   base: Float32Array;
   weights: Float32Array;
   config: Config;
+}
+
+/**
+ * A lab run exactly between two steps (core RunSnapshot) with the lab's step offset (a fork counts
+ * from its parent's step): resuming it continues the run as if it had never stopped.
+ */
+export interface LabSnapshot {
+  /** Absolute step (origin + the run's steps). */
+  step: number;
+  /** Step the run started from (a fork's fork point, else 0). */
+  origin: number;
+  /** Where the run's frozen base came from (shown again after the resume). */
+  baseSource: string;
+  /** The frozen base as flat weights (a fork of the resumed run starts from it). */
+  base: Float32Array;
+  run: RunSnapshot;
+}
+
+/**
+ * How a worker picks up a run that was interrupted (a reload, a failed worker): continue a kept
+ * snapshot exactly (none: start the run from its beginning), then take the steps up to `step` again
+ * without streaming them, the timeline's setting changes at their steps (deterministic: the same
+ * frames again). `expect`: the known frame at `step`, checked against the replayed one.
+ */
+export interface ResumeFrom {
+  snapshot?: LabSnapshot;
+  step: number;
+  timeline: TimelineEntry[];
+  expect?: MetricsFrame;
 }
 
 export interface LabInit {
@@ -30,6 +59,8 @@ export interface LabInit {
   fork?: ForkPoint;
   /** Status message once ready (e.g. why this worker replaced one that failed). */
   note?: string;
+  /** Pick up an interrupted run instead of starting at its beginning (recovery.ts plans it). */
+  resume?: ResumeFrom;
 }
 
 export type LabPhase = 'loading' | 'pretraining' | 'ready' | 'running' | 'paused' | 'done' | 'error';
@@ -86,6 +117,8 @@ export interface LabApi {
   setConfig(patch: Partial<Config>): Promise<string | null>;
   /** The weights to fork a second run from, at the current step. */
   forkPoint(): Promise<ForkPoint>;
+  /** The run exactly as it stands (for a resume); rejects where the engine cannot export its state. */
+  snapshot(): Promise<LabSnapshot>;
   /**
    * Restart from a fork point so that this run and its fork continue from the same state and differ
    * only by the fork's settings (paired comparison); null: resets start from step 0 again.

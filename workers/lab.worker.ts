@@ -28,7 +28,7 @@ const api: LabApi = {
       listener,
       init.config,
     );
-    return session.init(init.fork, init.note);
+    return session.init(init.fork, init.note, init.resume);
   },
   play: () => need().play(),
   pause: () => need().pause(),
@@ -39,6 +39,7 @@ const api: LabApi = {
   setPauseAt: async (s) => need().setPauseAt(s),
   setConfig: (patch) => need().setConfig(patch),
   forkPoint: () => need().forkPoint(),
+  snapshot: () => need().snapshot(),
   refork: (point) => need().refork(point),
   status: async () => need().status(),
   async dispose() {

@@ -114,6 +114,22 @@ export interface SftMetrics {
   gradNorm: number;
 }
 
+/**
+ * Everything an engine holds for a run, exactly (a resume after a reload continues bit for bit):
+ * the trainer's weights and optimizer state and the weights behind some handles (frozen base,
+ * rollout copies). The arrays' layout is the engine's own; only the same engine kind reads them.
+ */
+export interface EngineState {
+  /** Which engine wrote it (an engine refuses another's state). */
+  kind: string;
+  /** Optimizer steps taken (the trainer's version). */
+  version: number;
+  /** The trainer: weights and optimizer moments in the engine's layout. */
+  trainer: Float32Array | Float64Array;
+  /** The weights behind the handles given to exportState, in that order, with their versions. */
+  handles: { version: number; weights: Float32Array | Float64Array }[];
+}
+
 export interface PolicyEngine {
   readonly shape: PolicyShape;
   /** 'webgpu' or 'wasm'; why a fallback happened, when it did. */
@@ -132,6 +148,13 @@ export interface PolicyEngine {
   release(handle: WeightsHandle): void;
   /** Number of optimizer steps taken since the last setWeights. */
   readonly version: number;
+  /** The exact training state (see EngineState); absent where an engine cannot give it. */
+  exportState?(handles: readonly WeightsHandle[]): Promise<EngineState>;
+  /**
+   * Put back a state from exportState: the trainer as it was (weights, moments, version); returns
+   * new handles holding the exported handles' weights and versions, in their order.
+   */
+  importState?(state: EngineState): Promise<WeightsHandle[]>;
   dispose(): Promise<void>;
   /**
    * Resolves (with the reason) when the device behind the engine is gone for good, e.g. a lost

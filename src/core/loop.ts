@@ -3,7 +3,7 @@
 // step and is recorded on the timeline. Deterministic from the seed (RNG streams in rng.ts).
 import { buildTrainBatch, sliceBatch, type BuiltBatch, type Queued } from './batch';
 import { applyPatch, type Config } from './config';
-import type { PolicyEngine, PpoHyper, TrainMetrics, WeightsHandle } from './engine';
+import type { EngineState, PolicyEngine, PpoHyper, TrainMetrics, WeightsHandle } from './engine';
 import { gateOf } from './gates/builtin';
 import { applyGate, ruleName } from './gates/gate';
 import { sampleRecords } from './gates/sample';
@@ -12,7 +12,7 @@ import { creditRewards } from './methods/credit';
 import type { GateDecision, JudgedTurn } from './methods/types';
 import { RATIO_EDGES, measureBehavior, ratioHistogram, stepScalars, traceOf, type BehaviorMeasure, type MetricsFrame, type Scalars } from './metrics';
 import { sftOnGold } from './pretrain';
-import { makeStreams, type Rng, type RngStreams } from './rng';
+import { makeStreams, streamPositions, streamsAt, type Rng, type RngStreams } from './rng';
 import { generate, serveSessions } from './serve';
 import { TASKS } from './tasks/index';
 import { chooseHint } from './tasks/judge';
@@ -25,6 +25,27 @@ export interface TimelineEntry {
 }
 
 const TRACE_MAX = 64;
+
+/**
+ * A run between two steps, exactly: settings, timeline, every RNG stream's position, the loop's
+ * counters and the engine's state (trainer, optimizer moments, frozen base, rollout copies).
+ * `Run.resume` continues it so that every later frame equals the uninterrupted run's.
+ */
+export interface RunSnapshot {
+  version: 1;
+  stepIndex: number;
+  config: Config;
+  /** Patches set but not applied yet (they apply at the next step). */
+  pending: Partial<Config>;
+  timeline: TimelineEntry[];
+  rng: Record<keyof RngStreams, number>;
+  nextSession: number;
+  basePass: number[];
+  baseScalars: Record<string, number>;
+  lastMeasure: BehaviorMeasure | null;
+  /** handles: [frozen base, rollout copies oldest first]. */
+  engine: EngineState;
+}
 
 export function ppoHyper(c: Config): PpoHyper {
   return {
@@ -78,8 +99,38 @@ export class Run {
     private cfg: Config,
     /** The frozen base: OPD teacher, KL reference and pass@k baseline. */
     readonly base: WeightsHandle,
+    rng?: RngStreams,
   ) {
-    this.rng = makeStreams(cfg.seed);
+    this.rng = rng ?? makeStreams(cfg.seed);
+  }
+
+  /** This run, exactly, between two steps (see RunSnapshot); throws where the engine cannot export. */
+  async exportState(): Promise<RunSnapshot> {
+    if (!this.engine.exportState) throw new Error(`the ${this.engine.backend} engine cannot export its training state`);
+    const clone = <T>(x: T): T => structuredClone(x);
+    return {
+      version: 1, stepIndex: this.stepIndex, config: clone(this.cfg), pending: clone(this.pending), timeline: clone(this.timeline),
+      rng: streamPositions(this.rng), nextSession: this.nextSession, basePass: [...this.basePass], baseScalars: { ...this.baseScalars },
+      lastMeasure: clone(this.lastMeasure), engine: await this.engine.exportState([this.base, ...this.rollout]),
+    };
+  }
+
+  /** Continue a run from `exportState` on an engine of the same kind and shape (no SFT, no base measurement: both are in it). */
+  static async resume(engine: PolicyEngine, snap: RunSnapshot): Promise<Run> {
+    if (snap.version !== 1) throw new Error(`run snapshot version ${String(snap.version)} is not supported`);
+    if (!engine.importState) throw new Error(`the ${engine.backend} engine cannot import a training state`);
+    const handles = await engine.importState(snap.engine);
+    if (handles.length < 2) throw new Error('run snapshot: no frozen base or rollout weights in its engine state');
+    const run = new Run(engine, structuredClone(snap.config), handles[0], streamsAt(snap.rng));
+    run.rollout = handles.slice(1);
+    run.stepIndex = snap.stepIndex;
+    run.pending = structuredClone(snap.pending);
+    run.timeline.push(...structuredClone(snap.timeline));
+    run.nextSession = snap.nextSession;
+    run.basePass = [...snap.basePass];
+    run.baseScalars = { ...snap.baseScalars };
+    run.lastMeasure = structuredClone(snap.lastMeasure);
+    return run;
   }
 
   /**

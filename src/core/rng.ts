@@ -25,6 +25,18 @@ export class Rng {
     this.state = seed >>> 0;
   }
 
+  /** The generator's position (one uint32): `new Rng(0).restore(r.position)` continues r's stream. */
+  get position(): number {
+    return this.state;
+  }
+
+  /** Continue from a position read with `position` (a resumed run draws what it would have drawn). */
+  restore(position: number): this {
+    if (!Number.isInteger(position) || position < 0 || position > 0xffffffff) throw new Error(`Rng.restore: a uint32 position, got ${position}`);
+    this.state = position;
+    return this;
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
@@ -93,6 +105,21 @@ export interface RngStreams {
   measure: Rng;
   requests: Rng;
   pretrain: Rng;
+}
+
+export const STREAM_NAMES = ['init', 'env', 'judge', 'sampling', 'measure', 'requests', 'pretrain'] as const satisfies readonly (keyof RngStreams)[];
+
+/** Every stream's position (a run's resume point). */
+export function streamPositions(s: RngStreams): Record<keyof RngStreams, number> {
+  return Object.fromEntries(STREAM_NAMES.map((k) => [k, s[k].position])) as Record<keyof RngStreams, number>;
+}
+
+/** Streams continued from positions read with `streamPositions`. */
+export function streamsAt(positions: Record<keyof RngStreams, number>): RngStreams {
+  return Object.fromEntries(STREAM_NAMES.map((k) => {
+    if (typeof positions[k] !== 'number') throw new Error(`stream position of "${k}" missing`);
+    return [k, new Rng(0).restore(positions[k])];
+  })) as unknown as RngStreams;
 }
 
 export function makeStreams(seed: number): RngStreams {

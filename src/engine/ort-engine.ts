@@ -2,7 +2,7 @@
 // 'onnxruntime-web' in Node, 'onnxruntime-web/webgpu' in the browser): a single run is a
 // population of one (ort-population.ts), so the single run and the ensembles share one code path.
 import type {
-  OptimizerHyper, PolicyEngine, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest,
+  EngineState, OptimizerHyper, PolicyEngine, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest,
   ScoreResult, SftBatch, SftMetrics, TrainBatch, TrainMetrics, WeightsHandle,
 } from '../core/engine';
 import type { ParamLayout } from '../model/layout';
@@ -74,6 +74,12 @@ export class OrtEngine implements PolicyEngine {
   }
   setWeights(weights: Float32Array): Promise<void> {
     return this.population.setWeights([weights]);
+  }
+  exportState(handles: readonly WeightsHandle[]): Promise<EngineState> {
+    return this.population.exportMember(0, handles);
+  }
+  importState(state: EngineState): Promise<WeightsHandle[]> {
+    return this.population.importMember(0, state);
   }
   snapshot(): WeightsHandle {
     return this.population.snapshot(0);

@@ -5,7 +5,7 @@
 // (OrtEngine wraps it).
 import type * as Ort from 'onnxruntime-web';
 import type {
-  PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest, ScoreResult, SftBatch, SftMetrics, TrainBatch,
+  EngineState, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest, ScoreResult, SftBatch, SftMetrics, TrainBatch,
   TrainMetrics, WeightsHandle,
 } from '../core/engine';
 import type { PopulationEngine, SftHyper } from '../core/population';
@@ -339,6 +339,62 @@ export class OrtPopulation implements PopulationEngine {
     this.m = this.f32(m, [P, N]);
     this.v = this.f32(v, [P, N]);
     disposeAll(oldMoments);
+  }
+
+  /**
+   * Member p's exact training state: trainer [params | m | v] (N each), its version, and the
+   * weights behind `handles` (its own). Read back once per buffer.
+   */
+  async exportMember(member: number, handles: readonly WeightsHandle[]): Promise<EngineState> {
+    const N = this.layout.total;
+    const rowOf = async (t: Ort.Tensor) => ((await t.getData()) as Float32Array).subarray(member * N, (member + 1) * N);
+    const trainer = new Float32Array(3 * N);
+    trainer.set(await rowOf(this.trainer.tensor), 0);
+    trainer.set(await rowOf(this.m), N);
+    trainer.set(await rowOf(this.v), 2 * N);
+    const out: EngineState['handles'] = [];
+    for (const handle of handles) {
+      const h = this.handles.get(handle.id);
+      if (!h) throw new Error(`weights handle ${handle.id} was released`);
+      if (h.member !== member) throw new Error(`weights handle ${handle.id} belongs to member ${h.member}, not ${member}`);
+      out.push({ version: handle.version, weights: Float32Array.from(await rowOf(h.buf.tensor)) });
+    }
+    return { kind: `ort/${this.layout.total}`, version: this.steps[member], trainer, handles: out };
+  }
+
+  /** Put member p back as exported (weights, moments, version); new handles for the exported ones. */
+  async importMember(member: number, state: EngineState): Promise<WeightsHandle[]> {
+    const N = this.layout.total;
+    const P = this.size;
+    if (state.kind !== `ort/${N}`) throw new Error(`engine state of kind ${state.kind} does not fit this model (ort/${N})`);
+    if (!(state.trainer instanceof Float32Array) || state.trainer.length !== 3 * N) throw new Error(`engine state: trainer needs ${3 * N} float32 values`);
+    const handles: WeightsHandle[] = [];
+    for (const x of state.handles) {
+      if (!(x.weights instanceof Float32Array) || x.weights.length !== N) throw new Error(`engine state: handle weights need ${N} float32 values`);
+      // a matrix of its own holding only this member's row (other rows are never read: gen −1)
+      const data = new Float32Array(P * N);
+      data.set(x.weights, member * N);
+      const gens = new Array<number>(P).fill(-1);
+      gens[member] = this.nextGen++;
+      const buf: ParamBuf = { tensor: this.f32(data, [P, N]), gens, refs: 1 };
+      const id = this.nextHandle++;
+      this.handles.set(id, { buf, member, gen: gens[member] });
+      handles.push({ id, version: x.version });
+    }
+    const read = async (t: Ort.Tensor) => Float32Array.from((await t.getData()) as Float32Array);
+    const [params, m, v] = await Promise.all([read(this.trainer.tensor), read(this.m), read(this.v)]);
+    params.set(state.trainer.subarray(0, N), member * N);
+    m.set(state.trainer.subarray(N, 2 * N), member * N);
+    v.set(state.trainer.subarray(2 * N), member * N);
+    const gens = [...this.trainer.gens];
+    this.gen[member] = gens[member] = this.nextGen++;
+    this.steps[member] = state.version;
+    const oldMoments = [this.m, this.v];
+    this.replaceTrainer({ tensor: this.f32(params, [P, N]), gens, refs: 0 });
+    this.m = this.f32(m, [P, N]);
+    this.v = this.f32(v, [P, N]);
+    disposeAll(oldMoments);
+    return handles;
   }
 
   snapshot(member: number): WeightsHandle {

@@ -1,7 +1,8 @@
 /**
  * Recovery in real Chromium: a lab worker that throws an uncaught error, or that vanishes without a
  * word (self.close()), is detected (error event; watchdog), reported on the status line and replaced
- * by a worker that resumes from the weights the page kept. The faults are injected from outside
+ * by a worker that resumes from the snapshot the page kept (weights, optimizer state, RNG streams)
+ * and replays the steps after it, checked bit for bit. The faults are injected from outside
  * through Playwright's handle on the worker: nothing test-only ships in the site.
  */
 import type { Page, Worker } from 'playwright-core';
@@ -70,19 +71,22 @@ describe('recovery from a failed lab worker (WASM)', () => {
     await h.page.waitForFunction(() => /training worker failed/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 60_000 });
     await ready(h.page);
     const said = await status(h.page);
-    const m = /training worker failed \(uncaught error in the worker: Error: injected fault\) at step (\d+): resumed from the weights saved at step (\d+)/.exec(said);
+    const m = /training worker failed \(uncaught error in the worker: Error: injected fault\) at step (\d+): resumed from the weights, optimizer state and random streams saved at step (\d+)(?:, then replayed steps (\d+)–(\d+))?/.exec(said);
     expect(m, said).not.toBeNull();
     const [failedAt, from] = [Number(m![1]), Number(m![2])];
+    const to = m![4] ? Number(m![4]) : from;
     expect(from).toBeGreaterThanOrEqual(25);
-    expect(from).toBeLessThanOrEqual(failedAt);
-    expect(await stepCount(h.page)).toBe(from);
+    expect(to).toBeLessThanOrEqual(failedAt);
+    // every frame the page had is kept: the worker replayed up to it and checked the last one
+    expect(await stepCount(h.page)).toBe(to);
+    if (to > from) expect(said).toContain(`The replayed step ${to} equals the stored one bit for bit.`);
     expect(await h.page.locator('.transport .play').innerText()).toMatch(/Play/);
     await play(h.page);
     await waitStep(h.page, from + 10);
     await h.page.getByRole('button', { name: 'Pause' }).click();
     await ready(h.page);
     const steps = await exportSteps(h.page);
-    // no step twice, none missing: the dropped steps were re-run after the snapshot
+    // no step twice, none missing
     expect(steps).toEqual(steps.map((_, i) => i + 1));
   });
 

@@ -4,7 +4,7 @@
 // filler) — enough to represent the task grammars. It lets the core loop and the fidelity suite run
 // without onnxruntime; the PPO loss is the reference in ../ppo.ts.
 import type {
-  OptimizerHyper, PolicyEngine, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest, ScoreResult,
+  EngineState, OptimizerHyper, PolicyEngine, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest, ScoreResult,
   SftBatch, SftMetrics, TrainBatch, TrainMetrics, WeightsHandle,
 } from '../../src/core/engine';
 import { ppoReference } from '../../src/core/ppo';
@@ -227,6 +227,54 @@ export class TabularEngine implements PolicyEngine {
     this.m = new Map();
     this.v = new Map();
     this.steps = 0;
+  }
+
+  /** Tables as float64 [count, (key, V values) per row, keys ascending]: exact. */
+  private pack(tables: Table[]): Float64Array {
+    const V = this.shape.vocab;
+    const out = new Float64Array(tables.reduce((n, t) => n + 1 + t.size * (V + 1), 0));
+    let o = 0;
+    for (const t of tables) {
+      out[o++] = t.size;
+      for (const k of [...t.keys()].sort((a, b) => a - b)) {
+        out[o++] = k;
+        out.set(t.get(k)!, o);
+        o += V;
+      }
+    }
+    return out;
+  }
+
+  private unpack(data: Float32Array | Float64Array, count: number): Table[] {
+    const V = this.shape.vocab;
+    const tables: Table[] = [];
+    let o = 0;
+    for (let i = 0; i < count; i++) {
+      const t: Table = new Map();
+      const n = data[o++];
+      for (let r = 0; r < n; r++, o += V) t.set(data[o++], Float64Array.from(data.subarray(o, o + V)));
+      tables.push(t);
+    }
+    if (o !== data.length) throw new Error(`tabular engine: state of ${data.length} values does not hold ${count} tables`);
+    return tables;
+  }
+
+  async exportState(handles: readonly WeightsHandle[]): Promise<EngineState> {
+    return {
+      kind: 'tabular', version: this.steps, trainer: this.pack([this.table, this.m, this.v]),
+      handles: handles.map((h) => ({ version: h.version, weights: this.pack([this.tableOf(h)]) })),
+    };
+  }
+
+  async importState(state: EngineState): Promise<WeightsHandle[]> {
+    if (state.kind !== 'tabular') throw new Error(`tabular engine: cannot import a ${state.kind} state`);
+    [this.table, this.m, this.v] = this.unpack(state.trainer, 3);
+    this.steps = state.version;
+    return state.handles.map((h) => {
+      const id = this.nextHandle++;
+      this.handles.set(id, this.unpack(h.weights, 1)[0]);
+      return { id, version: h.version };
+    });
   }
 
   snapshot(): WeightsHandle {

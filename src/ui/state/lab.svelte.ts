@@ -3,12 +3,16 @@
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
 import { makeConfig, type Config, type ConfigKey } from '../../core/config';
+import type { MetricsFrame } from '../../core/metrics';
 import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../workers/lab.api';
 import { GateDraft } from '../gates/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
+import { reloadPlan } from './recovery';
 import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
+import { configAfter, decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
+import { RunStore } from '../storage/store';
 
 export type Target = 'A' | 'B';
 
@@ -22,6 +26,10 @@ export class Lab {
   compareConfig = $state<Config | null>(null);
   speed = $state(0);
   message = $state('');
+  /** The stored record run A continues after a reload (its first `frames` frames came from storage). */
+  restored = $state.raw<{ id: string; frames: number; step: number; first: MetricsFrame; keepState: boolean } | null>(null);
+  /** A stored run with other settings than this page's URL, offered instead of restored. */
+  offer = $state.raw<Extract<RestoreDecision, { kind: 'offer' }> | null>(null);
   /** The gate editor's draft (applied to the targeted run like any live setting). */
   readonly gate = new GateDraft(typeof sessionStorage === 'undefined' ? null : sessionStorage);
 
@@ -79,8 +87,74 @@ export class Lab {
     return this.#guard(async () => {
       const { lessons, problems } = await fetchLessons(document.baseURI);
       this.settings.loadUrl(this.search, lessons, problems);
-      await this.main.start(this.#init(this.settings.config));
+      const decision = decideRestore(await this.#storedRun(), this.settings.config);
+      if (decision.kind === 'resume') await this.#resumeStored(decision.run);
+      else {
+        await this.main.start(this.#init(this.settings.config));
+        if (decision.kind === 'offer') this.offer = decision;
+      }
       await this.#applyPresenter();
+    });
+  }
+
+  /** The lab run stored in this browser (null: none, or storage unavailable: said once). */
+  async #storedRun(): Promise<StoredLabRun | null> {
+    let store: RunStore | null = null;
+    try {
+      store = await RunStore.open();
+      return await loadLabRun(store);
+    } catch (e) {
+      this.message = `The stored run could not be read (${e instanceof Error ? e.message : String(e)}); starting a new one.`;
+      return null;
+    } finally {
+      store?.close();
+    }
+  }
+
+  /** Run A picks the stored run up: its frames at once, then its snapshot or a replay (recovery.ts). */
+  async #resumeStored(run: StoredLabRun): Promise<void> {
+    const cell = run.record.cells[0];
+    const last = run.frames[run.frames.length - 1];
+    const plan = reloadPlan({ original: this.#init(this.settings.config), snapshot: run.snapshot, step: last.step, timeline: cell.timeline, expect: last });
+    this.restored = { id: run.record.id, frames: run.frames.filter((f) => f.step <= plan.keepTo).length, step: plan.keepTo, first: run.frames[0], keepState: run.record.keepWeights };
+    await this.main.resume(plan, run.frames, run.traces);
+  }
+
+  /** The offered stored run instead of this link's (its settings become the page's). */
+  async acceptOffer(): Promise<void> {
+    const offer = this.offer;
+    if (!offer) return;
+    return this.#guard(async () => {
+      this.offer = null;
+      this.closeCompare();
+      const now = configAfter(offer.run.record.cells[0].timeline);
+      if (now) this.settings.config = now;
+      await this.#resumeStored(offer.run);
+      await this.#applyPresenter();
+      await this.main.setSpeed(this.speed);
+    });
+  }
+
+  dismissOffer(): void {
+    this.offer = null;
+  }
+
+  /** Decline the restored run: a new run from step 0 (the stored one stays in the Runs panel). */
+  async startFresh(): Promise<void> {
+    return this.#guard(async () => {
+      this.restored = null;
+      this.offer = null;
+      this.closeCompare();
+      let store: RunStore | null = null;
+      try {
+        store = await RunStore.open();
+        await store.setLabRun(null);
+      } catch {
+        // nothing stored to forget; the recorder says why storage fails
+      } finally {
+        store?.close();
+      }
+      await this.main.reset(this.settings.config);
     });
   }
 

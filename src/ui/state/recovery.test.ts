@@ -1,34 +1,54 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../../core/config';
-import type { ForkPoint, LabInit } from '../../../workers/lab.api';
-import { WorkerStopped, actionMessage, recoveryPlan } from './recovery';
+import type { TimelineEntry } from '../../core/loop';
+import type { MetricsFrame } from '../../core/metrics';
+import type { ForkPoint, LabInit, LabSnapshot } from '../../../workers/lab.api';
+import { WorkerStopped, actionMessage, recoveryPlan, reloadPlan } from './recovery';
 
-const original: LabInit = { config: makeConfig({ seed: 3 }), prefer: 'auto', baseUrl: 'http://x/' };
-const snap: ForkPoint = { step: 50, base: new Float32Array(2), weights: new Float32Array(2), config: makeConfig({ seed: 3, lr: 0.002 }) };
+const original: LabInit = { config: makeConfig({ seed: 3, lr: 0.002 }), prefer: 'auto', baseUrl: 'http://x/' };
+const snap = { step: 50, origin: 0, baseSource: 'shipped', base: new Float32Array(2) } as unknown as LabSnapshot;
+const timeline: TimelineEntry[] = [{ step: 0, patch: makeConfig({ seed: 3 }) }, { step: 30, patch: { lr: 0.002 } }];
+const last = { step: 61 } as MetricsFrame;
 
 describe('recoveryPlan', () => {
-  it('resumes from the snapshot, keeping frames up to it and saying which steps are re-run', () => {
-    const p = recoveryPlan({ original, snapshot: snap, step: 61, why: 'no answer', deviceLost: false });
-    expect(p.init.fork).toBe(snap);
+  it('resumes from the snapshot, replays the steps after it, keeps every known frame', () => {
+    const p = recoveryPlan({ original, snapshot: snap, step: 61, timeline, expect: last, failedAt: 63, why: 'no answer', deviceLost: false });
+    expect(p.init.resume).toEqual({ snapshot: snap, step: 61, timeline, expect: last });
+    expect(p.init.config).toBe(original.config);
     expect(p.init.prefer).toBe('auto');
-    expect(p.keepTo).toBe(50);
-    expect(p.message).toMatch(/worker failed \(no answer\) at step 61: resumed from the weights saved at step 50; steps 51–61 will be re-run/);
+    expect(p.keepTo).toBe(61);
+    expect(p.message).toBe('The training worker failed (no answer) at step 63: resumed from the weights, optimizer state and random streams saved at step 50, then replayed steps 51–61 with the same seed and settings: it continues exactly as it would have. Press Play to continue.');
   });
 
-  it('without a snapshot: a deterministic restart from the run start (a fork starts at its fork step)', () => {
-    const p = recoveryPlan({ original, snapshot: null, step: 7, why: 'boom', deviceLost: false });
-    expect(p.init).toEqual(original);
-    expect(p.keepTo).toBe(0);
-    expect(p.message).toMatch(/from step 0 with the same seed and settings/);
-    const fork = recoveryPlan({ original: { ...original, fork: { ...snap, step: 20 } }, snapshot: null, step: 30, why: 'x', deviceLost: false });
-    expect(fork.keepTo).toBe(20);
-    expect(fork.message).toMatch(/its start at step 20/);
+  it('without a snapshot: a deterministic restart from the run start with its step-0 config, the timeline replayed', () => {
+    const p = recoveryPlan({ original, snapshot: null, step: 7, timeline, failedAt: 7, why: 'boom', deviceLost: false });
+    expect(p.init.config).toEqual(makeConfig({ seed: 3 }));
+    expect(p.init.resume).toEqual({ step: 7, timeline });
+    expect(p.keepTo).toBe(7);
+    expect(p.message).toMatch(/resumed from step 0 \(no state was saved\), then replayed steps 1–7 with the same seed and settings: a deterministic restart\. Press Play/);
+    const fork: ForkPoint = { step: 20, base: new Float32Array(1), weights: new Float32Array(1), config: original.config };
+    const f = recoveryPlan({ original: { ...original, fork }, snapshot: null, step: 30, timeline: [{ step: 20, patch: original.config }], failedAt: 30, why: 'x', deviceLost: false });
+    expect(f.init.fork).toBe(fork);
+    expect(f.init.config).toBe(original.config);
+    expect(f.message).toMatch(/its start at step 20 \(no state was saved\), then replayed steps 21–30/);
+  });
+
+  it('a snapshot past the known frames is not used', () => {
+    const p = recoveryPlan({ original, snapshot: { ...snap, step: 70 }, step: 61, timeline, failedAt: 71, why: 'x', deviceLost: false });
+    expect(p.init.resume?.snapshot).toBeUndefined();
   });
 
   it('a lost WebGPU device resumes on WASM', () => {
-    const p = recoveryPlan({ original, snapshot: snap, step: 50, why: 'destroyed', deviceLost: true });
+    const p = recoveryPlan({ original, snapshot: snap, step: 50, timeline, failedAt: 50, why: 'destroyed', deviceLost: true });
     expect(p.init.prefer).toBe('wasm');
-    expect(p.message).toMatch(/^The WebGPU device was lost \(destroyed\) at step 50: resumed on WASM from the weights saved at step 50 \(/);
+    expect(p.message).toMatch(/^The WebGPU device was lost \(destroyed\) at step 50: resumed on WASM from the weights, optimizer state and random streams saved at step 50 \(WASM rounds differently/);
+  });
+});
+
+describe('reloadPlan', () => {
+  it('says what came back and how', () => {
+    expect(reloadPlan({ original, snapshot: snap, step: 50, timeline }).message).toBe('Restored the run stored in this browser at step 50: resumed from the weights, optimizer state and random streams saved at step 50: it continues exactly as it would have. Press Play to continue, or Start fresh.');
+    expect(reloadPlan({ original, snapshot: null, step: 12, timeline }).message).toMatch(/^Restored the run stored in this browser at step 12: resumed from step 0 \(no state was saved\), then replayed steps 1–12 with the same seed and settings: a deterministic restart\./);
   });
 });
 

@@ -1,11 +1,16 @@
 /**
- * How a run comes back after its worker died or its WebGPU device was lost: from the last weights
- * snapshot the page kept (taken every SNAPSHOT_EVERY steps), else from step 0 with the same seed
- * and settings (a deterministic replay). Pure: the plan and the words the status line shows.
+ * How an interrupted run comes back — after its worker died, its WebGPU device was lost, or the page
+ * was reloaded: from the last snapshot kept (weights, optimizer moments, RNG stream positions,
+ * timeline: it then continues exactly as the uninterrupted run), else from its start, replaying its
+ * timeline up to the step it had reached (deterministic: the same frames again). One plan for every
+ * case; pure: the worker's init and the words the status line shows.
  */
-import type { BackendPreference, ForkPoint, LabInit } from '../../../workers/lab.api';
+import { makeConfig } from '../../core/config';
+import type { TimelineEntry } from '../../core/loop';
+import type { MetricsFrame } from '../../core/metrics';
+import type { BackendPreference, LabInit, LabSnapshot } from '../../../workers/lab.api';
 
-/** Steps between weight snapshots kept in the page (a readback of the trainer's weights each). */
+/** Steps between snapshots kept while playing (a readback of the trainer's state each); also at every pause. */
 export const SNAPSHOT_EVERY = 25;
 
 export interface RecoveryPlan {
@@ -15,30 +20,51 @@ export interface RecoveryPlan {
   message: string;
 }
 
-/**
- * `original`: how the run was first started (a fork's init carries its fork point); `snapshot`: the
- * latest weights kept; `step`: where the run was when it failed; `backend`: force one (a lost GPU
- * device resumes on WASM).
- */
-export function recoveryPlan(opts: { original: LabInit; snapshot: ForkPoint | null; step: number; why: string; deviceLost: boolean }): RecoveryPlan {
-  const { original, snapshot, step, why, deviceLost } = opts;
-  const prefer: BackendPreference = deviceLost ? 'wasm' : original.prefer;
-  const what = deviceLost ? `The WebGPU device was lost (${why}) at step ${step}` : `The training worker failed (${why}) at step ${step}`;
-  const on = deviceLost ? ' on WASM' : '';
-  if (snapshot) {
-    const dropped = step > snapshot.step ? `; steps ${snapshot.step + 1}–${step} will be re-run` : '';
-    return {
-      init: { ...original, prefer, fork: snapshot },
-      keepTo: snapshot.step,
-      message: `${what}: resumed${on} from the weights saved at step ${snapshot.step}${dropped} (fresh optimizer moments and random streams, so they differ from an uninterrupted run). Press Play to continue.`,
-    };
-  }
-  const from = original.fork ? `its start at step ${original.fork.step}` : 'step 0';
+interface Interrupted {
+  /** How the run was first started (a fork's init carries its fork point). */
+  original: LabInit;
+  /** The latest snapshot kept (null: none). */
+  snapshot: LabSnapshot | null;
+  /** The step the run had reached (its frames up to here are known). */
+  step: number;
+  /** The run's timeline (entry 0: its full config at its start). */
+  timeline: TimelineEntry[];
+  /** The known frame at `step`: a replay is checked against it. */
+  expect?: MetricsFrame;
+}
+
+/** The resume part of a plan: the latest snapshot at or before `step`, else the run's start; then a silent replay up to `step`. */
+function resumeOf(r: Interrupted, prefer: BackendPreference): { init: LabInit; keepTo: number; how: string } {
+  const { original, step, timeline } = r;
+  const snapshot = r.snapshot && r.snapshot.step <= step ? r.snapshot : null;
+  const from = snapshot?.step ?? original.fork?.step ?? 0;
+  const replayed = step > from ? `, then replayed steps ${from + 1}–${step} with the same seed and settings` : '';
+  const first = timeline[0];
+  const resume = { ...(snapshot ? { snapshot } : {}), step, timeline, ...(r.expect ? { expect: r.expect } : {}) };
   return {
-    init: { ...original, prefer },
-    keepTo: original.fork?.step ?? 0,
-    message: `${what}: no weights were saved yet, so the run restarted${on} from ${from} with the same seed and settings (a deterministic replay). Press Play to continue.`,
+    // without a snapshot the run starts again from its own step-0 config (later settings come from the timeline)
+    init: { ...original, prefer, ...(!snapshot && first && !original.fork ? { config: makeConfig(first.patch) } : {}), resume },
+    keepTo: step,
+    how: snapshot
+      ? `from the weights, optimizer state and random streams saved at step ${from}${replayed}`
+      : `from ${from ? `its start at step ${from}` : 'step 0'} (no state was saved)${replayed}: a deterministic restart`,
   };
+}
+
+/** A worker that failed (error, no answer) or whose WebGPU device was lost (it resumes on WASM). */
+export function recoveryPlan(opts: Interrupted & { why: string; deviceLost: boolean; failedAt: number }): RecoveryPlan {
+  const { why, deviceLost, failedAt } = opts;
+  const what = deviceLost ? `The WebGPU device was lost (${why}) at step ${failedAt}` : `The training worker failed (${why}) at step ${failedAt}`;
+  const r = resumeOf(opts, deviceLost ? 'wasm' : opts.original.prefer);
+  const exact = deviceLost ? ' (WASM rounds differently from WebGPU in the last bits)' : opts.snapshot ? ': it continues exactly as it would have' : '';
+  return { ...r, message: `${what}: resumed${deviceLost ? ' on WASM' : ''} ${r.how}${exact}. Press Play to continue.` };
+}
+
+/** The lab's run stored in this browser, picked up after a reload. */
+export function reloadPlan(opts: Interrupted): RecoveryPlan {
+  const r = resumeOf(opts, opts.original.prefer);
+  const exact = r.init.resume?.snapshot ? ': it continues exactly as it would have' : '';
+  return { ...r, message: `Restored the run stored in this browser at step ${opts.step}: resumed ${r.how}${exact}. Press Play to continue, or Start fresh.` };
 }
 
 /** The error a call to a worker that died rejects with (lab-client.ts); the run's recovery reports it. */

@@ -1,19 +1,21 @@
 /**
  * One run in a lab worker, as rune state: status (phase, backend, steps/s, timeline), the frame
  * history and the latest batch's traces. Named mutators forward to the worker's comlink API.
- * Recovery: the page keeps the trainer's weights every SNAPSHOT_EVERY steps; a worker that errors
- * out, stops answering (watchdog) or loses its WebGPU device is replaced by a fresh one that resumes
- * from that snapshot (on WASM after a device loss), and the status line says so (recovery.ts).
+ * Recovery: the page keeps a snapshot of the run (weights, optimizer state, RNG positions) every
+ * SNAPSHOT_EVERY steps and at every pause; a worker that errors out, stops answering (watchdog) or
+ * loses its WebGPU device is replaced by a fresh one that resumes from it (on WASM after a device
+ * loss) and replays the steps after it, and the status line says so (recovery.ts). `resume` picks a
+ * stored run up after a reload the same way.
  */
 import * as Comlink from 'comlink';
 import { flushSync } from 'svelte';
 import type { Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
-import type { ForkPoint, LabInit, LabListener, LabStatus } from '../../../workers/lab.api';
+import type { ForkPoint, LabInit, LabListener, LabSnapshot, LabStatus } from '../../../workers/lab.api';
 import { keepTraced, type TracedStep } from '../gates/traced';
 import { startLabWorker, type LabWorker } from './lab-client';
 import { FrameHistory } from './history';
-import { SNAPSHOT_EVERY, recoveryPlan } from './recovery';
+import { SNAPSHOT_EVERY, recoveryPlan, type RecoveryPlan } from './recovery';
 import { RedrawPacer, browserClock } from './redraw-pacer';
 import { startWatchdog, type Watchdog } from './watchdog';
 
@@ -31,6 +33,8 @@ export class RunState {
   frames = $state.raw<MetricsFrame[]>([]);
   /** Every frame of the current run, in step order (export); republished with `frames`. */
   allFrames = $state.raw<MetricsFrame[]>([]);
+  /** The run id `frames` belong to (published with them: the status may be a run ahead). */
+  framesRun = $state(-1);
   #history = new FrameHistory();
   traces = $state.raw<SampleTrace[]>([]);
   /** The gate fields of the traced samples of recent steps (the gate editor replays drafts on them). */
@@ -43,12 +47,16 @@ export class RunState {
   #prefix: MetricsFrame[] = [];
   /** How this run was started (recovery falls back to it when no snapshot was kept yet). */
   #init: LabInit | null = null;
-  /** The latest weights kept in the page, and whether a readback is in flight. */
-  #snapshot: ForkPoint | null = null;
+  /** The latest snapshot kept in the page (published for storage), and whether one is being read. */
+  snapshot = $state.raw<LabSnapshot | null>(null);
   #snapshotting = false;
+  /** The snapshot failed once (an engine that cannot export): recovery replays instead. */
+  #snapshotProblem = '';
   #watchdog: Watchdog | null = null;
-  /** After a recovery the worker starts at the snapshot: a reset must start a fresh worker at step 0. */
-  #resumed = false;
+  /** After a resume the kept frames reach past the run's start: a reset keeps those up to here only. */
+  #startStep: number | null = null;
+  /** Runs started in workers so far: a reused worker's earlier listener is ignored. */
+  #launches = 0;
   #speed = 0;
   #pauseAt: number | null = null;
   /** The base before SFT and RL as a step-0 frame (behavior metrics only), for the run `#baseRun`. */
@@ -90,6 +98,7 @@ export class RunState {
     flushSync(() => {
       this.frames = this.#history.drawn().slice();
       this.allFrames = this.#history.all().slice();
+      this.framesRun = this.#runId;
       this.traces = this.#latestTraces;
     });
   }, browserClock());
@@ -104,21 +113,44 @@ export class RunState {
 
   async start(init: LabInit): Promise<void> {
     this.#init = init;
-    this.#resumed = false;
-    this.#snapshot = init.fork ?? null;
+    this.snapshot = null;
     await this.#launch(init);
   }
 
-  async #launch(init: LabInit): Promise<void> {
-    const worker = startLabWorker(this.name);
+  /**
+   * Pick up an interrupted run (a reload): its known frames show at once, the worker continues from
+   * the plan's snapshot or replays from step 0 (recovery.ts), `traces` are the last step's.
+   */
+  async resume(plan: RecoveryPlan, frames: readonly MetricsFrame[], traces: SampleTrace[]): Promise<void> {
+    const { resume, ...original } = plan.init;
+    // the running worker takes the resumed run (its engine runtime is warm: a fresh worker would
+    // start onnxruntime's WASM threads again)
+    const reuse = this.#worker;
+    this.#watchdog?.stop();
+    this.#watchdog = null;
+    this.#init = original;
+    this.#startStep = original.fork?.step ?? 0;
+    this.#prefix = frames.filter((f) => f.step <= plan.keepTo);
+    this.snapshot = resume?.snapshot ?? null;
+    this.#newRun(-1);
+    this.status = null;
+    await this.#launch({ ...plan.init, note: plan.message }, reuse ?? undefined);
+    if (this.step === plan.keepTo) this.#showTraces(traces);
+  }
+
+  /** Start a run in a new worker, or in `reuse` (its previous run is disposed there). */
+  async #launch(init: LabInit, reuse?: LabWorker): Promise<void> {
+    const worker = reuse ?? startLabWorker(this.name);
     this.#worker = worker;
-    worker.onFailure((why) => void this.#recover(worker, why, false));
+    const launch = ++this.#launches;
+    if (!reuse) worker.onFailure((why) => void this.#recover(worker, why, false));
+    const current = () => worker === this.#worker && launch === this.#launches;
     const listener: LabListener = {
-      frames: (id, fs, traces) => worker === this.#worker && this.#receive(id, fs, traces),
-      status: (s) => worker === this.#worker && this.#onStatus(s),
+      frames: (id, fs, traces) => current() && this.#receive(id, fs, traces),
+      status: (s) => current() && this.#onStatus(s),
     };
     const s = await worker.api.init(plain(init), Comlink.proxy(listener));
-    if (worker !== this.#worker) return;
+    if (!current()) return;
     this.#onStatus(s);
     this.#watchdog?.stop();
     this.#watchdog = startWatchdog(() => worker.api.status(), (why) => worker.fail(why));
@@ -133,28 +165,43 @@ export class RunState {
     this.#watchdog = null;
     worker.terminate();
     this.#worker = null;
-    const step = this.step;
-    const plan = recoveryPlan({ original: this.#init, snapshot: this.#snapshot, step, why, deviceLost });
+    const known = this.#history.all();
+    const last = known[known.length - 1];
+    const start = this.#init.fork?.step ?? 0;
+    const plan = recoveryPlan({
+      original: this.#init, snapshot: this.snapshot, step: last?.step ?? start, timeline: this.status?.timeline ?? [],
+      ...(last ? { expect: last } : {}), why, deviceLost, failedAt: Math.max(this.step, last?.step ?? 0),
+    });
     this.recoveries++;
+    this.#startStep = this.#init.fork?.step ?? 0;
     this.pausing = false;
-    this.#prefix = this.#history.all().filter((f) => f.step <= plan.keepTo);
+    this.#prefix = known.filter((f) => f.step <= plan.keepTo);
+    const traces = this.traces;
     this.#newRun(-1);
     if (this.status) this.status = { ...this.status, phase: 'loading', message: `${plan.message.split(':')[0]}: restarting the worker…` };
-    this.#resumed = !!plan.init.fork && plan.init.fork !== this.#init.fork;
     await this.#launch({ ...plan.init, note: plan.message });
+    if (this.step === plan.keepTo) this.#showTraces(traces);
   }
 
-  /** Keep the trainer's weights every SNAPSHOT_EVERY steps (one readback; never two at once). */
+  /** The traces of the latest step kept across a restart (the worker's new run has none yet). */
+  #showTraces(traces: SampleTrace[]): void {
+    this.#latestTraces = traces;
+    this.traces = traces;
+  }
+
+  /** Keep the run's snapshot (one readback; never two at once). */
   async #takeSnapshot(): Promise<void> {
     const worker = this.#worker;
-    if (!worker || this.#snapshotting) return;
+    if (!worker || this.#snapshotting || this.#snapshotProblem) return;
     this.#snapshotting = true;
     const id = this.#runId;
     try {
-      const point = await worker.api.forkPoint();
-      if (worker === this.#worker && id === this.#runId) this.#snapshot = point;
-    } catch {
-      // a failing worker is the watchdog's business; the previous snapshot stays
+      const snap = await worker.api.snapshot();
+      if (worker === this.#worker && id === this.#runId) this.snapshot = snap;
+    } catch (e) {
+      // a failing worker is the watchdog's business; an engine that cannot export says so once
+      const why = e instanceof Error ? e.message : String(e);
+      if (/cannot export/.test(why)) this.#snapshotProblem = why;
     } finally {
       this.#snapshotting = false;
     }
@@ -169,7 +216,7 @@ export class RunState {
     this.traced = [];
     // a snapshot past the kept prefix belongs to the run that just ended
     const kept = this.#prefix.length ? this.#prefix[this.#prefix.length - 1].step : 0;
-    if (this.#snapshot && this.#snapshot.step > kept) this.#snapshot = null;
+    if (this.snapshot && this.snapshot.step > kept) this.snapshot = null;
   }
 
   #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
@@ -182,7 +229,7 @@ export class RunState {
     else this.#pacer.flush();
     const last = fs[fs.length - 1]?.step ?? 0;
     if (traces.length) this.traced = keepTraced(this.traced, last, traces.map((t) => t.fields));
-    if (last - (this.#snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
+    if (last - (this.snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
   }
 
   #onStatus(s: LabStatus): void {
@@ -199,6 +246,8 @@ export class RunState {
       this.#pacer.flush(); // idle: the views and exports show every frame now, not after the redraw gap
     }
     if (s.fault === 'device-lost' && this.#worker) void this.#recover(this.#worker, s.message.replace(/^WebGPU device lost: /, ''), true);
+    // a run that stopped (pause, Step, done) is kept as it stands: a reload then resumes right here
+    else if (['ready', 'paused', 'done'].includes(s.phase) && !s.needsReset && s.step > (this.snapshot?.step ?? 0)) void this.#takeSnapshot();
   }
 
   #api() {
@@ -224,12 +273,21 @@ export class RunState {
   };
   toggle = () => (this.playing ? this.pause() : this.play());
   stepN = async (n: number) => this.#onStatus(await this.#api().step(n));
+  /** A resumed run's next reset starts at its start (step 0, a fork's fork step): keep only frames up to it. */
+  #toStart(): void {
+    const start = this.#startStep;
+    if (start === null) return;
+    this.#prefix = this.#history.all().filter((f) => f.step <= start);
+    this.#startStep = null;
+  }
   reset = async (config?: Config): Promise<void> => {
-    // a resumed worker starts at its snapshot: step 0 needs the original start again
-    if (this.#resumed && this.#init) return this.restart({ ...this.#init, config: config ?? this.#init.config });
+    this.#toStart();
     this.#onStatus(await this.#api().reset(config && plain(config)));
   };
-  reseed = async (seed: number) => this.#onStatus(await this.#api().reseed(seed));
+  reseed = async (seed: number) => {
+    this.#toStart();
+    this.#onStatus(await this.#api().reseed(seed));
+  };
   setSpeed = (stepsPerSecond: number) => {
     this.#speed = stepsPerSecond;
     return this.#api().setSpeed(stepsPerSecond);
@@ -243,8 +301,13 @@ export class RunState {
   /** Continue from a fork point beside the fork (history up to it is kept); null: undo on the next reset. */
   async refork(point: ForkPoint | null): Promise<void> {
     this.#prefix = point ? this.#history.all().filter((f) => f.step <= point.step) : [];
+    this.#startStep = null;
     this.#onStatus(await this.#api().refork(point));
-    if (point) this.#snapshot = point;
+    if (point) {
+      // the run restarted at the fork point (fresh moments and streams): keep that state at once
+      this.snapshot = null;
+      await this.#takeSnapshot();
+    }
   }
 
   /** A live patch for the next step; a refusal is kept in `notice`. */
@@ -259,6 +322,7 @@ export class RunState {
     this.dispose();
     this.status = null;
     this.#prefix = [];
+    this.#startStep = null;
     this.#newRun(-1);
     await this.start(init);
   }

@@ -11,6 +11,7 @@ import type { Config } from '../../core/config';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
+import type { LabSnapshot } from '../../../workers/lab.api';
 
 export const DB_NAME = 'invariant-lab';
 export const DB_VERSION = 1;
@@ -29,8 +30,8 @@ export interface StoredCell {
   engine?: string;
   /** Steps at which training continued from stored weights after a reload (no longer bit-for-bit). */
   continuedAt?: number[];
-  /** Latest weights kept for this cell (bytes shown in the Runs panel). */
-  weights?: { step: number; bytes: number };
+  /** Latest weights (or a lab run's whole snapshot) kept for this cell (bytes shown in the Runs panel). */
+  weights?: { step: number; bytes: number; exact?: boolean };
 }
 
 export interface StoredExperiment {
@@ -53,8 +54,8 @@ interface LabDb extends DBSchema {
   frames: { key: [string, number, number]; value: MetricsFrame[] };
   /** key [id, cell, step] */
   traces: { key: [string, number, number]; value: SampleTrace[] };
-  /** key [id, cell] */
-  weights: { key: [string, number]; value: { step: number; data: Float32Array } };
+  /** key [id, cell]: a cell's latest weights, or a lab run's whole snapshot (weights, optimizer state, RNG positions). */
+  weights: { key: [string, number]; value: { step: number; data?: Float32Array; snapshot?: LabSnapshot } };
   meta: { key: string; value: string };
 }
 
@@ -77,6 +78,12 @@ export function storeError(e: unknown, doing: string): StoreError {
     return new StoreError(`browser storage is full while ${doing}: nothing of this batch was saved (the stored run stays as it was). Delete old runs or their weights in the Runs panel.`, 'quota');
   }
   return new StoreError(`storage failed while ${doing}: ${name ? `${name}: ` : ''}${msg}`, 'failed');
+}
+
+/** Bytes of the typed arrays in a snapshot (weights, moments, base, rollout copies). */
+export function snapshotBytes(s: LabSnapshot): number {
+  const e = s.run.engine;
+  return s.base.byteLength + e.trainer.byteLength + e.handles.reduce((n, h) => n + h.weights.byteLength, 0);
 }
 
 /** Id of a new record: time + a random suffix (ids only need to be unique in this browser). */
@@ -255,9 +262,40 @@ export class RunStore {
 
   async weights(id: string, cell: number): Promise<{ step: number; data: Float32Array } | undefined> {
     try {
-      return await this.db.get('weights', [id, cell]);
+      const w = await this.db.get('weights', [id, cell]);
+      return w?.data ? { step: w.step, data: w.data } : undefined;
     } catch (e) {
       throw storeError(e, 'reading stored weights');
+    }
+  }
+
+  /**
+   * A lab run's snapshot (replacing the older one) with its size on the record, in one transaction.
+   * Its step must not pass the stored frames: a resume never points past the stored curve.
+   */
+  async saveSnapshot(id: string, cell: number, snap: LabSnapshot): Promise<void> {
+    try {
+      const tx = this.db.transaction(['experiments', 'weights'], 'readwrite');
+      const rec = await tx.objectStore('experiments').get(id);
+      if (!rec) throw new StoreError(`no stored run ${id}`, 'missing');
+      const c = rec.cells[cell];
+      if (!c) throw new StoreError(`stored run ${id} has no cell ${cell}`, 'missing');
+      if (snap.step > c.step) throw new StoreError(`a snapshot at step ${snap.step} is ahead of the stored frames (step ${c.step})`, 'failed');
+      void tx.objectStore('weights').put({ step: snap.step, snapshot: snap }, [id, cell]);
+      c.weights = { step: snap.step, bytes: snapshotBytes(snap), exact: true };
+      rec.keepWeights = true;
+      void tx.objectStore('experiments').put(rec);
+      await tx.done;
+    } catch (e) {
+      throw storeError(e, 'saving the run state');
+    }
+  }
+
+  async snapshot(id: string, cell: number): Promise<LabSnapshot | undefined> {
+    try {
+      return (await this.db.get('weights', [id, cell]))?.snapshot;
+    } catch (e) {
+      throw storeError(e, 'reading the stored run state');
     }
   }
 
@@ -328,6 +366,7 @@ export class RunStore {
       void tx.objectStore('weights').delete(idRange(id));
       const meta = tx.objectStore('meta');
       if ((await meta.get('open')) === id) void meta.delete('open');
+      if ((await meta.get('lab-run')) === id) void meta.delete('lab-run');
       await tx.done;
     } catch (e) {
       throw storeError(e, 'deleting');
@@ -359,6 +398,24 @@ export class RunStore {
       else await this.db.put('meta', id, 'open');
     } catch (e) {
       throw storeError(e, 'remembering the open experiment');
+    }
+  }
+
+  /** The record the lab's own run is stored in (restored after a reload); null: none. */
+  async setLabRun(id: string | null): Promise<void> {
+    try {
+      if (id === null) await this.db.delete('meta', 'lab-run');
+      else await this.db.put('meta', id, 'lab-run');
+    } catch (e) {
+      throw storeError(e, "remembering the lab's run");
+    }
+  }
+
+  async getLabRun(): Promise<string | null> {
+    try {
+      return (await this.db.get('meta', 'lab-run')) ?? null;
+    } catch (e) {
+      throw storeError(e, "reading the lab's run");
     }
   }
 
