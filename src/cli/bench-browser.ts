@@ -1,6 +1,6 @@
 // `npm run bench -- --browser`: the same benchmark inside Web Workers of headless Chromium (Debian's
-// chromium; CHROMIUM_PATH overrides) for wasm — once with one thread and once with the default
-// threads of a cross-origin-isolated page (at least 2), to measure the second thread — and webgpu.
+// chromium; CHROMIUM_PATH overrides) for wasm — once with one thread, then with `--threads N`
+// (default 2) in a cross-origin-isolated page, to measure what more threads buy — and webgpu.
 // `--gpu real` launches Chromium on the machine's GPU (Vulkan) instead of SwiftShader, whose WebGPU
 // runs on the CPU: its numbers test the path, not a GPU. `--backend wasm|webgpu` runs one backend
 // only. Builds the e2e site (dist-e2e/, with the fixture pages) when it is missing. Then a long run of
@@ -23,6 +23,8 @@ export interface BrowserBenchOptionsCli {
   longSteps: number;
   /** Pause (latency) and read the heap every this many steps of the long run. */
   longEvery?: number;
+  /** WASM threads of the run compared with one thread (default 2). */
+  threads?: number;
 }
 
 export async function runBrowserBench(opts: BrowserBenchOptionsCli): Promise<Record<string, unknown>> {
@@ -43,9 +45,10 @@ async function engineBench(opts: BrowserBenchOptionsCli): Promise<Record<string,
       h.page.evaluate(([b, r, l, x]) => (window as unknown as PageApi).engineCheck.bench(b as string, r as number, l as number, x as BrowserBenchOptions), [backend, reps, leak, o] as const);
     const out: Record<string, unknown> = { browser: `chromium (headless, ${real ? 'real GPU via Vulkan' : 'SwiftShader WebGPU'})` };
     if (opts.backend !== 'webgpu') {
-      const threaded = await run('wasm', opts.reps, opts.leakSteps, { ensembleP: opts.ensembleP });
-      // one thread: the same workload in a fresh worker (numThreads is fixed once ORT has started)
+      // one thread, then two or more (the page's default on more than 2 cores), each in a fresh
+      // worker: numThreads is fixed once ORT has started
       const single = await run('wasm', opts.reps, 0, { numThreads: 1, ensembleP: opts.ensembleP });
+      const threaded = await run('wasm', opts.reps, opts.leakSteps, { numThreads: opts.threads ?? 2, ensembleP: opts.ensembleP });
       out.wasm = threaded;
       out.wasm_one_thread = single;
       out.wasm_thread_speedup = {

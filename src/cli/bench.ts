@@ -2,6 +2,7 @@
 // profile from onnxruntime's profiler. `--browser` runs the same benchmark in headless Chromium for
 // wasm and webgpu (see tests/browser). Options: --reps N, --leak-steps N, --ensemble-p N (0 skips
 // the ensemble figures), --no-profile; with --browser: --backend all|wasm|webgpu, --gpu swiftshader|real,
+// --threads N (WASM threads compared with one, default 2),
 // --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
 // default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
 // --reps 0 skips the engine part).
@@ -18,6 +19,7 @@ const leakSteps = flag('--leak-steps', 2000);
 const ensembleP = flag('--ensemble-p', 8);
 const longSteps = flag('--long-steps', 5000);
 const longEvery = flag('--long-every', 1000);
+const threads = flag('--threads', 2);
 
 async function main() {
   const { ort } = await import('../engine/node');
@@ -31,7 +33,7 @@ async function main() {
     };
     const backend = pick('--backend', ['all', 'wasm', 'webgpu'] as const, 'all');
     const gpu = pick('--gpu', ['swiftshader', 'real'] as const, 'swiftshader');
-    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps, ensembleP, backend, gpu, longSteps, longEvery }), null, 2));
+    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps, ensembleP, backend, gpu, longSteps, longEvery, threads }), null, 2));
     return;
   }
   const memory = () => {

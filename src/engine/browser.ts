@@ -22,8 +22,11 @@ export interface BrowserEngineOptions {
  * second thread (ORT's own default is 1 on a 2-core machine), up to 4 on larger ones.
  */
 export function defaultWasmThreads(): number {
-  if (!self.crossOriginIsolated) return 1;
-  return Math.max(2, Math.min(4, Math.ceil((navigator.hardwareConcurrency || 2) / 2)));
+  const cores = navigator.hardwareConcurrency || 2;
+  // On 2 cores the page and the worker already use both: two ORT threads ran slower than one in
+  // `npm run bench -- --browser` (train 0.22x / 0.78x, sampling 0.28x in two runs), so one thread.
+  if (!self.crossOriginIsolated || cores <= 2) return 1;
+  return Math.min(4, Math.ceil(cores / 2));
 }
 
 interface GpuAdapterLike {
