@@ -7,6 +7,7 @@ import type { MetricsFrame } from '../src/core/metrics';
 import { policyShape, pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
 import { createTabularEngine } from '../tests/support/tabular-engine';
+import { tabularSessionDeps } from '../tests/support/session-deps';
 import type { CellFrames, ExperimentListener, GroupStatus } from './experiment.api';
 import { ExperimentSession } from './experiment-session';
 
@@ -29,15 +30,7 @@ function session() {
     status: (s) => void statuses.push(s),
   };
   const s = new ExperimentSession(
-    {
-      createEngine: async (shape) => createTabularEngine(shape),
-      loadBase: async (engine, c) => {
-        loads++;
-        await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
-        return { weights: await engine.getWeights(), source: 'test' };
-      },
-      sleep: async () => undefined,
-    },
+    tabularSessionDeps({ onLoad: () => void loads++ }),
     listener,
   );
   return { s, frames, statuses, loads: () => loads };

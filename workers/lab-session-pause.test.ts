@@ -5,9 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../src/core/config';
 import type { PolicyEngine } from '../src/core/engine';
 import type { MetricsFrame } from '../src/core/metrics';
-import { pretrainBase } from '../src/core/pretrain';
-import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../tests/support/tabular-engine';
+import { tabularSessionDeps } from '../tests/support/session-deps';
 import type { LabListener, LabStatus } from './lab.api';
 import { LabSession } from './lab-session';
 
@@ -33,14 +31,7 @@ function session() {
     });
   const listener: LabListener = { frames: (_id, fs) => void frames.push(...fs), status: (s) => void statuses.push(s) };
   const s = new LabSession(
-    {
-      createEngine: async (shape) => slow(createTabularEngine(shape)),
-      loadBase: async (engine, c) => {
-        await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
-        return { weights: await engine.getWeights(), source: 'test' };
-      },
-      sleep: async () => undefined,
-    },
+    tabularSessionDeps({ wrap: slow }),
     listener,
     config,
   );

@@ -4,9 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../src/core/config';
 import type { MetricsFrame } from '../src/core/metrics';
-import { pretrainBase } from '../src/core/pretrain';
-import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../tests/support/tabular-engine';
+import { tabularSessionDeps } from '../tests/support/session-deps';
 import type { LabListener, LabStatus, ResumeFrom } from './lab.api';
 import { LabSession } from './lab-session';
 
@@ -17,14 +15,7 @@ function session(config: Config) {
   const statuses: LabStatus[] = [];
   const listener: LabListener = { frames: (_, fs) => void frames.push(...fs), status: (s) => void statuses.push(s) };
   const s = new LabSession(
-    {
-      createEngine: async (shape) => createTabularEngine(shape),
-      loadBase: async (engine, c) => {
-        await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
-        return { weights: await engine.getWeights(), source: 'test base' };
-      },
-      sleep: async () => undefined,
-    },
+    tabularSessionDeps({ source: 'test base' }),
     listener,
     config,
   );

@@ -3,9 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../src/core/config';
 import type { PolicyEngine } from '../src/core/engine';
 import type { MetricsFrame } from '../src/core/metrics';
-import { pretrainBase } from '../src/core/pretrain';
-import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../tests/support/tabular-engine';
+import { tabularSessionDeps } from '../tests/support/session-deps';
 import type { LabListener, LabStatus } from './lab.api';
 import { nonFinite } from '../src/core/metrics';
 import { LabSession } from './lab-session';
@@ -30,16 +28,10 @@ function recorder() {
 function session(config: Config, rec = recorder(), wrap: (e: PolicyEngine) => PolicyEngine = (e) => e) {
   let loads = 0;
   const s = new LabSession(
-    {
-      createEngine: async (shape) => wrap(createTabularEngine(shape)),
-      loadBase: async (engine, c, progress) => {
+    tabularSessionDeps({ wrap, onLoad: (progress) => {
         loads++;
         progress('pretraining');
-        await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
-        return { weights: await engine.getWeights(), source: 'test' };
-      },
-      sleep: async () => undefined,
-    },
+      } }),
     rec.listener,
     config,
   );

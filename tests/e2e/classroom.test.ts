@@ -7,23 +7,14 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { ARTIFACTS, TINY_MODEL, ready, stepCount } from './lab-page';
 
-const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
-const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20';
+const TINY = TINY_MODEL;
 
 function report(h: OpenedPage | undefined): void {
   if (!h) return;
   console.error(`[classroom e2e] url ${h.page.url()}\n  errors: ${h.errors.join(' | ') || 'none'}\n  console tail: ${h.console.slice(-5).join(' | ')}`);
 }
-
-async function ready(page: Page, timeout = 90_000): Promise<void> {
-  await page.waitForFunction(() => {
-    const play = document.querySelector<HTMLButtonElement>('.transport .play');
-    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
-  }, null, { timeout });
-}
-
-const stepCount = async (page: Page) => Number(await page.locator('[data-testid=step] b').innerText());
 
 async function waitStep(page: Page, n: number, timeout = 60_000): Promise<void> {
   await page.waitForFunction((k) => Number(document.querySelector('[data-testid=step] b')?.textContent) === k, n, { timeout });

@@ -9,20 +9,12 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { ARTIFACTS, TINY_MODEL, ready, stepCount } from './lab-page';
 
-const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
+const TINY = `${TINY_MODEL}&backend=wasm`;
+
 /** Tiny model + small batches; `pretrain` forces a short in-worker pretraining (no checkpoint fits). */
-const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&backend=wasm';
 const GOOD = 'votes_pos > 0 && votes_neg > 0 => drop # votes disagree\ntrue => mask1 rl # the rest';
-
-async function ready(page: Page, timeout = 90_000): Promise<void> {
-  await page.waitForFunction(() => {
-    const play = document.querySelector<HTMLButtonElement>('.transport .play');
-    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
-  }, null, { timeout });
-}
-
-const stepCount = async (page: Page): Promise<number> => Number(await page.locator('[data-testid=step] b').innerText());
 
 async function stepN(page: Page, n: number): Promise<number> {
   const before = await stepCount(page);

@@ -4,14 +4,15 @@
  * Runs use a tiny model (URL settings) and a short in-worker pretraining so that the whole file
  * stays well under two minutes on two cores; SwiftShader gets a single step.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { ARTIFACTS, TINY_MODEL, exportJson, ready, setNumber, stepCount, stepN, waitStep } from './lab-page';
 
-const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
+const TINY = TINY_MODEL;
+
 /** Tiny model + small batches; `pretrain` forces a short in-worker pretraining (no checkpoint fits). */
-const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20';
 
 interface Exported {
   config: Record<string, unknown>;
@@ -23,45 +24,6 @@ interface Exported {
 function report(h: OpenedPage | undefined): void {
   if (!h) return;
   console.error(`[lab e2e] url ${h.page.url()}\n  errors: ${h.errors.join(' | ') || 'none'}\n  http: ${h.httpErrors.join(' | ') || 'none'}\n  console tail: ${h.console.slice(-5).join(' | ')}`);
-}
-
-async function ready(page: Page, timeout = 90_000): Promise<void> {
-  await page.waitForFunction(() => {
-    const play = document.querySelector<HTMLButtonElement>('.transport .play');
-    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
-  }, null, { timeout });
-}
-
-async function stepCount(page: Page): Promise<number> {
-  return Number(await page.locator('[data-testid=step] b').innerText());
-}
-
-async function waitStep(page: Page, atLeast: number, timeout = 60_000): Promise<number> {
-  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= n, atLeast, { timeout });
-  return stepCount(page);
-}
-
-async function exportJson(page: Page, group = 'Export metrics'): Promise<Exported> {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: group, exact: true }).getByRole('button', { name: 'JSON', exact: true }).click()]);
-  return JSON.parse(readFileSync((await dl.path())!, 'utf8')) as Exported;
-}
-
-/** Take n steps with the transport's Step-N button and wait until the counter shows them. */
-async function stepN(page: Page, n: number): Promise<void> {
-  const before = await stepCount(page);
-  await page.getByLabel('Steps per Step-N press').fill(String(n));
-  await page.getByRole('button', { name: `Step ${n}`, exact: true }).click();
-  await waitStep(page, before + n);
-  await ready(page);
-}
-
-async function setNumber(page: Page, key: string, value: number): Promise<void> {
-  const input = page.locator(`#cfg-${key}`);
-  if (!(await input.isVisible())) {
-    await page.locator('aside details', { has: input }).locator('summary').click();
-  }
-  await input.fill(String(value));
-  await input.press('Tab');
 }
 
 /** Number of points of the longest line in the headline plot. */
@@ -124,7 +86,7 @@ describe('lab on WASM (WebGPU disabled)', () => {
     await waitStep(h.page, at + 2);
     await h.page.getByRole('button', { name: 'Pause' }).click();
     await ready(h.page);
-    const e = await exportJson(h.page);
+    const e = await exportJson<Exported>(h.page);
     expect(e.config.clipHigh).toBe(0.35);
     const changed = e.frames.filter((f) => 'clipHigh' in f.changes);
     expect(changed.map((f) => [f.step, f.changes.clipHigh])).toEqual([[at + 1, 0.35]]);
@@ -144,8 +106,8 @@ describe('lab on WASM (WebGPU disabled)', () => {
       expect(await h.page.getByTestId(id).innerText()).toContain(`step ${t} continues from the fork point`);
     }
     await stepN(h.page, 1);
-    const a1 = await exportJson(h.page);
-    const b1 = await exportJson(h.page, 'Export metrics of run B');
+    const a1 = await exportJson<Exported>(h.page);
+    const b1 = await exportJson<Exported>(h.page, 'Export metrics of run B');
     expect(a1.frames.map((f) => f.step)).toEqual(Array.from({ length: t + 1 }, (_, i) => i + 1));
     expect(b1.frames.map((f) => f.step)).toEqual([t + 1]);
     expect(b1.frames[0].scalars).toEqual(a1.frames.at(-1)!.scalars);
@@ -157,8 +119,8 @@ describe('lab on WASM (WebGPU disabled)', () => {
     expect(legend).toContain('run B (fork)');
     const dashed = await h.page.locator('section[aria-label="Divergence plot"] svg path[stroke-dasharray]').count();
     expect(dashed).toBeGreaterThan(0);
-    const a = await exportJson(h.page);
-    const b = await exportJson(h.page, 'Export metrics of run B');
+    const a = await exportJson<Exported>(h.page);
+    const b = await exportJson<Exported>(h.page, 'Export metrics of run B');
     expect(a.frames.at(-1)!.step).toBe(t + 3);
     expect(a.config.lr).toBe(0.001);
     expect(b.frames.map((f) => f.step)).toEqual([t + 1, t + 2, t + 3]);
@@ -188,7 +150,7 @@ describe('lessons and URLs', () => {
     await ready(h.page);
     expect(await h.page.getByTestId('lesson-text').innerText()).toMatch(/weight-sync pause/);
     await stepN(h.page, 3);
-    const fromUrl = await exportJson(h.page);
+    const fromUrl = await exportJson<Exported>(h.page);
 
     await h.page.goto(`${h.server.url}/?v=1&${TINY}`);
     await ready(h.page);
@@ -201,7 +163,7 @@ describe('lessons and URLs', () => {
     await setNumber(h.page, 'pauseWindow', 0.2);
     await setNumber(h.page, 'requestRate', 8);
     await stepN(h.page, 3);
-    const byHand = await exportJson(h.page);
+    const byHand = await exportJson<Exported>(h.page);
 
     expect(byHand.config).toEqual(fromUrl.config);
     expect(byHand.frames.length).toBe(3);

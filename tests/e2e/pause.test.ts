@@ -4,41 +4,12 @@
  * is kept, then the status line says "paused at step N" and no frame comes after it. The long step
  * is a busy worker, made from outside through Playwright's handle on it (nothing test-only ships).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import type { Page, Worker } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { ARTIFACTS, TINY_MODEL, exportSteps, labWorker, ready, status, stepCount, waitStep } from './lab-page';
 
-const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
-const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5000';
-
-async function ready(page: Page, timeout = 90_000): Promise<void> {
-  await page.waitForFunction(() => {
-    const play = document.querySelector<HTMLButtonElement>('.transport .play');
-    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
-  }, null, { timeout });
-}
-
-const stepCount = async (page: Page) => Number(await page.locator('[data-testid=step] b').innerText());
-const status = (page: Page) => page.locator('[data-testid=status]').innerText();
-
-async function waitStep(page: Page, atLeast: number, timeout = 90_000): Promise<number> {
-  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= n, atLeast, { timeout });
-  return stepCount(page);
-}
-
-async function labWorker(page: Page): Promise<Worker> {
-  for (const w of page.workers()) {
-    const name = await w.evaluate(() => self.name).catch(() => '');
-    if (name === 'lab-A') return w;
-  }
-  throw new Error(`no lab worker among ${page.workers().length}`);
-}
-
-async function exportSteps(page: Page): Promise<number[]> {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics', exact: true }).getByRole('button', { name: 'JSON', exact: true }).click()]);
-  return (JSON.parse(readFileSync((await dl.path())!, 'utf8')) as { frames: { step: number }[] }).frames.map((f) => f.step);
-}
+const TINY = `${TINY_MODEL}&steps=5000`;
 
 describe('Pause with a busy worker (WASM)', () => {
   let h: OpenedPage;

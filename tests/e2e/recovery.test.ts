@@ -5,47 +5,15 @@
  * and replays the steps after it, checked bit for bit. The faults are injected from outside
  * through Playwright's handle on the worker: nothing test-only ships in the site.
  */
-import type { Page, Worker } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { TINY_MODEL, exportSteps, labWorker, ready, status, stepCount, waitStep } from './lab-page';
 
-const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5000';
-
-async function ready(page: Page, timeout = 90_000): Promise<void> {
-  await page.waitForFunction(() => {
-    const play = document.querySelector<HTMLButtonElement>('.transport .play');
-    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
-  }, null, { timeout });
-}
-
-const stepCount = async (page: Page) => Number(await page.locator('[data-testid=step] b').innerText());
-
-async function waitStep(page: Page, atLeast: number, timeout = 90_000): Promise<number> {
-  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= n, atLeast, { timeout });
-  return stepCount(page);
-}
-
-/** The run's lab worker (ORT's em-pthread workers run the same script under another name). */
-async function labWorker(page: Page): Promise<Worker> {
-  for (const w of page.workers()) {
-    const name = await w.evaluate(() => self.name).catch(() => '');
-    if (name === 'lab-A') return w;
-  }
-  throw new Error(`no lab worker among ${page.workers().length}`);
-}
-
-async function status(page: Page): Promise<string> {
-  return page.locator('[data-testid=status]').innerText();
-}
+const TINY = `${TINY_MODEL}&steps=5000`;
 
 async function play(page: Page): Promise<void> {
   await page.locator('.transport .play').click();
-}
-
-async function exportSteps(page: Page): Promise<number[]> {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics', exact: true }).getByRole('button', { name: 'JSON', exact: true }).click()]);
-  const { readFileSync } = await import('node:fs');
-  return (JSON.parse(readFileSync((await dl.path())!, 'utf8')) as { frames: { step: number }[] }).frames.map((f) => f.step);
 }
 
 describe('recovery from a failed lab worker (WASM)', () => {

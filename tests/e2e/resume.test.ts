@@ -5,54 +5,20 @@
  * uninterrupted run of the same seed (frames compared bit for bit). The inspector's traces come back,
  * "Start fresh" declines the stored run, and a link with other settings wins, offering the stored run.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { ARTIFACTS, TINY_MODEL, exportJson, ready, setNumber, status, stepCount, stepN, waitStep } from './lab-page';
 
-const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
-const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5000&backend=wasm';
+const TINY = `${TINY_MODEL}&steps=5000&backend=wasm`;
+
 const URL_A = `/?v=1&seed=4&views=inspector&${TINY}`;
 
 interface Exported {
   config: Record<string, unknown>;
   timeline: { step: number; patch: Record<string, unknown> }[];
   frames: { step: number; scalars: Record<string, number>; series: Record<string, number[]> }[];
-}
-
-async function ready(page: Page, timeout = 120_000): Promise<void> {
-  await page.waitForFunction(() => {
-    const play = document.querySelector<HTMLButtonElement>('.transport .play');
-    return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
-  }, null, { timeout });
-}
-
-const stepCount = async (page: Page) => Number(await page.locator('[data-testid=step] b').innerText());
-const status = (page: Page) => page.locator('[data-testid=status]').innerText();
-
-async function waitStep(page: Page, atLeast: number, timeout = 90_000): Promise<number> {
-  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= n, atLeast, { timeout });
-  return stepCount(page);
-}
-
-async function stepN(page: Page, n: number): Promise<void> {
-  const before = await stepCount(page);
-  await page.getByLabel('Steps per Step-N press').fill(String(n));
-  await page.getByRole('button', { name: `Step ${n}`, exact: true }).click();
-  await waitStep(page, before + n);
-  await ready(page);
-}
-
-async function setNumber(page: Page, key: string, value: number): Promise<void> {
-  const input = page.locator(`#cfg-${key}`);
-  if (!(await input.isVisible())) await page.locator('aside details', { has: input }).locator('summary').click();
-  await input.fill(String(value));
-  await input.press('Tab');
-}
-
-async function exportJson(page: Page): Promise<Exported> {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics', exact: true }).getByRole('button', { name: 'JSON', exact: true }).click()]);
-  return JSON.parse(readFileSync((await dl.path())!, 'utf8')) as Exported;
 }
 
 /** Wait until the stored state (the header's "keep state" line) is at `step` or later. */
@@ -93,7 +59,7 @@ describe('a reload in the middle of a run (WASM)', () => {
     if (n > from) expect(said).toContain(`The replayed step ${n} equals the stored one bit for bit.`);
     expect(await stepCount(page)).toBe(n);
     await page.getByTestId('restored').waitFor();
-    const before = await exportJson(page);
+    const before = await exportJson<Exported>(page);
     expect(before.frames.map((f) => f.step)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     expect(before.config.clipHigh).toBe(0.35);
     expect(before.timeline.map((e) => [e.step, e.patch.clipHigh])).toEqual([[0, 0.28], [3, 0.35]]);
@@ -103,7 +69,7 @@ describe('a reload in the middle of a run (WASM)', () => {
     await page.screenshot({ path: `${ARTIFACTS}resume-restored.png` });
 
     await stepN(page, 4);
-    resumed = await exportJson(page);
+    resumed = await exportJson<Exported>(page);
     expect(resumed.frames.map((f) => f.step).slice(-5)).toEqual([n, n + 1, n + 2, n + 3, n + 4]);
 
     // the same seed and settings, never interrupted (a fresh browser profile: nothing stored)
@@ -112,7 +78,7 @@ describe('a reload in the middle of a run (WASM)', () => {
     await stepN(fresh.page, 3);
     await setNumber(fresh.page, 'clipHigh', 0.35);
     await stepN(fresh.page, n + 1);
-    const straight = await exportJson(fresh.page);
+    const straight = await exportJson<Exported>(fresh.page);
     await fresh.close();
     fresh = undefined;
     expect(straight.frames.length).toBe(n + 4);
@@ -144,7 +110,7 @@ describe('a reload in the middle of a run (WASM)', () => {
     expect(said).toContain(`The replayed step ${at + 2} equals the stored one bit for bit.`);
     expect(await page.getByLabel(/keep state/).isChecked()).toBe(false); // the choice came back with the run
     await stepN(page, 1);
-    const again = await exportJson(page);
+    const again = await exportJson<Exported>(page);
     const expected = deterministic(resumed);
     expect(deterministic(again).slice(0, expected.length)).toEqual(expected);
     expect(h!.errors).toEqual([]);

@@ -6,9 +6,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
-import { pretrainBase } from '../../core/pretrain';
-import { TASKS } from '../../core/tasks/index';
-import { createTabularEngine } from '../../../tests/support/tabular-engine';
+import { tabularSessionDeps } from '../../../tests/support/session-deps';
 import type { LabListener, LabStatus } from '../../../workers/lab.api';
 import { LabSession } from '../../../workers/lab-session';
 import { reloadPlan } from '../state/recovery';
@@ -30,14 +28,7 @@ function session(config: Config) {
     status: (s) => void (status = s),
   };
   const s = new LabSession(
-    {
-      createEngine: async (shape) => createTabularEngine(shape),
-      loadBase: async (engine, c) => {
-        await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
-        return { weights: await engine.getWeights(), source: 'test base' };
-      },
-      sleep: async () => undefined,
-    },
+    tabularSessionDeps({ source: 'test base' }),
     listener,
     config,
   );

@@ -1,0 +1,28 @@
+// What a LabSession / ExperimentSession needs in the Node tests: the tabular reference engine, a base
+// pretrained briefly in process, no waiting between steps.
+import type { PolicyEngine } from '../../src/core/engine';
+import { pretrainBase } from '../../src/core/pretrain';
+import { TASKS } from '../../src/core/tasks/index';
+import type { SessionDeps } from '../../workers/lab-session';
+import { createTabularEngine } from './tabular-engine';
+
+export interface TestDepsOptions {
+  /** Wrap each engine (slow it down, inject a fault). */
+  wrap?: (engine: PolicyEngine) => PolicyEngine;
+  /** The base's source as the session reports it. */
+  source?: string;
+  /** Called at each base load with the session's progress callback. */
+  onLoad?: (progress: (message: string) => void) => void;
+}
+
+export function tabularSessionDeps(o: TestDepsOptions = {}): SessionDeps {
+  return {
+    createEngine: async (shape) => (o.wrap ?? ((e) => e))(createTabularEngine(shape)),
+    loadBase: async (engine, c, progress) => {
+      o.onLoad?.(progress);
+      await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
+      return { weights: await engine.getWeights(), source: o.source ?? 'test' };
+    },
+    sleep: async () => undefined,
+  };
+}
