@@ -39,13 +39,27 @@ describe('URL state codec', () => {
     expect(LESSON_IDS).toContain('a-support-collapse');
   });
 
-  it('a lesson URL resolves to defaults ⊕ the lesson settings', () => {
+  it('a lesson URL resolves to defaults ⊕ the lesson settings, on the state the lesson talks about', () => {
     for (const l of LESSONS) {
       const { state, errors } = decodeUrl(`v=1&lesson=${l.id}`, lessons);
       expect(errors).toEqual([]);
       expect(state.config).toEqual(l.resolved);
-      expect(encodeUrl(state, lessons)).toBe(`v=1&lesson=${l.id}`);
+      expect(state.viewState).toBe(l.state ?? 'mean');
+      expect(encodeUrl(state, lessons)).toBe(`v=1&lesson=${l.id}${l.state ? `&state=${l.state}` : ''}`);
     }
+  });
+
+  it('a lesson link says state=mean when the mean was chosen (else it would open on the lesson\'s state)', () => {
+    const a = LESSON_BY_ID.get('a-support-collapse')!;
+    expect(a.state).toBe('math');
+    const onMean = { ...decodeUrl('v=1&lesson=a-support-collapse', lessons).state, viewState: 'mean' };
+    const q = encodeUrl(onMean, lessons);
+    expect(q).toBe('v=1&lesson=a-support-collapse&state=mean');
+    expect(decodeUrl(q, lessons).state).toEqual(onMean);
+    // a lesson state the URL's task does not have: the mean, with no complaint about a state nobody wrote
+    const other = decodeUrl('v=1&lesson=a-support-collapse&task=assistant', lessons);
+    expect(other.state.viewState).toBe('mean');
+    expect(other.errors.filter((e) => e.field === 'state')).toEqual([]);
   });
 
   it('a state that the task does not have is reported and falls back to the mean', () => {

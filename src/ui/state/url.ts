@@ -53,8 +53,11 @@ export function lessonBase(lessonConfig: Partial<Config> | null | undefined): Co
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** What the URL codec needs of a lesson: its settings and the state it opens on. */
+export type UrlLessons = ReadonlyMap<string, { config: Partial<Config>; state?: string }>;
+
 /** Encode; `lessons` gives each lesson's settings (fields equal to them are left out). */
-export function encodeUrl(s: UrlState, lessons: ReadonlyMap<string, { config: Partial<Config> }>): string {
+export function encodeUrl(s: UrlState, lessons: UrlLessons): string {
   const parts = [`v=${CONFIG_VERSION}`];
   const lesson = s.lesson !== null ? lessons.get(s.lesson) : undefined;
   if (lesson) parts.push(`lesson=${encodeURIComponent(s.lesson!)}`);
@@ -63,7 +66,8 @@ export function encodeUrl(s: UrlState, lessons: ReadonlyMap<string, { config: Pa
     if (s.config[k] !== base[k]) parts.push(`${k}=${encodeQueryValue(formatField(k, s.config[k]))}`);
   }
   if (!sameList(s.views, DEFAULT_VIEWS)) parts.push(`views=${s.views.join(',')}`);
-  if (s.viewState !== 'mean') parts.push(`state=${encodeURIComponent(s.viewState)}`);
+  // `state=mean` only where the lesson opens on a state (a link without `state=` opens there)
+  if (s.viewState !== 'mean' || (lesson?.state ?? 'mean') !== 'mean') parts.push(`state=${encodeURIComponent(s.viewState)}`);
   if (s.backend !== 'auto') parts.push(`backend=${s.backend}`);
   if (s.pretrain !== null) parts.push(`pretrain=${s.pretrain}`);
   if (s.presenter.on) parts.push('present=1');
@@ -81,7 +85,7 @@ function nonNegInt(text: string): number | null {
 }
 
 /** Decode leniently: every problem is reported, and only the bad part falls back to its default. */
-export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: Partial<Config> }>): { state: UrlState; errors: FieldError[] } {
+export function decodeUrl(query: string, lessons: UrlLessons): { state: UrlState; errors: FieldError[] } {
   // Each key once (its last value), a size cap; notes on keys given several values.
   const { params, errors: paramNotes } = queryParams(query);
   const state = defaultUrlState();
@@ -148,6 +152,9 @@ export function decodeUrl(query: string, lessons: ReadonlyMap<string, { config: 
   const reported = [...errors, ...parsed.errors.map(withValue), ...repaired.errors];
   for (const note of paramNotes) if (!reported.some((e) => e.field === note.field)) reported.push(note);
   const states = TASKS[state.config.task].states.map((st) => st.name);
+  // a lesson link without `state=` opens on the state the lesson talks about (when its task has it)
+  const lessonState = state.lesson !== null ? lessons.get(state.lesson)?.state : undefined;
+  if (!params.has('state') && lessonState && states.includes(lessonState)) state.viewState = lessonState;
   if (state.viewState !== 'mean' && !states.includes(state.viewState)) {
     reported.push({ field: 'state', message: `${JSON.stringify(state.viewState.slice(0, 40))} is not a state of ${state.config.task} (${states.join(', ')})` });
     state.viewState = 'mean';
