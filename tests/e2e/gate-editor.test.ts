@@ -92,7 +92,9 @@ describe('gate editor (WASM)', () => {
     await editor(page).focus();
     await editor(page).press('End');
     await editor(page).pressSequentially(' > 0 && hint');
-    await list.getByRole('option', { name: /hint_accepted/ }).waitFor();
+    // the blur (the click above) must not close the list once the editor has the focus again
+    await page.waitForTimeout(400);
+    await list.getByRole('option', { name: /hint_accepted/ }).waitFor({ timeout: 5_000 });
     await page.locator('[data-testid=gate-panel]').screenshot({ path: `${ARTIFACTS}gate-editor-complete.png` });
     await editor(page).press('Escape');
     expect(await list.getByRole('option').count()).toBe(0);
