@@ -5,7 +5,6 @@
  * base loader; the Node tests run it on the tabular engine). A cell stopped by a non-finite metric
  * or an error stops alone and says why; the others go on.
  */
-import type { Config } from '../src/core/config';
 import type { PolicyEngine } from '../src/core/engine';
 import { Run } from '../src/core/loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../src/core/metrics';

@@ -3,25 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../src/core/config';
 import type { PolicyEngine } from '../src/core/engine';
-import type { MetricsFrame } from '../src/core/metrics';
-import { tabularSessionDeps } from '../tests/support/session-deps';
-import type { LabListener, LabStatus } from './lab.api';
+import { recorder, tabularSessionDeps } from '../tests/support/session-deps';
 import { LabSession } from './lab-session';
 
 const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 20, ...patch });
 
 function session(config: Config, wrap: (e: PolicyEngine) => PolicyEngine = (e) => e) {
-  const frames: MetricsFrame[] = [];
-  const statuses: LabStatus[] = [];
-  let runId = -1;
-  const listener: LabListener = {
-    frames(id, fs) {
-      if (id !== runId) frames.length = 0;
-      runId = id;
-      frames.push(...fs);
-    },
-    status: (s) => void statuses.push(s),
-  };
+  const { frames, statuses, listener } = recorder();
   const s = new LabSession(
     tabularSessionDeps({ wrap }),
     listener,

@@ -3,6 +3,8 @@
 import type { PolicyEngine } from '../../src/core/engine';
 import { pretrainBase } from '../../src/core/pretrain';
 import { TASKS } from '../../src/core/tasks/index';
+import type { MetricsFrame } from '../../src/core/metrics';
+import type { LabListener, LabStatus } from '../../workers/lab.api';
 import type { SessionDeps } from '../../workers/lab-session';
 import { createTabularEngine } from './tabular-engine';
 
@@ -25,4 +27,20 @@ export function tabularSessionDeps(o: TestDepsOptions = {}): SessionDeps {
     },
     sleep: async () => undefined,
   };
+}
+
+/** A listener that keeps the current run's frames (a new run id starts over) and every status. */
+export function recorder() {
+  const frames: MetricsFrame[] = [];
+  const statuses: LabStatus[] = [];
+  let runId = -1;
+  const listener: LabListener = {
+    frames(id, fs) {
+      if (id !== runId) frames.length = 0;
+      runId = id;
+      frames.push(...fs);
+    },
+    status: (s) => void statuses.push(s),
+  };
+  return { frames, statuses, listener };
 }
