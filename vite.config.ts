@@ -17,7 +17,7 @@ const isolation = {
  * ('wasm-unsafe-eval', not 'unsafe-eval'), workers from the site only (ORT's pthreads re-load their
  * own chunk), data:/blob: images for the favicon and chart exports. Inline styles stay allowed:
  * Svelte and d3 set style attributes. Shipped as a <meta> in dist/index.html (any static host) and
- * sent as a header by `vite preview`; tests/e2e/csp.test.ts loads the lab under it.
+ * sent as a header (CSP_HEADER) by `vite preview`; tests/e2e/csp.test.ts loads the lab under it.
  */
 export const CSP = [
   "default-src 'self'",
@@ -31,6 +31,12 @@ export const CSP = [
   "base-uri 'self'",
   "form-action 'none'",
 ].join('; ');
+
+/**
+ * The CSP as a response header: the page may not be framed (clickjacking). A <meta> CSP cannot carry
+ * frame-ancestors (browsers ignore it there), so a host must send this header itself (README).
+ */
+export const CSP_HEADER = `${CSP}; frame-ancestors 'none'`;
 
 /** The CSP <meta> in the built lab page only (the dev server injects its own client script). */
 const cspMeta = (): Plugin => ({
@@ -64,7 +70,7 @@ export default defineConfig(({ mode }) => ({
   define: { 'import.meta.env.VITE_CODE_VERSION': JSON.stringify(codeVersion()) },
   optimizeDeps: { exclude: ['onnxruntime-web'] },
   server: { headers: isolation },
-  preview: { headers: { ...isolation, 'Content-Security-Policy': CSP } },
+  preview: { headers: { ...isolation, 'Content-Security-Policy': CSP_HEADER } },
   worker: { format: 'es' },
   build: {
     target: 'es2022',

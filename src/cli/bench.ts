@@ -6,33 +6,49 @@
 // --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
 // default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
 // --reps 0 skips the engine part).
-import { runBenchmark } from '../engine/bench';
-import { opProfile } from './profile';
+import { UsageError, parseFlags, usageOf, wholeNumber } from './args';
+import { EXIT_ERROR, EXIT_USAGE } from './exit-codes';
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const reps = flag('--reps', 20);
-const leakSteps = flag('--leak-steps', 2000);
-const ensembleP = flag('--ensemble-p', 8);
-const longSteps = flag('--long-steps', 5000);
-const longEvery = flag('--long-every', 1000);
-const threads = flag('--threads', 2);
+// a bad flag is a usage error (exit 2), before any benchmark starts
+const { values: v } = (() => {
+  try {
+    return parseFlags(process.argv.slice(2), {
+      help: { type: 'boolean', short: 'h' }, browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
+      reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
+      threads: { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' },
+    });
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(EXIT_USAGE);
+  }
+})();
+const numbers = () => ({
+  reps: wholeNumber('--reps', v.reps) ?? 20,
+  leakSteps: wholeNumber('--leak-steps', v['leak-steps']) ?? 2000,
+  ensembleP: wholeNumber('--ensemble-p', v['ensemble-p']) ?? 8,
+  longSteps: wholeNumber('--long-steps', v['long-steps']) ?? 5000,
+  longEvery: wholeNumber('--long-every', v['long-every'], 1) ?? 1000,
+  threads: wholeNumber('--threads', v.threads, 1) ?? 2,
+});
 
 async function main() {
+  if (v.help) {
+    console.log(usageOf(import.meta.url, 8).replace(/^\/\/ ?/gm, ''));
+    return;
+  }
+  const { reps, leakSteps, ensembleP, longSteps, longEvery, threads } = numbers();
+  const { runBenchmark } = await import('../engine/bench');
+  const { opProfile } = await import('./profile');
   const { ort } = await import('../engine/node');
-  if (args.includes('--browser')) {
+  if (v.browser) {
     const { runBrowserBench } = await import('./bench-browser');
-    const pick = <T extends string>(name: string, values: readonly T[], fallback: T): T => {
-      const i = args.indexOf(name);
-      if (i < 0) return fallback;
-      if (!values.includes(args[i + 1] as T)) throw new Error(`${name} must be one of ${values.join(' | ')}, got ${args[i + 1]}`);
-      return args[i + 1] as T;
+    const pick = <T extends string>(name: string, text: string | undefined, values: readonly T[], fallback: T): T => {
+      if (text === undefined) return fallback;
+      if (!(values as readonly string[]).includes(text)) throw new UsageError(`--${name} must be one of ${values.join(' | ')}, got ${JSON.stringify(text)}`);
+      return text as T;
     };
-    const backend = pick('--backend', ['all', 'wasm', 'webgpu'] as const, 'all');
-    const gpu = pick('--gpu', ['swiftshader', 'real'] as const, 'swiftshader');
+    const backend = pick('backend', v.backend, ['all', 'wasm', 'webgpu'] as const, 'all');
+    const gpu = pick('gpu', v.gpu, ['swiftshader', 'real'] as const, 'swiftshader');
     console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps, ensembleP, backend, gpu, longSteps, longEvery, threads }), null, 2));
     return;
   }
@@ -41,11 +57,11 @@ async function main() {
     return { rss: m.rss, array_buffers: m.arrayBuffers };
   };
   const result = await runBenchmark(ort, { backend: 'wasm', reps, leakSteps, memory, ensembleP });
-  const ops = args.includes('--no-profile') ? undefined : opProfile();
+  const ops = v['no-profile'] ? undefined : opProfile();
   console.log(JSON.stringify({ ...result, node: process.version, op_profile: ops }, null, 2));
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
+main().catch((e: unknown) => {
+  console.error(e instanceof UsageError ? e.message : e);
+  process.exit(e instanceof UsageError ? EXIT_USAGE : EXIT_ERROR);
 });

@@ -124,6 +124,9 @@ describe('npm run experiment', () => {
     expect(r.code).toBe(EXIT_NON_FINITE);
     const summary = JSON.parse(r.out.trim());
     expect(summary.stepsTaken).toBe(1);
+    // the summary says NaN where the metric is NaN (JSON.stringify wrote null, as for a metric that is absent)
+    expect(Object.values(summary.final)).toContain('NaN');
+    expect(Object.values(summary.final)).not.toContain(null);
     expect(summary.stoppedBy).toMatch(/non-finite metric .* at step 1/);
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ kind: 'end', stepsTaken: 1 });

@@ -10,32 +10,28 @@
 // Options: --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
 // Exit codes (src/cli/exit-codes.ts): 0 ok, 1 error, 2 usage, 3 a cell stopped at a non-finite metric.
 import { scalarAt, type MetricsFrame } from '../core/metrics';
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { bundleToJson, mergeCells, parseBundle, reproduceCheck, runIndex, type BundleRun } from '../core/experiment/bundle';
 import { endLine, frameLine, headerLine, parseCellLog } from '../core/experiment/cell-log';
 import { pairedFromBundle } from '../core/experiment/compare';
 import { runCell, runCellsTogether } from '../core/experiment/run-cell';
 import { cellCount, experimentCell, parseExperimentSpec, variantLabel, type ExperimentCell, type ExperimentSpec } from '../core/experiment/spec';
+import { UsageError, arrayIndex, baseFlags, parseFlags, usageOf, wholeNumber } from './args';
 import { codeVersion } from './code-version';
 import { createCliEngine, createCliPopulation, loadBase, type EngineKind } from './engine-setup';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
-
-class UsageError extends Error {}
+import { appendTextFile, jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
 
 const { values: opt, positionals } = (() => {
   try {
-    return parseArgs({
-      allowPositionals: true,
-      options: {
-        spec: { type: 'string' }, index: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, all: { type: 'boolean' }, ensemble: { type: 'boolean' },
-        out: { type: 'string' }, 'out-dir': { type: 'string' }, partial: { type: 'boolean' },
-        metric: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'lower-is-better': { type: 'boolean' },
-        engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
-        trace: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-    });
+    return parseFlags(process.argv.slice(2), {
+      spec: { type: 'string' }, index: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, all: { type: 'boolean' }, ensemble: { type: 'boolean' },
+      out: { type: 'string' }, 'out-dir': { type: 'string' }, partial: { type: 'boolean' },
+      metric: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'lower-is-better': { type: 'boolean' },
+      engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
+      trace: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    }, true);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
     process.exit(EXIT_USAGE);
@@ -44,12 +40,7 @@ const { values: opt, positionals } = (() => {
 
 const info = (s: string) => opt.quiet || process.stderr.write(s + '\n');
 
-function int(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const v = Number(text);
-  if (text.trim() === '' || !Number.isInteger(v) || v < 0) throw new UsageError(`--${name} needs a non-negative integer, got ${JSON.stringify(text)}`);
-  return v;
-}
+const int = (name: string, text: string | undefined) => wholeNumber(`--${name}`, text);
 
 function engineKind(): EngineKind {
   if (opt.engine !== 'wasm' && opt.engine !== 'tabular') throw new UsageError('--engine must be wasm or tabular');
@@ -58,15 +49,7 @@ function engineKind(): EngineKind {
 
 function readSpec(): ExperimentSpec {
   if (!opt.spec) throw new UsageError('--spec FILE is required');
-  return parseExperimentSpec(JSON.parse(readFileSync(opt.spec, 'utf8')));
-}
-
-/** The array index: --index, else the scheduler's variable. */
-function arrayIndex(): number {
-  const sources: [string, string | undefined][] = [['--index', opt.index], ['SLURM_ARRAY_TASK_ID', process.env.SLURM_ARRAY_TASK_ID], ['JOB_COMPLETION_INDEX', process.env.JOB_COMPLETION_INDEX]];
-  const found = sources.find(([, v]) => v !== undefined && v !== '');
-  if (!found) throw new UsageError('give --index I (or run under a Slurm array / Kubernetes Indexed Job: SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX), or --list / --all');
-  return int(found[0].replace(/^--/, ''), found[1])!;
+  return parseFile(opt.spec, '--spec', readJsonFile, parseExperimentSpec);
 }
 
 function progress(cell: ExperimentCell, step: number, t0: number): void {
@@ -77,9 +60,7 @@ function progress(cell: ExperimentCell, step: number, t0: number): void {
   process.stderr.write(`\rcell ${cell.index} [${'#'.repeat(done)}${'.'.repeat(w - done)}] ${step}/${cell.config.steps}  ${rate.toFixed(2)} steps/s `);
 }
 
-function baseOptions() {
-  return { base: opt.base, pretrainSteps: int('pretrain-steps', opt['pretrain-steps']), pretrainLr: opt['pretrain-lr'] === undefined ? undefined : Number(opt['pretrain-lr']) };
-}
+const baseOptions = () => baseFlags(opt);
 
 /** Writes a cell's JSONL as it trains and prints its summary line at the end. */
 class CellOutput {
@@ -91,11 +72,11 @@ class CellOutput {
     version: string,
     engine: string,
   ) {
-    if (file) writeFileSync(file, headerLine({ codeVersion: version, engine, index: cell.index, variant: cell.variant, seed: cell.seed, spec, config: cell.config }) + '\n');
+    if (file) writeTextFile(file, headerLine({ codeVersion: version, engine, index: cell.index, variant: cell.variant, seed: cell.seed, spec, config: cell.config }) + '\n', 'cell log');
   }
 
   readonly onFrame = (f: MetricsFrame): void => {
-    if (this.file) appendFileSync(this.file, frameLine(f) + '\n');
+    if (this.file) appendTextFile(this.file, frameLine(f) + '\n', 'cell log');
     progress(this.cell, f.step, this.t0);
   };
 
@@ -103,10 +84,10 @@ class CellOutput {
     const { spec, cell, file } = this;
     const wallSeconds = (performance.now() - this.t0) / 1000;
     if (!opt.quiet && process.stderr.isTTY) process.stderr.write('\n');
-    if (file) appendFileSync(file, endLine({ stepsTaken: run.frames.length, stoppedBy: run.stoppedBy, timeline: run.timeline, wallSeconds }) + '\n');
+    if (file) appendTextFile(file, endLine({ stepsTaken: run.frames.length, stoppedBy: run.stoppedBy, timeline: run.timeline, wallSeconds }) + '\n', 'cell log');
     const lastFrame = run.frames.at(-1);
     const metrics = spec.metrics ?? Object.keys(lastFrame?.scalars ?? {}).filter((k) => /^(support\/(token_entropy|behavior_support)|esr\/effective_rate|gap\/clipfrac|train\/loss)/.test(k));
-    console.log(JSON.stringify({ cell: cell.index, variant: cell.variant, seed: cell.seed, stepsTaken: run.frames.length, stepsPlanned: cell.config.steps, stoppedBy: run.stoppedBy ?? null, wallSeconds: +wallSeconds.toFixed(2), final: Object.fromEntries(metrics.map((m) => [m, (lastFrame && scalarAt(lastFrame.scalars, m)) ?? null])) }));
+    console.log(jsonText({ cell: cell.index, variant: cell.variant, seed: cell.seed, stepsTaken: run.frames.length, stepsPlanned: cell.config.steps, stoppedBy: run.stoppedBy ?? null, wallSeconds: +wallSeconds.toFixed(2), final: Object.fromEntries(metrics.map((m) => [m, (lastFrame && scalarAt(lastFrame.scalars, m)) ?? null])) }));
     if (run.stoppedBy) process.stderr.write(`cell ${cell.index} stopped: ${run.stoppedBy} (${run.frames.length} of ${cell.config.steps} steps taken)\n`);
     return run;
   }
@@ -159,7 +140,7 @@ const cellFile = (dir: string, index: number) => join(dir, `cell-${String(index)
 
 async function main(): Promise<number> {
   if (opt.help) {
-    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 12).join('\n'));
+    console.log(usageOf(import.meta.url, 12));
     return 0;
   }
   const [command, target] = positionals;
@@ -183,10 +164,10 @@ async function main(): Promise<number> {
     } else {
       for (let i = 0; i < cellCount(spec); i++) runs.push(await trainCell(spec, experimentCell(spec, i), version, opt['out-dir'] && cellFile(opt['out-dir'], i)));
     }
-    if (opt.out) writeFileSync(opt.out, bundleToJson(mergeCells(spec, runs, version)));
+    if (opt.out) writeTextFile(opt.out, bundleToJson(mergeCells(spec, runs, version)));
     return runs.some((r) => r.stoppedBy) ? EXIT_NON_FINITE : 0;
   }
-  const cell = experimentCell(spec, arrayIndex());
+  const cell = experimentCell(spec, arrayIndex(opt.index, process.env));
   const dir = opt['out-dir'] ?? 'cells';
   const file = opt.out ?? cellFile(dir, cell.index);
   if (!opt.out) mkdirSync(dir, { recursive: true });
@@ -198,21 +179,21 @@ function merge(dir: string | undefined): number {
   if (!dir || !opt.out) throw new UsageError('merge DIR --out bundle.json');
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).sort();
   if (files.length === 0) throw new Error(`merge: no .jsonl cell logs under ${dir}`);
-  const cells = files.map((f) => parseCellLog(readFileSync(join(dir, f), 'utf8'), f));
+  const cells = files.map((f) => parseCellLog(readTextFile(join(dir, f), 'cell log'), f));
   const spec = cells[0].spec;
   const specText = JSON.stringify(spec);
   for (const c of cells) if (JSON.stringify(c.spec) !== specText) throw new Error(`merge: ${files[cells.indexOf(c)]} belongs to another spec (${c.spec.name}) than ${files[0]} (${spec.name})`);
   const versions = [...new Set(cells.map((c) => c.codeVersion))];
   if (versions.length > 1) info(`merge: warning: cells come from several code versions (${versions.join(', ')})`);
   const bundle = mergeCells(spec, cells.map((c) => c.run), versions.join(' + '), { partial: opt.partial });
-  writeFileSync(opt.out, bundleToJson(bundle));
+  writeTextFile(opt.out, bundleToJson(bundle));
   info(`merged ${cells.length} cell(s) of ${cellCount(spec)} into ${opt.out}`);
   return 0;
 }
 
 function report(file: string | undefined): number {
   if (!file || !opt.metric) throw new UsageError('report BUNDLE --metric NAME [--a V --b V --from S --to S --lower-is-better]');
-  const bundle = parseBundle(readFileSync(file, 'utf8'));
+  const bundle = parseFile(file, 'file', readJsonFile, parseBundle);
   const a = int('a', opt.a) ?? 0;
   const b = int('b', opt.b) ?? 1;
   const r = pairedFromBundle(bundle, opt.metric, a, b, { from: int('from', opt.from), to: int('to', opt.to), higherIsBetter: !opt['lower-is-better'] });
@@ -223,7 +204,7 @@ function report(file: string | undefined): number {
 
 async function reproduce(file: string | undefined): Promise<number> {
   if (!file) throw new UsageError('reproduce BUNDLE [--index I]');
-  const bundle = parseBundle(readFileSync(file, 'utf8'));
+  const bundle = parseFile(file, 'file', readJsonFile, parseBundle);
   const only = int('index', opt.index);
   const stored = new Set(bundle.runs.map((r) => runIndex(bundle.spec, r)));
   const cells = Array.from({ length: cellCount(bundle.spec) }, (_, i) => i).filter((i) => (only === undefined || i === only) && stored.has(i));

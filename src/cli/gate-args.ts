@@ -2,6 +2,7 @@
 // reads it) and single rules (--gate-rule 'EXPR => DECISION # label'). Checked here with the gate
 // parser's errors (rule, character, reason), each naming the file or the rule it came from.
 import { readFileSync } from 'node:fs';
+import { withoutBom } from './files';
 import { gateText, parseGateJson, parseGateText, parseRuleLine, ruleLine } from '../core/gates/index';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -9,7 +10,7 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** A gate file's canonical text (one rule per line). */
 export function readGateFile(path: string, flag = '--gate'): string {
   try {
-    const text = readFileSync(path, 'utf8');
+    const text = withoutBom(readFileSync(path, 'utf8'));
     return text.trimStart().startsWith('{') ? gateText(parseGateJson(JSON.parse(text))) : gateText(parseGateText(text));
   } catch (e) {
     throw new Error(`${flag} ${path}: ${message(e)}`);

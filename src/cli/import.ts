@@ -5,12 +5,14 @@
 // JSON {"rules": [...]}); each step's line then holds its counterfactual funnel (esr/*, gate/rule_counts).
 // A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
 // stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
-import { createReadStream, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
+import { parseDecimal, parseWholeNumber } from '../core/config';
+import { readJsonFile, writeTextFile } from './files';
 import { readGateFile } from './gate-args';
 
 const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]';
@@ -46,13 +48,6 @@ export function expandPaths(paths: readonly string[]): string[] {
 }
 
 
-function readJson(path: string, what: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new Error(`${what} ${path}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
 
 async function main(): Promise<number> {
   let args;
@@ -84,14 +79,14 @@ async function main(): Promise<number> {
   if (format !== 'auto' && !FORMATS.includes(format as FormatId)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${format}`);
   if (!args.positionals.length) bad.push('no log files given');
   if (!v.out) bad.push('--out is required');
-  const eps = Number(v.eps);
+  const eps = parseDecimal(v.eps) ?? NaN;
   if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
-  const batch = Number(v['openclaw-batch']);
-  if (!(Number.isInteger(batch) && batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
+  const batch = parseWholeNumber(v['openclaw-batch']) ?? NaN;
+  if (!(batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
   let states, behaviors, gate: string | undefined, files: string[] = [];
   try {
-    states = parseStatesSpec(v.states ? readJson(v.states, '--states') : { kind: 'single' });
-    behaviors = parseBehaviorSpec(v.behaviors ? readJson(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
+    states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
+    behaviors = parseBehaviorSpec(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
     files = expandPaths(args.positionals);
     if (v.gate) gate = readGateFile(v.gate);
   } catch (e) {
@@ -117,7 +112,7 @@ async function main(): Promise<number> {
     process.stderr.write('\n');
     for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
     if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
-    writeFileSync(v.out!, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars, ...f.series })).join('\n') + (r.frames.length ? '\n' : ''));
+    writeTextFile(v.out!, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars, ...f.series })).join('\n') + (r.frames.length ? '\n' : ''));
     console.error(
       `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
         `${r.unclassified} unclassified, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +
@@ -133,4 +128,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  },
+);

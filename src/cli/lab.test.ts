@@ -47,9 +47,9 @@ describe('npm run lab', () => {
     // tiny transformer: its gradient norm goes NaN within a few steps (the tabular engine stays finite)
     const out = join(mkdtempSync(join(tmpdir(), 'lab-nan-')), 'run.jsonl');
     const set = ['dModel=16', 'layers=1', 'heads=2', 'mlp=32', 'rolloutBatch=8', 'behaviorSamples=8', 'lr=10', 'maxGradNorm=0', 'temperature=0.05', 'updatesPerRollout=16'];
-    const r = await new Promise<{ code: number; stderr: string }>((done) => {
-      execFile('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'wasm', '--steps', '20', '--pretrain-steps', '10', ...set.flatMap((x) => ['--set', x]), '--out', out, '--quiet'], (err, _out, stderr) =>
-        done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }),
+    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'wasm', '--steps', '20', '--pretrain-steps', '10', ...set.flatMap((x) => ['--set', x]), '--out', out, '--quiet'], (err, stdout, stderr) =>
+        done({ code: err ? Number((err as { code?: number }).code) : 0, stdout, stderr }),
       );
     });
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -62,6 +62,10 @@ describe('npm run lab', () => {
     expect(summary.steps).toBe(20); // asked for
     expect(summary.stepsTaken).toBe(frames.length); // taken
     expect(summary.stoppedBy).toMatch(new RegExp(`^non-finite .* at step ${frames.length}$`));
+    // the printed summary and the frame lines keep the non-finite value ("NaN"), not null
+    const bad = summary.stoppedBy.replace(/^non-finite (.*) at step \d+$/, '$1');
+    expect(['NaN', 'Infinity', '-Infinity']).toContain(frames.at(-1)![bad]);
+    expect(r.stdout).not.toMatch(/: null/);
   }, scaled(300_000));
   it('rejects a bad --set naming the field', () => {
     expect(() => execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--set', 'clipLow=7'], { stdio: 'pipe' })).toThrow(/config\.clipLow/);

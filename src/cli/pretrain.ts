@@ -10,7 +10,9 @@ import { defaultConfig, TASK_NAMES } from '../core/config';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS, type TaskName } from '../core/tasks/index';
 import { encodeCheckpoint } from '../model/checkpoint';
+import { UsageError, parseFlags, positiveNumber, wholeNumber } from './args';
 import { CHECKPOINT_DIR, readManifest } from './checkpoints';
+import { EXIT_ERROR, EXIT_USAGE } from './exit-codes';
 
 export { CHECKPOINT_DIR, readManifest };
 
@@ -26,14 +28,21 @@ export async function pretrainCheckpoint(task: TaskName, o: { steps: number; lr:
   return { weights, losses, sha256 };
 }
 
+/** The command line: whole numbers and a positive learning rate, strictly (a bad value is exit 2, never a NaN run). */
+export function pretrainArgs(argv: readonly string[]): { steps: number; lr: number; batch: number; seed: number; task: TaskName | null } {
+  const { values: v } = parseFlags(argv, { steps: { type: 'string' }, lr: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' }, task: { type: 'string' } });
+  if (v.task !== undefined && !(TASK_NAMES as readonly string[]).includes(v.task)) throw new UsageError(`--task must be one of ${TASK_NAMES.join(', ')}, got ${JSON.stringify(v.task)}`);
+  return {
+    steps: wholeNumber('--steps', v.steps, 1) ?? 400,
+    lr: positiveNumber('--lr', v.lr) ?? 0.003,
+    batch: wholeNumber('--batch', v.batch, 1) ?? 64,
+    seed: wholeNumber('--seed', v.seed) ?? 0,
+    task: (v.task as TaskName | undefined) ?? null,
+  };
+}
+
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const opt = (name: string, dflt: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : dflt);
-  const steps = Number(opt('--steps', '400'));
-  const lr = Number(opt('--lr', '0.003'));
-  const batch = Number(opt('--batch', '64'));
-  const seed = Number(opt('--seed', '0'));
-  const only = opt('--task', '');
+  const { steps, lr, batch, seed, task: only } = pretrainArgs(process.argv.slice(2));
   const cfg = defaultConfig();
   const shape = policyShape(cfg);
   mkdirSync(CHECKPOINT_DIR, { recursive: true });
@@ -51,6 +60,6 @@ async function main(): Promise<void> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((e: unknown) => {
     console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
+    process.exit(e instanceof UsageError ? EXIT_USAGE : EXIT_ERROR);
   });
 }

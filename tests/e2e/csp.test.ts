@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSP } from '../../vite.config';
+import { CSP, CSP_HEADER } from '../../vite.config';
 import { launchChromium, type LaunchedBrowser } from '../../src/cli/browser/chromium';
 import { DIST } from '../browser/harness';
 import { serveStatic, type StaticServer } from '../../src/cli/browser/static-server';
@@ -19,7 +19,7 @@ describe('Content-Security-Policy of the built lab', () => {
   let server: StaticServer;
   let b: LaunchedBrowser;
   beforeAll(async () => {
-    server = await serveStatic(DIST, 0, { 'Content-Security-Policy': CSP });
+    server = await serveStatic(DIST, 0, { 'Content-Security-Policy': CSP_HEADER });
     b = await launchChromium('nogpu');
     await b.context.addInitScript(() => {
       const seen: string[] = [];
@@ -34,7 +34,7 @@ describe('Content-Security-Policy of the built lab', () => {
 
   it('loads, starts the engine and trains a step without violations', async () => {
     const res = await b.page.goto(`${server.url}/?${TINY}`, { waitUntil: 'load' });
-    expect(res?.headers()['content-security-policy']).toBe(CSP);
+    expect(res?.headers()['content-security-policy']).toBe(CSP_HEADER);
     expect(await b.page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(CSP);
     const ready = () =>
       b.page.waitForFunction(() => {

@@ -1,0 +1,67 @@
+// Files the CLIs read and write, the same in every CLI: each failure names the file (missing, a
+// directory, empty, bad JSON, a full disk), a UTF-8 byte-order mark is skipped, and JSON is written
+// with non-finite numbers as "NaN" / "Infinity" (as bundles hold them), never as null.
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { stringifyWithNonFinite } from '../core/experiment/bundle';
+
+const reason = (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e));
+
+/** Text without a leading UTF-8 byte-order mark (every reader of the CLIs strips it, nothing else). */
+export function withoutBom(text: string): string {
+  return text.replace(/^\uFEFF/, '');
+}
+
+/** A text file's content without a leading BOM; `what` names it in errors ("--spec", "preset"). */
+export function readTextFile(file: string, what: string): string {
+  let text: string;
+  try {
+    if (statSync(file).isDirectory()) throw new Error('is a directory, expected a file');
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`${what} ${file}: ${reason(e)}`);
+  }
+  return withoutBom(text);
+}
+
+/** A JSON file's value (see readTextFile); an empty file or bad JSON names the file. */
+export function readJsonFile(file: string, what: string): unknown {
+  const text = readTextFile(file, what);
+  if (text.trim() === '') throw new Error(`${what} ${file}: the file is empty, expected JSON`);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${what} ${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
+/** Run `parse` on a file's content; its error is prefixed with the file unless it names it already. */
+export function parseFile<T>(file: string, what: string, read: (file: string, what: string) => unknown, parse: (x: unknown) => T): T {
+  const x = read(file, what);
+  try {
+    return parse(x);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new Error(msg.includes(file) ? msg : `${what} ${file}: ${msg}`);
+  }
+}
+
+function writing(file: string, what: string, write: () => void): void {
+  try {
+    write();
+  } catch (e) {
+    throw new Error(`${what} ${file}: cannot write (${(e as NodeJS.ErrnoException).code ?? reason(e)})`);
+  }
+}
+
+export function writeTextFile(file: string, text: string, what = '--out'): void {
+  writing(file, what, () => writeFileSync(file, text));
+}
+
+export function appendTextFile(file: string, text: string, what = '--out'): void {
+  writing(file, what, () => appendFileSync(file, text));
+}
+
+/** One JSON value as text with NaN / ±Infinity as strings (JSON.stringify would write null). */
+export function jsonText(value: unknown, space?: number): string {
+  return stringifyWithNonFinite(value, space);
+}
