@@ -8,8 +8,6 @@ import type { ForkPoint, LabListener, LabSnapshot, LabStatus, ResumeFrom } from 
 
 // The session's own types (src/core/run/types.ts) are the worker's contract too.
 export type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from '../src/core/run/types';
-// NOTE: the run-fixing settings live in src/core/run/fixed-settings.ts until the config schema declares them.
-export { RESTART_KEYS } from '../src/core/run/fixed-settings';
 
 export type BackendPreference = 'auto' | 'webgpu' | 'wasm';
 

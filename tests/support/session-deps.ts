@@ -7,7 +7,7 @@ import type { MetricsFrame } from '../../src/core/metrics';
 import { eagerClock } from '../../src/core/run/clock';
 import type { SessionDeps } from '../../src/core/run/deps';
 import type { LabListener, LabStatus } from '../../src/core/run/types';
-import { createTabularEngine } from './tabular-engine';
+import { createTabularEngine } from '../../src/engine/tabular/tabular-engine';
 
 export interface TestDepsOptions {
   /** Wrap each engine (slow it down, inject a fault). */

@@ -7,14 +7,13 @@
  * Phases: loading → (pretraining →) ready ⇄ running ⇄ paused → done; a non-finite metric pauses
  * for good (needsReset) until a reset; an engine error or a lost device → error.
  */
-import { makeConfig, type Config } from '../config';
+import { makeConfig, runFixingIn, type Config } from '../config';
 import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
 import { policyShape } from '../pretrain';
 import { systemClock, type Clock } from './clock';
 import { errorText, withFirstSnapshot, type BaseWeights, type SessionDeps } from './deps';
-import { restartKeysIn } from './fixed-settings';
 import { createCoalescer, type Coalescer } from './frames';
 import { replayTo } from './replay';
 import { Transport } from './transport';
@@ -313,7 +312,7 @@ export class RunSession {
   /** Live settings go to the run's next step; restart settings need reset() (reported). */
   setConfig(patch: Partial<Config>): Promise<string | null> {
     return this.transport.exclusive(async () => {
-      const restart = restartKeysIn(patch);
+      const restart = runFixingIn(patch);
       if (restart.length) return `${restart.join(', ')} fix the run: reset to apply`;
       try {
         this.run?.setConfig(patch);
