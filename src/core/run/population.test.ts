@@ -1,15 +1,15 @@
 // Lockstep cells on the tabular engine: each cell's frames equal a run alone with its seed (bit for
 // bit), a continuation from stored weights starts after their step and says so.
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type Config } from '../src/core/config';
-import { Run } from '../src/core/loop';
-import type { MetricsFrame } from '../src/core/metrics';
-import { policyShape, pretrainBase } from '../src/core/pretrain';
-import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../src/engine/tabular/tabular-engine';
-import { tabularSessionDeps } from '../tests/support/session-deps';
-import type { CellFrames, ExperimentListener, GroupStatus } from './experiment.api';
-import { ExperimentSession } from './experiment-session';
+import { makeConfig, type Config } from '../config';
+import { Run } from '../loop';
+import type { MetricsFrame } from '../metrics';
+import { policyShape, pretrainBase } from '../pretrain';
+import { TASKS } from '../tasks/index';
+import { createTabularEngine } from '../../engine/tabular/tabular-engine';
+import { tabularSessionDeps } from '../../../tests/support/session-deps';
+import type { CellFrames, ExperimentListener, GroupStatus } from './population-types';
+import { PopulationSession } from './population';
 
 const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 4, ...patch });
 
@@ -29,7 +29,7 @@ function session() {
     },
     status: (s) => void statuses.push(s),
   };
-  const s = new ExperimentSession(
+  const s = new PopulationSession(
     tabularSessionDeps({ onLoad: () => void loads++ }),
     listener,
   );
@@ -38,7 +38,7 @@ function session() {
 
 const perf = (fs: MetricsFrame[]) => fs.map(({ perf: _p, ...rest }) => rest);
 
-describe('ExperimentSession', () => {
+describe('PopulationSession', () => {
   it('trains every cell in lockstep; each equals a run alone with its seed, bit for bit', async () => {
     const { s, frames, loads } = session();
     const configs = [cfg({ seed: 1 }), cfg({ seed: 2 }), cfg({ seed: 3 })];
