@@ -3,7 +3,7 @@
 // hint ("just give me the code"). The last turn has no next message, so it cannot be judged.
 import { drawTruth } from './strategies';
 import type { Env, Task } from './types';
-import { hintToken, markerToken as m, stateToken } from './vocab';
+import { LAB_TOKEN_NAMES, hintToken, markerToken as m, stateToken } from './vocab';
 
 const TEMPLATE = 0;
 const CODE = 1;
@@ -17,10 +17,12 @@ const BEST = TRUTH.map((row) => row.reduce((bi, p, b) => (p[0] - p[2] > row[bi][
 
 export const assistant: Task = {
   name: 'assistant',
+  kind: 'multi-turn',
+  tokenNames: LAB_TOKEN_NAMES,
   states: [
-    { key: 'assistant:code', name: 'code', token: stateToken('assistant:code') },
-    { key: 'assistant:analysis', name: 'analysis', token: stateToken('assistant:analysis') },
-    { key: 'assistant:chat', name: 'chat', token: stateToken('assistant:chat') },
+    { name: 'code', token: stateToken('assistant:code') },
+    { name: 'analysis', token: stateToken('assistant:analysis') },
+    { name: 'chat', token: stateToken('assistant:chat') },
   ],
   behaviors: [
     { name: 'template', markers: [m('GREET'), m('STEP'), m('SUMMARY')], hint: hintToken('assistant:template') },

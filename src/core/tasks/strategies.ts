@@ -3,7 +3,7 @@
 // best; explain: decompose and search-first tie for best.
 import type { Vote } from './judge';
 import type { Env, Task } from './types';
-import { hintToken, markerToken as m, stateToken } from './vocab';
+import { LAB_TOKEN_NAMES, hintToken, markerToken as m, stateToken } from './vocab';
 
 // P(+1), P(0), P(−1) of the true evaluation, per state × behavior
 const TRUTH: number[][][] = [
@@ -19,10 +19,12 @@ export function drawTruth(p: readonly number[], u: number): Vote {
 
 export const strategies: Task = {
   name: 'strategies',
+  kind: 'single-turn',
+  tokenNames: LAB_TOKEN_NAMES,
   states: [
-    { key: 'strategies:math', name: 'math', token: stateToken('strategies:math') },
-    { key: 'strategies:code', name: 'code', token: stateToken('strategies:code') },
-    { key: 'strategies:explain', name: 'explain', token: stateToken('strategies:explain') },
+    { name: 'math', token: stateToken('strategies:math') },
+    { name: 'code', token: stateToken('strategies:code') },
+    { name: 'explain', token: stateToken('strategies:explain') },
   ],
   behaviors: [
     { name: 'decompose', markers: [m('PLAN'), m('STEP'), m('ANSWER')], hint: hintToken('strategies:decompose') },

@@ -2,7 +2,7 @@
 // only the final answer has an outcome (correct or not). A per-step PRM votes +1 on the action
 // that makes progress from the current observation and −1 otherwise (used for dense shaping).
 import type { Env, Task } from './types';
-import { hintToken, markerToken as m, stateToken } from './vocab';
+import { LAB_TOKEN_NAMES, hintToken, markerToken as m, stateToken } from './vocab';
 
 const START = 0;
 const RESULTS = 1;
@@ -19,11 +19,13 @@ const P_RESULTS = 0.7;
 
 export const toolchain: Task = {
   name: 'toolchain',
+  kind: 'long-horizon',
+  tokenNames: LAB_TOKEN_NAMES,
   states: [
-    { key: 'toolchain:start', name: 'start', token: stateToken('toolchain:start') },
-    { key: 'toolchain:results', name: 'results', token: stateToken('toolchain:results') },
-    { key: 'toolchain:empty', name: 'empty', token: stateToken('toolchain:empty') },
-    { key: 'toolchain:doc', name: 'doc', token: stateToken('toolchain:doc') },
+    { name: 'start', token: stateToken('toolchain:start') },
+    { name: 'results', token: stateToken('toolchain:results') },
+    { name: 'empty', token: stateToken('toolchain:empty') },
+    { name: 'doc', token: stateToken('toolchain:doc') },
   ],
   behaviors: [
     { name: 'search', markers: [m('SEARCH')], hint: hintToken('toolchain:search') },
