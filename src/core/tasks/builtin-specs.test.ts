@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../config';
 import { pretrainBase, policyShape } from '../pretrain';
-import { createTabularEngine } from '../../../tests/support/tabular-engine';
+import { createTabularEngine } from '../../engine/tabular/tabular-engine';
 import { envTranscript, fingerprint, frameConfigs, runFrames, sha } from '../../../tests/support/task-fingerprint';
 import { BUILTIN_SPECS, BUILTIN_TASK_NAMES, BUILTIN_TASKS } from './builtin';
 import { taskFromSpec } from './compile';
