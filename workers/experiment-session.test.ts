@@ -9,7 +9,7 @@ import { policyShape, pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
 import { createTabularEngine } from '../src/engine/tabular/tabular-engine';
 import { tabularSessionDeps } from '../tests/support/session-deps';
-import { TabularPopulation } from '../tests/support/tabular-population';
+import { TabularPopulation } from '../src/engine/tabular/tabular-population';
 import type { CellFrames, ExperimentListener, GroupStatus } from './experiment.api';
 import { ExperimentSession } from './experiment-session';
 

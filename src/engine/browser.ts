@@ -127,12 +127,12 @@ export async function createBrowserPopulation(shape: PolicyShape, opts: BrowserP
       pop.lost = deviceLost();
       return pop;
     } catch (err) {
-      return wasm(`WebGPU session failed (${String(err)}): WASM\n${note}`);
+      return wasm(`WebGPU session failed (${String(err)}); fell back to WASM\n${note}`);
     }
   };
   if (opts.prefer === 'wasm') return wasm(opts.reason ?? 'WASM chosen in the settings');
   const adapter = await webgpuAdapter();
-  if (!adapter.ok) return wasm(`${adapter.detail}: WASM`);
+  if (!adapter.ok) return wasm(`${adapter.detail}; fell back to WASM`);
   if (opts.prefer === 'webgpu') return webgpu(`WebGPU chosen in the settings\nWebGPU adapter: ${adapter.detail}`);
 
   const workload: ProbeWorkload = { shape, size: opts.size, batch: opts.probeBatch ?? DEFAULT_PROBE_BATCH };
