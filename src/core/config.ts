@@ -1,7 +1,7 @@
 // The one config table: every setting's type, default, range, doc and UI group. Validation, the
 // JSON codec, the URL-query codec and the CLI's --set all read this table.
 
-import { GateError, parseGateText } from './gates/gate';
+import { gateCompiles } from './gates/compile';
 
 type Num = { type: 'int' | 'float'; default: number; min: number; max: number };
 type Bool = { type: 'bool'; default: boolean };
@@ -21,17 +21,6 @@ const float = (d: number, min: number, max: number, group: ConfigGroup, doc: str
 const bool = (d: boolean, group: ConfigGroup, doc: string) => ({ type: 'bool' as const, default: d, group, doc });
 const text = (maxLength: number, check: (t: string) => string | null, group: ConfigGroup, doc: string) => ({ type: 'text' as const, default: '', maxLength, check, group, doc });
 const enm = <T extends string>(d: NoInfer<T>, values: readonly T[], group: ConfigGroup, doc: string) => ({ type: 'enum' as const, default: d, values, group, doc });
-
-/** A gate's text: null when it parses, else the parser's first error (rule, character, reason). */
-function checkGate(t: string): string | null {
-  try {
-    parseGateText(t);
-    return null;
-  } catch (e) {
-    if (e instanceof GateError) return e.message;
-    throw e;
-  }
-}
 
 export const SCHEMA = {
   task: enm('strategies', TASK_NAMES, 'run', 'Toy agentic task'),
@@ -72,7 +61,7 @@ export const SCHEMA = {
   opdAdvClamp: float(0, 0, 100, 'gates', 'OPD: clamp per-token advantage to ±c; 0 = off'),
   wOpd: float(1, 0, 10, 'gates', 'Combine: weight of the OPD term'),
   wRl: float(1, 0, 10, 'gates', 'Combine: weight of the RL term'),
-  gate: text(2000, checkGate, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (src/core/gates); empty = the method\'s built-in gate'),
+  gate: text(2000, gateCompiles, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (src/core/gates); empty = the method\'s built-in gate'),
 
   groupSize: int(4, 2, 64, 'grpo', 'GRPO group size n (sessions per prompt)'),
   normalizeStd: bool(true, 'grpo', 'GRPO: divide by the group std (Dr.GRPO never does)'),
