@@ -3,8 +3,8 @@
  * step per round, so all seeds of a variant advance together and the bands grow as they train. With
  * `createPopulation` (the browser worker) the cells are the members of ONE population engine (one
  * graph of P members: each phase of a round is one engine call for all cells, src/core/population.ts);
- * without it, one engine per cell. Pure of the browser and of onnxruntime (the worker supplies the engine factory and the
- * base loader; the Node tests run it on the tabular engine). A cell stopped by a non-finite metric
+ * without it, one engine per cell. Pure of the browser and of onnxruntime (the worker supplies the
+ * engine factories and the base loader; the Node tests run it on the tabular engine). A cell stopped by a non-finite metric
  * or an error stops alone and says why; the others go on.
  */
 import type { PolicyEngine, PolicyShape } from '../src/core/engine';
@@ -14,8 +14,8 @@ import { nonFinite, type MetricsFrame, type SampleTrace } from '../src/core/metr
 import { Population, type PopulationEngine } from '../src/core/population';
 import { policyShape } from '../src/core/pretrain';
 import type { CellFrames, CellInit, CellPhase, CellStatus, ExperimentListener, GroupStatus } from './experiment.api';
-import { createCoalescer, type Coalescer, type CoalescerOptions } from './frames';
-import { errorText, withFirstSnapshot, type BaseWeights, type SessionDeps } from './lab-session';
+import { createCoalescer, type Coalescer, type CoalescerOptions } from '../src/core/run/frames';
+import { errorText, withFirstSnapshot, type BaseWeights, type SessionDeps } from '../src/core/run/deps';
 
 interface Cell {
   init: CellInit;
@@ -45,14 +45,14 @@ export class ExperimentSession {
   private population: Population | null = null;
 
   constructor(
-    private readonly deps: Pick<SessionDeps, 'createEngine' | 'loadBase' | 'sleep'> & {
+    private readonly deps: Pick<SessionDeps, 'createEngine' | 'loadBase' | 'clock'> & {
       coalescer?: CoalescerOptions;
       /** One engine for all cells of one model shape (P members); absent: one engine per cell. */
       createPopulation?: (shape: PolicyShape, size: number) => Promise<PopulationEngine>;
     },
     private readonly listener: ExperimentListener,
   ) {
-    this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.sleep = deps.clock?.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.coalescer = createCoalescer<Queued>((qs) => this.emitFrames(qs), deps.coalescer ?? { maxPerSecond: 10 });
   }
 
