@@ -1,10 +1,11 @@
 /**
  * The experiment worker: a comlink adapter over a population session (src/core/run/population.ts):
- * one variant's seeds trained in lockstep. Same engine and base rules as the lab worker.
+ * one variant's seeds trained in lockstep as one population on the chosen backend. Same engine and
+ * base rules as the lab worker.
  */
 import * as Comlink from 'comlink';
 import { PopulationSession } from '../src/core/run/population';
-import { createBrowserEngine } from '../src/engine/browser';
+import { createBrowserEngine, createBrowserPopulation } from '../src/engine/browser';
 import { BASE_SEED, loadBase } from './base';
 import type { ExperimentApi, ExperimentInit, ExperimentListener } from './experiment.api';
 
@@ -21,6 +22,9 @@ const api: ExperimentApi = {
     session = new PopulationSession(
       {
         createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads }),
+        // the variant's seeds as one population (one graph of P members), probed at that size
+        createPopulation: (shape, size) =>
+          createBrowserPopulation(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads, size, probeBatch: init.cells[0]?.config.rolloutBatch }),
         loadBase: (engine, config, progress) => loadBase(init, engine, config, progress),
       },
       listener,
