@@ -25,7 +25,7 @@ describe('overTimePanels', () => {
     const p = overTimePanels(fs, fs);
     expect(p.map((x) => x.yLabel)).toEqual(['pass@k', 'requests', 'samples by gate rule']);
     const own = p[2].series.filter((s) => !s.dashed);
-    expect(own.map((s) => s.label)).toEqual(['rule 1: both', 'rule 2: unnamed', 'rule 4: neither']);
+    expect(own.map((s) => s.label)).toEqual(['both', 'rule 2', 'neither']);
     expect(own.map((s) => s.points)).toEqual([[{ step: 1, value: 3 }], [{ step: 1, value: 1 }], [{ step: 1, value: 2 }]]);
     expect(p[2].series.filter((s) => s.dashed)).toHaveLength(3);
     expect(overTimePanels([])).toEqual([]);

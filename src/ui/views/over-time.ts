@@ -6,7 +6,9 @@
  */
 import { scalarAt, type MetricsFrame, type ScalarName } from '../../core/metrics';
 import { PALETTE, type Point, type Series } from '../charts/series';
+import type { RunRuleNamers } from '../gates/rule-names';
 import { scalarSeries } from './data';
+import { ruleCountSeries } from './rule-series';
 
 export interface OverTimePanel {
   /** Panel heading (y label). */
@@ -30,35 +32,10 @@ const has = (frames: readonly MetricsFrame[], key: string) => frames.some((f) =>
 const nonzero = (frames: readonly MetricsFrame[], key: string) => frames.some((f) => (scalarAt(f.scalars, key) ?? 0) !== 0);
 
 /**
- * The gate's rule names by rule index, as the traced samples report them (latest frame first: a
- * gate applied mid-run renames its rules from that step on).
+ * The panels with data. `names.a` / `names.b` give gate rule `rule` at `step` of each run (the lab
+ * derives them from the runs' timelines); without them, rules are known by their traced names.
  */
-export function ruleNames(frames: readonly MetricsFrame[]): Map<number, string> {
-  const names = new Map<number, string>();
-  for (let i = frames.length - 1; i >= 0; i--) for (const t of frames[i].trace ?? []) if (!names.has(t.rule)) names.set(t.rule, t.ruleName);
-  return names;
-}
-
-/** Samples each gate rule decided per step (`gate/rule_counts`), one series per rule that fired. */
-function ruleCountSeries(fs: readonly MetricsFrame[], rule: number): Point[] {
-  return fs.flatMap((f) => {
-    const c = f.series['gate/rule_counts'];
-    return c ? [{ step: f.step, value: c[rule] ?? 0 }] : [];
-  });
-}
-
-/** "rule 2: at-least-one"; a rule index that named different rules over the run (a gate applied mid-run) lists them. */
-function ruleLabel(frames: readonly MetricsFrame[], rule: number, traced: Map<number, string>, nameAt?: (step: number, rule: number) => string | undefined): string {
-  const names = new Set<string>();
-  for (const f of frames) if ((f.series['gate/rule_counts']?.[rule] ?? 0) > 0) names.add(nameAt?.(f.step, rule) ?? traced.get(rule) ?? 'unnamed');
-  return `rule ${rule + 1}: ${[...names].join(' / ') || 'unnamed'}`;
-}
-
-/**
- * The panels with data. `nameAt` names gate rule `rule` at `step` (the lab derives it from the run's
- * timeline); without it, rule names come from the frames' traced samples.
- */
-export function overTimePanels(frames: readonly MetricsFrame[], compare: readonly MetricsFrame[] = [], nameAt?: (step: number, rule: number) => string | undefined): OverTimePanel[] {
+export function overTimePanels(frames: readonly MetricsFrame[], compare: readonly MetricsFrame[] = [], names: RunRuleNamers = {}): OverTimePanel[] {
   const mk = (key: string, label: string, color: string, pick: (fs: readonly MetricsFrame[]) => Point[]): Series[] => [
     { key, label, color, points: pick(frames) },
     ...(compare.length ? [{ key: `b:${key}`, label: `${label} — compare`, color, points: pick(compare), dashed: true }] : []),
@@ -98,13 +75,7 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
   }
 
   // which rule of the gate decided how many samples (at-least-one promotions, Combine's four cases, ...)
-  const names = ruleNames([...frames, ...compare]);
-  const fired = [...new Set(frames.flatMap((f) => (f.series['gate/rule_counts'] ?? []).flatMap((c, i) => (c > 0 ? [i] : []))))].sort((a, b) => a - b);
-  if (fired.length) {
-    panels.push({
-      yLabel: 'samples by gate rule', counts: true,
-      series: fired.flatMap((r, i) => mk(`rule:${r}`, ruleLabel(frames, r, names, nameAt), PALETTE[i % PALETTE.length], (fs) => ruleCountSeries(fs, r))),
-    });
-  }
+  const rules = ruleCountSeries(frames, compare, names.a, names.b);
+  if (rules.length) panels.push({ yLabel: 'samples by gate rule', counts: true, series: rules });
   return panels;
 }
