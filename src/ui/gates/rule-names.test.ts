@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
-import { overTimePanels } from '../views/over-time';
+import { rulePanel as rulesOf } from '../views/over-time';
 import { ruleNamerOf } from './rule-names';
 
 const GATE = 'votes_neg > 0 => drop # any no\ntrue => mask1 rl # rest';
 const frame = (step: number, counts: number[]) => ({ step, scalars: {}, series: { 'gate/rule_counts': counts }, trace: [] }) as unknown as MetricsFrame;
-const rulePanel = (...args: Parameters<typeof overTimePanels>) => overTimePanels(...args).find((p) => p.yLabel === 'samples by gate rule')!;
+const rulePanel = (...args: Parameters<typeof rulesOf>) => rulesOf(...args)!;
 
 describe('rule names over a run', () => {
   it('names each step\'s rules from the gate in use then (a change after step s acts from s + 1)', () => {
