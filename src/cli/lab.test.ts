@@ -63,8 +63,7 @@ describe('npm run lab', () => {
     expect(summary.stepsTaken).toBe(frames.length); // taken
     expect(summary.stoppedBy).toMatch(new RegExp(`^non-finite .* at step ${frames.length}$`));
     // the printed summary and the frame lines keep the non-finite value ("NaN"), not null
-    const bad = summary.stoppedBy.replace(/^non-finite (.*) at step \d+$/, '$1');
-    expect(['NaN', 'Infinity', '-Infinity']).toContain(frames.at(-1)![bad]);
+    expect(JSON.stringify(frames.at(-1))).toMatch(/"(NaN|-?Infinity)"/);
     expect(r.stdout).not.toMatch(/: null/);
   }, scaled(300_000));
   it('rejects a bad --set naming the field', () => {
