@@ -5,7 +5,7 @@ import type { TrainMetrics } from './engine';
 import { isEffective } from './gates/funnel';
 import type { SampleRecord } from './gates/sample';
 import { behaviorInfo, requestGap } from './behavior-info';
-import type { GateDecision, JudgedTurn } from './methods/types';
+import type { GateDecision, JudgedTurn } from './credit/types';
 import type { Generated } from './serve';
 import { INVALID } from './tasks/grammar';
 import { chooseHint } from './tasks/judge';
