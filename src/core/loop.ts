@@ -235,7 +235,7 @@ export class Run {
   /** Sessions for the next serve round: enough turns to fill what the queue still lacks. */
   private sessionsPerRound(missing: number): number {
     const c = this.cfg;
-    const turns = this.task.name === 'strategies' ? 1 : c.sessionTurns;
+    const turns = this.task.kind === 'single-turn' ? 1 : c.sessionTurns;
     const n = Math.max(1, Math.ceil(missing / turns));
     return gateOf(c).grouped ? Math.ceil(n / c.groupSize) * c.groupSize : n;
   }

@@ -230,7 +230,7 @@ export function ratioHistogram(ratio: ArrayLike<number>, mask: ArrayLike<number>
 }
 
 export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32Array | null, ruleName: string, fields: SampleRecord): SampleTrace {
-  const resp = Array.from(t.tokens.subarray(PROMPT_LENGTH, PROMPT_LENGTH + t.responseLength), tokenName).join(' ');
+  const resp = Array.from(t.tokens.subarray(PROMPT_LENGTH, PROMPT_LENGTH + t.responseLength), (x) => tokenName(x, task.tokenNames)).join(' ');
   let sum = 0;
   let n = 0;
   let min = Infinity;
