@@ -8,7 +8,7 @@ import { BundleError, bundleToJson, makeBundle, parseBundle, runIndex, type Bund
 import { cellCount, type ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
-import type { StoredCell, StoredExperiment } from '../storage/store';
+import type { StoredCell, StoredExperiment } from '../storage/db';
 
 /** Code version of bundles the lab writes: package version + git commit of the build (vite.config.ts). */
 export const LAB_CODE_VERSION: string = import.meta.env.VITE_CODE_VERSION ?? `${pkg.name}@${pkg.version}+lab`;
