@@ -6,7 +6,7 @@ import { Run } from '../src/core/loop';
 import type { MetricsFrame } from '../src/core/metrics';
 import { policyShape, pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../tests/support/tabular-engine';
+import { createTabularEngine } from '../src/engine/tabular/tabular-engine';
 import { tabularSessionDeps } from '../tests/support/session-deps';
 import type { CellFrames, ExperimentListener, GroupStatus } from './experiment.api';
 import { ExperimentSession } from './experiment-session';

@@ -4,13 +4,13 @@
  * worker (`lab.worker.ts`) supplies the engine factory and the base loader, and the Node tests run
  * it on the core's tabular engine.
  */
-import { makeConfig, type Config } from '../src/core/config';
+import { makeConfig, runFixingIn, type Config } from '../src/core/config';
 import type { PolicyEngine, PolicyShape, WeightsHandle } from '../src/core/engine';
 import { Run } from '../src/core/loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../src/core/metrics';
 import { policyShape } from '../src/core/pretrain';
 import { createCoalescer, type Coalescer, type CoalescerOptions } from './frames';
-import { RESTART_KEYS, type ForkPoint, type LabListener, type LabPhase, type LabSnapshot, type LabStatus, type ResumeFrom } from './lab.api';
+import type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from './lab.api';
 import { firstFrameDifference } from '../src/core/experiment/bundle';
 
 export interface BaseWeights {
@@ -394,7 +394,7 @@ export class LabSession {
   /** Live settings go to the run's next step; restart settings need reset() (reported). */
   setConfig(patch: Partial<Config>): Promise<string | null> {
     return this.exclusive(async () => {
-      const restart = Object.keys(patch).filter((k) => (RESTART_KEYS as readonly string[]).includes(k));
+      const restart = runFixingIn(patch);
       if (restart.length) return `${restart.join(', ')} fix the run: reset to apply`;
       try {
         this.run?.setConfig(patch);

@@ -127,6 +127,3 @@ export interface LabApi {
   status(): Promise<LabStatus>;
   dispose(): Promise<void>;
 }
-
-/** Settings that fix a run: changing them needs a reset (the engine or the base changes too). */
-export const RESTART_KEYS = ['task', 'seed', 'dModel', 'layers', 'heads', 'mlp', 'sftGoldSteps', 'sftBatch', 'sftLr'] as const satisfies readonly (keyof Config)[];

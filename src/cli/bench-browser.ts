@@ -7,8 +7,7 @@
 // the lab page itself (bench-long-run.ts): pause latency and JS heap after `longSteps` steps.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { BenchResult } from '../engine/bench';
-import type { BrowserBenchEnv, BrowserBenchOptions } from '../../tests/browser/workers/engine-check.worker';
+import type { BenchResult, BrowserBenchEnv, BrowserBenchOptions } from '../engine/bench';
 
 type Result = BenchResult & BrowserBenchEnv;
 type PageApi = { engineCheck: { bench(b: string, reps: number, leak: number, o: BrowserBenchOptions): Promise<Result> } };
@@ -34,8 +33,8 @@ export async function runBrowserBench(opts: BrowserBenchOptionsCli): Promise<Rec
 }
 
 async function engineBench(opts: BrowserBenchOptionsCli): Promise<Record<string, unknown>> {
-  // The browser harness and its engine-check page are test code: loaded only for --browser.
-  const { DIST, openPage } = await import('../../tests/browser/harness');
+  // Chromium and the e2e build's engine-check page (a fixture page): loaded only for --browser.
+  const { DIST, openPage } = await import('./browser/open-page');
   if (!existsSync(`${DIST}/tests/browser/engine.html`)) execSync('npx vite build --mode e2e', { stdio: 'ignore' });
   const real = opts.gpu === 'real';
   const h = await openPage(real ? 'gpu' : 'webgpu', '/tests/browser/engine.html');

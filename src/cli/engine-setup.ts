@@ -1,12 +1,14 @@
 // The engine and base weights of a CLI run: the transformer on WASM holding the shipped base
 // checkpoint when one fits the config, else a base pretrained in process; or the pure-TS tabular
-// reference engine from tests/support (quick checks and tests; loaded lazily, never bundled).
+// reference engine (src/engine/tabular: quick checks and tests, no onnxruntime).
 import { readFileSync } from 'node:fs';
 import type { Config } from '../core/config';
 import type { PolicyEngine } from '../core/engine';
 import type { PopulationEngine } from '../core/population';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
+import { createTabularEngine } from '../engine/tabular/tabular-engine';
+import { TabularPopulation } from '../engine/tabular/tabular-population';
 import { shippedBase } from './checkpoints';
 
 export type EngineKind = 'wasm' | 'tabular';
@@ -20,10 +22,7 @@ export interface BaseOptions {
 
 export async function createCliEngine(kind: EngineKind, cfg: Config): Promise<PolicyEngine> {
   const shape = policyShape(cfg);
-  if (kind === 'tabular') {
-    const { createTabularEngine } = await import('../../tests/support/tabular-engine');
-    return createTabularEngine(shape);
-  }
+  if (kind === 'tabular') return createTabularEngine(shape);
   const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
   return createNodeEngine(shape, { seed: cfg.seed });
 }
@@ -31,10 +30,7 @@ export async function createCliEngine(kind: EngineKind, cfg: Config): Promise<Po
 /** A population of `size` policies (an ensemble: one graph call per phase for all members). */
 export async function createCliPopulation(kind: EngineKind, cfg: Config, size: number): Promise<PopulationEngine> {
   const shape = policyShape(cfg);
-  if (kind === 'tabular') {
-    const { TabularPopulation } = await import('../../tests/support/tabular-population');
-    return new TabularPopulation(shape, size);
-  }
+  if (kind === 'tabular') return new TabularPopulation(shape, size);
   const { createNodePopulation } = await import('../engine/node');
   return createNodePopulation(shape, { size, seed: cfg.seed });
 }

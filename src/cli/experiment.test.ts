@@ -10,7 +10,7 @@ import { firstFrameDifference, parseBundle } from '../core/experiment/bundle';
 import { experimentCell, parseExperimentSpec } from '../core/experiment/spec';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
-import { createTabularEngine } from '../../tests/support/tabular-engine';
+import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { EXIT_NON_FINITE } from './exit-codes';
 
 const dir = mkdtempSync(join(tmpdir(), 'experiment-'));

@@ -11,7 +11,7 @@ import { Run } from '../core/loop';
 import { parsePreset } from '../core/presets';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { TASKS } from '../core/tasks/index';
-import { createTabularEngine } from '../../tests/support/tabular-engine';
+import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { EXIT_NON_FINITE } from './exit-codes';
 
 /** The CLI's run, in process: the tabular engine, base pretrained as lab.ts does for --engine tabular. */

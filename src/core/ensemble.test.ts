@@ -5,7 +5,7 @@ import { Run } from './loop';
 import type { MetricsFrame } from './metrics';
 import { policyShape } from './pretrain';
 import { tabularFactory } from '../../tests/support/factory';
-import { TabularPopulation } from '../../tests/support/tabular-population';
+import { TabularPopulation } from '../engine/tabular/tabular-population';
 
 const make = tabularFactory();
 const strip = ({ perf: _perf, ...f }: MetricsFrame) => f;

@@ -52,6 +52,8 @@ describe('Run', () => {
     r.setConfig({ clipHigh: 0.2, updatesPerRollout: 2 });
     expect(r.config.clipHigh).toBe(0.28);
     expect(() => r.setConfig({ clipLow: 5 })).toThrow(/config\.clipLow/);
+    // every run-fixing setting of the schema is refused, not only seed and task
+    expect(() => r.setConfig({ dModel: 32, heads: 2 })).toThrow('Run.setConfig: dModel, heads fix the run; start a new run');
     const f = await r.step();
     expect(f.changes).toEqual({ clipHigh: 0.2, updatesPerRollout: 2 });
     expect(f.scalars['train/updates']).toBe(2);

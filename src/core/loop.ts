@@ -2,7 +2,7 @@
 // One Run per experiment; step() returns one metrics frame; setConfig() takes effect at the next
 // step and is recorded on the timeline. Deterministic from the seed (RNG streams in rng.ts).
 import { buildTrainBatch, sliceBatch, type BuiltBatch, type Queued } from './batch';
-import { applyPatch, type Config } from './config';
+import { applyPatch, runFixingIn, type Config } from './config';
 import type { EngineState, PolicyEngine, PpoHyper, TrainMetrics, WeightsHandle } from './engine';
 import { gateOf } from './gates/builtin';
 import { applyGate, ruleName } from './gates/gate';
@@ -166,7 +166,8 @@ export class Run {
 
   /** Validate a patch now (throws ConfigError naming the field); it applies at the next step. */
   setConfig(patch: Partial<Config>): void {
-    if ('seed' in patch || 'task' in patch) throw new Error('Run.setConfig: seed and task are fixed for a run; start a new run');
+    const fixed = runFixingIn(patch);
+    if (fixed.length) throw new Error(`Run.setConfig: ${fixed.join(', ')} fix the run; start a new run`);
     applyPatch({ ...this.cfg, ...this.pending }, patch);
     this.pending = { ...this.pending, ...patch };
   }

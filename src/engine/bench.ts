@@ -24,6 +24,20 @@ export interface BenchOptions {
   memory?: () => Record<string, number>;
 }
 
+/** Options of a benchmark run in a browser worker (`npm run bench -- --browser`). */
+export interface BrowserBenchOptions {
+  /** ort.env.wasm.numThreads for this worker (set before the first session). */
+  numThreads?: number;
+  ensembleP?: number;
+}
+
+/** What a browser benchmark worker saw: isolation, WASM threads, the WebGPU adapter. */
+export interface BrowserBenchEnv {
+  cross_origin_isolated: boolean;
+  wasm_threads: number;
+  adapter?: string;
+}
+
 export interface BenchResult extends Partial<EnsembleBench> {
   backend: string;
   model: PolicyShape & { batch: number; params: number };

@@ -1,6 +1,7 @@
 // Page script of the engine check: `window.engineCheck` runs the engine in a fresh Web Worker.
 import * as Comlink from 'comlink';
-import type { BrowserBenchOptions, EngineCheckApi } from './workers/engine-check.worker';
+import type { BrowserBenchOptions } from '../../src/engine/bench';
+import type { EngineCheckApi } from './workers/engine-check.worker';
 
 async function inWorker<T>(fn: (api: Comlink.Remote<EngineCheckApi>) => Promise<T>): Promise<T> {
   const worker = new Worker(new URL('./workers/engine-check.worker.ts', import.meta.url), { type: 'module', name: 'engine-check' });

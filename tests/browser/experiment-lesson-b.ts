@@ -9,9 +9,9 @@
  * screenshot and the exported bundle, which `npm run experiment -- report|reproduce` reads.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { launchChromium } from './chromium';
+import { launchChromium } from '../../src/cli/browser/chromium';
 import { DIST } from './harness';
-import { serveStatic } from './server';
+import { serveStatic } from '../../src/cli/browser/static-server';
 
 const out = process.argv[2] ?? 'test-results';
 mkdirSync(out, { recursive: true });

@@ -7,9 +7,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSP } from '../../vite.config';
-import { launchChromium, type LaunchedBrowser } from '../browser/chromium';
+import { launchChromium, type LaunchedBrowser } from '../../src/cli/browser/chromium';
 import { DIST } from '../browser/harness';
-import { serveStatic, type StaticServer } from '../browser/server';
+import { serveStatic, type StaticServer } from '../../src/cli/browser/static-server';
 
 const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, type LaunchedBrowser } from '../browser/chromium';
+import { launchChromium, type LaunchedBrowser } from '../../src/cli/browser/chromium';
 import { ROOT } from '../global-setup';
 
 describe('vite dev server', () => {

@@ -4,7 +4,7 @@ import type { Config } from '../../src/core/config';
 import type { PolicyEngine, PolicyShape } from '../../src/core/engine';
 import { policyShape, pretrainBase } from '../../src/core/pretrain';
 import { TASKS } from '../../src/core/tasks/index';
-import { createTabularEngine, type TabularOptions } from './tabular-engine';
+import { createTabularEngine, type TabularOptions } from '../../src/engine/tabular/tabular-engine';
 import type { EngineFactory } from './fidelity';
 
 export interface BaseOptions {

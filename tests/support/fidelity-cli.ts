@@ -5,7 +5,7 @@ import { parseField, type Config } from '../../src/core/config';
 import type { PolicyEngine, PolicyShape } from '../../src/core/engine';
 import { baseFactory } from './factory';
 import * as F from './fidelity';
-import { createTabularEngine } from './tabular-engine';
+import { createTabularEngine } from '../../src/engine/tabular/tabular-engine';
 import { policyShape } from '../../src/core/pretrain';
 import { shippedBase } from '../../src/cli/checkpoints';
 

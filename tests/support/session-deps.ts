@@ -6,7 +6,7 @@ import { TASKS } from '../../src/core/tasks/index';
 import type { MetricsFrame } from '../../src/core/metrics';
 import type { LabListener, LabStatus } from '../../workers/lab.api';
 import type { SessionDeps } from '../../workers/lab-session';
-import { createTabularEngine } from './tabular-engine';
+import { createTabularEngine } from '../../src/engine/tabular/tabular-engine';
 
 export interface TestDepsOptions {
   /** Wrap each engine (slow it down, inject a fault). */

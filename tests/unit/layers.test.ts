@@ -1,7 +1,6 @@
 // Layering rules of the repository, checked on the source text: onnxruntime-web is imported only in
-// src/engine; production code (src/, workers/, outside *.test.ts) never imports test-only code
-// statically (types only, or lazily as the CLI's --engine tabular does); the shipped
-// build has no test fixture pages.
+// src/engine; production code (src/, workers/, outside *.test.ts) never imports tests/ (not even a
+// type, not even lazily); the shipped build has no test fixture pages.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,11 @@ function staticImports(text: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^;]*?from\s+['"]([^'"]+)['"]/gms)].map((m) => m[1]);
 }
 const allImports = (text: string): string[] => [...staticImports(text), ...[...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1])];
+/** Every module specifier, `import type` included. */
+const everyImport = (text: string): string[] => [...[...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/gms)].map((m) => m[1]), ...[...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1])];
+/** The specifiers of `file` (a repository path) that resolve into tests/. */
+const testImports = (file: string, text: string): string[] => everyImport(text).filter((s) => s.startsWith('.') && /^tests(\/|$)/.test(join(file, '..', s)));
+const prodFiles = (): string[] => [...files('src'), ...files('workers')].filter((f) => !f.endsWith('.test.ts'));
 
 describe('layers', () => {
   it('onnxruntime-web is imported only in src/engine', () => {
@@ -39,11 +43,24 @@ describe('layers', () => {
   it('the rule sees an onnxruntime-web import when there is one', () => {
     expect(allImports("import * as ort from 'onnxruntime-web/webgpu';\nconst x = await import('onnxruntime-web');")).toEqual(['onnxruntime-web/webgpu', 'onnxruntime-web']);
   });
-  it('production code does not import test-only code statically', () => {
-    const prod = [...files('src'), ...files('workers')].filter((f) => !f.endsWith('.test.ts'));
-    const bad = prod.filter((f) => staticImports(readFileSync(join(ROOT, f), 'utf8')).some((s) => /(^|\/)tests\//.test(s) || /\/testing\//.test(s)));
+  it('production code (src/, workers/ outside *.test.ts) imports nothing from tests/, not even a type or lazily', () => {
+    const prod = prodFiles();
+    const bad = prod.flatMap((f) => testImports(f, readFileSync(join(ROOT, f), 'utf8')).map((s) => `${f}: ${s}`));
+    expect(prod.length).toBeGreaterThan(100);
     expect(bad).toEqual([]);
     expect(prod.filter((f) => /testing|gradcheck|probe|engine-check/.test(f))).toEqual([]);
+  });
+  it('the rule sees an import from tests/ in every form, and only those', () => {
+    const text = [
+      "import { a } from '../../tests/support/factory';",
+      "import type { B } from '../tests/browser/harness';",
+      "export { c } from '../../tests/support/x';",
+      "const d = await import('../../tests/support/y');",
+      "import { e } from '../core/tests-of-nothing';",
+      "import { f } from './tests/local';",
+    ].join('\n');
+    expect(testImports('src/cli/x.ts', text)).toEqual(['../../tests/support/factory', '../../tests/support/x', '../../tests/support/y']);
+    expect(testImports('workers/x.ts', text)).toEqual(['../tests/browser/harness']);
   });
   it('the shipped build has no fixture pages; the e2e build has them', async () => {
     const inputs = async (mode: string) => {

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { policyShape, pretrainBase } from '../pretrain';
 import { TASKS } from '../tasks/index';
-import { createTabularEngine } from '../../../tests/support/tabular-engine';
+import { createTabularEngine } from '../../engine/tabular/tabular-engine';
 import { BundleError, bundleToJson, firstFrameDifference, makeBundle, mergeCells, parseBundle, reproduceCheck, type BundleRun, type ExperimentBundle } from './bundle';
 import { endLine, frameLine, headerLine, parseCellLog } from './cell-log';
 import { pairedFromBundle } from './compare';

@@ -38,8 +38,11 @@ export class ExperimentSpecError extends Error {
 }
 
 const SPEC_KEYS = ['version', 'name', 'description', 'base', 'variants', 'seeds', 'steps', 'metrics'];
-/** Set by the spec itself (seeds, steps), never by a patch. */
-const SPEC_OWNED: readonly string[] = ['seed', 'steps'];
+/**
+ * Set by the spec's own fields (seeds, steps), never by a patch. (Not the run-fixing settings of the
+ * schema: every cell is a new run, so a variant may patch those.)
+ */
+const SPEC_OWNED: ReadonlySet<string> = new Set<ConfigKey>(['seed', 'steps']);
 
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 
@@ -60,7 +63,7 @@ function patchErrors(path: string, x: unknown, out: FieldError[]): Partial<Confi
     return {};
   }
   for (const [k, v] of Object.entries(x)) {
-    if (SPEC_OWNED.includes(k)) out.push({ field: `${path}.${k}`, message: `set by the spec's ${k === 'seed' ? 'seeds' : 'steps'}, not in a patch` });
+    if (SPEC_OWNED.has(k)) out.push({ field: `${path}.${k}`, message: `set by the spec's ${k === 'seed' ? 'seeds' : 'steps'}, not in a patch` });
     else {
       const msg = checkField(k, v);
       if (msg) out.push({ field: `${path}.${k}`, message: msg });
@@ -154,7 +157,7 @@ export function experimentCells(spec: ExperimentSpec): ExperimentCell[] {
 export function differingSettings(spec: ExperimentSpec): ConfigKey[] {
   const base = { ...defaultConfig(), ...spec.base } as Config;
   const configs = spec.variants.map((v) => ({ ...base, ...v.patch }) as Config);
-  return CONFIG_KEYS.filter((k) => k !== 'seed' && k !== 'steps' && configs.some((c) => c[k] !== base[k] || c[k] !== configs[0][k]));
+  return CONFIG_KEYS.filter((k) => !SPEC_OWNED.has(k) && configs.some((c) => c[k] !== base[k] || c[k] !== configs[0][k]));
 }
 
 /** Legend label of variant v: the differing settings with this variant's values, e.g. "clipHigh = 0.2". */
@@ -166,6 +169,4 @@ export function variantLabel(spec: ExperimentSpec, v: number): string {
   return keys.length ? keys.map((k) => `${k} = ${String(c[k])}`).join(', ') : 'base';
 }
 
-/** Defaults of the fields a spec may patch (for editors). */
-export const PATCHABLE_KEYS: ConfigKey[] = CONFIG_KEYS.filter((k) => !SPEC_OWNED.includes(k));
 export const STEPS_RANGE = { min: SCHEMA.steps.min, max: SCHEMA.steps.max };

@@ -2,9 +2,9 @@
  * The lab controller (rune state): settings (URL state), the main run A and an optional compare run
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
-import { makeConfig, type Config, type ConfigKey } from '../../core/config';
+import { fixesRun, makeConfig, type Config, type ConfigKey } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
-import { RESTART_KEYS, type BackendPreference, type LabInit } from '../../../workers/lab.api';
+import type { BackendPreference, LabInit } from '../../../workers/lab.api';
 import { GateDraft } from '../gates/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
@@ -75,7 +75,7 @@ export class Lab {
 
   /** Why the controls cannot change `key` for the targeted run ('' = they can): B keeps A's run-fixing settings. */
   lockedWhy(key: ConfigKey): string {
-    return this.target === 'B' && this.compare && (RESTART_KEYS as readonly string[]).includes(key) ? "run B keeps run A's (fork)" : '';
+    return this.target === 'B' && this.compare && fixesRun(key) ? "run B keeps run A's (fork)" : '';
   }
 
   /** Settings hidden from the audience now (presenter mode, until the checkpoint). */
@@ -200,7 +200,7 @@ export class Lab {
   async setField(key: ConfigKey, value: Config[ConfigKey]): Promise<void> {
     return this.#guard(async () => {
       if (this.target === 'B' && this.compare && this.compareConfig) {
-        if ((RESTART_KEYS as readonly string[]).includes(key)) {
+        if (fixesRun(key)) {
           this.compare.notice = `run B is a fork of run A: ${key} stays A's (edit run A to change it)`;
           return;
         }

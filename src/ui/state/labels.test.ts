@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KEYS, fieldSpec } from '../../core/config';
-import { GROUP_TITLES, fieldLabel, formatSetting, groupedKeys } from './labels';
+import { CONFIG_KEYS, GROUP_TITLES, fieldLabel, fieldSpec, groupedKeys } from '../../core/config';
+import { formatSetting } from './labels';
 
 describe('control labels', () => {
   it('groups every schema key exactly once, in schema order, under a titled group', () => {

@@ -2,8 +2,8 @@
  * What the user chose (rune state): the config being edited, lesson, selected views, backend,
  * presenter mode. It is the URL state: `query` encodes it, `loadUrl` decodes it.
  */
-import { RESTART_KEYS, type BackendPreference } from '../../../workers/lab.api';
-import { makeConfig, type Config, type ConfigKey } from '../../core/config';
+import type { BackendPreference } from '../../../workers/lab.api';
+import { fixesRun, makeConfig, type Config, type ConfigKey } from '../../core/config';
 import type { Lessons } from './lessons';
 import { hiddenKeys } from './presenter';
 import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, type Presenter, type UrlState } from './url';
@@ -67,7 +67,7 @@ export class LabSettings {
   setField<K extends ConfigKey>(key: K, value: Config[K]): boolean {
     this.config = makeConfig({ ...this.config, [key]: value });
     if (key === 'task') this.viewState = 'mean'; // the old task's states do not exist in the new one
-    return (RESTART_KEYS as readonly string[]).includes(key);
+    return fixesRun(key);
   }
 
   /** Start from a lesson's settings (defaults ⊕ lesson); presenter mode hides what it changes. */

@@ -2,9 +2,9 @@
  * A run's setting changes as text (pure), for the timeline list and the labelled rules on every
  * time chart. Hidden settings (presenter mode) say that they changed, not to what.
  */
-import type { Config, ConfigKey } from '../../core/config';
+import { fieldLabel, type Config, type ConfigKey } from '../../core/config';
 import type { TimelineEntry } from '../../core/loop';
-import { fieldLabel, formatSetting } from './labels';
+import { formatSetting } from './labels';
 
 export interface ChangeRule {
   /** The step after which the change took effect (the rule sits there). */

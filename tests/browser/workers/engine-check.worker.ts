@@ -2,20 +2,8 @@
 import * as Comlink from 'comlink';
 import { ort } from '../../../src/engine/browser';
 import { createBrowserEngine, defaultWasmThreads, webgpuAdapter, type BackendPreference } from '../../../src/engine/browser';
-import { runBenchmark, type BenchResult } from '../../../src/engine/bench';
+import { runBenchmark, type BenchResult, type BrowserBenchEnv, type BrowserBenchOptions } from '../../../src/engine/bench';
 import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../../support/engine-check';
-
-export interface BrowserBenchOptions {
-  /** ort.env.wasm.numThreads for this worker (set before the first session). */
-  numThreads?: number;
-  ensembleP?: number;
-}
-
-export interface BrowserBenchEnv {
-  cross_origin_isolated: boolean;
-  wasm_threads: number;
-  adapter?: string;
-}
 
 export interface EngineCheckApi {
   check(prefer: BackendPreference, seed: number): Promise<EngineCheckResult & { backend: string; note: string }>;

@@ -2,9 +2,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic, type StaticServer } from '../browser/server';
+import { serveStatic, type StaticServer } from './static-server';
 
-describe('static test server', () => {
+describe('static server', () => {
   let dir: string;
   let s: StaticServer;
   beforeAll(async () => {

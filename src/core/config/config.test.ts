@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, MAX_UNKNOWN_REPORTS, applyPatch, checkField, configErrors, configFromJson, configFromQuery, configFromQueryStrict, configToJson, configToQuery, defaultConfig, makeConfig, parseField } from './config';
-import { parsePreset } from './presets';
+import { ConfigError, MAX_UNKNOWN_REPORTS, applyPatch, checkField, configErrors, configFromJson, configFromQuery, configFromQueryStrict, configToJson, configToQuery, defaultConfig, makeConfig, parseField } from './index';
+import { parsePreset } from '../presets';
 
 describe('config', () => {
   it('defaults follow DESIGN.md', () => {

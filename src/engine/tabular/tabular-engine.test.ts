@@ -3,11 +3,11 @@
 // of the plain-TS reference, evaluated on the engine's own scores at w0 ± Δw, must change by
 // L(w0 + Δw) − L(w0 − Δw) ≈ 2⟨∇L, Δw⟩ = −2|Δw|²/η (central difference), and gradNorm = |Δw|/η.
 import { describe, expect, it } from 'vitest';
-import type { PolicyEngine } from '../../src/core/engine';
-import { ppoReference } from '../../src/core/ppo';
-import { Rng } from '../../src/core/rng';
-import { tabularFactory } from '../support/factory';
-import { referenceBatch, referenceConfig } from '../support/fidelity';
+import type { PolicyEngine } from '../../core/engine';
+import { ppoReference } from '../../core/ppo';
+import { Rng } from '../../core/rng';
+import { tabularFactory } from '../../../tests/support/factory';
+import { referenceBatch, referenceConfig } from '../../../tests/support/fidelity';
 
 /** Row-keyed weights (layout of TabularEngine.getWeights: [key, logits...] per row). */
 function rows(w: Float32Array, V: number): Map<number, Float64Array> {

@@ -1,8 +1,8 @@
-// A REFERENCE/TEST PopulationEngine: P tabular engines, one per member, each fed its member's
+// A REFERENCE PopulationEngine: P tabular engines, one per member, each fed its member's
 // (padded) requests. With it the ensemble plumbing (batching, padding, handles, per-member RNG)
 // is checked bit for bit against single runs without onnxruntime.
-import type { PolicyShape, WeightsHandle } from '../../src/core/engine';
-import type { PopulationEngine } from '../../src/core/population';
+import type { PolicyShape, WeightsHandle } from '../../core/engine';
+import type { PopulationEngine } from '../../core/population';
 import { TabularEngine, type TabularOptions } from './tabular-engine';
 
 export class TabularPopulation implements PopulationEngine {

@@ -1,14 +1,14 @@
-// A REFERENCE/TEST engine, not the transformer: a tabular softmax policy implementing PolicyEngine
+// A REFERENCE engine, not the transformer: a tabular softmax policy implementing PolicyEngine
 // with exact gradients and AdamW. Each next-token distribution is a free logit row indexed by
 // (state token, hint slot, position, last marker token so far, whether the previous token was a
 // filler) — enough to represent the task grammars. It lets the core loop and the fidelity suite run
-// without onnxruntime; the PPO loss is the reference in ../ppo.ts.
+// without onnxruntime; the PPO loss is the reference in src/core/ppo.ts.
 import type {
   EngineState, OptimizerHyper, PolicyEngine, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest, ScoreResult,
   SftBatch, SftMetrics, TrainBatch, TrainMetrics, WeightsHandle,
-} from '../../src/core/engine';
-import { ppoReference } from '../../src/core/ppo';
-import { EOS, PAD, PROMPT_LENGTH, isFiller, isMarker } from '../../src/core/tasks/vocab';
+} from '../../core/engine';
+import { ppoReference } from '../../core/ppo';
+import { EOS, PAD, PROMPT_LENGTH, isFiller, isMarker } from '../../core/tasks/vocab';
 
 type Table = Map<number, Float64Array>;
 
