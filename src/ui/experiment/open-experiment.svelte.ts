@@ -59,6 +59,12 @@ export class OpenExperiment {
     return this.cells.every((c) => (this.frames[c.index]?.at(-1)?.step ?? 0) >= this.spec.steps || this.#ended.includes(c.index));
   }
 
+  /** Why each cell ended ('done', a stop or divergence message); undefined while it trains. */
+  get stoppedBy(): (string | undefined)[] {
+    void this.#ended; // changes when a cell ends
+    return this.record.cells.map((c) => c.stoppedBy);
+  }
+
   /** Start workers for `inits` (cells not finished); frames are stored when a store is given. */
   async train(inits: CellInit[], opts: CellRunnerOptions, store: ExperimentStore | null, onStoreError: (m: string) => void, onWritten?: () => void): Promise<void> {
     if (!inits.length) return;

@@ -6,13 +6,17 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Config } from '../../core/config';
+import type { Resume } from '../../core/experiment/bundle';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { LabSnapshot } from '../../../workers/lab.api';
 
 export const DB_NAME = 'invariant-lab';
-/** 2: snapshots of lab runs other than the current one dropped (they were kept by older versions). */
+/**
+ * 2: snapshots of lab runs other than the current one dropped (they were kept by older versions);
+ * a cell's `continuedAt` steps (continued from stored weights) become `resumed` entries.
+ */
 export const DB_VERSION = 2;
 
 export interface StoredCell {
@@ -27,8 +31,8 @@ export interface StoredCell {
   stoppedBy?: string;
   /** Engine backend that trained it ('wasm', 'webgpu'): bit-for-bit reproduction holds per engine. */
   engine?: string;
-  /** Steps at which training continued from stored weights after a reload (no longer bit-for-bit). */
-  continuedAt?: number[];
+  /** Where training continued after a reload, from what, and whether bit for bit. */
+  resumed?: Resume[];
   /** Latest weights (or a lab run's whole snapshot) kept for this cell (bytes shown in the Runs panel). */
   weights?: { step: number; bytes: number; exact?: boolean };
 }
@@ -116,6 +120,20 @@ async function dropOldRunSnapshots(tx: UpgradeTx): Promise<void> {
   }
 }
 
+/** Version 2: version 1 noted a continuation from stored weights as `continuedAt` steps only. */
+async function resumesFromContinuedAt(tx: UpgradeTx): Promise<void> {
+  const records = tx.objectStore('experiments');
+  for (const rec of await records.getAll()) {
+    const cells = rec.cells as (StoredCell & { continuedAt?: number[] })[];
+    if (!cells.some((c) => c.continuedAt)) continue;
+    for (const c of cells) {
+      if (c.continuedAt) c.resumed = c.continuedAt.map((step) => ({ step, exact: false, from: 'stored weights' }));
+      delete c.continuedAt;
+    }
+    await records.put(rec);
+  }
+}
+
 /**
  * Open (or create) the database. A tab holding an older version blocks the upgrade: that is an
  * error at once (never a silent hang), and this connection closes itself when it blocks another.
@@ -132,7 +150,10 @@ export async function openLabDb(name = DB_NAME, version = DB_VERSION): Promise<L
       for (const store of ['experiments', 'frames', 'traces', 'weights', 'meta'] as const) {
         if (!d.objectStoreNames.contains(store)) d.createObjectStore(store, store === 'experiments' ? { keyPath: 'id' } : undefined);
       }
-      if (oldVersion >= 1 && oldVersion < 2) await dropOldRunSnapshots(tx);
+      if (oldVersion >= 1 && oldVersion < 2) {
+        await dropOldRunSnapshots(tx);
+        await resumesFromContinuedAt(tx);
+      }
     },
     // idb's open promise keeps waiting while blocked: fail at once instead of hanging.
     blocked: () => onBlocked(),

@@ -119,7 +119,7 @@ describe('ExperimentStore', () => {
     await store.appendFrames(id, 1, [frame(3, 0), frame(4, 0)]);
     await store.truncateCell(id, 1, 3);
     expect((await store.frames(id))[1].map((f) => f.step)).toEqual([1, 2, 3]);
-    expect((await store.get(id))?.cells[1]).toMatchObject({ frameCount: 3, batches: 1, step: 3, continuedAt: [3] });
+    expect((await store.get(id))?.cells[1]).toMatchObject({ frameCount: 3, batches: 1, step: 3, resumed: [{ step: 3, exact: false, from: 'stored weights' }] });
     await store.appendFrames(id, 1, [frame(4, 1)]);
     expect((await store.frames(id))[1].map((f) => f.scalars['support/token_entropy'])).toEqual([0, 0, 0, 1]);
   });

@@ -27,7 +27,8 @@ export class ExperimentStore extends RecordStore {
 
   /**
    * Keep a cell's frames up to `step` only (its weights' step, before training continues from
-   * them) and note the continuation, in one transaction.
+   * them) and note the continuation (fresh optimizer moments and random streams: not bit for bit),
+   * in one transaction.
    */
   async truncateCell(id: string, cell: number, step: number): Promise<void> {
     await guarded('preparing a cell to continue', async () => {
@@ -39,7 +40,7 @@ export class ExperimentStore extends RecordStore {
       void frames.delete(cellRange(id, cell));
       if (kept.length) void frames.put(kept, [id, cell, 0]);
       const c = rec.cells[cell];
-      Object.assign(c, { batches: kept.length ? 1 : 0, frameCount: kept.length, step: kept.at(-1)?.step ?? 0, continuedAt: [...(c.continuedAt ?? []), step] });
+      Object.assign(c, { batches: kept.length ? 1 : 0, frameCount: kept.length, step: kept.at(-1)?.step ?? 0, resumed: [...(c.resumed ?? []), { step, exact: false, from: 'stored weights' }] });
       c.timeline = c.timeline.filter((e) => e.step <= step);
       void tx.objectStore('experiments').put(rec);
       await tx.done;

@@ -1,5 +1,6 @@
 // The lab run store on fake-indexeddb: the upgrade that drops the snapshots older versions kept for
-// every old lab run, and only the current run (or one another tab writes) keeping its snapshot.
+// every old lab run (and turns version 1's continuation steps into resumes), and only the current
+// run (or one another tab writes) keeping its snapshot.
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
@@ -29,7 +30,8 @@ describe('LabRunStore', () => {
       await v1.put('experiments', rec(id, 'run', true));
       await v1.put('weights', { step: 4, snapshot: snap }, [id, 0]);
     }
-    await v1.put('experiments', rec('exp', 'experiment', true));
+    const exp = rec('exp', 'experiment', true);
+    await v1.put('experiments', { ...exp, cells: [{ ...exp.cells[0], continuedAt: [3] }] });
     await v1.put('weights', { step: 4, data: new Float32Array(3) }, ['exp', 0]);
     await v1.put('meta', 'current', 'lab-run');
     v1.close();
@@ -46,6 +48,10 @@ describe('LabRunStore', () => {
     // an experiment's weights are the user's choice ("keep latest weights"): they stay
     const experiments = await ExperimentStore.open(name);
     expect((await experiments.weights('exp', 0))?.data.length).toBe(3);
+    // version 1's continuation steps are resumes from weights (not bit for bit), as bundles export them
+    const cell = (await experiments.get('exp'))!.cells[0];
+    expect(cell.resumed).toEqual([{ step: 3, exact: false, from: 'stored weights' }]);
+    expect(cell).not.toHaveProperty('continuedAt');
     experiments.close();
   });
 
