@@ -9,7 +9,7 @@ import type { PolicyEngine } from '../src/core/engine';
 import { pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
 import { checkpointMismatch, decodeCheckpoint, type CheckpointEntry, type Manifest } from '../src/model/checkpoint';
-import { errorText, type BaseWeights } from './lab-session';
+import { errorText, type BaseWeights } from '../src/core/run/deps';
 
 /** Where checkpoints are fetched from, and an explicit pretraining budget (URL `pretrain=N`). */
 export interface BaseSource {

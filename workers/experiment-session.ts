@@ -10,8 +10,8 @@ import { Run } from '../src/core/loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../src/core/metrics';
 import { policyShape } from '../src/core/pretrain';
 import type { CellFrames, CellInit, CellPhase, CellStatus, ExperimentListener, GroupStatus } from './experiment.api';
-import { createCoalescer, type Coalescer, type CoalescerOptions } from './frames';
-import { errorText, withFirstSnapshot, type BaseWeights, type SessionDeps } from './lab-session';
+import { createCoalescer, type Coalescer, type CoalescerOptions } from '../src/core/run/frames';
+import { errorText, withFirstSnapshot, type BaseWeights, type SessionDeps } from '../src/core/run/deps';
 
 interface Cell {
   init: CellInit;
@@ -39,10 +39,10 @@ export class ExperimentSession {
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
-    private readonly deps: Pick<SessionDeps, 'createEngine' | 'loadBase' | 'sleep'> & { coalescer?: CoalescerOptions },
+    private readonly deps: Pick<SessionDeps, 'createEngine' | 'loadBase' | 'clock'> & { coalescer?: CoalescerOptions },
     private readonly listener: ExperimentListener,
   ) {
-    this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.sleep = deps.clock?.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.coalescer = createCoalescer<Queued>((qs) => this.emitFrames(qs), deps.coalescer ?? { maxPerSecond: 10 });
   }
 

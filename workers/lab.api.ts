@@ -4,47 +4,12 @@
  * (≤ ~30 batches/s, never dropped) and status updates. Everything else is structured-clone data.
  */
 import type { Config } from '../src/core/config';
-import type { RunSnapshot, TimelineEntry } from '../src/core/loop';
-import type { MetricsFrame, SampleTrace } from '../src/core/metrics';
+import type { ForkPoint, LabListener, LabSnapshot, LabStatus, ResumeFrom } from '../src/core/run/types';
+
+// The session's own types (src/core/run/types.ts) are the worker's contract too.
+export type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from '../src/core/run/types';
 
 export type BackendPreference = 'auto' | 'webgpu' | 'wasm';
-
-/** Weights handed from one run to a fork (Compare): the frozen base and the trainer at `step`. */
-export interface ForkPoint {
-  step: number;
-  base: Float32Array;
-  weights: Float32Array;
-  config: Config;
-}
-
-/**
- * A lab run exactly between two steps (core RunSnapshot) with the lab's step offset (a fork counts
- * from its parent's step): resuming it continues the run as if it had never stopped.
- */
-export interface LabSnapshot {
-  /** Absolute step (origin + the run's steps). */
-  step: number;
-  /** Step the run started from (a fork's fork point, else 0). */
-  origin: number;
-  /** Where the run's frozen base came from (shown again after the resume). */
-  baseSource: string;
-  /** The frozen base as flat weights (a fork of the resumed run starts from it). */
-  base: Float32Array;
-  run: RunSnapshot;
-}
-
-/**
- * How a worker picks up a run that was interrupted (a reload, a failed worker): continue a kept
- * snapshot exactly (none: start the run from its beginning), then take the steps up to `step` again
- * without streaming them, the timeline's setting changes at their steps (deterministic: the same
- * frames again). `expect`: the known frame at `step`, checked against the replayed one.
- */
-export interface ResumeFrom {
-  snapshot?: LabSnapshot;
-  step: number;
-  timeline: TimelineEntry[];
-  expect?: MetricsFrame;
-}
 
 export interface LabInit {
   config: Config;
@@ -61,40 +26,6 @@ export interface LabInit {
   note?: string;
   /** Pick up an interrupted run instead of starting at its beginning (recovery.ts plans it). */
   resume?: ResumeFrom;
-}
-
-export type LabPhase = 'loading' | 'pretraining' | 'ready' | 'running' | 'paused' | 'done' | 'error';
-
-export interface LabStatus {
-  /** Increments on every reset/reseed: frames of an older run carry an older id. */
-  runId: number;
-  phase: LabPhase;
-  /** Human-readable state: warm-up progress, checkpoint pause, non-finite metric, error. */
-  message: string;
-  /** Steps taken (a fork counts from its parent's fork step). */
-  step: number;
-  backend: string;
-  backendNote: string;
-  /** Where the base weights came from (shipped checkpoint, in-worker pretraining, fork). */
-  baseSource: string;
-  /** Measured while playing (wall clock, including the worker's overhead). */
-  stepsPerSecond: number;
-  /** Config changes with the step after which they took effect (step 0: the initial config). */
-  timeline: TimelineEntry[];
-  /** The config the next step runs with (pending patches included). */
-  config: Config;
-  /** A non-finite metric stopped the run: play and step refuse until a reset. */
-  needsReset: boolean;
-  /** Behavior metrics of the base before SFT and RL (step 0 of the plots); null for a fork. */
-  baseScalars: Record<string, number> | null;
-  /** Set when the run cannot go on in this worker: its WebGPU device was lost (the page resumes it on WASM). */
-  fault?: 'device-lost';
-}
-
-export interface LabListener {
-  /** A batch of frames in step order; `traces` = the latest frame's sample traces. */
-  frames(runId: number, frames: MetricsFrame[], traces: SampleTrace[]): void;
-  status(status: LabStatus): void;
 }
 
 export interface LabApi {

@@ -1,18 +1,16 @@
 /**
- * The lab worker: one training run per worker (see lab.api.ts). The engine is onnxruntime-web
- * (WebGPU first, WASM fallback); the base is the task's shipped checkpoint when one fits the model
- * shape (public/checkpoints/manifest.json, from `npm run pretrain`), else it is pretrained here with
- * the core's routine (and the status says so).
+ * The lab worker: a comlink adapter over one run session (src/core/run/session.ts). It supplies the
+ * engine (onnxruntime-web, WebGPU first, WASM fallback) and the base (workers/base.ts).
  */
 import * as Comlink from 'comlink';
+import { RunSession } from '../src/core/run/session';
 import { createBrowserEngine } from '../src/engine/browser';
 import { BASE_SEED, loadBase } from './base';
 import type { LabApi, LabInit, LabListener } from './lab.api';
-import { LabSession } from './lab-session';
 
-let session: LabSession | null = null;
+let session: RunSession | null = null;
 
-function need(): LabSession {
+function need(): RunSession {
   if (!session) throw new Error('lab worker: call init() first');
   return session;
 }
@@ -20,7 +18,7 @@ function need(): LabSession {
 const api: LabApi = {
   async init(init: LabInit, listener: LabListener) {
     if (session) await session.dispose();
-    session = new LabSession(
+    session = new RunSession(
       {
         createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads }),
         loadBase: (engine, config, progress) => loadBase(init, engine, config, progress),

@@ -13,7 +13,7 @@ import { scalarAt, type MetricsFrame } from '../core/metrics';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleToJson, mergeCells, parseBundle, reproduceCheck, type BundleRun } from '../core/experiment/bundle';
+import { bundleToJson, mergeCells, parseBundle, reproduceCheck, runIndex, type BundleRun } from '../core/experiment/bundle';
 import { endLine, frameLine, headerLine, parseCellLog } from '../core/experiment/cell-log';
 import { pairedFromBundle, pairsText } from '../core/experiment/compare';
 import { intervalText } from '../core/experiment/stats';
@@ -226,7 +226,8 @@ async function reproduce(file: string | undefined): Promise<number> {
   if (!file) throw new UsageError('reproduce BUNDLE [--index I]');
   const bundle = parseBundle(readFileSync(file, 'utf8'));
   const only = int('index', opt.index);
-  const cells = Array.from({ length: cellCount(bundle.spec) }, (_, i) => i).filter((i) => (only === undefined || i === only) && bundle.runs.some((r) => r.variant * bundle.spec.seeds.length + bundle.spec.seeds.indexOf(r.seed) === i));
+  const stored = new Set(bundle.runs.map((r) => runIndex(bundle.spec, r)));
+  const cells = Array.from({ length: cellCount(bundle.spec) }, (_, i) => i).filter((i) => (only === undefined || i === only) && stored.has(i));
   const reruns: BundleRun[] = [];
   for (const i of cells) reruns.push(await trainCell(bundle.spec, experimentCell(bundle.spec, i), codeVersion()));
   const r = reproduceCheck(bundle, reruns);

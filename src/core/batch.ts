@@ -5,7 +5,9 @@ import type { Config } from './config';
 import type { PolicyEngine, TrainBatch, WeightsHandle } from './engine';
 import { T, responseRange, sampleRow } from './methods/advantage';
 import type { SampleRecord } from './gates/sample';
-import type { GateDecision, JudgedTurn } from './methods/types';
+import type { GateDecision } from './gates/decision';
+import type { JudgedTurn } from './methods/types';
+import { chooseHint } from './tasks/judge';
 import type { Task } from './tasks/types';
 import { CONTEXT, HINT_SLOT } from './tasks/vocab';
 
@@ -36,12 +38,13 @@ export async function buildTrainBatch(engine: PolicyEngine, task: Task, items: r
   const oldLogp = c.piOldSource === 'recompute' ? recomputed : rolloutLogp;
 
   const teacher = new Float32Array(B * T);
-  const teacherRows = items.flatMap((q, b) => (q.decision.opdWeight !== 0 && q.decision.hint ? [b] : []));
+  const teacherRows = items.flatMap((q, b) => (q.decision.opdWeight !== 0 && q.decision.usesHint ? [b] : []));
   if (teacherRows.length) {
     const tt = new Int32Array(teacherRows.length * CONTEXT);
     teacherRows.forEach((b, i) => {
       tt.set(items[b].turn.tokens, i * CONTEXT);
-      tt[i * CONTEXT + HINT_SLOT] = task.behaviors[items[b].decision.hint!.behavior].hint;
+      // the teacher's context: the turn's longest +1 hint (what usesHint names)
+      tt[i * CONTEXT + HINT_SLOT] = task.behaviors[chooseHint(items[b].turn.hintVotes, 0)!.behavior].hint;
     });
     const tl = (await engine.score({ batch: teacherRows.length, tokens: tt, temperature: c.temperature, weights: base })).logp;
     teacherRows.forEach((b, i) => teacher.set(tl.subarray(i * T, (i + 1) * T), b * T));

@@ -5,17 +5,16 @@ import { buildTrainBatch, sliceBatch, type BuiltBatch, type Queued } from './bat
 import { applyPatch, runFixingIn, type Config } from './config';
 import type { EngineState, PolicyEngine, PpoHyper, TrainMetrics, WeightsHandle } from './engine';
 import { gateOf } from './gates/builtin';
-import { applyGate, ruleName } from './gates/gate';
-import { sampleRecords } from './gates/sample';
+import { decideInOrder, ruleName } from './gates/gate';
+import { loopJudgingOrder, sampleRecords, type SampleRecord } from './gates/sample';
 import { responseRange, T } from './methods/advantage';
 import { creditRewards } from './methods/credit';
-import type { GateDecision, JudgedTurn } from './methods/types';
+import type { JudgedTurn } from './methods/types';
 import { RATIO_EDGES, measureBehavior, ratioHistogram, stepScalars, traceOf, type BehaviorMeasure, type MetricsFrame, type Scalars } from './metrics';
 import { sftOnGold } from './pretrain';
 import { makeStreams, streamPositions, streamsAt, type Rng, type RngStreams } from './rng';
 import { generate, serveSessions } from './serve';
 import { TASKS } from './tasks/index';
-import { chooseHint } from './tasks/judge';
 import type { Task } from './tasks/types';
 import { CONTEXT } from './tasks/vocab';
 
@@ -235,7 +234,7 @@ export class Run {
   /** Sessions for the next serve round: enough turns to fill what the queue still lacks. */
   private sessionsPerRound(missing: number): number {
     const c = this.cfg;
-    const turns = this.task.name === 'strategies' ? 1 : c.sessionTurns;
+    const turns = this.task.kind === 'single-turn' ? 1 : c.sessionTurns;
     const n = Math.max(1, Math.ceil(missing / turns));
     return gateOf(c).grouped ? Math.ceil(n / c.groupSize) * c.groupSize : n;
   }
@@ -271,13 +270,11 @@ export class Run {
       const gap = gate.reads.has('rollout_logp_gap') ? await this.rolloutGaps(turns) : null;
       const fields = sampleRecords(turns, { hintMinLength: c.hintMinLength, staleness: this.engine.version - weights.version, stateName: (s) => task.states[s].name, gap });
       col.served.push(...turns);
-      applyGate(gate, fields).forEach((o, i) => {
-        const decision: GateDecision = {
-          queued: o.queued, lossMask: o.lossMask, reward: o.reward, opdWeight: o.opdWeight, rule: o.rule,
-          hint: o.usesHint ? chooseHint(turns[i].hintVotes, 0) : null,
-        };
-        const q = { turn: turns[i], decision, fields: fields[i] };
-        col.ruleCounts[o.rule]++;
+      // in judging order (the loop's: turn order within each session), as OpenClaw submits turns
+      const decided = decideInOrder(gate, fields, loopJudgingOrder(turns));
+      decided.decisions.forEach((decision, i) => {
+        const q = { turn: turns[i], decision, fields: decided.records[i] as SampleRecord };
+        col.ruleCounts[decision.rule]++;
         if (col.traced.length < TRACE_MAX) col.traced.push(q);
         if (decision.queued) col.queue.push(q);
         else col.dropped++;

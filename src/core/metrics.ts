@@ -5,7 +5,8 @@ import type { TrainMetrics } from './engine';
 import { isEffective } from './gates/funnel';
 import type { SampleRecord } from './gates/sample';
 import { behaviorInfo, requestGap } from './behavior-info';
-import type { GateDecision, JudgedTurn } from './methods/types';
+import type { GateDecision } from './gates/decision';
+import type { JudgedTurn } from './methods/types';
 import type { Generated } from './serve';
 import { INVALID } from './tasks/grammar';
 import { chooseHint } from './tasks/judge';
@@ -229,8 +230,10 @@ export function ratioHistogram(ratio: ArrayLike<number>, mask: ArrayLike<number>
   return counts;
 }
 
+const hintText = (task: Task, h: ReturnType<typeof chooseHint>) => (h ? `${task.behaviors[h.behavior].name} (${h.length} words)` : null);
+
 export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32Array | null, ruleName: string, fields: SampleRecord): SampleTrace {
-  const resp = Array.from(t.tokens.subarray(PROMPT_LENGTH, PROMPT_LENGTH + t.responseLength), tokenName).join(' ');
+  const resp = Array.from(t.tokens.subarray(PROMPT_LENGTH, PROMPT_LENGTH + t.responseLength), (x) => tokenName(x, task.tokenNames)).join(' ');
   let sum = 0;
   let n = 0;
   let min = Infinity;
@@ -254,7 +257,7 @@ export function traceOf(task: Task, t: JudgedTurn, d: GateDecision, adv: Float32
     votes: t.votes,
     score: t.score,
     reward: t.reward,
-    hint: d.hint ? `${task.behaviors[d.hint.behavior].name} (${d.hint.length} words)` : null,
+    hint: hintText(task, d.usesHint ? chooseHint(t.hintVotes, 0) : null),
     hintVotes: t.hintVotes.map((v) => (v.vote === 1 && v.behavior !== null ? `+1 ${task.behaviors[v.behavior].name}/${v.length}` : '-1')),
     queued: d.queued,
     lossMask: d.lossMask,

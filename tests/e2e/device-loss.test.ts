@@ -1,7 +1,7 @@
 /**
  * WebGPU device loss on SwiftShader: the browser engine reports a lost device through `engine.lost`
  * (the lab worker then stops the run with fault "device-lost" and the page resumes it on WASM: see
- * workers/lab-session.test.ts and src/ui/state/recovery.test.ts). The device is really destroyed.
+ * src/core/run/session.test.ts and src/ui/state/recovery.test.ts). The device is really destroyed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';

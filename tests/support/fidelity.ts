@@ -12,7 +12,6 @@ import { ppoReference } from '../../src/core/ppo';
 import { makeStreams } from '../../src/core/rng';
 import { generate, serveSessions } from '../../src/core/serve';
 import { TASKS } from '../../src/core/tasks/index';
-import { chooseHint } from '../../src/core/tasks/judge';
 import { CONTEXT } from '../../src/core/tasks/vocab';
 
 /** Returns a fresh engine holding the pretrained base weights of config.task. */
@@ -89,7 +88,7 @@ export async function promotedZeroGradient(make: EngineFactory, o: { seed: numbe
     const old = (await engine.score({ batch: B, tokens: fill(tokens, promoted.map((i) => turns[i].tokens)), temperature: cfg.temperature })).logp;
     promoted.forEach((i, b) => {
       const o = outcomes[i];
-      const row = sampleRow(turns[i], { ...o, hint: o.usesHint ? chooseHint(turns[i].hintVotes, 0) : null }, old.subarray(b * T, (b + 1) * T), null, 0);
+      const row = sampleRow(turns[i], o, old.subarray(b * T, (b + 1) * T), null, 0);
       adv.set(row.advantages, b * T);
       mask.set(row.lossMask, b * T);
     });

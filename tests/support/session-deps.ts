@@ -1,11 +1,12 @@
-// What a LabSession / ExperimentSession needs in the Node tests: the tabular reference engine, a base
+// What a RunSession / ExperimentSession needs in the Node tests: the tabular reference engine, a base
 // pretrained briefly in process, no waiting between steps.
 import type { PolicyEngine } from '../../src/core/engine';
 import { pretrainBase } from '../../src/core/pretrain';
 import { TASKS } from '../../src/core/tasks/index';
 import type { MetricsFrame } from '../../src/core/metrics';
-import type { LabListener, LabStatus } from '../../workers/lab.api';
-import type { SessionDeps } from '../../workers/lab-session';
+import { eagerClock } from '../../src/core/run/clock';
+import type { SessionDeps } from '../../src/core/run/deps';
+import type { LabListener, LabStatus } from '../../src/core/run/types';
 import { createTabularEngine } from '../../src/engine/tabular/tabular-engine';
 
 export interface TestDepsOptions {
@@ -25,7 +26,7 @@ export function tabularSessionDeps(o: TestDepsOptions = {}): SessionDeps {
       await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
       return { weights: await engine.getWeights(), source: o.source ?? 'test' };
     },
-    sleep: async () => undefined,
+    clock: eagerClock,
   };
 }
 

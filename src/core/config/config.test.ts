@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, MAX_UNKNOWN_REPORTS, applyPatch, checkField, configErrors, configFromJson, configFromQuery, configFromQueryStrict, configToJson, configToQuery, defaultConfig, makeConfig, parseField } from './index';
+import { ConfigError, MAX_UNKNOWN_REPORTS, applyPatch, checkField, encodeQueryValue, configErrors, configFromJson, configFromQuery, configFromQueryStrict, configToJson, configToQuery, defaultConfig, makeConfig, parseField } from './index';
 import { parsePreset } from '../presets';
 
 describe('config', () => {
@@ -115,5 +115,24 @@ describe('config input hardening', () => {
     const long = configFromQuery(`?seed=5&lr=0.01&x=${'a'.repeat(10_000)}`);
     expect(long.errors).toEqual([expect.objectContaining({ field: '(url)' })]);
     expect(long.config).toMatchObject({ seed: 5, lr: 0.01 });
+  });
+});
+
+// Issue 16 §2: a lone surrogate in free text (a gate rule's label) made the URL encoder throw, and
+// after Apply the URL stopped following the settings.
+describe('unpaired surrogates', () => {
+  const rule = 'true => drop # \ud800';
+  it('a text setting refuses them with a message naming the character', () => {
+    expect(checkField('gate', rule)).toMatch(/^character 16 is half of a character pair \(an unpaired surrogate, U\+D800\)/);
+    expect(checkField('gate', 'true => drop # \udc00 x')).toMatch(/character 16 .*U\+DC00/);
+    expect(() => makeConfig({ gate: rule })).toThrow(/config\.gate: character 16/);
+    expect(() => parseField('gate', rule)).toThrow(/config\.gate/);
+    expect(checkField('gate', 'true => drop # 😀 ok')).toBeNull(); // a proper pair is one character
+  });
+  it('the query encoder never throws: an unpaired surrogate is written as U+FFFD', () => {
+    expect(() => encodeURIComponent('\ud800')).toThrow(URIError); // what the page's encoder did
+    expect(encodeQueryValue('# \ud800')).toBe('%23+%EF%BF%BD');
+    const unchecked = { ...defaultConfig(), gate: rule }; // a config that skipped validation
+    expect(configToQuery(unchecked)).toBe('v=1&gate=true+%3D%3E+drop+%23+%EF%BF%BD');
   });
 });

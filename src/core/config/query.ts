@@ -11,13 +11,13 @@ export const MAX_QUERY_LENGTH = 4000;
 export const MAX_UNKNOWN_REPORTS = 10;
 
 /**
- * A value in a query: spaces as "+" (a gate's rules stay short and legible); URLSearchParams reads
- * it back. Never throws: an unpaired surrogate (which validation keeps out of a config) is written
+ * A value in a query: spaces as "+" and commas as they are (a gate's rules and lists such as
+ * views=a,b stay short and legible); URLSearchParams reads it back. Never throws: an unpaired surrogate (which validation keeps out of a config) is written
  * as U+FFFD, as a browser would.
  */
 export function encodeQueryValue(text: string): string {
   const wellFormed = text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-  return encodeURIComponent(wellFormed).replace(/%20/g, '+');
+  return encodeURIComponent(wellFormed).replace(/%20/g, '+').replace(/%2C/g, ',');
 }
 
 /** "k=v&k=v": keys and values encoded by encodeQueryValue, in the given order. */

@@ -7,7 +7,7 @@
 import { configErrors, type Config, type FieldError } from '../config';
 import type { TimelineEntry } from '../loop';
 import { asPerf, asScalars, asSeries, scalarAt, seriesAt, type MetricsFrame } from '../metrics';
-import { ExperimentSpecError, cellCount, parseExperimentSpec, variantConfig, type ExperimentSpec } from './spec';
+import { ExperimentSpecError, cellCount, parseExperimentSpec, seedPosition, variantConfig, type ExperimentSpec } from './spec';
 
 export const BUNDLE_SCHEMA = 'invariant-lab/experiment';
 export const BUNDLE_SCHEMA_VERSION = 1;
@@ -52,7 +52,7 @@ export class BundleError extends Error {
 
 /** Cell index of a run (variant * seeds + seedIndex). */
 export function runIndex(spec: ExperimentSpec, r: { variant: number; seed: number }): number {
-  return r.variant * spec.seeds.length + spec.seeds.indexOf(r.seed);
+  return r.variant * spec.seeds.length + seedPosition(spec, r.seed);
 }
 
 // ---- JSON with non-finite numbers ----------------------------------------------------------
@@ -220,7 +220,7 @@ export function parseBundleRun(x: unknown, spec: ExperimentSpec | null, path: st
   const { variant, seed } = x;
   if (!Number.isInteger(variant) || (variant as number) < 0 || (spec && (variant as number) >= spec.variants.length))
     errors.push({ field: `${path}.variant`, message: spec ? `expected a variant index 0..${spec.variants.length - 1}, got ${JSON.stringify(variant)}` : `expected a variant index, got ${JSON.stringify(variant)}` });
-  if (spec ? !spec.seeds.includes(seed as number) : !Number.isInteger(seed)) errors.push({ field: `${path}.seed`, message: spec ? `${JSON.stringify(seed)} is not one of the spec's seeds` : `expected a seed, got ${JSON.stringify(seed)}` });
+  if (spec ? seedPosition(spec, seed) < 0 : !Number.isInteger(seed)) errors.push({ field: `${path}.seed`, message: spec ? `${JSON.stringify(seed)} is not one of the spec's seeds` : `expected a seed, got ${JSON.stringify(seed)}` });
   if (!isObject(x.config)) errors.push({ field: `${path}.config`, message: 'expected a config object' });
   else {
     for (const e of configErrors(x.config)) errors.push({ field: `${path}.config.${e.field}`, message: e.message });

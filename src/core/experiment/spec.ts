@@ -104,11 +104,15 @@ export function parseExperimentSpec(x: unknown): ExperimentSpec {
   const seeds: number[] = [];
   if (!Array.isArray(x.seeds) || x.seeds.length === 0) errors.push({ field: 'seeds', message: 'expected a non-empty array of integers' });
   else {
+    const seen = new Set<number>(); // a set, not a scan of the seeds so far: 100,000 seeds are checked in linear time
     x.seeds.forEach((s: unknown, i) => {
       const msg = checkField('seed', s);
       if (msg) errors.push({ field: `seeds[${i}]`, message: msg });
-      else if (seeds.includes(s as number)) errors.push({ field: `seeds[${i}]`, message: `duplicate seed ${String(s)}` });
-      else seeds.push(s as number);
+      else if (seen.has(s as number)) errors.push({ field: `seeds[${i}]`, message: `duplicate seed ${String(s)}` });
+      else {
+        seeds.push(s as number);
+        seen.add(s as number);
+      }
     });
   }
   const stepsMsg = checkField('steps', x.steps);
@@ -134,6 +138,15 @@ export function variantConfig(spec: ExperimentSpec, variant: number, seed: numbe
   const v = spec.variants[variant];
   if (!v) throw new RangeError(`variant ${variant} is outside 0..${spec.variants.length - 1}`);
   return makeConfig({ ...spec.base, ...v.patch, seed, steps: spec.steps });
+}
+
+const SEED_POSITIONS = new WeakMap<readonly number[], ReadonlyMap<number, number>>();
+
+/** Index of `seed` in the spec's seeds, or -1: one Map per (immutable) seed list, never a scan per call. */
+export function seedPosition(spec: ExperimentSpec, seed: unknown): number {
+  let positions = SEED_POSITIONS.get(spec.seeds);
+  if (!positions) SEED_POSITIONS.set(spec.seeds, (positions = new Map(spec.seeds.map((s, i) => [s, i]))));
+  return typeof seed === 'number' ? (positions.get(seed) ?? -1) : -1;
 }
 
 export function cellCount(spec: ExperimentSpec): number {

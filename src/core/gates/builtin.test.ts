@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../config';
-import type { GateDecision, JudgedTurn } from '../methods/types';
+import type { JudgedTurn } from '../methods/types';
 import { sampleRow } from '../methods/advantage';
 import type { HintVote, Vote } from '../tasks/judge';
 import { chooseHint } from '../tasks/judge';
 import { CONTEXT, PROMPT_LENGTH } from '../tasks/vocab';
-import { builtinGateText, gateFromText, type GateKnobs } from './builtin';
+import { builtinGateText, type GateKnobs } from './builtin';
+import { compileGate } from './compile';
 import { applyGate, ruleCounts, ruleName } from './gate';
 import { sampleRecords } from './sample';
 
@@ -23,9 +24,9 @@ function turn(session: number, t: number, score: Vote, hasNext = true, hintVotes
 }
 
 function decide(method: Config['method'], turns: JudgedTurn[], knobs: Partial<GateKnobs> = {}) {
-  const gate = gateFromText(builtinGateText({ ...KNOBS, ...knobs, method }));
+  const gate = compileGate(builtinGateText({ ...KNOBS, ...knobs, method }));
   const outcomes = applyGate(gate, sampleRecords(turns, { hintMinLength: 5, staleness: 0, stateName: String }));
-  const decisions: GateDecision[] = outcomes.map((o, i) => ({ ...o, hint: o.usesHint ? chooseHint(turns[i].hintVotes, 0) : null }));
+  const decisions = outcomes.map((o, i) => ({ ...o, hint: o.usesHint ? chooseHint(turns[i].hintVotes, 0) : null }));
   const queued = decisions.filter((d) => d.queued);
   const effective = queued.filter((d) => d.lossMask === 1 && (d.reward !== 0 || d.opdWeight !== 0)).length;
   return { decisions, names: outcomes.map((o) => ruleName(gate, o.rule)), counts: ruleCounts(gate, outcomes), effectiveRate: queued.length ? effective / queued.length : 0, yield: effective / turns.length };
@@ -108,7 +109,7 @@ describe('GRPO', () => {
     expect(r.names[3]).toBe('dynamic sampling');
   });
   it('the GRPO gates read group fields (served in groups); the OpenClaw gates do not', () => {
-    for (const m of ['grpo', 'dr-grpo'] as const) expect(gateFromText(builtinGateText({ ...KNOBS, method: m })).grouped).toBe(true);
-    for (const m of ['binary-rl', 'opd', 'combine'] as const) expect(gateFromText(builtinGateText({ ...KNOBS, method: m })).grouped).toBe(false);
+    for (const m of ['grpo', 'dr-grpo'] as const) expect(compileGate(builtinGateText({ ...KNOBS, method: m })).grouped).toBe(true);
+    for (const m of ['binary-rl', 'opd', 'combine'] as const) expect(compileGate(builtinGateText({ ...KNOBS, method: m })).grouped).toBe(false);
   });
 });

@@ -2,7 +2,8 @@
 // OpenClaw Binary RL (at-least-one, mask-0 keep/drop), OPD, Combine, and the GRPO / Dr.GRPO
 // baselines (with dynamic sampling). The method's knobs in the config fill in the rules.
 import type { Config, MethodName } from '../config';
-import { formatDecision, parseGateText, type Gate, type RlSource } from './gate';
+import { compileGate } from './compile';
+import { formatDecision, type Gate, type RlSource } from './gate';
 
 export type GateKnobs = Pick<Config, 'method' | 'atLeastOne' | 'maskZeroMode' | 'wOpd' | 'wRl' | 'normalizeStd' | 'dynamicSampling'>;
 
@@ -56,20 +57,7 @@ export const METHOD_DOCS: Record<MethodName, string> = {
   'dr-grpo': 'Dr.GRPO: r − group mean (no std division)',
 };
 
-const cache = new Map<string, Gate>();
-
-/** Parsed gate for a text (memoized: the loop asks every round). */
-export function gateFromText(text: string): Gate {
-  let g = cache.get(text);
-  if (!g) {
-    g = parseGateText(text);
-    if (cache.size > 64) cache.clear();
-    cache.set(text, g);
-  }
-  return g;
-}
-
 /** The gate a config trains with: its `gate` setting when non-empty, else the method's built-in gate with its knobs. */
 export function gateOf(c: Pick<Config, keyof GateKnobs | 'gate'>): Gate {
-  return gateFromText(c.gate.trim() !== '' ? c.gate : builtinGateText(c));
+  return compileGate(c.gate.trim() !== '' ? c.gate : builtinGateText(c));
 }

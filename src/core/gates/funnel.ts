@@ -1,11 +1,11 @@
 // What a gate keeps of a batch of sample records: served → queued → effective (and queued with
 // loss mask 0), plus how many samples each rule decided. One implementation for the lab's
 // counterfactual replay on traced samples, the import's replay on logs and the loop's ESR.
-import { applyGate, ruleCounts, type Gate, type GateOutcome } from './gate';
+import { applyGate, ruleCounts, type Gate, type GateDecision, type JudgingOrder } from './gate';
 import type { FieldRecord } from './types';
 
 /** ESR's one definition: queued with loss mask 1 and a nonzero RL term or a teacher (OPD) term. */
-export const isEffective = (o: Pick<GateOutcome, 'queued' | 'lossMask' | 'reward' | 'opdWeight'>): boolean =>
+export const isEffective = (o: Pick<GateDecision, 'queued' | 'lossMask' | 'reward' | 'opdWeight'>): boolean =>
   o.queued && o.lossMask === 1 && (o.reward !== 0 || o.opdWeight !== 0);
 
 export interface GateFunnel {
@@ -21,7 +21,7 @@ export interface GateFunnel {
 }
 
 /** The funnel of a gate's outcomes (from applyGate on the same records). */
-export function funnelOfOutcomes(gate: Gate, outcomes: readonly GateOutcome[]): GateFunnel {
+export function funnelOfOutcomes(gate: Gate, outcomes: readonly GateDecision[]): GateFunnel {
   const queued = outcomes.filter((o) => o.queued).length;
   return {
     served: outcomes.length,
@@ -33,9 +33,9 @@ export function funnelOfOutcomes(gate: Gate, outcomes: readonly GateOutcome[]): 
   };
 }
 
-/** Apply a gate to sample records and count what it keeps. Pure. */
-export function funnelOf(gate: Gate, records: readonly FieldRecord[]): GateFunnel {
-  return funnelOfOutcomes(gate, applyGate(gate, records));
+/** Apply a gate to sample records (in judging order, when given) and count what it keeps. Pure. */
+export function funnelOf(gate: Gate, records: readonly FieldRecord[], order?: JudgingOrder): GateFunnel {
+  return funnelOfOutcomes(gate, applyGate(gate, records, order));
 }
 
 /**

@@ -3,43 +3,33 @@
 // the RL reward (raw, group-centered or group z-scored) and/or the OPD teacher term, each weighted.
 // A sample that no rule matches is dropped (reported as its own count).
 //
-// Text form, one rule per line:   EXPR => DECISION  [# label]
+// Text form, one rule per line (the grammar in syntax.ts):   EXPR => DECISION  [# label]
 //   DECISION := drop | mask0 | mask1 [TERM (+ TERM)*]      TERM := [WEIGHT [*]] SOURCE
 //   SOURCE   := rl | rl_centered | rl_zscore | opd
 // e.g.  votes_pos > 0 && votes_neg > 0 => drop # votes disagree
 //       hint_accepted && reward != 0 => mask1 rl + opd
+import { type GateDecision, type RlSource, type RuleAction } from './decision';
 import { evaluate, fieldsOf } from './evaluate';
 import { GROUP_FIELDS, SAMPLE_FIELDS } from './fields';
-import { compileExpression } from './parse';
+import { parseAction, parseRule, parseTypedExpression } from './syntax';
+import { scanTokens } from './tokens';
 import { ExprError, type Expr, type FieldRecord, type FieldTable } from './types';
 
-export type Decision = 'drop' | 'mask0' | 'mask1';
-export type RlSource = 'rl' | 'rl_centered' | 'rl_zscore';
-export const RL_SOURCES: Record<RlSource, string> = {
-  rl: 'the reward r (A = w·r; OpenClaw Binary RL, Combine)',
-  rl_centered: 'r − group mean (Dr.GRPO)',
-  rl_zscore: '(r − group mean) / (group std + 1e-6) (GRPO)',
-};
-export const DECISIONS: Record<Decision, string> = {
-  drop: 'not queued (no compute, no signal)',
-  mask0: 'queued with loss mask 0 (costs compute, no gradient)',
-  mask1: 'queued with loss mask 1; the advantage is the sum of the terms (none: A = 0)',
-};
-export const OPD_DOC = 'the teacher term logπ_T(a | s + hint) − logπ_old(a | s) per token, with the longest +1 hint (0 when the turn has no hint)';
+const EFFECTIVE_BEFORE = 'session_effective_before';
+
+export { formatDecision, type DecisionKind as Decision, type GateDecision, type RlSource, type RuleAction } from './decision';
 /** Added to the group std before dividing (GRPO's epsilon). */
 export const STD_EPS = 1e-6;
-const WEIGHT_MAX = 100;
+/** A gate's text: characters and rules at most (checked before any rule is parsed). */
+export const MAX_GATE_CHARS = 50_000;
+export const MAX_RULES = 200;
 
-export interface Rule {
+export interface Rule extends RuleAction {
+  /** The condition's and the action's text as written (trimmed), and the label ('' = none). */
   when: string;
   then: string;
   label: string;
   expr: Expr;
-  decision: Decision;
-  /** RL term: source and weight; null = none. */
-  rl: { source: RlSource; weight: number } | null;
-  /** Weight of the OPD teacher term; null = none. */
-  opd: number | null;
 }
 
 export interface Gate {
@@ -64,102 +54,32 @@ export class GateError extends Error {
   }
 }
 
-/** Where the " => " of a rule line is (outside string literals), or −1. */
-function arrowAt(line: string): number {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length - 1; i++) {
-    const c = line[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '=' && line[i + 1] === '>') return i;
+/** Run a parse; an ExprError becomes a GateError of rule `index`, part `part`. */
+function asGateError<T>(index: number, part: GateError['part'], f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ExprError) throw new GateError(index, part, e.reason, e.pos, e.end);
+    throw e;
   }
-  return -1;
 }
 
 /** Parse one rule line "EXPR => DECISION # label"; positions in errors are within the line. */
-export function parseRuleLine(line: string, index = 0): Rule {
-  const arrow = arrowAt(line);
-  if (arrow < 0) throw new GateError(index, 'rule', 'expected "CONDITION => DECISION" (no => found)', line.length, line.length + 1);
-  const rest = line.slice(arrow + 2);
-  const hash = rest.indexOf('#');
-  const then = hash >= 0 ? rest.slice(0, hash) : rest;
-  const label = hash >= 0 ? rest.slice(hash + 1).trim() : '';
-  const lead = (s: string) => s.length - s.trimStart().length;
-  const whenRaw = line.slice(0, arrow);
-  try {
-    return makeRule(whenRaw.trim(), then.trim(), label, index);
-  } catch (e) {
-    if (!(e instanceof GateError)) throw e;
-    const off = e.part === 'when' ? lead(whenRaw) : e.part === 'then' ? arrow + 2 + lead(then) : 0;
-    throw new GateError(index, 'rule', e.reason, e.pos + off, e.end + off);
-  }
+export function parseRuleLine(line: string, index = 0, fields: FieldTable = SAMPLE_FIELDS): Rule {
+  const r = asGateError(index, 'rule', () => parseRule(line, fields));
+  return { when: r.when, then: r.then, label: r.label, expr: r.expr, ...r.action };
 }
 
-/** A rule from its parts; errors carry positions within `when` or `then`. */
+/** A rule from its parts (a JSON gate's { when, then, label }); errors carry positions within `when` or `then`. */
 export function makeRule(when: string, then: string, label: string, index = 0, fields: FieldTable = SAMPLE_FIELDS): Rule {
   if (/[\n\r]/.test(label)) throw new GateError(index, 'rule', 'a label is one line', 0);
-  let expr: Expr;
-  try {
-    expr = compileExpression(when, fields, 'boolean');
-  } catch (e) {
-    if (e instanceof ExprError) throw new GateError(index, 'when', e.reason, e.pos, e.end);
-    throw e;
-  }
+  const expr = asGateError(index, 'when', () => parseTypedExpression(when, fields, 'boolean'));
   return { when, then, label, expr, ...parseDecision(then, index) };
 }
 
-const TERM = /^\s*(?:([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*\*?\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*/i;
-
 /** "mask1 0.5*rl + opd" → decision and advantage terms. */
-export function parseDecision(text: string, index = 0): Pick<Rule, 'decision' | 'rl' | 'opd'> {
-  const fail = (reason: string, pos: number, end = pos + 1): never => {
-    throw new GateError(index, 'then', reason, pos, end);
-  };
-  const m = /^\s*([A-Za-z0-9_]+)/.exec(text);
-  if (!m) return fail(`expected a decision: ${Object.keys(DECISIONS).join(', ')}`, 0, Math.max(1, text.length));
-  const word = m[1];
-  if (!(word in DECISIONS)) return fail(`unknown decision "${word}": expected ${Object.keys(DECISIONS).join(', ')}`, m.index, m[0].length);
-  const decision = word as Decision;
-  let i = m[0].length;
-  const out: Pick<Rule, 'decision' | 'rl' | 'opd'> = { decision, rl: null, opd: null };
-  if (text.slice(i).trim() === '') return out;
-  if (decision !== 'mask1') return fail(`${decision} takes no advantage terms (only mask1 trains)`, i + text.slice(i).length - text.slice(i).trimStart().length, text.length);
-  for (let first = true; i < text.length; first = false) {
-    if (!first) {
-      const plus = /^\s*\+\s*/.exec(text.slice(i));
-      if (!plus) return fail(`expected + between advantage terms, got "${text.slice(i).trim()}"`, i + lead(text.slice(i)), text.length);
-      i += plus[0].length;
-    }
-    const t = TERM.exec(text.slice(i));
-    if (!t) return fail('expected an advantage term: [weight*] rl | rl_centered | rl_zscore | opd', i + lead(text.slice(i)), text.length);
-    const start = i + lead(text.slice(i));
-    const weight = t[1] === undefined ? 1 : Number(t[1]);
-    const source = t[2];
-    const end = i + t[0].trimEnd().length;
-    if (!Number.isFinite(weight) || weight > WEIGHT_MAX) fail(`weight ${t[1]} is outside [0, ${WEIGHT_MAX}]`, start, end);
-    if (source === 'opd') {
-      if (out.opd !== null) fail('opd appears twice', start, end);
-      out.opd = weight;
-    } else if (source in RL_SOURCES) {
-      if (out.rl !== null) fail('one RL term per rule (rl, rl_centered or rl_zscore)', start, end);
-      out.rl = { source: source as RlSource, weight };
-    } else fail(`unknown advantage source "${source}": expected rl, rl_centered, rl_zscore or opd`, start, end);
-    i += t[0].length;
-  }
-  return out;
-}
-
-const lead = (s: string) => s.length - s.trimStart().length;
-
-/** The text of a decision: the inverse of parseDecision. */
-export function formatDecision(r: Pick<Rule, 'decision' | 'rl' | 'opd'>): string {
-  const terms: string[] = [];
-  const w = (x: number) => (x === 1 ? '' : `${x}*`);
-  if (r.rl) terms.push(`${w(r.rl.weight)}${r.rl.source}`);
-  if (r.opd !== null) terms.push(`${w(r.opd)}opd`);
-  return [r.decision, terms.join(' + ')].filter(Boolean).join(' ');
+export function parseDecision(text: string, index = 0): RuleAction {
+  return asGateError(index, 'then', () => parseAction(text));
 }
 
 export function ruleLine(r: Pick<Rule, 'when' | 'then' | 'label'>): string {
@@ -191,22 +111,30 @@ export function parseGateText(text: string): Gate {
   return gate!;
 }
 
-/** Every error of a gate's text (the editor shows all), and the gate when there is none. */
+/** Every error of a gate's text (the editor shows all), and the gate when there is none. Bounded: a text over MAX_GATE_CHARS is refused unread, and parsing stops after MAX_RULES rules. */
 export function checkGateText(text: string): { gate: Gate | null; errors: GateError[]; lines: number[] } {
+  if (typeof text !== 'string') return { gate: null, errors: [new GateError(0, 'rule', 'expected the gate as text', 0)], lines: [] };
+  if (text.length > MAX_GATE_CHARS) return { gate: null, errors: [new GateError(0, 'rule', `gate too long (${text.length} characters; at most ${MAX_GATE_CHARS})`, 0)], lines: [0] };
   const rules: Rule[] = [];
   const errors: GateError[] = [];
   const lines: number[] = [];
-  text.split('\n').forEach((line, n) => {
-    if (line.trim() === '') return;
+  const all = text.split('\n');
+  for (let n = 0; n < all.length; n++) {
+    const line = all[n];
+    if (line.trim() === '') continue;
     const index = lines.length;
     lines.push(n);
+    if (index >= MAX_RULES) {
+      errors.push(new GateError(index, 'rule', `too many rules (more than ${MAX_RULES}); the rest is not checked`, 0, line.length));
+      break;
+    }
     try {
       rules.push(parseRuleLine(line.replace(/\r$/, ''), index));
     } catch (e) {
       if (e instanceof GateError) errors.push(e);
       else throw e;
     }
-  });
+  }
   if (!errors.length && !rules.length) errors.push(new GateError(0, 'rule', 'a gate needs at least one rule', 0));
   return { gate: errors.length ? null : finish(rules), errors, lines };
 }
@@ -217,6 +145,7 @@ export function parseGateJson(obj: unknown): Gate {
   const o = obj as Record<string, unknown>;
   for (const k of Object.keys(o)) if (k !== 'rules' && k !== 'name' && k !== 'description') throw new GateError(0, 'rule', `unknown key "${k}" (expected rules, name, description)`, 0);
   if (!Array.isArray(o.rules)) throw new GateError(0, 'rule', '"rules" must be a list', 0);
+  if (o.rules.length > MAX_RULES) throw new GateError(MAX_RULES, 'rule', `too many rules (${o.rules.length}; at most ${MAX_RULES})`, 0);
   const rules = o.rules.map((r: unknown, i) => {
     if (typeof r === 'string') {
       if (/[\n\r]/.test(r)) throw new GateError(i, 'rule', 'a rule is one line', 0);
@@ -229,7 +158,8 @@ export function parseGateJson(obj: unknown): Gate {
     if (typeof x.then !== 'string') throw new GateError(i, 'then', '"then" must be a string', 0);
     if (x.label !== undefined && typeof x.label !== 'string') throw new GateError(i, 'rule', '"label" must be a string', 0);
     if (/[\n\r]/.test(x.when) || /[\n\r#]/.test(x.then) || /[\n\r]/.test((x.label as string) ?? '')) throw new GateError(i, 'rule', 'when, then and label are one line each (and then has no #)', 0);
-    if (arrowAt(x.when) >= 0) throw new GateError(i, 'when', '"when" holds the condition only (no =>)', arrowAt(x.when), arrowAt(x.when) + 2);
+    const arrow = scanTokens(x.when, 'expression').find((t) => t.kind === 'op' && t.text === '=>');
+    if (arrow) throw new GateError(i, 'when', '"when" holds the condition only (no =>)', arrow.pos, arrow.end);
     return makeRule(x.when, x.then, (x.label as string | undefined) ?? '', i);
   });
   return finish(rules);
@@ -238,20 +168,6 @@ export function parseGateJson(obj: unknown): Gate {
 /** The canonical text of a gate (parseGateText(gateText(g)) gives the same rules). */
 export function gateText(g: Gate): string {
   return g.rules.map(ruleLine).join('\n');
-}
-
-/** What a gate decided for one sample. */
-export interface GateOutcome {
-  /** Index of the deciding rule; rules.length when none matched (dropped). */
-  rule: number;
-  queued: boolean;
-  lossMask: 0 | 1;
-  /** Scalar added to every response token's advantage (the weighted RL term). */
-  reward: number;
-  /** Weight of the per-token teacher term; 0 = no teacher. */
-  opdWeight: number;
-  /** The rule names an OPD term (the sample's longest +1 hint becomes the teacher's context). */
-  usesHint: boolean;
 }
 
 /** Index of the first rule whose condition holds for the record (rules.length: none). */
@@ -277,7 +193,7 @@ function rlTerm(source: RlSource, rec: FieldRecord): number {
 }
 
 /** The decision of one rule for a record (the record must hold the fields the rule reads). */
-export function outcomeOf(gate: Gate, rule: number, rec: FieldRecord): GateOutcome {
+export function outcomeOf(gate: Gate, rule: number, rec: FieldRecord): GateDecision {
   const r = gate.rules[rule];
   if (!r || r.decision === 'drop') return { rule, queued: false, lossMask: 0, reward: 0, opdWeight: 0, usesHint: false };
   if (r.decision === 'mask0') return { rule, queued: true, lossMask: 0, reward: 0, opdWeight: 0, usesHint: false };
@@ -292,13 +208,50 @@ export function outcomeOf(gate: Gate, rule: number, rec: FieldRecord): GateOutco
   };
 }
 
-/** Apply a gate to records: first matching rule per record, and its decision. Pure. */
-export function applyGate(gate: Gate, records: readonly FieldRecord[]): GateOutcome[] {
-  return records.map((rec) => outcomeOf(gate, matchRule(gate, rec), rec));
+/**
+ * Where samples stand in the order they were judged (OpenClaw submits turns one by one in that
+ * order: PRM completion order; in its record files, PRM file order). `session`: each record's
+ * session; `judged`: record indices in judging order (every index once).
+ */
+export interface JudgingOrder {
+  session: readonly (string | number)[];
+  judged: readonly number[];
+}
+
+/**
+ * Apply a gate to records in judging order: first matching rule per record, and its decision.
+ * Pure. `session_effective_before` (turns of the same session decided earlier in judging order
+ * that this gate queued with loss mask 1: OpenClaw's per-session counter `_session_effective`) is
+ * filled in from `order` when the gate reads it; without an order, the records' own values are
+ * used (a replay of traced records). Returns the decisions and the records as the gate saw them.
+ */
+export function decideInOrder(gate: Gate, records: readonly FieldRecord[], order?: JudgingOrder): { decisions: GateDecision[]; records: FieldRecord[] } {
+  if (!order || !gate.reads.has(EFFECTIVE_BEFORE)) {
+    return { decisions: records.map((rec) => outcomeOf(gate, matchRule(gate, rec), rec)), records: [...records] };
+  }
+  if (order.judged.length !== records.length || order.session.length !== records.length) throw new Error('decideInOrder: the judging order must list every record once');
+  const decisions = new Array<GateDecision>(records.length);
+  const seen = new Array<FieldRecord>(records.length);
+  const counts = new Map<string | number, number>();
+  for (const i of order.judged) {
+    if (seen[i] !== undefined) throw new Error(`decideInOrder: record ${i} is twice in the judging order`);
+    const key = order.session[i];
+    const rec = { ...records[i], [EFFECTIVE_BEFORE]: counts.get(key) ?? 0 };
+    const d = outcomeOf(gate, matchRule(gate, rec), rec);
+    if (d.queued && d.lossMask === 1) counts.set(key, (counts.get(key) ?? 0) + 1);
+    decisions[i] = d;
+    seen[i] = rec;
+  }
+  return { decisions, records: seen };
+}
+
+/** The decisions of decideInOrder. */
+export function applyGate(gate: Gate, records: readonly FieldRecord[], order?: JudgingOrder): GateDecision[] {
+  return decideInOrder(gate, records, order).decisions;
 }
 
 /** How many records each rule decided (index rules.length: none matched). */
-export function ruleCounts(gate: Gate, outcomes: readonly GateOutcome[]): number[] {
+export function ruleCounts(gate: Gate, outcomes: readonly GateDecision[]): number[] {
   const counts = new Array<number>(gate.rules.length + 1).fill(0);
   for (const o of outcomes) counts[o.rule]++;
   return counts;

@@ -1,5 +1,6 @@
 // The rule language and gates. Expression API for any plain record of fields (also used on
 // imported logs): parseExpression / compileExpression → typed AST, evaluate(ast, record).
+// Gates: compileGate(text) is the one way from a gate's text to the compiled gate (once per text).
 import { compileExpression } from './parse';
 import { ExprError, type Expr, type FieldTable, type ValueType } from './types';
 
@@ -19,6 +20,7 @@ export { compileExpression, FUNCTION_DOCS } from './parse';
 export { evaluate, fieldsOf, matches } from './evaluate';
 export { nearestName } from './nearest';
 export { SAMPLE_FIELDS, GROUP_FIELDS, type SampleFieldName } from './fields';
+export { compileGate, gateCompiles } from './compile';
 export * from './gate';
 export * from './types';
 export * from './funnel';

@@ -11,8 +11,9 @@ import { parsePreset } from '../presets';
 import { ppoReference } from '../ppo';
 import { majority, type Vote } from '../tasks/judge';
 import { CONTEXT } from '../tasks/vocab';
-import { builtinGateText, gateFromText, gateOf } from './builtin';
-import { applyGate, type GateOutcome } from './gate';
+import { builtinGateText, gateOf } from './builtin';
+import { compileGate } from './compile';
+import { applyGate, type GateDecision } from './gate';
 import { sampleRecords, type SampleRecord } from './sample';
 
 const root = new URL('../../../public/', import.meta.url);
@@ -29,7 +30,7 @@ function judged(t: Partial<JudgedTurn> & Pick<JudgedTurn, 'session' | 'group'>):
 }
 
 const ctx = (gap?: number[]) => ({ hintMinLength: 5, staleness: 0, stateName: () => 'code', gap });
-const decisions = (o: GateOutcome[]) => o.map(({ queued, lossMask, reward, opdWeight }) => ({ queued, lossMask, reward, opdWeight }));
+const decisions = (o: GateDecision[]) => o.map(({ queued, lossMask, reward, opdWeight }) => ({ queued, lossMask, reward, opdWeight }));
 
 describe.each(['l-votes-disagree', 'm-drop-stale', 'n-dynamic-sampling'])('lesson %s', (id) => {
   it('parses, its gate compiles, and its experiment compares the built-in gate (A) with the lesson gate (B)', () => {
@@ -47,7 +48,7 @@ describe.each(['l-votes-disagree', 'm-drop-stale', 'n-dynamic-sampling'])('lesso
 
 describe('lesson l: drop turns whose votes disagree', () => {
   const cfg = lesson('l-votes-disagree').resolved;
-  const builtin = gateFromText(builtinGateText(cfg));
+  const builtin = compileGate(builtinGateText(cfg));
   const custom = gateOf(cfg);
   // sessions of 2 turns: every vote pattern of 3 votes on the first turn, the second unjudged
   const patterns: Vote[][] = [];
@@ -97,7 +98,7 @@ describe('lesson m: drop turns whose rollout log-probs drifted', () => {
     const gaps = [0, 0.05, 0.1, 0.1000001, 0.3, 2];
     const turns = gaps.map((_, s) => judged({ session: s, group: s, votes: [1, 1, s % 2 ? 0 : 1] }));
     const recs = sampleRecords(turns, ctx(gaps));
-    const a = applyGate(gateFromText(builtinGateText(cfg)), recs);
+    const a = applyGate(compileGate(builtinGateText(cfg)), recs);
     const b = applyGate(gateOf(cfg), recs);
     expect(gateOf(cfg).reads.has('rollout_logp_gap')).toBe(true);
     recs.forEach((r, i) => {

@@ -2,6 +2,7 @@
 // plus the session and group aggregates the rules may read, so that a gate is a pure function of
 // each sample's record (and a traced record can be replayed under another gate).
 import type { JudgedTurn } from '../methods/types';
+import type { JudgingOrder } from './gate';
 import { chooseHint } from '../tasks/judge';
 import { SAMPLE_FIELDS, type SampleFieldName } from './fields';
 import type { ValueType } from './types';
@@ -82,4 +83,15 @@ export function sampleRecords(turns: readonly JudgedTurn[], ctx: SampleContext):
     }
   }
   return out;
+}
+
+/**
+ * The loop's judging order: a turn is judged when its next state (the next turn's message)
+ * arrives, so within a session turn t is judged before turn t + 1. Across the sessions of a serve
+ * round (served side by side) all first turns come before all second turns, and so on; sessions
+ * in serve order. Only the order within a session matters to a gate (its counters are per session).
+ */
+export function loopJudgingOrder(turns: readonly JudgedTurn[]): JudgingOrder {
+  const judged = turns.map((_, i) => i).sort((a, b) => turns[a].turn - turns[b].turn || a - b);
+  return { session: turns.map((t) => t.session), judged };
 }

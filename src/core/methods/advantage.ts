@@ -1,7 +1,8 @@
 // Per-token advantages and loss masks of queued samples in the engine layout (CONTEXT − 1 per row):
 // A_t = reward + opdWeight·clamp(logπ_T(t) − logπ_old(t), ±c) on the response predictions.
 import { CONTEXT, PROMPT_LENGTH } from '../tasks/vocab';
-import type { GateDecision, JudgedTurn } from './types';
+import type { GateDecision } from '../gates/decision';
+import type { JudgedTurn } from './types';
 
 export const T = CONTEXT - 1;
 

@@ -1,5 +1,5 @@
-// Judged turns (what serving produced) and the gate's decision for each (../gates/ decides).
-import type { HintChoice, HintVote, Vote } from '../tasks/judge';
+// Judged turns (what serving produced); the gate's decision for each is ../gates/decision.ts.
+import type { HintVote, Vote } from '../tasks/judge';
 
 export interface JudgedTurn {
   /** Session id, unique within a serve batch. */
@@ -27,17 +27,4 @@ export interface JudgedTurn {
   hintVotes: HintVote[];
   /** Terminal outcome of the episode (long horizon). */
   outcome?: 0 | 1;
-}
-
-export interface GateDecision {
-  queued: boolean;
-  lossMask: 0 | 1;
-  /** Scalar added to every response token's advantage (RL term, already weighted). */
-  reward: number;
-  /** Weight of the per-token teacher term (logπ_T − logπ_old); 0 = no teacher needed. */
-  opdWeight: number;
-  /** The hint in the teacher's context, when the deciding rule has an OPD term. */
-  hint: HintChoice | null;
-  /** Index of the gate rule that decided (rules.length: none matched, dropped). */
-  rule: number;
 }

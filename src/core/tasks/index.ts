@@ -1,13 +1,12 @@
-// Task registry and the reference (base) distribution used for pretraining and SFT on gold.
+// Task registry (the built-in specs, compiled) and the reference (base) distribution used for
+// pretraining and SFT on gold.
 import type { Rng } from '../rng';
+import { BUILTIN_TASKS } from './builtin';
 import { renderBehavior } from './grammar';
 import type { Task, TaskName } from './types';
 import { CONTEXT, PROMPT_LENGTH, promptTokens } from './vocab';
-import { assistant } from './assistant';
-import { strategies } from './strategies';
-import { toolchain } from './toolchain';
 
-export const TASKS: Record<TaskName, Task> = { strategies, assistant, toolchain };
+export const TASKS: Record<TaskName, Task> = BUILTIN_TASKS;
 export type { Task, TaskName } from './types';
 
 export interface ReferenceOptions {

@@ -2,12 +2,12 @@
 // (base) distribution used for pretraining, and an environment that reacts to behaviors.
 import type { Rng } from '../rng';
 import type { Vote } from './judge';
-import type { StateKey } from './vocab';
+import type { TaskKind } from './spec';
+import type { TokenNames } from './vocab';
 
-export type TaskName = 'strategies' | 'assistant' | 'toolchain';
+export type { BuiltinTaskName as TaskName } from './builtin';
 
 export interface StateDef {
-  key: StateKey;
   /** Short name used in metric keys (`support/behavior_support/<name>`). */
   name: string;
   token: number;
@@ -41,7 +41,10 @@ export interface Env {
 }
 
 export interface Task {
-  name: TaskName;
+  name: string;
+  kind: TaskKind;
+  /** Names of the token slots, for traces. */
+  tokenNames: TokenNames;
   states: readonly StateDef[];
   behaviors: readonly BehaviorDef[];
   /** Reference behavior mix per state (rows sum to 1). */

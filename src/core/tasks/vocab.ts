@@ -19,7 +19,7 @@ export const NEW_TOKENS = CONTEXT - PROMPT_LENGTH;
 /** Longest response body (markers + fillers), EOS excluded. */
 export const RESPONSE_MAX = NEW_TOKENS - 1;
 
-const STATE_NAMES = [
+export const STATE_NAMES = [
   'strategies:math', 'strategies:code', 'strategies:explain',
   'assistant:code', 'assistant:analysis', 'assistant:chat',
   'toolchain:start', 'toolchain:results', 'toolchain:empty', 'toolchain:doc',
@@ -29,7 +29,7 @@ export type StateKey = (typeof STATE_NAMES)[number];
 export const MARKER_NAMES = ['PLAN', 'STEP', 'ANSWER', 'SEARCH', 'CHECK', 'GREET', 'SUMMARY', 'CODE', 'ASK', 'LIKE', 'FORMAL', 'READ'] as const;
 export type MarkerName = (typeof MARKER_NAMES)[number];
 
-const HINT_NAMES = [
+export const HINT_NAMES = [
   'strategies:decompose', 'strategies:direct', 'strategies:search-first', 'strategies:verify',
   'assistant:template', 'assistant:direct-code', 'assistant:clarify', 'assistant:analogy', 'assistant:formal',
   'toolchain:search', 'toolchain:read', 'toolchain:answer',
@@ -37,6 +37,11 @@ const HINT_NAMES = [
 export type HintKey = (typeof HINT_NAMES)[number];
 
 export const FILLER_COUNT = 20;
+
+/** Token slots of each class: what any task's vocabulary can name (the model's 64-token layout). */
+export const STATE_SLOTS = STATE_NAMES.length;
+export const MARKER_SLOTS = MARKER_NAMES.length;
+export const HINT_SLOTS = HINT_NAMES.length;
 
 const STATE_BASE = 4;
 const MARKER_BASE = STATE_BASE + STATE_NAMES.length;
@@ -62,15 +67,28 @@ export const isMarker = (t: number): boolean => t >= MARKER_BASE && t < HINT_BAS
 export const isFiller = (t: number): boolean => t >= FILLER_BASE && t < VOCAB_USED;
 export const isHint = (t: number): boolean => t >= HINT_BASE && t < FILLER_BASE;
 
+/** Names of the token slots (a task may rename them; the lab's own names by default). */
+export interface TokenNames {
+  states: readonly string[];
+  markers: readonly string[];
+  hints: readonly string[];
+}
+export const LAB_TOKEN_NAMES: TokenNames = { states: STATE_NAMES, markers: MARKER_NAMES, hints: HINT_NAMES };
+
+/** Token of the i-th slot of a class. */
+export function slotToken(kind: keyof TokenNames, i: number): number {
+  return (kind === 'states' ? STATE_BASE : kind === 'markers' ? MARKER_BASE : HINT_BASE) + i;
+}
+
 /** Human-readable token, for traces. */
-export function tokenName(t: number): string {
+export function tokenName(t: number, names: TokenNames = LAB_TOKEN_NAMES): string {
   if (t === PAD) return '·';
   if (t === BOS) return '<s>';
   if (t === EOS) return '</s>';
   if (t === NOHINT) return '<nohint>';
-  if (t < MARKER_BASE) return `[${STATE_NAMES[t - STATE_BASE]}]`;
-  if (t < HINT_BASE) return MARKER_NAMES[t - MARKER_BASE];
-  if (t < FILLER_BASE) return `{hint ${HINT_NAMES[t - HINT_BASE]}}`;
+  if (t < MARKER_BASE) return `[${names.states[t - STATE_BASE] ?? `state${t - STATE_BASE}`}]`;
+  if (t < HINT_BASE) return names.markers[t - MARKER_BASE] ?? `M${t - MARKER_BASE}`;
+  if (t < FILLER_BASE) return `{hint ${names.hints[t - HINT_BASE] ?? t - HINT_BASE}}`;
   if (t < VOCAB_USED) return `w${t - FILLER_BASE}`;
   return `?${t}`;
 }

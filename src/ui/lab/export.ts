@@ -2,7 +2,7 @@
 import type { Config } from '../../core/config';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
-import type { MetricFrame } from '../../../workers/frames';
+import type { MetricFrame } from '../../core/run/frames';
 
 /** Flat row for CSV: step, version, every scalar and perf metric by its DESIGN.md name. */
 export function flatFrame(f: MetricsFrame): MetricFrame {

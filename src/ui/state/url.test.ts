@@ -3,6 +3,7 @@ import { defaultConfig, makeConfig } from '../../core/config';
 import { readFileSync } from 'node:fs';
 import { LESSON_IDS, parseLesson } from './lessons';
 import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, type UrlState } from './url';
+import { checkDraft } from '../gates/editor';
 
 // The lessons as the lab fetches them (public/presets/<id>.json).
 const dir = new URL('../../../public/presets/', import.meta.url);
@@ -148,5 +149,20 @@ describe('decodeUrl hardening', () => {
     const long = decodeUrl(`?seed=3&x=${'y'.repeat(20_000)}`, lessons);
     expect(long.state.config.seed).toBe(3);
     expect(long.errors.map((e) => e.field)).toEqual(['(url)']);
+  });
+});
+
+// Issue 16 §2: a rule with an unpaired surrogate made the URL encoder throw; after Apply the URL
+// stopped following the settings.
+describe('unpaired surrogates', () => {
+  const rule = 'true => drop # \ud800';
+  it('the gate editor cannot apply such a draft, and says which character', () => {
+    const check = checkDraft(rule);
+    expect(check.gate).toBeNull();
+    expect(check.problems.map((p) => p.reason).join('\n')).toMatch(/character 16 is half of a character pair/);
+  });
+  it('the encoder never throws, even for a config that skipped validation', () => {
+    const s: UrlState = { ...defaultUrlState(), config: { ...defaultConfig(), gate: rule } };
+    expect(encodeUrl(s, lessons)).toBe('v=1&gate=true+%3D%3E+drop+%23+%EF%BF%BD');
   });
 });

@@ -4,12 +4,13 @@
  *   ?v=1&lesson=b-clip-higher&clipHigh=0.3&seed=7&views=ratio,funnel&state=code&present=1&hide=clipHigh&pauseAt=20
  *
  * Only non-defaults are written. Config fields are relative to the lesson's settings when a lesson
- * is named (defaults ⊕ lesson ⊕ URL). The config part is decoded by the core's lenient
- * `configFromQuery`: a bad field is reported and falls back to its lesson/default value, the other
- * fields are kept. `v` is the config schema version (CONFIG_VERSION); the lab keys belong to it.
+ * is named (defaults ⊕ lesson ⊕ URL). The config part is the core's query codec (src/core/config:
+ * `configEntries` / `encodeQuery` write it, `configFromParams` reads it over the lesson's settings: a
+ * bad field is reported and keeps its lesson/default value). This module only adds the lab's own keys.
+ * `v` is the config schema version (CONFIG_VERSION); the lab keys belong to it.
  */
 import {
-  CONFIG_KEYS, CONFIG_VERSION, capUnknown, configFromQuery, defaultConfig, encodeQueryValue, formatField, isConfigKey, queryParams, repairConfig,
+  CONFIG_VERSION, capUnknown, configEntries, configFromParams, defaultConfig, encodeQuery, formatField, isConfigKey, onePerField, parseWholeNumber, queryParams,
   type Config, type ConfigKey, type FieldError,
 } from '../../core/config';
 import type { BackendPreference } from '../../../workers/lab.api';
@@ -58,30 +59,28 @@ export type UrlLessons = ReadonlyMap<string, { config: Partial<Config>; state?: 
 
 /** Encode; `lessons` gives each lesson's settings (fields equal to them are left out). */
 export function encodeUrl(s: UrlState, lessons: UrlLessons): string {
-  const parts = [`v=${CONFIG_VERSION}`];
   const lesson = s.lesson !== null ? lessons.get(s.lesson) : undefined;
-  if (lesson) parts.push(`lesson=${encodeURIComponent(s.lesson!)}`);
-  const base = lessonBase(lesson?.config);
-  for (const k of CONFIG_KEYS) {
-    if (s.config[k] !== base[k]) parts.push(`${k}=${encodeQueryValue(formatField(k, s.config[k]))}`);
-  }
-  if (!sameList(s.views, DEFAULT_VIEWS)) parts.push(`views=${s.views.join(',')}`);
+  const entries: [string, string][] = [['v', String(CONFIG_VERSION)]];
+  if (lesson) entries.push(['lesson', s.lesson!]);
+  entries.push(...configEntries(s.config, lessonBase(lesson?.config)));
+  if (!sameList(s.views, DEFAULT_VIEWS)) entries.push(['views', s.views.join(',')]);
   // `state=mean` only where the lesson opens on a state (a link without `state=` opens there)
-  if (s.viewState !== 'mean' || (lesson?.state ?? 'mean') !== 'mean') parts.push(`state=${encodeURIComponent(s.viewState)}`);
-  if (s.backend !== 'auto') parts.push(`backend=${s.backend}`);
-  if (s.pretrain !== null) parts.push(`pretrain=${s.pretrain}`);
-  if (s.presenter.on) parts.push('present=1');
-  if (s.presenter.hide.length) parts.push(`hide=${s.presenter.hide.join(',')}`);
-  if (s.presenter.pauseAt !== null) parts.push(`pauseAt=${s.presenter.pauseAt}`);
-  if (s.projector) parts.push('projector=1');
-  return parts.join('&');
+  if (s.viewState !== 'mean' || (lesson?.state ?? 'mean') !== 'mean') entries.push(['state', s.viewState]);
+  if (s.backend !== 'auto') entries.push(['backend', s.backend]);
+  if (s.pretrain !== null) entries.push(['pretrain', String(s.pretrain)]);
+  if (s.presenter.on) entries.push(['present', '1']);
+  if (s.presenter.hide.length) entries.push(['hide', s.presenter.hide.join(',')]);
+  if (s.presenter.pauseAt !== null) entries.push(['pauseAt', String(s.presenter.pauseAt)]);
+  if (s.projector) entries.push(['projector', '1']);
+  return encodeQuery(entries);
 }
 
 /** Most in-worker pretraining steps a link may ask for (the shipped bases took 400). */
 export const MAX_URL_PRETRAIN = 2000;
 
 function nonNegInt(text: string): number | null {
-  return /^\d+$/.test(text) && Number(text) <= 1e7 ? Number(text) : null;
+  const n = parseWholeNumber(text);
+  return n !== null && n <= 1e7 ? n : null;
 }
 
 /** Decode leniently: every problem is reported, and only the bad part falls back to its default. */
@@ -90,10 +89,10 @@ export function decodeUrl(query: string, lessons: UrlLessons): { state: UrlState
   const { params, errors: paramNotes } = queryParams(query);
   const state = defaultUrlState();
   const errors: FieldError[] = [];
-  const configParams = new URLSearchParams();
+  const configParams = new Map<string, string>();
   for (const [k, text] of params) {
     if (!(LAB_KEYS as readonly string[]).includes(k)) {
-      configParams.append(k, text);
+      configParams.set(k, text);
       continue;
     }
     if (k === 'lesson') {
@@ -133,24 +132,15 @@ export function decodeUrl(query: string, lessons: UrlLessons): { state: UrlState
       else errors.push({ field: 'pauseAt', message: `expected a step ≥ 1, got ${JSON.stringify(text.slice(0, 20))}` });
     }
   }
-  const parsed = configFromQuery(configParams.toString());
+  // The config over the lesson's settings: a bad URL value keeps the lesson's (cross-field clashes too).
+  const parsed = configFromParams(configParams, lessonBase(state.lesson !== null ? lessons.get(state.lesson)?.config : null));
+  state.config = parsed.config;
   // Name the value the URL held ("banana"), not only what the parser made of it.
   const withValue = (e: FieldError): FieldError => {
     const text = JSON.stringify(params.get(e.field));
     return isConfigKey(e.field) && params.has(e.field) && !e.message.includes(text) ? { ...e, message: `${text}: ${e.message}` } : e;
   };
-  const bad = new Set(parsed.errors.map((e) => e.field));
-  const base = lessonBase(state.lesson !== null ? lessons.get(state.lesson)?.config : null);
-  const config: Record<string, unknown> = { ...base };
-  for (const k of configParams.keys()) {
-    if (!bad.has(k) && isConfigKey(k)) config[k] = parsed.config[k];
-  }
-  // Cross-field rules over the merged config (a URL value may clash with the lesson's): the URL's
-  // fields fall back to the lesson's, so the result is always a valid config.
-  const repaired = repairConfig(config as Config, base);
-  state.config = repaired.config;
-  const reported = [...errors, ...parsed.errors.map(withValue), ...repaired.errors];
-  for (const note of paramNotes) if (!reported.some((e) => e.field === note.field)) reported.push(note);
+  const reported = [...errors, ...parsed.errors.map(withValue), ...paramNotes];
   const states = TASKS[state.config.task].states.map((st) => st.name);
   // a lesson link without `state=` opens on the state the lesson talks about (when its task has it)
   const lessonState = state.lesson !== null ? lessons.get(state.lesson)?.state : undefined;
@@ -159,8 +149,7 @@ export function decodeUrl(query: string, lessons: UrlLessons): { state: UrlState
     reported.push({ field: 'state', message: `${JSON.stringify(state.viewState.slice(0, 40))} is not a state of ${state.config.task} (${states.join(', ')})` });
     state.viewState = 'mean';
   }
-  const seen = new Set<string>();
-  return { state, errors: capUnknown(reported.filter((e) => (seen.has(e.field) ? false : (seen.add(e.field), true)))) };
+  return { state, errors: capUnknown(onePerField(reported)) };
 }
 
 /** One line for the banner: "clipHigh: expected a number, got \"banana\" (using 0.28)". */

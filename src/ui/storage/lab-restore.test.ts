@@ -1,4 +1,4 @@
-// The lab's run across a reload, on fake-indexeddb with the real LabSession on the tabular engine:
+// The lab's run across a reload, on fake-indexeddb with the real RunSession on the tabular engine:
 // the stored snapshot round-trips and the resumed run continues bit for bit; without a snapshot the
 // replay does; the restore decision (URL vs stored settings); a full disk mid-run gives a message
 // and leaves the stored run whole (one transaction per batch).
@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import { tabularSessionDeps } from '../../../tests/support/session-deps';
-import type { LabListener, LabStatus } from '../../../workers/lab.api';
-import { LabSession } from '../../../workers/lab-session';
+import type { LabListener, LabStatus } from '../../core/run/types';
+import { RunSession } from '../../core/run/session';
 import { reloadPlan } from '../state/recovery';
 import { LabRunRecording } from './lab-run';
 import { configAfter, decideRestore, loadLabRun, type StoredLabRun } from './lab-restore';
@@ -27,7 +27,7 @@ function session(config: Config) {
     },
     status: (s) => void (status = s),
   };
-  const s = new LabSession(
+  const s = new RunSession(
     tabularSessionDeps({ source: 'test base' }),
     listener,
     config,

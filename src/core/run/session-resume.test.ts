@@ -2,11 +2,11 @@
 // snapshot it continues exactly; without one it replays its timeline from step 0 silently and then
 // continues exactly too; a replay that does not reproduce the stored frame says so.
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type Config } from '../src/core/config';
-import type { MetricsFrame } from '../src/core/metrics';
-import { tabularSessionDeps } from '../tests/support/session-deps';
-import type { LabListener, LabStatus, ResumeFrom } from './lab.api';
-import { LabSession } from './lab-session';
+import { makeConfig, type Config } from '../config';
+import type { MetricsFrame } from '../metrics';
+import { tabularSessionDeps } from '../../../tests/support/session-deps';
+import type { LabListener, LabStatus, ResumeFrom } from './types';
+import { RunSession } from './session';
 
 const cfg = makeConfig({ task: 'assistant', method: 'combine', lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 50, staleness: 1, measureEvery: 2 });
 
@@ -14,7 +14,7 @@ function session(config: Config) {
   const frames: MetricsFrame[] = [];
   const statuses: LabStatus[] = [];
   const listener: LabListener = { frames: (_, fs) => void frames.push(...fs), status: (s) => void statuses.push(s) };
-  const s = new LabSession(
+  const s = new RunSession(
     tabularSessionDeps({ source: 'test base' }),
     listener,
     config,
@@ -34,7 +34,7 @@ async function interrupted() {
   return a;
 }
 
-describe('LabSession resume', () => {
+describe('RunSession resume', () => {
   it('from a snapshot: the next frames equal the uninterrupted run', async () => {
     const a = await interrupted();
     const snap = structuredClone(await a.s.snapshot());

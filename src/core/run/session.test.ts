@@ -1,18 +1,18 @@
-import { scaled } from '../tests/support/speed';
+import { scaled } from '../../../tests/support/speed';
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type Config } from '../src/core/config';
-import type { PolicyEngine } from '../src/core/engine';
-import type { MetricsFrame } from '../src/core/metrics';
-import { recorder, tabularSessionDeps } from '../tests/support/session-deps';
-import { nonFinite } from '../src/core/metrics';
-import { LabSession } from './lab-session';
+import { makeConfig, type Config } from '../config';
+import type { PolicyEngine } from '../engine';
+import type { MetricsFrame } from '../metrics';
+import { recorder, tabularSessionDeps } from '../../../tests/support/session-deps';
+import { nonFinite } from '../metrics';
+import { RunSession } from './session';
 
 const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 50, ...patch });
 
 
 function session(config: Config, rec = recorder(), wrap: (e: PolicyEngine) => PolicyEngine = (e) => e) {
   let loads = 0;
-  const s = new LabSession(
+  const s = new RunSession(
     tabularSessionDeps({ wrap, onLoad: (progress) => {
         loads++;
         progress('pretraining');
@@ -25,7 +25,7 @@ function session(config: Config, rec = recorder(), wrap: (e: PolicyEngine) => Po
 
 const scalars = (fs: MetricsFrame[]) => fs.map((f) => f.scalars);
 
-describe('LabSession', () => {
+describe('RunSession', () => {
   it('steps, streams every frame in order and reports its backend', async () => {
     const { s, rec } = session(cfg());
     const st = await s.init();

@@ -2,12 +2,12 @@
 // completes and is kept, so pausing anywhere and playing on gives bit-for-bit the frames of an
 // uninterrupted run, and a Play pressed while a pause is still finishing starts no second loop.
 import { describe, expect, it } from 'vitest';
-import { makeConfig } from '../src/core/config';
-import type { PolicyEngine } from '../src/core/engine';
-import type { MetricsFrame } from '../src/core/metrics';
-import { tabularSessionDeps } from '../tests/support/session-deps';
-import type { LabListener, LabStatus } from './lab.api';
-import { LabSession } from './lab-session';
+import { makeConfig } from '../config';
+import type { PolicyEngine } from '../engine';
+import type { MetricsFrame } from '../metrics';
+import { tabularSessionDeps } from '../../../tests/support/session-deps';
+import type { LabListener, LabStatus } from './types';
+import { RunSession } from './session';
 
 const config = makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 40 });
 
@@ -30,7 +30,7 @@ function session() {
       },
     });
   const listener: LabListener = { frames: (_id, fs) => void frames.push(...fs), status: (s) => void statuses.push(s) };
-  const s = new LabSession(
+  const s = new RunSession(
     tabularSessionDeps({ wrap: slow }),
     listener,
     config,
@@ -51,7 +51,7 @@ function session() {
 const within = <T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish in ${ms} ms`)), ms))]);
 
-describe('LabSession pause at a step boundary', () => {
+describe('RunSession pause at a step boundary', () => {
   it('a step in flight when pausing is kept; play on continues exactly like an uninterrupted run', async () => {
     const ref = session();
     await ref.s.init();

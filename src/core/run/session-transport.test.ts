@@ -1,16 +1,16 @@
 // Transport defects found in a workshop (issue 10 §1): closing a compare must not renumber run A,
 // and a run paused on a non-finite metric must not train on.
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type Config } from '../src/core/config';
-import type { PolicyEngine } from '../src/core/engine';
-import { recorder, tabularSessionDeps } from '../tests/support/session-deps';
-import { LabSession } from './lab-session';
+import { makeConfig, type Config } from '../config';
+import type { PolicyEngine } from '../engine';
+import { recorder, tabularSessionDeps } from '../../../tests/support/session-deps';
+import { RunSession } from './session';
 
 const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 20, ...patch });
 
 function session(config: Config, wrap: (e: PolicyEngine) => PolicyEngine = (e) => e) {
   const { frames, statuses, listener } = recorder();
-  const s = new LabSession(
+  const s = new RunSession(
     tabularSessionDeps({ wrap }),
     listener,
     config,
@@ -18,7 +18,7 @@ function session(config: Config, wrap: (e: PolicyEngine) => PolicyEngine = (e) =
   return { s, frames, statuses };
 }
 
-describe('LabSession transport', () => {
+describe('RunSession transport', () => {
   it('closing a compare (refork null) keeps the run where it is: counter, next frame, done', async () => {
     const { s, frames } = session(cfg());
     await s.init();

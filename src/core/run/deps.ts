@@ -1,0 +1,45 @@
+/**
+ * What a session is given by whoever runs it (the lab and experiment workers, the CLI, the tests):
+ * an engine factory, a base loader and a clock. The session itself knows nothing of the browser or
+ * of onnxruntime.
+ */
+import type { Config } from '../config';
+import type { PolicyEngine, PolicyShape, WeightsHandle } from '../engine';
+import type { Clock } from './clock';
+import type { CoalescerOptions } from './frames';
+
+export interface BaseWeights {
+  weights: Float32Array;
+  /** e.g. "shipped checkpoint checkpoints/strategies.bin" or "pretrained in the worker (400 steps)". */
+  source: string;
+}
+
+export interface SessionDeps {
+  createEngine(shape: PolicyShape): Promise<PolicyEngine>;
+  /** The base weights for a task and shape (checkpoint or pretraining); may report progress. */
+  loadBase(engine: PolicyEngine, config: Config, progress: (message: string) => void): Promise<BaseWeights>;
+  coalescer?: CoalescerOptions;
+  /** Default systemClock (real waits between steps while playing at a set speed). */
+  clock?: Clock;
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The engine, except that its first snapshot() returns `handle` (Run.create freezes it as the base). */
+export function withFirstSnapshot(engine: PolicyEngine, handle: WeightsHandle): PolicyEngine {
+  let used = false;
+  return new Proxy(engine, {
+    get(target, prop) {
+      if (prop === 'snapshot' && !used) {
+        return () => {
+          used = true;
+          return handle;
+        };
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}

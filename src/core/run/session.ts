@@ -1,0 +1,380 @@
+/**
+ * The run session: one training run as one state machine — init (fresh, fork, resume + replay),
+ * play / pause / step (transport.ts), live patch, reset / reseed, fork point, refork, snapshot —
+ * with coalesced frame streaming. Pure of the browser and of onnxruntime: whoever runs it (the lab
+ * worker, the CLI, the tests) injects the engine factory, the base loader and the clock.
+ *
+ * Phases: loading → (pretraining →) ready ⇄ running ⇄ paused → done; a non-finite metric pauses
+ * for good (needsReset) until a reset; an engine error or a lost device → error.
+ */
+import { makeConfig, runFixingIn, type Config } from '../config';
+import type { PolicyEngine } from '../engine';
+import { Run } from '../loop';
+import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
+import { policyShape } from '../pretrain';
+import { systemClock, type Clock } from './clock';
+import { errorText, withFirstSnapshot, type BaseWeights, type SessionDeps } from './deps';
+import { createCoalescer, type Coalescer } from './frames';
+import { replayTo } from './replay';
+import { Transport } from './transport';
+import type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from './types';
+
+const shapeKey = (c: Config) => JSON.stringify(policyShape(c));
+
+export class RunSession {
+  private engine: PolicyEngine | null = null;
+  private run: Run | null = null;
+  private base: BaseWeights | null = null;
+  private baseKey = '';
+  private engineShape = '';
+  private fork: ForkPoint | null = null;
+  /** Step the current run started from (its fork point, else 0); kept when the fork is let go. */
+  private origin = 0;
+  /** Set when a step produced a non-finite metric: the weights are not trusted until a reset. */
+  private poisoned = '';
+  private runId = 0;
+  private pauseAt: number | null = null;
+  private latestTraces: SampleTrace[] = [];
+  private fault: LabStatus['fault'];
+  private readonly coalescer: Coalescer<MetricsFrame>;
+  private readonly clock: Clock;
+  private readonly transport: Transport<LabStatus, LabPhase>;
+
+  constructor(
+    private readonly deps: SessionDeps,
+    private readonly listener: LabListener,
+    private config: Config,
+  ) {
+    this.clock = deps.clock ?? systemClock;
+    this.coalescer = createCoalescer<MetricsFrame>((frames) => this.listener.frames(this.runId, frames, this.latestTraces), deps.coalescer ?? { now: this.clock.now });
+    this.transport = new Transport<LabStatus, LabPhase>({
+      stepper: {
+        advance: () => this.stepOnce(),
+        mayPlay: () => this.mayPlay(),
+        stopped: () => (this.phase === 'running' ? this.emit(this.done() ? 'done' : 'paused', this.done() ? this.finishedText() : '') : this.status()),
+        stepped: () => this.emit(this.done() ? 'done' : 'paused', this.phase === 'paused' || this.phase === 'ready' ? this.transport.message : ''),
+        flush: () => this.coalescer.flush(),
+      },
+      status: () => this.status(),
+      report: (s) => this.listener.status(s),
+      clock: this.clock,
+      phase: 'loading',
+      message: 'warming up engine…',
+      statusEveryMs: 100,
+    });
+  }
+
+  private get phase(): LabPhase {
+    return this.transport.phase;
+  }
+
+  private emit(phase?: LabPhase, message?: string): LabStatus {
+    return this.transport.emit(phase, message);
+  }
+
+  private finishedText(): string {
+    return `finished ${this.config.steps} steps`;
+  }
+
+  status(): LabStatus {
+    return {
+      runId: this.runId,
+      phase: this.transport.phase,
+      message: this.transport.message,
+      step: this.origin + (this.run?.stepCount ?? 0),
+      backend: this.engine?.backend ?? '',
+      backendNote: this.engine?.backendNote ?? '',
+      baseSource: this.base?.source ?? '',
+      stepsPerSecond: this.transport.rate,
+      timeline: (this.run?.timeline ?? []).map((e) => ({ step: e.step + this.origin, patch: e.patch })),
+      config: this.config,
+      needsReset: this.poisoned !== '',
+      baseScalars: this.run && !this.origin ? this.run.baseScalars : null,
+      ...(this.fault ? { fault: this.fault } : {}),
+    };
+  }
+
+  /**
+   * Engine + base + run; a fork starts from its parent's weights at the fork step. `resume` picks up
+   * an interrupted run: from its snapshot exactly, or by replaying its timeline from the start.
+   */
+  async init(fork?: ForkPoint, note?: string, resume?: ResumeFrom): Promise<LabStatus> {
+    return this.transport.exclusive(async () => {
+      try {
+        if (fork) {
+          this.fork = fork;
+          // Same task, model and seed as the parent; every other setting may differ.
+          this.config = makeConfig({ ...this.config, task: fork.config.task, seed: fork.config.seed, ...shapeOf(fork.config) });
+        }
+        if (resume?.snapshot) await this.resumeFrom(resume.snapshot);
+        else await this.start(this.config);
+        const check = resume ? await this.replay(resume) : '';
+        const said = note ?? (this.fork ? `forked at step ${this.fork.step}` : '');
+        return this.emit(this.poisoned ? 'paused' : 'ready', [said, check, this.poisoned].filter(Boolean).join(' '));
+      } catch (e) {
+        return this.emit('error', `engine failed to start: ${errorText(e)}`);
+      }
+    });
+  }
+
+  /** A run exactly as a snapshot left it (weights, optimizer moments, RNG streams, timeline). */
+  private async resumeFrom(snap: LabSnapshot): Promise<void> {
+    const engine = await this.engineFor(snap.run.config);
+    await this.disposeRun();
+    this.run = await Run.resume(engine, snap.run);
+    this.config = makeConfig({ ...snap.run.config, ...snap.run.pending });
+    this.base = { weights: snap.base, source: snap.baseSource };
+    this.baseKey = ''; // a reset loads the task's base again
+    this.runId++;
+    this.origin = snap.origin;
+    this.poisoned = '';
+    this.latestTraces = [];
+  }
+
+  /** Take the steps up to `r.step` again, silently (replay.ts); returns what the check of the last one said. */
+  private async replay(r: ResumeFrom): Promise<string> {
+    let shownAt = 0;
+    const done = await replayTo(this.run!, this.origin, r, (step) => {
+      if (this.clock.now() - shownAt > 100) {
+        shownAt = this.clock.now();
+        this.emit('loading', `replaying the stored run: step ${step} of ${r.step}…`);
+      }
+    });
+    this.config = { ...this.run!.config };
+    this.poisoned = done.poisoned;
+    if (done.last) this.latestTraces = done.last.trace;
+    return done.check;
+  }
+
+  /** The engine for a config's model shape (the current one when the shape is the same). */
+  private async engineFor(config: Config): Promise<PolicyEngine> {
+    const shape = shapeKey(config);
+    if (!this.engine || shape !== this.engineShape) {
+      this.emit('loading', 'warming up engine…');
+      await this.disposeRun();
+      const old = this.engine;
+      this.engine = null; // before disposing: its loss report is then ignored
+      await old?.dispose();
+      const engine = await this.deps.createEngine(policyShape(config));
+      this.engine = engine;
+      this.engineShape = shape;
+      void engine.lost?.then((why) => this.deviceLost(engine, why));
+      this.baseKey = '';
+    }
+    return this.engine;
+  }
+
+  private async start(config: Config): Promise<void> {
+    const shape = shapeKey(config);
+    const engine = await this.engineFor(config);
+    const key = `${config.task}|${shape}|${config.temperature}`;
+    if (this.fork) {
+      this.base ??= { weights: this.fork.base, source: `forked from a run at step ${this.fork.step}` };
+    } else if (this.baseKey !== key || !this.base) {
+      this.base = await this.deps.loadBase(engine, config, (m) => this.emit('pretraining', m));
+      this.baseKey = key;
+    }
+    await this.disposeRun();
+    this.config = config;
+    this.runId++;
+    this.origin = this.fork?.step ?? 0;
+    this.poisoned = '';
+    this.latestTraces = [];
+    if (this.fork) {
+      // The frozen base stays the task's base (OPD teacher, KL reference); the trainer starts at
+      // the parent's weights. The SFT phase already happened in the parent.
+      await engine.setWeights(this.fork.base);
+      const baseHandle = engine.snapshot();
+      await engine.setWeights(this.fork.weights);
+      this.run = await Run.create(withFirstSnapshot(engine, baseHandle), { ...config, sftGoldSteps: 0 });
+    } else {
+      await engine.setWeights(this.base.weights);
+      this.run = await Run.create(engine, config);
+    }
+  }
+
+  /**
+   * The engine's device is gone (WebGPU device loss): nothing more can run here. Stop, and say so
+   * with `fault`, so that the page resumes the run on WASM from the last weights it read back.
+   */
+  private deviceLost(engine: PolicyEngine, why: string): void {
+    if (engine !== this.engine) return; // an engine already replaced or disposed
+    this.transport.halt();
+    this.fault = 'device-lost';
+    this.coalescer.flush();
+    this.emit('error', `WebGPU device lost: ${why}`);
+  }
+
+  private async disposeRun(): Promise<void> {
+    this.coalescer.flush();
+    this.run?.dispose();
+    this.run = null;
+  }
+
+  private done(): boolean {
+    return !!this.run && this.origin + this.run.stepCount >= this.config.steps;
+  }
+
+  private mayPlay(): boolean {
+    if (!this.run || this.fault) return false;
+    if (this.poisoned) {
+      this.emit('paused', this.poisoned);
+      return false;
+    }
+    if (this.done()) {
+      this.emit('done', this.finishedText());
+      return false;
+    }
+    return true;
+  }
+
+  /** One step (under the lock); returns false when the run must stop (done, NaN, error, checkpoint). */
+  private async stepOnce(): Promise<boolean> {
+    if (this.fault) {
+      this.coalescer.flush(); // a step that was under way when the device went still reports
+      return false;
+    }
+    const run = this.run;
+    if (!run || this.done()) {
+      this.emit('done', this.finishedText());
+      return false;
+    }
+    if (this.poisoned) {
+      this.emit('paused', this.poisoned);
+      return false;
+    }
+    let frame: MetricsFrame;
+    try {
+      frame = await run.step();
+    } catch (e) {
+      this.coalescer.flush();
+      this.emit('error', `step failed: ${errorText(e)}`);
+      return false;
+    }
+    this.config = { ...run.config };
+    const { trace, ...rest } = frame;
+    this.latestTraces = trace;
+    const shown: MetricsFrame = { ...rest, step: frame.step + this.origin, trace: [] };
+    this.coalescer.push(shown);
+    const bad = nonFinite(frame);
+    if (bad) {
+      this.coalescer.flush();
+      // The weights that produced it are not trusted: training on stops until a reset.
+      this.poisoned = `non-finite metric ${bad} at step ${shown.step}: run stopped. Press Reset (r) to start again (try a lower learning rate)`;
+      this.emit('paused', this.poisoned);
+      return false;
+    }
+    if (this.pauseAt !== null && shown.step === this.pauseAt) {
+      this.coalescer.flush();
+      this.emit('paused', `checkpoint at step ${shown.step}: predict what happens next, then press play`);
+      return false;
+    }
+    return true;
+  }
+
+  play(): Promise<void> {
+    return this.transport.play();
+  }
+
+  /** Stop at the next step boundary; the step in flight completes and is kept (transport.ts). */
+  pause(): Promise<LabStatus> {
+    return this.transport.pause();
+  }
+
+  step(n: number): Promise<LabStatus> {
+    return this.transport.step(n);
+  }
+
+  async reset(config?: Config): Promise<LabStatus> {
+    await this.pause();
+    return this.transport.exclusive(async () => {
+      try {
+        await this.start(config ?? this.config);
+        return this.emit('ready', '');
+      } catch (e) {
+        return this.emit('error', `reset failed: ${errorText(e)}`);
+      }
+    });
+  }
+
+  reseed(seed: number): Promise<LabStatus> {
+    return this.reset(makeConfig({ ...this.config, seed }));
+  }
+
+  setSpeed(stepsPerSecond: number): void {
+    this.transport.speed = Math.max(0, stepsPerSecond);
+  }
+
+  setPauseAt(step: number | null): void {
+    this.pauseAt = step;
+  }
+
+  /** Live settings go to the run's next step; restart settings need reset() (reported). */
+  setConfig(patch: Partial<Config>): Promise<string | null> {
+    return this.transport.exclusive(async () => {
+      const restart = runFixingIn(patch);
+      if (restart.length) return `${restart.join(', ')} fix the run: reset to apply`;
+      try {
+        this.run?.setConfig(patch);
+        this.config = makeConfig({ ...this.config, ...patch });
+        this.emit();
+        return null;
+      } catch (e) {
+        return errorText(e);
+      }
+    });
+  }
+
+  /**
+   * Compare: restart this run from a fork point, so that it and its fork continue from the same
+   * state (weights at t, frozen base, seed; fresh optimizer moments and random streams) and differ
+   * only by the fork's settings. null: later resets start from step 0 again (no restart now).
+   */
+  async refork(point: ForkPoint | null): Promise<LabStatus> {
+    await this.pause();
+    return this.transport.exclusive(async () => {
+      this.fork = point;
+      if (!point) return this.emit();
+      try {
+        await this.start(this.config);
+        return this.emit('ready', `continues from step ${point.step} beside its fork`);
+      } catch (e) {
+        return this.emit('error', `restart at the fork point failed: ${errorText(e)}`);
+      }
+    });
+  }
+
+  forkPoint(): Promise<ForkPoint> {
+    return this.transport.exclusive(async () => {
+      if (!this.engine || !this.base || !this.run) throw new Error('no run to fork');
+      this.coalescer.flush(); // the listener then holds every frame up to the returned step
+      return { step: this.origin + this.run.stepCount, base: this.base.weights, weights: await this.engine.getWeights(), config: this.config };
+    });
+  }
+
+  /** The run exactly as it stands, between two steps (kept for a resume). */
+  snapshot(): Promise<LabSnapshot> {
+    return this.transport.exclusive(async () => {
+      if (!this.run || !this.base) throw new Error('no run to snapshot');
+      if (this.poisoned) throw new Error('the run stopped at a non-finite metric: nothing to keep');
+      this.coalescer.flush(); // the listener then holds every frame up to the snapshot's step
+      return { step: this.origin + this.run.stepCount, origin: this.origin, baseSource: this.base.source, base: this.base.weights, run: await this.run.exportState() };
+    });
+  }
+
+  async dispose(): Promise<void> {
+    await this.pause();
+    await this.transport.exclusive(async () => {
+      this.coalescer.dispose();
+      this.run?.dispose();
+      this.run = null;
+      const old = this.engine;
+      this.engine = null;
+      await old?.dispose();
+    });
+  }
+}
+
+function shapeOf(c: Config): Pick<Config, 'dModel' | 'layers' | 'heads' | 'mlp'> {
+  return { dModel: c.dModel, layers: c.layers, heads: c.heads, mlp: c.mlp };
+}

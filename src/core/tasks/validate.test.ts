@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_SPECS } from './builtin';
+import { parseTaskSpec, validateTaskSpec, type SpecError } from './validate';
+
+const bad = (mutate: (s: any) => void): SpecError[] => {
+  const s = structuredClone(BUILTIN_SPECS.strategies) as any;
+  mutate(s);
+  const r = validateTaskSpec(s);
+  expect(r.ok).toBe(false);
+  return r.errors;
+};
+const paths = (e: SpecError[]) => e.map((x) => x.path);
+
+describe('task spec validation', () => {
+  it('accepts the built-ins', () => {
+    for (const s of Object.values(BUILTIN_SPECS)) expect(validateTaskSpec(structuredClone(s)).errors).toEqual([]);
+  });
+  it('names the field, the value and why', () => {
+    const e = bad((s) => (s.states[1].baseMix.direct = 0.5));
+    expect(e).toEqual([{ path: 'states[1].baseMix', value: '"sum 1.1"', message: 'probabilities must sum to 1' }]);
+    expect(paths(bad((s) => (s.states[0].act.verify.truth = [0.5, 0.5])))).toEqual(['states[0].act.verify.truth']);
+    expect(paths(bad((s) => (s.behaviors[2].markers = ['PLAN', 'NOPE'])))).toEqual(['behaviors[2].markers[1]']);
+    expect(paths(bad((s) => (s.states[2].gold = 'guess')))).toEqual(['states[2].gold']);
+    expect(paths(bad((s) => (s.states[0].act.direct.hint = { to: 'nobody' })))).toEqual(['states[0].act.direct.hint.to']);
+    expect(paths(bad((s) => delete s.states[0].act.invalid))).toEqual(['states[0].act.invalid']);
+    expect(paths(bad((s) => (s.states[0].baseMx = {})))).toEqual(['states[0].baseMx']);
+    expect(paths(bad((s) => (s.version = 2)))).toEqual(['version']);
+  });
+  it('a single-turn task always ends; only long-horizon endings have outcomes', () => {
+    expect(paths(bad((s) => (s.states[0].act.direct.next = 'uniform')))).toEqual(['states[0].act.direct.next']);
+    expect(paths(bad((s) => (s.states[0].act.direct.outcome = 0.5)))).toEqual(['states[0].act.direct.outcome']);
+    const lh = structuredClone(BUILTIN_SPECS.toolchain) as any;
+    delete lh.states[3].act.answer.outcome;
+    expect(paths((validateTaskSpec(lh) as { errors: SpecError[] }).errors)).toEqual(['states[3].act.answer.outcome']);
+  });
+  it('enforces the limits of the model: token slots, response length, distinct behaviors', () => {
+    expect(bad((s) => (s.behaviors[0].markers = new Array(13).fill('PLAN')))[0]).toMatchObject({ path: 'behaviors[0].markers', message: expect.stringMatching(/1\.\.12 entries/) });
+    expect(bad((s) => (s.behaviors[1].markers = ['PLAN', 'STEP', 'ANSWER'])).map((e) => e.message).join()).toMatch(/could not tell them apart/);
+    expect(paths(bad((s) => (s.vocabulary = { states: new Array(11).fill(0).map((_, i) => `s${i}`), markers: ['A'], hints: ['h'] })))).toContain('vocabulary.states');
+    expect(paths(bad((s) => (s.behaviors[3].hint = s.behaviors[0].hint)))).toEqual(['behaviors.hint[3]']);
+  });
+  it('parses text with a bounded size and reports JSON errors', () => {
+    expect(parseTaskSpec('{').errors[0].message).toMatch(/not JSON/);
+    expect(parseTaskSpec(' '.repeat(200_001)).errors[0].message).toMatch(/at most/);
+    expect(parseTaskSpec(JSON.stringify(BUILTIN_SPECS.toolchain)).ok).toBe(true);
+  });
+});
