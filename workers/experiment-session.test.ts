@@ -2,12 +2,14 @@
 // bit), a continuation from stored weights starts after their step and says so.
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../src/core/config';
+import type { PolicyShape } from '../src/core/engine';
 import { Run } from '../src/core/loop';
 import type { MetricsFrame } from '../src/core/metrics';
 import { policyShape, pretrainBase } from '../src/core/pretrain';
 import { TASKS } from '../src/core/tasks/index';
 import { createTabularEngine } from '../src/engine/tabular/tabular-engine';
 import { tabularSessionDeps } from '../tests/support/session-deps';
+import { TabularPopulation } from '../src/engine/tabular/tabular-population';
 import type { CellFrames, ExperimentListener, GroupStatus } from './experiment.api';
 import { ExperimentSession } from './experiment-session';
 
@@ -19,7 +21,7 @@ async function base(c: Config): Promise<Float32Array> {
   return e.getWeights();
 }
 
-function session() {
+function session(o: { population?: (p: TabularPopulation) => void } = {}) {
   const frames = new Map<number, MetricsFrame[]>();
   const statuses: GroupStatus[] = [];
   let loads = 0;
@@ -29,18 +31,25 @@ function session() {
     },
     status: (s) => void statuses.push(s),
   };
-  const s = new ExperimentSession(
-    tabularSessionDeps({ onLoad: () => void loads++ }),
-    listener,
-  );
+  const deps = tabularSessionDeps({ onLoad: () => void loads++ });
+  const createPopulation = async (shape: PolicyShape, size: number) => {
+    const pop = new TabularPopulation(shape, size);
+    o.population?.(pop);
+    return pop;
+  };
+  const s = new ExperimentSession(o.population ? { ...deps, createPopulation } : deps, listener);
   return { s, frames, statuses, loads: () => loads };
 }
 
 const perf = (fs: MetricsFrame[]) => fs.map(({ perf: _p, ...rest }) => rest);
 
 describe('ExperimentSession', () => {
-  it('trains every cell in lockstep; each equals a run alone with its seed, bit for bit', async () => {
-    const { s, frames, loads } = session();
+  it.each([
+    ['one engine per cell', false],
+    ['one population for the cells', true],
+  ])('trains every cell in lockstep (%s); each equals a run alone with its seed, bit for bit', async (_name, asPopulation) => {
+    let pop: TabularPopulation | null = null;
+    const { s, frames, loads } = session(asPopulation ? { population: (p) => void (pop = p) } : {});
     const configs = [cfg({ seed: 1 }), cfg({ seed: 2 }), cfg({ seed: 3 })];
     const st = await s.init(configs.map((config, index) => ({ index, config })));
     expect(st.phase).toBe('ready');
@@ -65,11 +74,19 @@ describe('ExperimentSession', () => {
     }
     // seeds differ
     expect(frames.get(0)![3].scalars).not.toEqual(frames.get(1)![3].scalars);
+    if (asPopulation) {
+      // one train call per round for all three cells (4 steps), not one per cell
+      expect(pop!.size).toBe(3);
+      expect(pop!.calls.train).toBe(4);
+    }
     await s.dispose();
   });
 
-  it('continues a cell from stored weights after their step and says so', async () => {
-    const { s, frames } = session();
+  it.each([
+    ['one engine per cell', false],
+    ['one population for the cells', true],
+  ])('continues a cell from stored weights after their step and says so (%s)', async (_name, asPopulation) => {
+    const { s, frames } = session(asPopulation ? { population: () => undefined } : {});
     const config = cfg({ seed: 5, steps: 6 });
     const first = session();
     await first.s.init([{ index: 0, config }]);

@@ -1,13 +1,17 @@
 /**
- * A group of experiment cells trained in lockstep: one engine and one core Run per cell, every live
- * cell takes one step per round, so all seeds of a variant advance together and the bands grow as
- * they train. Pure of the browser and of onnxruntime (the worker supplies the engine factory and the
- * base loader; the Node tests run it on the tabular engine). A cell stopped by a non-finite metric
+ * A group of experiment cells trained in lockstep: one core Run per cell, every live cell takes one
+ * step per round, so all seeds of a variant advance together and the bands grow as they train. With
+ * `createPopulation` (the browser worker) the cells are the members of ONE population engine (one
+ * graph of P members: each phase of a round is one engine call for all cells, src/core/population.ts);
+ * without it, one engine per cell. Pure of the browser and of onnxruntime (the worker supplies the
+ * engine factories and the base loader; the Node tests run it on the tabular engine). A cell stopped by a non-finite metric
  * or an error stops alone and says why; the others go on.
  */
-import type { PolicyEngine } from '../src/core/engine';
+import type { PolicyEngine, PolicyShape } from '../src/core/engine';
+import { lazyEngine } from '../src/core/lazy-engine';
 import { Run } from '../src/core/loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../src/core/metrics';
+import { Population, type PopulationEngine } from '../src/core/population';
 import { policyShape } from '../src/core/pretrain';
 import type { CellFrames, CellInit, CellPhase, CellStatus, ExperimentListener, GroupStatus } from './experiment.api';
 import { createCoalescer, type Coalescer, type CoalescerOptions } from '../src/core/run/frames';
@@ -37,9 +41,15 @@ export class ExperimentSession {
   private lock: Promise<unknown> = Promise.resolve();
   private readonly coalescer: Coalescer<Queued>;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** The cells' population (cell i = member i), where one trains them. */
+  private population: Population | null = null;
 
   constructor(
-    private readonly deps: Pick<SessionDeps, 'createEngine' | 'loadBase' | 'clock'> & { coalescer?: CoalescerOptions },
+    private readonly deps: Pick<SessionDeps, 'createEngine' | 'loadBase' | 'clock'> & {
+      coalescer?: CoalescerOptions;
+      /** One engine for all cells of one model shape (P members); absent: one engine per cell. */
+      createPopulation?: (shape: PolicyShape, size: number) => Promise<PopulationEngine>;
+    },
     private readonly listener: ExperimentListener,
   ) {
     this.sleep = deps.clock?.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
@@ -94,7 +104,9 @@ export class ExperimentSession {
   init(cells: CellInit[]): Promise<GroupStatus> {
     return this.exclusive(async () => {
       try {
-        for (const init of cells) this.cells.push(await this.startCell(init));
+        const shapes = new Set(cells.map((c) => JSON.stringify(policyShape(c.config))));
+        if (this.deps.createPopulation && shapes.size === 1 && cells.length) await this.startPopulation(cells);
+        else for (const init of cells) this.cells.push(await this.startCell(init, await this.deps.createEngine(policyShape(init.config))));
         return this.emitStatus('ready', '');
       } catch (e) {
         return this.emitStatus('error', `experiment cells failed to start: ${errorText(e)}`);
@@ -102,15 +114,38 @@ export class ExperimentSession {
     });
   }
 
-  private async startCell(init: CellInit): Promise<Cell> {
-    const config = init.config;
-    const engine = await this.deps.createEngine(policyShape(config));
+  /** The base of a config (once per task, shape and temperature), loaded with `engine`. */
+  private async baseOf(config: CellInit['config'], engine: PolicyEngine): Promise<BaseWeights> {
     const key = `${config.task}|${JSON.stringify(policyShape(config))}|${config.temperature}`;
     let base = this.bases.get(key);
     if (!base) {
       base = await this.deps.loadBase(engine, config, (m) => this.emitStatus('loading', m));
       this.bases.set(key, base);
     }
+    return base;
+  }
+
+  /**
+   * All cells as one population: the bases first (through a single engine made only if a base must
+   * be pretrained), then every cell's start (weights, frozen base, SFT) as batched population calls.
+   */
+  private async startPopulation(cells: CellInit[]): Promise<void> {
+    const shape = policyShape(cells[0].config);
+    const population = new Population(await this.deps.createPopulation!(shape, cells.length));
+    this.population = population;
+    const loader = lazyEngine(shape, () => this.deps.createEngine(shape));
+    try {
+      for (const init of cells) await this.baseOf(init.config, loader);
+    } finally {
+      await loader.dispose();
+    }
+    const started = await population.together(cells.map((init) => (engine) => this.startCell(init, engine)));
+    this.cells.push(...(started as Cell[]));
+  }
+
+  private async startCell(init: CellInit, engine: PolicyEngine): Promise<Cell> {
+    const config = init.config;
+    const base = await this.baseOf(config, engine);
     await engine.setWeights(base.weights);
     let run: Run;
     let message = '';
@@ -130,17 +165,30 @@ export class ExperimentSession {
     return this.cells.filter((c) => c.phase !== 'done' && c.phase !== 'stopped' && c.phase !== 'error');
   }
 
+  /** One step of each live cell: together (one population call per phase) where a population trains them. */
+  private async stepLive(live: Cell[]): Promise<({ frame: MetricsFrame } | { error: unknown })[]> {
+    const step = (c: Cell) => c.run.step().then((frame) => ({ frame }), (error: unknown) => ({ error }));
+    if (!this.population) {
+      const out = [];
+      for (const c of live) out.push(await step(c));
+      return out;
+    }
+    const results = await this.population.together(this.cells.map((c) => (live.includes(c) ? () => step(c) : null)));
+    return live.map((c) => results[this.cells.indexOf(c)]!);
+  }
+
   /** One lockstep round: every live cell takes one step. Returns false when none is left. */
   private async round(): Promise<boolean> {
-    for (const c of this.live()) {
-      let frame: MetricsFrame;
-      try {
-        frame = await c.run.step();
-      } catch (e) {
+    const live = this.live();
+    const results = await this.stepLive(live);
+    for (const [i, c] of live.entries()) {
+      const r = results[i];
+      if ('error' in r) {
         c.phase = 'error';
-        c.message = `step failed: ${errorText(e)}`;
+        c.message = `step failed: ${errorText(r.error)}`;
         continue;
       }
+      const frame = r.frame;
       const { trace, ...rest } = frame;
       c.traces = trace;
       const shown: MetricsFrame = { ...rest, step: frame.step + c.offset, trace: [] };
@@ -232,8 +280,10 @@ export class ExperimentSession {
       this.coalescer.dispose();
       for (const c of this.cells) {
         c.run.dispose();
-        await c.engine.dispose();
+        await c.engine.dispose(); // a population member's is a no-op: the population goes below
       }
+      await this.population?.engine.dispose();
+      this.population = null;
       this.cells = [];
     });
   }

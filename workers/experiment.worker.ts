@@ -1,9 +1,10 @@
 /**
- * The experiment worker: a group of experiment cells (one variant's seeds) trained in lockstep (see
+ * The experiment worker: a group of experiment cells (one variant's seeds) trained in lockstep as one
+ * population on the chosen backend (see
  * experiment.api.ts and experiment-session.ts). Same engine and base rules as the lab worker.
  */
 import * as Comlink from 'comlink';
-import { createBrowserEngine } from '../src/engine/browser';
+import { createBrowserEngine, createBrowserPopulation } from '../src/engine/browser';
 import { BASE_SEED, loadBase } from './base';
 import type { ExperimentApi, ExperimentInit, ExperimentListener } from './experiment.api';
 import { ExperimentSession } from './experiment-session';
@@ -21,6 +22,9 @@ const api: ExperimentApi = {
     session = new ExperimentSession(
       {
         createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads }),
+        // the variant's seeds as one population (one graph of P members), probed at that size
+        createPopulation: (shape, size) =>
+          createBrowserPopulation(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads, size, probeBatch: init.cells[0]?.config.rolloutBatch }),
         loadBase: (engine, config, progress) => loadBase(init, engine, config, progress),
       },
       listener,

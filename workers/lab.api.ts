@@ -20,6 +20,8 @@ export interface LabInit {
   pretrainSteps?: number;
   /** WASM threads (default: ORT's choice). */
   numThreads?: number;
+  /** Why `prefer` is what it is when the lab forced it (a WebGPU device loss): the badge says so. */
+  backendReason?: string;
   /** Start from another run's weights at a step (Compare, or a recovery) instead of the task's base. */
   fork?: ForkPoint;
   /** Status message once ready (e.g. why this worker replaced one that failed). */

@@ -20,7 +20,7 @@ const api: LabApi = {
     if (session) await session.dispose();
     session = new RunSession(
       {
-        createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads }),
+        createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads, probeBatch: init.config.rolloutBatch, reason: init.backendReason }),
         loadBase: (engine, config, progress) => loadBase(init, engine, config, progress),
       },
       listener,

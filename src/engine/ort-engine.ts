@@ -27,6 +27,14 @@ export class OrtEngine implements PolicyEngine {
 
   private constructor(readonly population: OrtPopulation) {}
 
+  /** A single run over a population of one (its device-loss promise included). */
+  static of(population: OrtPopulation): OrtEngine {
+    if (population.size !== 1) throw new Error(`OrtEngine: a population of ${population.size}, expected 1`);
+    const engine = new OrtEngine(population);
+    engine.lost = population.lost;
+    return engine;
+  }
+
   static async create(ort: OrtModule, shape: PolicyShape, opts: OrtEngineOptions): Promise<OrtEngine> {
     const engine = new OrtEngine(await OrtPopulation.create(ort, shape, { ...opts, size: 1 }));
     engine.lost = opts.lost;

@@ -62,7 +62,8 @@ export class OrtPopulation implements PopulationEngine {
     readonly shape: PolicyShape,
     readonly size: number,
     readonly backend: Backend,
-    readonly backendNote: string,
+    /** Why this backend (set after creation where the choice is measured on this population). */
+    public backendNote: string,
     private readonly sessions: Sessions,
   ) {
     this.layout = paramLayout(shape);
@@ -84,8 +85,7 @@ export class OrtPopulation implements PopulationEngine {
     const sft = await make(buildSftGraph(layout, P), ['params_out', 'm_out', 'v_out']);
     const pop = new OrtPopulation(ort, shape, P, opts.backend, opts.note ?? '', { score, generate, train, sft });
     pop.lost = opts.lost;
-    const w = opts.weights;
-    await pop.setWeights(Array.from({ length: P }, (_, p) => (Array.isArray(w) ? w[p] : w) ?? initParams(layout, opts.seed + p)));
+    await pop.setWeights(initialWeights(layout, P, opts));
     return pop;
   }
 
@@ -417,6 +417,12 @@ export class OrtPopulation implements PopulationEngine {
     disposeAll([this.m, this.v]);
     await Promise.all([...Object.values(this.sessions), ...(this.recompute ? [this.recompute] : [])].map((s) => s.release()));
   }
+}
+
+/** The weights a population starts from: `opts.weights` (one for all, or one per member), else the seeded init. */
+export function initialWeights(layout: ParamLayout, size: number, opts: Pick<OrtPopulationOptions, 'seed' | 'weights'>): Float32Array[] {
+  const w = opts.weights;
+  return Array.from({ length: size }, (_, p) => (Array.isArray(w) ? w[p] : w) ?? initParams(layout, opts.seed + p));
 }
 
 /** Member p's block of `size` values (a copy: results outlive the run's buffers). */

@@ -223,14 +223,15 @@ describe('presenter mode', () => {
 describe('lab on SwiftShader WebGPU', () => {
   let h: OpenedPage;
   beforeAll(async () => {
-    h = await openPage('webgpu', '/?v=1&dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=4&behaviorSamples=4&pretrain=2');
+    // WebGPU asked for: "auto" measures and ends on WASM here (tests/e2e/backend-choice.test.ts)
+    h = await openPage('webgpu', '/?v=1&dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=4&behaviorSamples=4&pretrain=2&backend=webgpu');
   });
   afterAll(async () => {
     await h?.close();
   });
   beforeEach(({ onTestFailed }) => onTestFailed(() => report(h)));
 
-  it('reports its WebGPU adapter, takes a step, and switches to WASM on request', async () => {
+  it('reports its WebGPU adapter when asked for, takes a step, and switches to WASM on request', async () => {
     await ready(h.page, 120_000);
     const badge = await h.page.locator('[data-testid=backend]').innerText();
     expect(badge).toMatch(/^WebGPU/);

@@ -141,7 +141,8 @@ export class OpenExperiment {
     if (!g.length) return this.starting ? 'starting workers…' : '';
     const phases = [...new Set(g.map((x) => x.phase))].join('/');
     const stopped = g.flatMap((x) => x.cells.filter((c) => c.phase === 'stopped' || c.phase === 'error').map((c) => `cell ${c.index}: ${c.message}`));
-    const backend = g[0].backend ? `${g[0].backend}, ${g.length} worker${g.length > 1 ? 's' : ''}` : '';
+    const why = g[0].backendNote.split('\n')[0];
+    const backend = g[0].backend ? `${g[0].backend}${why ? ` (${why})` : ''}, ${g.length} worker${g.length > 1 ? 's' : ''}` : '';
     const rate = g.reduce((s, x) => s + x.roundsPerSecond, 0);
     return [phases, backend, rate ? `${rate.toFixed(2)} rounds/s` : '', g.map((x) => x.message).filter(Boolean).join(' · '), ...stopped].filter(Boolean).join(' · ');
   }

@@ -16,6 +16,7 @@ describe('recoveryPlan', () => {
     expect(p.init.resume).toEqual({ snapshot: snap, step: 61, timeline, expect: last });
     expect(p.init.config).toBe(original.config);
     expect(p.init.prefer).toBe('auto');
+    expect(p.init.backendReason).toBeUndefined();
     expect(p.keepTo).toBe(61);
     expect(p.message).toBe('The training worker failed (no answer) at step 63: resumed from the weights, optimizer state and random streams saved at step 50, then replayed steps 51–61 with the same seed and settings: it continues exactly as it would have. Press Play to continue.');
   });
@@ -41,6 +42,8 @@ describe('recoveryPlan', () => {
   it('a lost WebGPU device resumes on WASM', () => {
     const p = recoveryPlan({ original, snapshot: snap, step: 50, timeline, failedAt: 50, why: 'destroyed', deviceLost: true });
     expect(p.init.prefer).toBe('wasm');
+    // the badge then says why it is on WASM (not "WASM chosen in the settings")
+    expect(p.init.backendReason).toBe('WebGPU device lost at step 50 (destroyed): WASM');
     expect(p.message).toMatch(/^The WebGPU device was lost \(destroyed\) at step 50: resumed on WASM from the weights, optimizer state and random streams saved at step 50 \(WASM rounds differently/);
   });
 });

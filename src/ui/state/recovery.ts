@@ -56,6 +56,7 @@ export function recoveryPlan(opts: Interrupted & { why: string; deviceLost: bool
   const { why, deviceLost, failedAt } = opts;
   const what = deviceLost ? `The WebGPU device was lost (${why}) at step ${failedAt}` : `The training worker failed (${why}) at step ${failedAt}`;
   const r = resumeOf(opts, deviceLost ? 'wasm' : opts.original.prefer);
+  if (deviceLost) r.init.backendReason = `WebGPU device lost at step ${failedAt} (${why}): WASM`;
   const exact = deviceLost ? ' (WASM rounds differently from WebGPU in the last bits)' : opts.snapshot ? ': it continues exactly as it would have' : '';
   return { ...r, message: `${what}: resumed${deviceLost ? ' on WASM' : ''} ${r.how}${exact}. Press Play to continue.` };
 }
