@@ -11,7 +11,7 @@ import { measureLogs } from '../import/analyze';
 import { gateRecords, gateSample, judgingOrder } from '../import/gate';
 import { memorySource } from '../import/sources';
 import type { ImportedSample } from '../import/types';
-import type { JudgedTurn } from '../methods/types';
+import type { JudgedTurn } from '../credit/types';
 import type { Vote } from '../tasks/judge';
 import { CONTEXT } from '../tasks/vocab';
 import { binaryRlWholeSessionText, builtinGateText, type GateKnobs } from './builtin';
