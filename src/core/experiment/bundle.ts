@@ -63,11 +63,22 @@ export function stringifyWithNonFinite(value: unknown, space?: number): string {
   return JSON.stringify(value, (_k, x: unknown) => (typeof x === 'number' && !Number.isFinite(x) ? String(x) : x), space);
 }
 
-const NON_FINITE: Record<string, number> = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity };
+// A Map, not an object: "toString" or "__proto__" as a value must not find Object.prototype's members.
+const NON_FINITE: ReadonlyMap<string, number> = new Map([['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]]);
 
 function num(x: unknown): number | undefined {
   if (typeof x === 'number') return x;
-  return typeof x === 'string' && x in NON_FINITE ? NON_FINITE[x] : undefined;
+  return typeof x === 'string' ? NON_FINITE.get(x) : undefined;
+}
+
+/** Names of Object.prototype (__proto__, constructor, toString, …): never metric names. */
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** A metric key a bundle may hold; else reported (an assignment of "__proto__" would replace a prototype). */
+function metricKey(k: string, path: string, errors: FieldError[]): boolean {
+  if (!PROTOTYPE_NAMES.has(k)) return true;
+  errors.push({ field: `${path}.${k}`, message: 'not a metric name (a name of Object.prototype)' });
+  return false;
 }
 
 export function bundleToJson(b: ExperimentBundle): string {
@@ -89,6 +100,7 @@ function numberRecord(x: unknown, path: string, errors: FieldError[]): Record<st
     return out;
   }
   for (const [k, v] of Object.entries(x)) {
+    if (!metricKey(k, path, errors)) continue;
     const n = num(v);
     if (n === undefined) errors.push({ field: `${path}.${k}`, message: `expected a number, got ${JSON.stringify(v)}` });
     else out[k] = n;
@@ -153,7 +165,7 @@ export function parseFrame(x: unknown, path: string, errors: FieldError[], steps
   if (typeof x.version !== 'number') errors.push({ field: `${path}.version`, message: 'expected a number' });
   const series: Record<string, number[]> = {};
   if (!isObject(x.series)) errors.push({ field: `${path}.series`, message: 'expected an object of number arrays' });
-  else for (const [k, v] of Object.entries(x.series)) series[k] = numberArray(v, `${path}.series.${k}`, errors);
+  else for (const [k, v] of Object.entries(x.series)) if (metricKey(k, `${path}.series`, errors)) series[k] = numberArray(v, `${path}.series.${k}`, errors);
   const changes = x.changes ?? {};
   if (!isObject(changes)) errors.push({ field: `${path}.changes`, message: 'expected an object of settings' });
   else for (const er of configErrors(changes)) errors.push({ field: `${path}.changes.${er.field}`, message: er.message });
