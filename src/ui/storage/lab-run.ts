@@ -17,7 +17,7 @@ import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { LabSnapshot } from '../../../workers/lab.api';
-import { newId, storeError, type StoreError, type StoredExperiment } from './db';
+import { RETRY_MS, newId, storeError, type StoreError, type StoredExperiment } from './db';
 import { LabRunStore, snapshotBytes, type LabRunWrite } from './lab-run-store';
 import { onPageLeave } from './page-leave';
 import { busyRuns, claimWriter, type Locks, type WriterLock } from './writer-lock';
@@ -32,8 +32,6 @@ export interface LabRunView {
 /** What the recording tells the page: '' (all well), a copy of a run another tab writes, a full disk, a stop. */
 export type RecordingState = 'ok' | 'copy' | 'full' | 'stopped';
 
-/** After a full disk, the next try comes this much later (or at once with retry()). */
-export const RETRY_MS = 10_000;
 
 interface Adopting {
   id: string;
@@ -247,7 +245,8 @@ export class LabRunRecording {
       // the snapshot and traces handed over meanwhile are this run's: the copy takes them
       const { pendingSnapshot, pendingTraces } = this;
       this.startRecord(a.first);
-      Object.assign(this, { pendingSnapshot, pendingTraces });
+      // still the restored run (its worker goes through run ids while it starts): no new record for those
+      Object.assign(this, { pendingSnapshot, pendingTraces, adopted: true });
       const step = this.frames[a.frames - 1]?.step ?? 0;
       this.onMessage(`This run is being recorded by another tab of the lab. This tab stores it as a copy (a new run in the Runs panel, the same up to step ${step}); the other tab's record stays as it is.`, 'copy');
       this.kick();
