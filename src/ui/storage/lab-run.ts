@@ -283,7 +283,7 @@ export class LabRunRecording {
     const cell = { ...c, timeline: view.timeline, engine: view.backend, frameCount, batches, step: storedStep, weights };
     if (!weights) delete cell.weights;
     const record: StoredExperiment = { ...base, keepWeights: this.keepSnapshot, updatedAt: Date.now(), cells: [cell] };
-    const write: LabRunWrite = { record, current: this.fresh, keepName: !leaving && !this.fresh, dropSnapshot: this.dropSnapshot && !snap };
+    const write: LabRunWrite = { record, current: this.fresh, dropSnapshot: this.dropSnapshot && !snap };
     if (news.length) write.batch = { index: this.batch, frames: news.map((f) => ({ ...f, trace: [] })) };
     if (snap) write.snapshot = snap;
     if (traces) write.traces = traces;
@@ -308,21 +308,30 @@ export class LabRunRecording {
 
   /** One write at a time; what arrives meanwhile goes in the next one. */
   private kick(): void {
-    if (this.inFlight || this.leaving || this.full || this.stopped || !this.db) return;
-    const job = this.nextWrite(false);
-    if (!job) return;
-    const wasFull = this.wasFull;
-    this.inFlight = this.db!.write(job.write).then(
-      () => {
-        job.done();
-        this.onWritten(this.record ?? undefined);
-        if (wasFull) {
-          this.wasFull = false;
-          this.onMessage('', 'ok');
-        }
-      },
-      (e: unknown) => this.failed(storeError(e, 'storing the lab run')),
-    );
+    if (this.inFlight || this.leaving || this.full || this.stopped || !this.db || !this.nextWrite(false)) return;
+    const db = this.db;
+    this.inFlight = (async () => {
+      // a rename in the Runs panel (another tab) is kept: the name is read first, then the write is
+      // built and issued whole (no read inside it: it needs no more of this page once issued)
+      const id = this.record?.id;
+      const stored = id && !this.fresh ? await db.get(id).catch(() => undefined) : undefined;
+      if (this.leaving || !this.record || this.record.id !== id) return;
+      if (stored) this.record = { ...this.record, name: stored.name };
+      const job = this.nextWrite(false);
+      if (!job) return;
+      const wasFull = this.wasFull;
+      try {
+        await db.write(job.write);
+      } catch (e) {
+        return this.failed(storeError(e, 'storing the lab run'));
+      }
+      job.done();
+      this.onWritten(this.record ?? undefined);
+      if (wasFull) {
+        this.wasFull = false;
+        this.onMessage('', 'ok');
+      }
+    })();
     void this.inFlight.finally(() => {
       this.inFlight = null;
       this.kick();
