@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
-import { ARTIFACTS, TINY_MODEL, ready, status, stepCount, stepN, waitStep } from './lab-page';
+import { ARTIFACTS, TINY_MODEL, exportSteps, ready, status, stepN, waitStep } from './lab-page';
 
 const URL_A = `/?v=1&seed=4&${TINY_MODEL}&steps=5000&backend=wasm`;
 
@@ -92,7 +92,8 @@ describe('the lab run in storage (WASM)', () => {
     await ready(page);
     await page.locator('.transport .play').click();
     await waitStep(page, 20);
-    const shown = await stepCount(page);
+    // the frames the page holds (the counter follows the worker's status and may be a step ahead)
+    const shown = (await exportSteps(page)).at(-1)!;
     await page.reload(); // still playing: what is pending is written on pagehide
     await ready(page, 180_000);
     expect(await restoredAt(page)).toBeGreaterThanOrEqual(shown);
