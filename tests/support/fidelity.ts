@@ -7,7 +7,7 @@ import { gateOf } from '../../src/core/gates/builtin';
 import { applyGate } from '../../src/core/gates/gate';
 import { sampleRecords } from '../../src/core/gates/sample';
 import { Run } from '../../src/core/loop';
-import { sampleRow } from '../../src/core/methods/advantage';
+import { sampleRow } from '../../src/core/credit/advantage';
 import { ppoReference } from '../../src/core/ppo';
 import { makeStreams } from '../../src/core/rng';
 import { generate, serveSessions } from '../../src/core/serve';

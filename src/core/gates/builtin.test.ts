@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../config';
-import type { JudgedTurn } from '../methods/types';
-import { sampleRow } from '../methods/advantage';
+import type { JudgedTurn } from '../credit/types';
+import { sampleRow } from '../credit/advantage';
 import type { HintVote, Vote } from '../tasks/judge';
 import { chooseHint } from '../tasks/judge';
 import { CONTEXT, PROMPT_LENGTH } from '../tasks/vocab';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../config';
 import { parseExperimentSpec } from '../experiment/spec';
-import type { JudgedTurn } from '../methods/types';
+import type { JudgedTurn } from '../credit/types';
 import { parsePreset } from '../presets';
 import { ppoReference } from '../ppo';
 import { majority, type Vote } from '../tasks/judge';

@@ -1,7 +1,7 @@
 // The sample fields of served turns (one serve round: whole sessions, whole groups): per-turn values
 // plus the session and group aggregates the rules may read, so that a gate is a pure function of
 // each sample's record (and a traced record can be replayed under another gate).
-import type { JudgedTurn } from '../methods/types';
+import type { JudgedTurn } from '../credit/types';
 import type { JudgingOrder } from './gate';
 import { chooseHint } from '../tasks/judge';
 import { SAMPLE_FIELDS, type SampleFieldName } from './fields';
