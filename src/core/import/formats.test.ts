@@ -110,6 +110,12 @@ describe('verl rollout dumps', () => {
     expect(r.samples.map((s) => s.step)).toEqual([7]);
   });
 
+  it("reads tool calls from the output text (Qwen's <tool_call> template), so toolSeq / firstAction see them", async () => {
+    const out = 'Let me look.\n<tool_call>\n{"name": "search", "arguments": {"q": "x"}}\n</tool_call>\n<tool_call>\n{"name": "calc", "arguments": {}}\n</tool_call>';
+    const r = await run([memorySource('1.jsonl', jl([{ input: 'q', output: out, score: 1, step: 1 }, { input: 'q', output: 'no tools', score: 0, step: 1 }]))]);
+    expect(r.samples.map((s) => s.toolCalls)).toEqual([['search', 'calc'], []]);
+  });
+
   it('an empty file is reported and skipped', async () => {
     const r = await run([memorySource('1.jsonl', ''), memorySource('2.jsonl', jl([{ input: 'q', output: 'a', score: 1, step: 2 }]))]);
     expect(r.issues).toEqual([{ file: '1.jsonl', line: 0, message: 'empty file' }]);
@@ -168,6 +174,16 @@ describe('TRL completions parquet', () => {
       [5, 'c', null, [], 3],
     ]);
     expect(r.samples[0].group).toBe(r.samples[1].group);
+  });
+
+  it('a string completion with <tool_call> text gives its tool calls', async () => {
+    const bytes = pq([
+      { name: 'step', data: [1n], type: 'INT64' },
+      { name: 'prompt', data: ['q'], type: 'STRING' },
+      { name: 'completion', data: ['<tool_call>\n{"name": "web", "arguments": {}}\n</tool_call>'], type: 'STRING' },
+    ]);
+    const r = await run([memorySource('completions_00001.parquet', bytes)]);
+    expect(r.samples[0].toolCalls).toEqual(['web']);
   });
 
   it('reports a missing column, a bad step and a file that is not parquet', async () => {
