@@ -88,7 +88,7 @@ export const SCHEMA = {
   hintVotes: int(3, 1, 15, 'judge', 'Hint-judge votes'),
   hintMinLength: int(5, 0, 12, 'judge', 'Minimum hint length (words) for a +1 hint to be accepted'),
 
-  atLeastOne: bool(true, 'gates', 'Binary RL: promote one 0-scored turn with a next state when a session has no effective sample'),
+  atLeastOne: bool(true, 'gates', 'Binary RL: promote a 0-scored turn with a next state to mask 1 while its session has no mask-1 turn so far in judging order (OpenClaw\'s server rule)'),
   maskZeroMode: enm('keep', ['keep', 'drop'] as const, 'gates', 'Binary RL: keep mask-0 turns in the queue (OpenClaw) or drop them'),
   opdAdvClamp: float(0, 0, 100, 'gates', 'OPD: clamp per-token advantage to ±c; 0 = off'),
   wOpd: float(1, 0, 10, 'gates', 'Combine: weight of the OPD term', { label: 'w_opd' }),
