@@ -5,6 +5,7 @@ import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec
 import { memorySource } from './sources';
 import { emptySample } from './formats/common';
 import type { ImportedSample } from './types';
+import { re2Engine } from '../../io/re2';
 
 const sample = (p: Partial<ImportedSample>): ImportedSample => ({ ...emptySample('f', 1), ...p });
 
@@ -14,8 +15,8 @@ describe('rules', () => {
     expect(new StateClassifier({ kind: 'field', field: 'env' }).classify(s)).toBe('calc');
     expect(new StateClassifier({ kind: 'field', field: 'state' }).classify(s)).toBe('given');
     expect(new StateClassifier({ kind: 'field', field: 'nope', missing: '?' }).classify(s)).toBe('?');
-    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (\\w+)' }).classify(s)).toBe('math');
-    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (?<state>\\w+)' }).classify(sample({ prompt: 'x' }))).toBe('unknown');
+    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (\\w+)' }, re2Engine).classify(s)).toBe('math');
+    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (?<state>\\w+)' }, re2Engine).classify(sample({ prompt: 'x' }))).toBe('unknown');
     const t = new StateClassifier({ kind: 'template' });
     expect(t.classify(s)).toBe(t.classify(sample({ prompt: 'Task: math. Solve 3 + 99' })));
     expect(t.classify(s)).not.toBe(t.classify(sample({ prompt: 'Write a poem' })));
@@ -41,6 +42,7 @@ describe('rules', () => {
         ],
         fallback: 'other',
       }),
+      re2Engine,
     );
     const c = (p: Partial<ImportedSample>) => b.classify(sample(p));
     expect(c({ toolCalls: ['search', 'answer'], response: 'ok' })).toEqual({ behavior: 'search-then-answer', rule: 0 });
@@ -74,7 +76,7 @@ describe('measures', () => {
       { step: 2, group_id: 'g3', state: 'a', prompt: 'p', response: 'zz', reward: 0, tokens: ['zz'], rollout_logprobs: [-1.5] },
     ];
     const src = memorySource('m.jsonl', rows.map((r) => JSON.stringify(r)).join('\n'));
-    const m = await measureLogs([src], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'x', responseRegex: 'x$' }, { label: 'y', responseRegex: 'y$' }], fallback: 'invalid' }, eps: 0.1 });
+    const m = await measureLogs([src], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'x', responseRegex: 'x$' }, { label: 'y', responseRegex: 'y$' }], fallback: 'invalid' }, eps: 0.1 }, { regex: re2Engine });
     expect(m.behaviors).toEqual(['x', 'y']);
     expect(m.states).toEqual(['a', 'b']);
     expect(m.unclassified).toBe(1);
