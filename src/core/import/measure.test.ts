@@ -94,9 +94,15 @@ describe('measures', () => {
     expect(s1['grad/reward_var']).toBeCloseTo(2 / 9, 12);
     expect(s1['grad/zero_std_frac']).toBe(0);
     expect(s1['support/token_entropy']).toBeUndefined();
+    // the counts behind the distribution, per state; a rule's behavior no sample had is listed with 0
+    expect([s1['import/state_samples/a'], s1['import/state_samples/b']]).toEqual([3, 1]);
+    expect([s1['support/behavior_count/a/x'], s1['support/behavior_count/a/y'], s1['support/behavior_count/b/x'], s1['support/behavior_count/b/y']]).toEqual([2, 1, 1, 0]);
     // tokens: [go x] [go x] [go y] [x] → after start: go,go,go,x → H = H(3/4,1/4) over 4; after go: x,x,y → H(2/3,1/3) over 3
     const h = (ps: number[]) => -ps.reduce((a, p) => a + p * Math.log(p), 0);
     expect(s1['support/token_entropy_empirical']).toBeCloseTo((4 * h([3 / 4, 1 / 4]) + 3 * h([2 / 3, 1 / 3])) / 7, 12);
+    // per state: a: after start go,go,go (H 0, 3 times); after go x,x,y → (3·H(2/3,1/3))/6; b: one token, H 0
+    expect(s1['support/token_entropy_empirical/a']).toBeCloseTo((3 * h([2 / 3, 1 / 3])) / 6, 12);
+    expect(s1['support/token_entropy_empirical/b']).toBe(0);
     expect(s1['support/distinct_1']).toBeCloseTo(3 / 7, 12);
     expect(s1['support/distinct_2']).toBeCloseTo(2 / 3, 12);
     const s2 = f2.scalars;
@@ -104,6 +110,7 @@ describe('measures', () => {
     expect(s2['support/behavior_dist/a/invalid']).toBe(0.5);
     expect(s2['support/behavior_entropy/a']).toBeCloseTo(0.5 * Math.log(2), 12); // −Σ p ln p over valid behaviors, unnormalized, as the lab
     expect(s2['support/token_entropy']).toBeCloseTo(1, 12);
+    expect(s2['support/token_entropy/a']).toBeCloseTo(1, 12);
     expect(s2['grad/zero_std_frac']).toBe(1);
     expect(s2['import/unclassified']).toBe(1);
   });
