@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
+import { re2Engine } from '../io/re2';
 import { readJsonFile, writeTextFile } from './files';
 import { readGateFile } from './gate-args';
 
@@ -102,6 +103,7 @@ async function main(): Promise<number> {
       format: format as FormatId | 'auto',
       openclawBatch: batch,
       parquet: openParquet,
+      regex: re2Engine,
       onProgress: (p) => {
         const now = Date.now();
         if (now - last < 500 && p.file) return;
