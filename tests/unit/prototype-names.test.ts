@@ -24,7 +24,7 @@ describe('Object.prototype names at every entry point', () => {
       expect(fixesRun(k)).toBe(false);
       expect(settingOfUrlKey(k)).toBeNull();
       expect(checkField(k, v)).toBe('unknown setting');
-      expect(() => parseField(k, String(v))).toThrow(`config.${k}: unknown setting`);
+      expect(() => parseField(k, typeof v === 'string' ? v : JSON.stringify(v))).toThrow(`config.${k}: unknown setting`);
     }));
   });
 
