@@ -3,18 +3,12 @@
  * variant's seeds) trained in lockstep, every cell from step 0 (or continued from stored weights).
  * The UI passes a listener (wrapped in `Comlink.proxy`) that receives coalesced frames per cell.
  */
-import type { Config } from '../src/core/config';
-import type { TimelineEntry } from '../src/core/loop';
-import type { MetricsFrame, SampleTrace } from '../src/core/metrics';
+import type { SampleTrace } from '../src/core/metrics';
+import type { CellInit, ExperimentListener, GroupStatus } from '../src/core/run/population-types';
 import type { BackendPreference } from './lab.api';
 
-export interface CellInit {
-  /** The experiment's cell index (variant * seeds + seedIndex). */
-  index: number;
-  config: Config;
-  /** Continue from stored weights at `step` (fresh optimizer moments and random streams from there). */
-  resume?: { step: number; weights: Float32Array };
-}
+// The population session's own types (src/core/run/population-types.ts) are the worker's contract too.
+export type { CellFrames, CellInit, CellPhase, CellStatus, ExperimentListener, GroupStatus } from '../src/core/run/population-types';
 
 export interface ExperimentInit {
   cells: CellInit[];
@@ -24,42 +18,11 @@ export interface ExperimentInit {
   numThreads?: number;
 }
 
-export type CellPhase = 'loading' | 'ready' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
-
-export interface CellStatus {
-  index: number;
-  phase: CellPhase;
-  step: number;
-  /** Why a cell stopped early (non-finite metric, error), or how it started (resumed at step t). */
-  message: string;
-}
-
-export interface GroupStatus {
-  phase: CellPhase;
-  message: string;
-  backend: string;
-  backendNote: string;
-  baseSource: string;
-  /** Lockstep rounds per second (each round steps every live cell once). */
-  roundsPerSecond: number;
-  cells: CellStatus[];
-}
-
-export interface CellFrames {
-  index: number;
-  frames: MetricsFrame[];
-  timeline: TimelineEntry[];
-}
-
-export interface ExperimentListener {
-  frames(batch: CellFrames[]): void;
-  status(status: GroupStatus): void;
-}
-
 export interface ExperimentApi {
   init(init: ExperimentInit, listener: ExperimentListener): Promise<GroupStatus>;
   play(): Promise<void>;
-  pause(): Promise<void>;
+  /** Stop at the next round boundary (the round in flight completes and is kept); resolves when idle. */
+  pause(): Promise<GroupStatus>;
   /** n lockstep rounds (paused afterwards). */
   step(n: number): Promise<GroupStatus>;
   /** Current trainer weights of a cell and the step they belong to. */

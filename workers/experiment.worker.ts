@@ -1,17 +1,17 @@
 /**
- * The experiment worker: a group of experiment cells (one variant's seeds) trained in lockstep as one
- * population on the chosen backend (see
- * experiment.api.ts and experiment-session.ts). Same engine and base rules as the lab worker.
+ * The experiment worker: a comlink adapter over a population session (src/core/run/population.ts):
+ * one variant's seeds trained in lockstep as one population on the chosen backend. Same engine and
+ * base rules as the lab worker.
  */
 import * as Comlink from 'comlink';
+import { PopulationSession } from '../src/core/run/population';
 import { createBrowserEngine, createBrowserPopulation } from '../src/engine/browser';
 import { BASE_SEED, loadBase } from './base';
 import type { ExperimentApi, ExperimentInit, ExperimentListener } from './experiment.api';
-import { ExperimentSession } from './experiment-session';
 
-let session: ExperimentSession | null = null;
+let session: PopulationSession | null = null;
 
-function need(): ExperimentSession {
+function need(): PopulationSession {
   if (!session) throw new Error('experiment worker: call init() first');
   return session;
 }
@@ -19,7 +19,7 @@ function need(): ExperimentSession {
 const api: ExperimentApi = {
   async init(init: ExperimentInit, listener: ExperimentListener) {
     if (session) await session.dispose();
-    session = new ExperimentSession(
+    session = new PopulationSession(
       {
         createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads }),
         // the variant's seeds as one population (one graph of P members), probed at that size

@@ -65,7 +65,9 @@ describe('npm run experiment', () => {
     // the paired report reads the bundle
     const rep = cli(['report', merged, '--metric', 'support/token_entropy', '--from', '1', '--to', '3']);
     expect(rep.code, rep.err).toBe(0);
-    expect(JSON.parse(rep.out)).toMatchObject({ n: 2, seeds: [4, 7], variantA: 0, variantB: 1 });
+    expect(JSON.parse(rep.out)).toMatchObject({ n: 2, total: 2, seeds: [4, 7], variantA: 0, variantB: 1, ci: null, skipped: [] });
+    // two seeds: the pair count is said, and no interval given
+    expect(rep.err).toMatch(/steps 1–3: 2 of 2 pairs cover steps 1–3\. .* n = 2 pairs: no 95 % interval is given below 5 pairs/);
     // and a re-run of a cell reproduces it bit for bit
     const rr = cli(['reproduce', merged, '--index', '1', ...common]);
     expect(rr.code, rr.err).toBe(0);

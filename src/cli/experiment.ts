@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleToJson, mergeCells, parseBundle, reproduceCheck, runIndex, type BundleRun } from '../core/experiment/bundle';
 import { endLine, frameLine, headerLine, parseCellLog } from '../core/experiment/cell-log';
-import { pairedFromBundle } from '../core/experiment/compare';
+import { pairedFromBundle, pairsText } from '../core/experiment/compare';
+import { intervalText } from '../core/experiment/stats';
 import { runCell, runCellsTogether } from '../core/experiment/run-cell';
 import { cellCount, experimentCell, parseExperimentSpec, variantLabel, type ExperimentCell, type ExperimentSpec } from '../core/experiment/spec';
 import { codeVersion } from './code-version';
@@ -217,7 +218,7 @@ function report(file: string | undefined): number {
   const b = int('b', opt.b) ?? 1;
   const r = pairedFromBundle(bundle, opt.metric, a, b, { from: int('from', opt.from), to: int('to', opt.to), higherIsBetter: !opt['lower-is-better'] });
   console.log(JSON.stringify(r, null, 1));
-  info(`${opt.metric}, steps ${r.from}–${r.to}: B (${r.labelB}) vs A (${r.labelA}): ${r.favourB}/${r.n} seeds favour B (ties ${r.ties}), sign test p = ${r.signTestP.toPrecision(3)}, mean paired difference ${r.meanDiff.toFixed(4)}, ${Math.round(r.level * 100)}% bootstrap CI [${r.ci[0].toFixed(4)}, ${r.ci[1].toFixed(4)}]`);
+  info(`${opt.metric}, steps ${r.from}–${r.to}: ${pairsText(r)}. B (${r.labelB}) vs A (${r.labelA}): ${r.favourB}/${r.n} pairs favour B (ties ${r.ties}), sign test p = ${r.signTestP.toPrecision(3)}, mean paired difference ${r.meanDiff.toFixed(4)}, ${intervalText(r, (v) => v.toFixed(4))}`);
   return 0;
 }
 
@@ -231,7 +232,7 @@ async function reproduce(file: string | undefined): Promise<number> {
   for (const i of cells) reruns.push(await trainCell(bundle.spec, experimentCell(bundle.spec, i), codeVersion()));
   const r = reproduceCheck(bundle, reruns);
   console.log(JSON.stringify(r));
-  info(r.identical ? `reproduced: ${r.cells} cell(s) identical bit for bit` : `NOT reproduced: cell ${r.first!.cell}, step ${r.first!.step}, ${r.first!.key}: ${JSON.stringify(r.first!.expected)} vs ${JSON.stringify(r.first!.got)}`);
+  info(r.identical ? `reproduced: ${r.cells} cell(s) identical bit for bit` : `NOT reproduced: cell ${r.first!.cell}, step ${r.first!.step}, ${r.first!.key}: ${JSON.stringify(r.first!.expected)} vs ${JSON.stringify(r.first!.got)}${r.why ? ` (the bundle says why: ${r.why})` : ''}`);
   if (r.otherEngine.length) info(`cells ${r.otherEngine.join(', ')} ran on another engine than stored: bit-for-bit equality is not expected there`);
   return r.identical ? 0 : EXIT_ERROR;
 }

@@ -136,8 +136,8 @@ describe('gate editor (WASM)', () => {
     // the change is a labelled rule on the time charts, and the per-rule counts name the new gate's rules
     const metrics = page.locator('section[data-view=metrics]');
     await metrics.getByText('gate built-in → 2 rules').first().waitFor();
-    await metrics.getByText(/^rule 2: (at-least-one \/ )?the rest$/).waitFor();
-    await metrics.getByText('rule 4: effective').waitFor(); // the built-in gate's, before the change
+    await metrics.locator('.legend .key', { hasText: /^the rest$/ }).waitFor();
+    await metrics.locator('.legend .key', { hasText: /^effective$/ }).waitFor(); // the built-in gate's, before the change
     await metrics.screenshot({ path: `${ARTIFACTS}gate-rule-counts.png` });
     // the sample inspector names the deciding rule
     await page.getByRole('checkbox', { name: 'Sample inspector' }).check();

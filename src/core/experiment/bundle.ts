@@ -1,6 +1,9 @@
 // Experiment bundles: one versioned JSON document holding the spec and every trained cell (config,
-// timeline, metric frames). Written by the CLI's merge and the lab's export, read by the lab's
-// import; parsing names every bad field and builds nothing until the whole file is valid.
+// timeline, metric frames, where it resumed). Written by the CLI's merge and the lab's export, read
+// by the lab's import; parsing names every bad field and builds nothing until the whole file is
+// valid: frames only at the spec's steps and with metrics, changes that are settings on the run's
+// timeline, traces shaped as samples, no run carrying another seed's frames, and the runs are
+// checked even when the spec itself is bad.
 import { configErrors, type Config, type FieldError } from '../config';
 import type { TimelineEntry } from '../loop';
 import { asPerf, asScalars, asSeries, scalarAt, seriesAt, type MetricsFrame } from '../metrics';
@@ -19,6 +22,17 @@ export interface BundleRun {
   stoppedBy?: string;
   /** Engine backend that trained it ("wasm", "webgpu", "tabular"): bit-for-bit reproduction holds per engine. */
   engine?: string;
+  /** Where training was interrupted and continued (a reload): from what, and whether bit for bit. */
+  resumed?: Resume[];
+}
+
+export interface Resume {
+  /** The last step before the interruption: training continued from its state. */
+  step: number;
+  /** The continuation equals an uninterrupted run (a full snapshot); false: e.g. weights only. */
+  exact: boolean;
+  /** What it continued from ("stored weights", "a snapshot"). */
+  from: string;
 }
 
 export interface ExperimentBundle {
@@ -94,32 +108,87 @@ function numberArray(x: unknown, path: string, errors: FieldError[]): number[] {
   });
 }
 
-/** One metrics frame (from a bundle or a cell log); problems are pushed onto errors. */
-export function parseFrame(x: unknown, path: string, errors: FieldError[]): MetricsFrame {
+const TRACE_NUMBERS = ['session', 'turn', 'score', 'reward', 'lossMask', 'rule', 'advMean', 'advMin', 'advMax'] as const;
+const TRACE_STRINGS = ['state', 'response', 'behavior', 'ruleName'] as const;
+
+/** One sample trace of a frame, checked field by field (non-finite numbers as their strings). */
+function parseTrace(x: unknown, path: string, errors: FieldError[]): MetricsFrame['trace'][number] | null {
+  if (!isObject(x)) {
+    errors.push({ field: path, message: 'expected a sample trace object' });
+    return null;
+  }
+  const before = errors.length;
+  const out: Record<string, unknown> = {};
+  for (const k of TRACE_NUMBERS) {
+    const n = num(x[k]);
+    if (n === undefined) errors.push({ field: `${path}.${k}`, message: `expected a number, got ${JSON.stringify(x[k])}` });
+    out[k] = n;
+  }
+  for (const k of TRACE_STRINGS) {
+    if (typeof x[k] !== 'string') errors.push({ field: `${path}.${k}`, message: 'expected a string' });
+    out[k] = x[k];
+  }
+  out.votes = numberArray(x.votes, `${path}.votes`, errors);
+  out.advantages = numberArray(x.advantages, `${path}.advantages`, errors);
+  if (x.hint !== null && typeof x.hint !== 'string') errors.push({ field: `${path}.hint`, message: 'expected a string or null' });
+  if (!Array.isArray(x.hintVotes) || !x.hintVotes.every((v) => typeof v === 'string')) errors.push({ field: `${path}.hintVotes`, message: 'expected an array of strings' });
+  if (typeof x.queued !== 'boolean') errors.push({ field: `${path}.queued`, message: 'expected true or false' });
+  if (!isObject(x.fields)) errors.push({ field: `${path}.fields`, message: 'expected an object' });
+  if (errors.length > before) return null;
+  return { ...out, hint: x.hint, hintVotes: [...(x.hintVotes as string[])], queued: x.queued, fields: { ...(x.fields as object) } } as MetricsFrame['trace'][number];
+}
+
+/**
+ * One metrics frame (from a bundle or a cell log); problems are pushed onto errors. With the spec's
+ * step count, a step outside 1..steps is refused.
+ */
+export function parseFrame(x: unknown, path: string, errors: FieldError[], steps?: number): MetricsFrame {
   if (!isObject(x)) {
     errors.push({ field: path, message: 'expected a metrics frame object' });
     return { step: 0, version: 0, scalars: asScalars({}), series: asSeries({}), ratioEdges: [], perf: asPerf({}), changes: {}, trace: [] };
   }
   const step = x.step;
   if (!Number.isInteger(step) || (step as number) < 0) errors.push({ field: `${path}.step`, message: `expected a step number, got ${JSON.stringify(step)}` });
+  else if (steps !== undefined && ((step as number) < 1 || (step as number) > steps)) errors.push({ field: `${path}.step`, message: `step ${String(step)} is not a step of the spec (1–${steps})` });
   if (typeof x.version !== 'number') errors.push({ field: `${path}.version`, message: 'expected a number' });
   const series: Record<string, number[]> = {};
   if (!isObject(x.series)) errors.push({ field: `${path}.series`, message: 'expected an object of number arrays' });
   else for (const [k, v] of Object.entries(x.series)) series[k] = numberArray(v, `${path}.series.${k}`, errors);
   const changes = x.changes ?? {};
-  if (!isObject(changes)) errors.push({ field: `${path}.changes`, message: 'expected an object' });
-  const trace = x.trace ?? [];
-  if (!Array.isArray(trace)) errors.push({ field: `${path}.trace`, message: 'expected an array' });
+  if (!isObject(changes)) errors.push({ field: `${path}.changes`, message: 'expected an object of settings' });
+  else for (const er of configErrors(changes)) errors.push({ field: `${path}.changes.${er.field}`, message: er.message });
+  const trace: MetricsFrame['trace'] = [];
+  if (!Array.isArray(x.trace ?? [])) errors.push({ field: `${path}.trace`, message: 'expected an array of sample traces' });
+  else ((x.trace ?? []) as unknown[]).forEach((t, i) => {
+    const parsed = parseTrace(t, `${path}.trace[${i}]`, errors);
+    if (parsed) trace.push(parsed);
+  });
+  const scalars = numberRecord(x.scalars, `${path}.scalars`, errors);
+  if (isObject(x.scalars) && Object.keys(scalars).length === 0 && Object.keys(x.scalars).length === 0) errors.push({ field: `${path}.scalars`, message: 'a frame without metrics' });
   return {
     step: step as number,
     version: x.version as number,
-    scalars: asScalars(numberRecord(x.scalars, `${path}.scalars`, errors)),
+    scalars: asScalars(scalars),
     series: asSeries(series),
     ratioEdges: numberArray(x.ratioEdges, `${path}.ratioEdges`, errors),
     perf: asPerf(x.perf === undefined ? {} : numberRecord(x.perf, `${path}.perf`, errors)),
-    changes: changes as Record<string, unknown>,
-    trace: trace as MetricsFrame['trace'],
+    changes: isObject(changes) ? { ...changes } : {},
+    trace,
   };
+}
+
+function parseResumes(x: unknown, path: string, errors: FieldError[], steps?: number): Resume[] | undefined {
+  if (x === undefined) return undefined;
+  if (!Array.isArray(x)) {
+    errors.push({ field: path, message: 'expected an array of { step, exact, from }' });
+    return undefined;
+  }
+  return x.map((r, i) => {
+    const p = `${path}[${i}]`;
+    if (!isObject(r) || !Number.isInteger(r.step) || (r.step as number) < 0 || (steps !== undefined && (r.step as number) >= steps) || typeof r.exact !== 'boolean' || typeof r.from !== 'string')
+      errors.push({ field: p, message: `expected { step (0–${steps === undefined ? 'steps' : steps - 1}), exact (true/false), from (text) }` });
+    return { step: Number((r as Resume).step), exact: (r as Resume).exact === true, from: String((r as Resume).from) };
+  });
 }
 
 function parseTimeline(x: unknown, path: string, errors: FieldError[]): TimelineEntry[] {
@@ -138,38 +207,64 @@ function parseTimeline(x: unknown, path: string, errors: FieldError[]): Timeline
   });
 }
 
-/** One run of a bundle checked against the spec: its config must be the spec's cell config. */
-export function parseBundleRun(x: unknown, spec: ExperimentSpec, path: string, errors: FieldError[]): BundleRun | null {
+/**
+ * One run of a bundle checked against the spec: its config must be the spec's cell config, its
+ * frames at the spec's steps. With no (valid) spec, everything that does not need one is checked.
+ */
+export function parseBundleRun(x: unknown, spec: ExperimentSpec | null, path: string, errors: FieldError[]): BundleRun | null {
   if (!isObject(x)) {
     errors.push({ field: path, message: 'expected a run object' });
     return null;
   }
   const before = errors.length;
   const { variant, seed } = x;
-  if (!Number.isInteger(variant) || (variant as number) < 0 || (variant as number) >= spec.variants.length)
-    errors.push({ field: `${path}.variant`, message: `expected a variant index 0..${spec.variants.length - 1}, got ${JSON.stringify(variant)}` });
-  if (seedPosition(spec, seed) < 0) errors.push({ field: `${path}.seed`, message: `${JSON.stringify(seed)} is not one of the spec's seeds` });
+  if (!Number.isInteger(variant) || (variant as number) < 0 || (spec && (variant as number) >= spec.variants.length))
+    errors.push({ field: `${path}.variant`, message: spec ? `expected a variant index 0..${spec.variants.length - 1}, got ${JSON.stringify(variant)}` : `expected a variant index, got ${JSON.stringify(variant)}` });
+  if (spec ? seedPosition(spec, seed) < 0 : !Number.isInteger(seed)) errors.push({ field: `${path}.seed`, message: spec ? `${JSON.stringify(seed)} is not one of the spec's seeds` : `expected a seed, got ${JSON.stringify(seed)}` });
   if (!isObject(x.config)) errors.push({ field: `${path}.config`, message: 'expected a config object' });
   else {
     for (const e of configErrors(x.config)) errors.push({ field: `${path}.config.${e.field}`, message: e.message });
-    if (errors.length === before) {
+    if (errors.length === before && spec) {
       const want = variantConfig(spec, variant as number, seed as number);
       const diff = (Object.keys(want) as (keyof Config)[]).filter((k) => (x.config as Record<string, unknown>)[k] !== want[k]);
       if (diff.length) errors.push({ field: `${path}.config`, message: `differs from the spec's variant ${variant} at seed ${seed} in ${diff.join(', ')}` });
     }
   }
   const timeline = parseTimeline(x.timeline, `${path}.timeline`, errors);
-  const frames = Array.isArray(x.frames) ? x.frames.map((f, i) => parseFrame(f, `${path}.frames[${i}]`, errors)) : (errors.push({ field: `${path}.frames`, message: 'expected an array of metrics frames' }), []);
+  const frames = Array.isArray(x.frames) ? x.frames.map((f, i) => parseFrame(f, `${path}.frames[${i}]`, errors, spec?.steps)) : (errors.push({ field: `${path}.frames`, message: 'expected an array of metrics frames' }), []);
   frames.forEach((f, i) => {
     if (i > 0 && f.step <= frames[i - 1].step) errors.push({ field: `${path}.frames[${i}].step`, message: `steps must increase (${frames[i - 1].step} then ${f.step})` });
+    // a setting changed live takes effect at a step and is on the timeline at the step before it
+    if (Object.keys(f.changes).length && !timeline.some((e) => e.step === f.step - 1 && JSON.stringify(e.patch) === JSON.stringify(f.changes)))
+      errors.push({ field: `${path}.frames[${i}].changes`, message: `settings changed at step ${f.step} but the run's timeline has no such change at step ${f.step - 1}` });
   });
+  const resumed = parseResumes(x.resumed, `${path}.resumed`, errors, spec?.steps);
   if (x.stoppedBy !== undefined && typeof x.stoppedBy !== 'string') errors.push({ field: `${path}.stoppedBy`, message: 'expected a string' });
   if (x.engine !== undefined && typeof x.engine !== 'string') errors.push({ field: `${path}.engine`, message: 'expected a string' });
   if (errors.length > before) return null;
   const run: BundleRun = { variant: variant as number, seed: seed as number, config: x.config as Config, timeline, frames };
   if (x.stoppedBy !== undefined) run.stoppedBy = x.stoppedBy as string;
   if (x.engine !== undefined) run.engine = x.engine as string;
+  if (resumed) run.resumed = resumed;
   return run;
+}
+
+/**
+ * Runs of different seeds never train to the same frames: a run whose every frame equals another
+ * seed's run (deterministic parts) carries that run's frames. Candidates share their first frame.
+ */
+function carriedFrames(runs: readonly { run: BundleRun; path: string }[], errors: FieldError[]): void {
+  const byFirst = new Map<string, { run: BundleRun; path: string }[]>();
+  for (const r of runs) {
+    const first = r.run.frames[0];
+    if (!first) continue;
+    const key = stringifyWithNonFinite([first.step, first.scalars]);
+    const same = byFirst.get(key) ?? [];
+    const twin = same.find((o) => o.run.seed !== r.run.seed && o.run.frames.length === r.run.frames.length && firstFrameDifference(o.run.frames, r.run.frames) === null);
+    if (twin) errors.push({ field: `${r.path}.frames`, message: `the frames of ${twin.path} (seed ${twin.run.seed}), metric for metric, though this run's seed is ${r.run.seed}` });
+    same.push(r);
+    byFirst.set(key, same);
+  }
 }
 
 /** Validate parsed JSON (or JSON text) as a bundle; throws BundleError listing every bad field. */
@@ -197,16 +292,20 @@ export function parseBundle(input: unknown): ExperimentBundle {
   }
   const runs: BundleRun[] = [];
   if (!Array.isArray(x.runs)) errors.push({ field: 'runs', message: 'expected an array of runs' });
-  else if (spec) {
+  else {
     const seen = new Set<number>();
+    const parsed: { run: BundleRun; path: string }[] = [];
     x.runs.forEach((r, i) => {
       const run = parseBundleRun(r, spec, `runs[${i}]`, errors);
       if (!run) return;
+      parsed.push({ run, path: `runs[${i}]` });
+      if (!spec) return;
       const idx = runIndex(spec, run);
       if (seen.has(idx)) errors.push({ field: `runs[${i}]`, message: `duplicate cell (variant ${run.variant}, seed ${run.seed})` });
       seen.add(idx);
       runs.push(run);
     });
+    carriedFrames(parsed, errors);
   }
   if (errors.length || !spec) throw new BundleError(errors);
   runs.sort((a, b) => runIndex(spec, a) - runIndex(spec, b));
@@ -220,9 +319,11 @@ export function parseBundle(input: unknown): ExperimentBundle {
 export function mergeCells(spec: ExperimentSpec, runs: readonly BundleRun[], codeVersion: string, opts: { partial?: boolean } = {}): ExperimentBundle {
   const errors: FieldError[] = [];
   const byIndex = new Map<number, BundleRun>();
+  const parsed: { run: BundleRun; path: string }[] = [];
   runs.forEach((r, i) => {
     const checked = parseBundleRun(JSON.parse(stringifyWithNonFinite(r)), spec, `cells[${i}]`, errors);
     if (!checked) return;
+    parsed.push({ run: checked, path: `cells[${i}]` });
     const idx = runIndex(spec, r);
     if (byIndex.has(idx)) errors.push({ field: `cells[${i}]`, message: `duplicate cell ${idx} (variant ${r.variant}, seed ${r.seed})` });
     else byIndex.set(idx, r);
@@ -231,6 +332,7 @@ export function mergeCells(spec: ExperimentSpec, runs: readonly BundleRun[], cod
     const missing = Array.from({ length: cellCount(spec) }, (_, i) => i).filter((i) => !byIndex.has(i));
     if (missing.length) errors.push({ field: 'cells', message: `missing cell ${missing.length === 1 ? 'index' : 'indices'} ${missing.join(', ')} of ${cellCount(spec)}` });
   }
+  carriedFrames(parsed, errors);
   if (errors.length) throw new BundleError(errors);
   return makeBundle(spec, [...byIndex.keys()].sort((a, b) => a - b).map((i) => byIndex.get(i)!), codeVersion);
 }
@@ -279,7 +381,14 @@ export interface Reproduction {
   /** Cells whose engine differs from the stored one: bit-for-bit equality is not expected there. */
   otherEngine: number[];
   first?: FrameDifference & { cell: number };
+  /** Stored cells that were continued in a way a clean run does not (e.g. from weights only). */
+  resumed?: (Resume & { cell: number })[];
+  /** Why it did not reproduce, when the bundle says: "cell 0 resumed at step 6 from stored weights". */
+  why?: string;
 }
+
+/** The text for a cell that was not continued bit for bit. */
+export const resumeText = (r: Resume & { cell: number }): string => `cell ${r.cell} resumed at step ${r.step} from ${r.from} (not bit for bit)`;
 
 /** Compare re-run cells with the bundle's (matched by variant and seed). */
 export function reproduceCheck(bundle: ExperimentBundle, reruns: readonly BundleRun[]): Reproduction {
@@ -290,11 +399,17 @@ export function reproduceCheck(bundle: ExperimentBundle, reruns: readonly Bundle
     if (!stored) throw new RangeError(`re-run cell ${cell} (variant ${r.variant}, seed ${r.seed}) is not in the bundle`);
     out.cells++;
     if (stored.engine && r.engine && stored.engine !== r.engine) out.otherEngine.push(cell);
+    for (const res of stored.resumed ?? []) if (!res.exact) (out.resumed ??= []).push({ ...res, cell });
     const d = firstFrameDifference(stored.frames, r.frames);
     if (d && out.identical) {
       out.identical = false;
       out.first = { ...d, cell };
     }
+  }
+  if (!out.identical && out.resumed) {
+    // the first difference at or after an inexact resume of its cell explains it
+    const cause = out.resumed.find((res) => res.cell === out.first!.cell && res.step < out.first!.step) ?? out.resumed[0];
+    out.why = `${resumeText(cause)}${out.resumed.length > 1 ? `; ${out.resumed.length - 1} more resume(s): ${out.resumed.filter((x) => x !== cause).map(resumeText).join('; ')}` : ''}`;
   }
   return out;
 }

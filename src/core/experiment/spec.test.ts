@@ -25,7 +25,17 @@ function errorsOf(x: unknown): string[] {
   return [];
 }
 
+/** Every object and array of `x` behind a Proxy, as a reactive UI state wraps a form. */
+const proxied = <T>(x: T): T => (x !== null && typeof x === 'object' ? new Proxy(Array.isArray(x) ? x.map(proxied) : Object.fromEntries(Object.entries(x).map(([k, v]) => [k, proxied(v)])), {}) : x) as T;
+
 describe('parseExperimentSpec', () => {
+  it('returns plain data that structured clone takes, even from a proxied input (a lesson experiment in the form)', () => {
+    const input = proxied({ ...good, metrics: ['support/behavior_entropy/code'], description: 'd' });
+    expect(() => structuredClone(input)).toThrow(/could not be cloned/);
+    const spec = parseExperimentSpec(input);
+    expect(structuredClone(spec)).toEqual({ ...good, metrics: ['support/behavior_entropy/code'], description: 'd' });
+  });
+
   it('accepts a valid spec and keeps its fields', () => {
     const s = parseExperimentSpec(good);
     expect(s.variants.map((v) => v.name)).toEqual(['eps 0.2', 'eps 0.28']);

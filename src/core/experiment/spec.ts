@@ -46,6 +46,17 @@ const SPEC_OWNED: ReadonlySet<string> = new Set<ConfigKey>(['seed', 'steps']);
 
 const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 
+/**
+ * A JSON-like value copied into plain objects and arrays. A spec goes to structured clone
+ * (IndexedDB, postMessage), which refuses what the input may be: a UI framework's reactive proxy
+ * of a form, an object with accessors.
+ */
+function plainCopy<T>(x: T): T {
+  if (Array.isArray(x)) return x.map(plainCopy) as T;
+  if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, plainCopy(v)])) as T;
+  return x;
+}
+
 function patchErrors(path: string, x: unknown, out: FieldError[]): Partial<Config> {
   if (!isObject(x)) {
     out.push({ field: path, message: 'expected an object of settings' });
@@ -58,10 +69,13 @@ function patchErrors(path: string, x: unknown, out: FieldError[]): Partial<Confi
       if (msg) out.push({ field: `${path}.${k}`, message: msg });
     }
   }
-  return x as Partial<Config>;
+  return plainCopy(x) as Partial<Config>;
 }
 
-/** Validate an unknown value (parsed JSON) as a spec; throws ExperimentSpecError listing every bad field. */
+/**
+ * Validate an unknown value (parsed JSON, a form's state) as a spec; throws ExperimentSpecError
+ * listing every bad field. The spec returned shares nothing with the input (plain data only).
+ */
 export function parseExperimentSpec(x: unknown): ExperimentSpec {
   const errors: FieldError[] = [];
   if (!isObject(x)) throw new ExperimentSpecError([{ field: '(root)', message: 'expected a JSON object' }]);
@@ -115,7 +129,7 @@ export function parseExperimentSpec(x: unknown): ExperimentSpec {
   if (errors.length) throw new ExperimentSpecError(errors);
   const spec: ExperimentSpec = { version: 1, name: x.name as string, base, variants, seeds, steps: x.steps as number };
   if (x.description !== undefined) spec.description = x.description as string;
-  if (x.metrics !== undefined) spec.metrics = x.metrics as string[];
+  if (x.metrics !== undefined) spec.metrics = [...(x.metrics as string[])];
   return spec;
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
-import { bootstrapMeanCi, pairedComparison, quantileSorted, seedBand, signTestP, windowMean } from './stats';
+import { MIN_PAIRS_FOR_INTERVAL, bootstrapMeanCi, intervalText, pairedComparison, quantileSorted, seedBand, signTestP, windowMean } from './stats';
 
 const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true });
 
@@ -82,10 +82,19 @@ describe('pairedComparison', () => {
     expect(r.signTestP).toBe(0.5); // 2 of 2 untied: 2 · (1/4)
     expect(pairedComparison([1, 2, 3], [2, 2, 5], { higherIsBetter: false }).favourB).toBe(0);
   });
-  it('bootstrap: constant differences give a zero-width interval; [0, 1] spans both', () => {
-    expect(pairedComparison([0, 1, 2, 3], [0.5, 1.5, 2.5, 3.5]).ci).toEqual([0.5, 0.5]);
-    const r = pairedComparison([0, 0], [0, 1], { resamples: 4000 });
-    expect(r.ci).toEqual([0, 1]); // resample means 0, 0.5, 1 with p 1/4, 1/2, 1/4
+  it('bootstrap: constant differences give a zero-width interval; 0/1 differences give the resample quantiles', () => {
+    expect(pairedComparison([0, 1, 2, 3, 4], [0.5, 1.5, 2.5, 3.5, 4.5]).ci).toEqual([0.5, 0.5]);
+    const r = pairedComparison([0, 0, 0, 0, 0], [0, 0, 1, 1, 1], { resamples: 4000 });
+    expect(r.ci).toEqual([0.2, 1]); // P(mean <= 0.2) = 0.4^5 + 5·0.6·0.4^4 = 8.7 %, P(mean = 1) = 0.6^5 = 7.8 %
+  });
+  it(`below ${MIN_PAIRS_FOR_INTERVAL} pairs no interval is given, and the text says so with the count`, () => {
+    for (const n of [1, 2, 3, 4]) {
+      const r = pairedComparison(Array(n).fill(0), Array.from({ length: n }, (_, i) => i / 10));
+      expect(r.ci).toBeNull();
+      expect(intervalText(r, String)).toBe(`n = ${n} pair${n === 1 ? '' : 's'}: no 95 % interval is given below 5 pairs (it would cover far less often than 95 %)`);
+    }
+    const five = pairedComparison([0, 0, 0, 0, 0], [0.1, 0.1, 0.1, 0.1, 0.1]);
+    expect(intervalText(five, (v) => v.toFixed(1))).toBe('95 % bootstrap CI [0.1, 0.1] over n = 5 pairs');
   });
   it('bootstrap equals a plain reference loop with the same rng', () => {
     const d = [0.3, -0.1, 0.25, 0.05, 0.4, -0.2, 0.1, 0.15];
@@ -126,6 +135,8 @@ describe('pairedComparison', () => {
       expect(ba.meanDiff).toBeCloseTo(-ab.meanDiff, 9);
       const lo = Math.min(...ab.diffs);
       const hi = Math.max(...ab.diffs);
+      expect(ab.ci === null).toBe(ab.n < MIN_PAIRS_FOR_INTERVAL);
+      if (!ab.ci) return;
       expect(ab.ci[0]).toBeGreaterThanOrEqual(lo - 1e-9);
       expect(ab.ci[1]).toBeLessThanOrEqual(hi + 1e-9);
       expect(ab.ci[0]).toBeLessThanOrEqual(ab.ci[1]);

@@ -1,21 +1,33 @@
 // The one way from a gate's text to a compiled gate. A gate travels as its text (configs, URLs,
 // worker messages, bundles) and is parsed once per text on each side of a boundary: every reader
-// on that side (the config check, the loop, the panels) gets the same compiled value from here.
-import { GateError, parseGateText, type Gate } from './gate';
+// on that side (the editor's check, the config check, the loop, the panels) gets the same
+// compiled value from here.
+import { checkGateText, GateError, type Gate } from './gate';
 
 const compiled = new Map<string, Gate>();
 const MAX_KEPT = 64;
 let parses = 0;
 
-/** The compiled gate of a text (one rule per line). Throws the text's first GateError. */
-export function compileGate(text: string): Gate {
-  const hit = compiled.get(text);
-  if (hit) return hit;
-  parses++;
-  const gate = parseGateText(text);
+function keep(text: string, gate: Gate): void {
   if (compiled.size >= MAX_KEPT) compiled.delete(compiled.keys().next().value!);
   compiled.set(text, gate);
-  return gate;
+}
+
+/** Every error of a gate's text (the editor shows all); a text without errors is kept compiled for compileGate. */
+export function checkGate(text: string): ReturnType<typeof checkGateText> {
+  const hit = compiled.get(text);
+  if (hit) return { gate: hit, errors: [], lines: linesOf(text) };
+  parses++;
+  const r = checkGateText(text);
+  if (r.gate) keep(text, r.gate);
+  return r;
+}
+
+/** The compiled gate of a text (one rule per line). Throws the text's first GateError. */
+export function compileGate(text: string): Gate {
+  const r = checkGate(text);
+  if (r.errors.length) throw r.errors[0];
+  return r.gate!;
 }
 
 /** null when the text compiles to a gate, else its first error (rule, character, reason). */
@@ -27,6 +39,13 @@ export function gateCompiles(text: string): string | null {
     if (e instanceof GateError) return e.message;
     throw e;
   }
+}
+
+/** Editor lines of the rules (blank lines skipped), as checkGateText gives them. */
+function linesOf(text: string): number[] {
+  const out: number[] = [];
+  text.split('\n').forEach((l, n) => l.trim() !== '' && out.push(n));
+  return out;
 }
 
 /** How many times a gate text was parsed on this side so far (tests of the walk from editor to loop). */

@@ -85,7 +85,8 @@ function binary(e: Expr & { kind: 'binary' }, record: FieldRecord): Value {
     case '!=':
       return a !== b;
     case 'in':
-      return list(b).includes(a as number | string);
+      // == equality, as == and count use: NaN is in no list (includes would find it)
+      return list(b).some((x) => x === a);
   }
 }
 

@@ -14,8 +14,12 @@ export function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** The known name nearest to `name`, or null when none is reasonably close. */
+/** Names longer than this get no suggestion (the edit distance costs length × known names). */
+export const MAX_SUGGEST_LENGTH = 64;
+
+/** The known name nearest to `name`, or null when none is reasonably close (or `name` is too long to be a typo of one). */
 export function nearestName(name: string, known: readonly string[]): string | null {
+  if (name.length > MAX_SUGGEST_LENGTH) return null;
   let best: string | null = null;
   let bestD = Infinity;
   const lower = name.toLowerCase();

@@ -4,7 +4,7 @@
  * of onnxruntime.
  */
 import type { Config } from '../config';
-import type { PolicyEngine, PolicyShape, WeightsHandle } from '../engine';
+import type { PolicyEngine, PolicyShape } from '../engine';
 import type { Clock } from './clock';
 import type { CoalescerOptions } from './frames';
 
@@ -25,21 +25,4 @@ export interface SessionDeps {
 
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/** The engine, except that its first snapshot() returns `handle` (Run.create freezes it as the base). */
-export function withFirstSnapshot(engine: PolicyEngine, handle: WeightsHandle): PolicyEngine {
-  let used = false;
-  return new Proxy(engine, {
-    get(target, prop) {
-      if (prop === 'snapshot' && !used) {
-        return () => {
-          used = true;
-          return handle;
-        };
-      }
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
 }

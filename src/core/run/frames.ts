@@ -3,6 +3,13 @@
  * ~30 batches per second to the UI, and the UI can use it to coalesce renders. Frames are never
  * dropped — plots need every step — they are delivered in batches.
  */
+import type { MetricsFrame } from '../metrics';
+
+/** A step's frame as a session streams it: its step counted from the run's origin, its traces sent apart. */
+export function streamed(frame: MetricsFrame, origin: number): MetricsFrame {
+  const { trace: _trace, ...rest } = frame;
+  return { ...rest, step: frame.step + origin, trace: [] };
+}
 
 /**
  * One measurement of one training step, keyed by the metric names of DESIGN.md

@@ -13,9 +13,10 @@ import { Run } from '../loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
 import { policyShape } from '../pretrain';
 import { systemClock, type Clock } from './clock';
-import { errorText, withFirstSnapshot, type BaseWeights, type SessionDeps } from './deps';
-import { createCoalescer, type Coalescer } from './frames';
+import { errorText, type BaseWeights, type SessionDeps } from './deps';
+import { createCoalescer, streamed, type Coalescer } from './frames';
 import { replayTo } from './replay';
+import { startRun } from './start';
 import { Transport } from './transport';
 import type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from './types';
 
@@ -180,17 +181,8 @@ export class RunSession {
     this.origin = this.fork?.step ?? 0;
     this.poisoned = '';
     this.latestTraces = [];
-    if (this.fork) {
-      // The frozen base stays the task's base (OPD teacher, KL reference); the trainer starts at
-      // the parent's weights. The SFT phase already happened in the parent.
-      await engine.setWeights(this.fork.base);
-      const baseHandle = engine.snapshot();
-      await engine.setWeights(this.fork.weights);
-      this.run = await Run.create(withFirstSnapshot(engine, baseHandle), { ...config, sftGoldSteps: 0 });
-    } else {
-      await engine.setWeights(this.base.weights);
-      this.run = await Run.create(engine, config);
-    }
+    // A fork: the frozen base stays the task's base; the trainer starts at the parent's weights.
+    this.run = await startRun(engine, config, this.fork ? this.fork.base : this.base.weights, this.fork?.weights);
   }
 
   /**
@@ -252,9 +244,8 @@ export class RunSession {
       return false;
     }
     this.config = { ...run.config };
-    const { trace, ...rest } = frame;
-    this.latestTraces = trace;
-    const shown: MetricsFrame = { ...rest, step: frame.step + this.origin, trace: [] };
+    this.latestTraces = frame.trace;
+    const shown = streamed(frame, this.origin);
     this.coalescer.push(shown);
     const bad = nonFinite(frame);
     if (bad) {

@@ -8,7 +8,7 @@ import { BundleError, bundleToJson, makeBundle, parseBundle, runIndex, type Bund
 import { cellCount, type ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
-import type { StoredCell, StoredExperiment } from '../storage/store';
+import type { StoredCell, StoredExperiment } from '../storage/db';
 
 /** Code version of bundles the lab writes: package version + git commit of the build (vite.config.ts). */
 export const LAB_CODE_VERSION: string = import.meta.env.VITE_CODE_VERSION ?? `${pkg.name}@${pkg.version}+lab`;
@@ -25,6 +25,7 @@ export function bundleOf(spec: ExperimentSpec, cells: readonly StoredCell[], fra
     };
     if (c.stoppedBy && c.stoppedBy !== 'done') run.stoppedBy = c.stoppedBy;
     if (c.engine) run.engine = c.engine;
+    if (c.resumed?.length) run.resumed = c.resumed;
     return run;
   });
   return makeBundle(spec, runs, codeVersion);
@@ -57,7 +58,7 @@ export function bundleRecord(b: ExperimentBundle, id: string, now = Date.now()):
   }
   for (const r of b.runs) {
     const i = runIndex(b.spec, r);
-    cells[i] = { variant: r.variant, seed: r.seed, config: r.config, timeline: r.timeline, frameCount: r.frames.length, batches: 0, step: r.frames.at(-1)?.step ?? 0, stoppedBy: r.stoppedBy ?? 'done', ...(r.engine ? { engine: r.engine } : {}) };
+    cells[i] = { variant: r.variant, seed: r.seed, config: r.config, timeline: r.timeline, frameCount: r.frames.length, batches: 0, step: r.frames.at(-1)?.step ?? 0, stoppedBy: r.stoppedBy ?? 'done', ...(r.engine ? { engine: r.engine } : {}), ...(r.resumed ? { resumed: r.resumed } : {}) };
     frames[i] = r.frames.map((f) => ({ ...f, trace: f.trace ?? [] }));
   }
   return { record: { id, name: b.spec.name, kind: 'imported', createdAt: now, updatedAt: now, spec: b.spec, cells, keepWeights: false, codeVersion: b.codeVersion }, frames };

@@ -3,12 +3,15 @@
  * open experiment, and every user action as a named mutator: create, open (restore), rename,
  * delete, compare, import/export a bundle, re-run. A reload reopens the experiment that was open:
  * unfinished cells continue from their stored weights, or restart from step 0 (deterministic) where
- * none were kept, and the message says which.
+ * none were kept, and the message says which. One tab trains a stored experiment at a time (its
+ * writer lock): another tab opens it read-only and says so.
  */
 import { experimentCells, type ExperimentSpec } from '../../core/experiment/spec';
 import type { ExperimentBundle } from '../../core/experiment/bundle';
 import type { CellInit } from '../../../workers/experiment.api';
-import { RunStore, StoreError, newId, type StoredExperiment } from '../storage/store';
+import { StoreError, newId, type StoredExperiment } from '../storage/db';
+import { ExperimentStore } from '../storage/experiment-store';
+import { claimWriter, type WriterLock } from '../storage/writer-lock';
 import { bundleToJson } from '../../core/experiment/bundle';
 import { bundleRecord, compareRecords, readBundle } from './bundle-io';
 import { OpenExperiment } from './open-experiment.svelte';
@@ -17,7 +20,7 @@ import type { CellRunnerOptions } from './runner';
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class ExperimentLab {
-  store: RunStore | null = null;
+  store: ExperimentStore | null = null;
   records = $state.raw<StoredExperiment[]>([]);
   open = $state<OpenExperiment | null>(null);
   /** Storage problems (quota, blocked, unavailable): shown as an alert; training still works. */
@@ -28,6 +31,8 @@ export class ExperimentLab {
   importErrors = $state.raw<string[]>([]);
   ready = $state(false);
   #refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The writer lock of the open experiment (null: none open, or open read-only). */
+  #lock: WriterLock | null = null;
 
   constructor(readonly runner: CellRunnerOptions) {}
 
@@ -45,7 +50,7 @@ export class ExperimentLab {
   async start(): Promise<void> {
     await this.#guard(async () => {
       try {
-        this.store = await RunStore.open();
+        this.store = await ExperimentStore.open();
       } catch (e) {
         this.storeProblem = `${errText(e)} Experiments still train, but are not stored.`;
         return;
@@ -78,6 +83,8 @@ export class ExperimentLab {
   #close(): void {
     this.open?.dispose();
     this.open = null;
+    this.#lock?.release();
+    this.#lock = null;
   }
 
   /** A new experiment: every cell from step 0, stored as it trains. */
@@ -90,6 +97,7 @@ export class ExperimentLab {
         cells: experimentCells(spec).map((c) => ({ variant: c.variant, seed: c.seed, config: c.config, timeline: [], frameCount: 0, batches: 0, step: 0 })),
       };
       const ex = new OpenExperiment(rec, rec.cells.map(() => []), reference);
+      this.#lock = await claimWriter(rec.id); // a new id: no other tab has it
       await this.#persist(async (s) => {
         await s.put(rec);
         await s.setOpen(rec.id);
@@ -102,7 +110,7 @@ export class ExperimentLab {
   }
 
   /** Run a store write; a failure becomes the storage alert (training is not blocked by it). */
-  async #persist(fn: (s: RunStore) => Promise<void>): Promise<void> {
+  async #persist(fn: (s: ExperimentStore) => Promise<void>): Promise<void> {
     if (!this.store) return;
     try {
       await fn(this.store);
@@ -121,6 +129,9 @@ export class ExperimentLab {
     this.#close();
     const rec = await store.get(id);
     if (!rec) throw new Error(`no stored run ${id}`);
+    const lock = await claimWriter(id);
+    if (!lock) return this.#showReadOnly(store, rec, afterReload);
+    this.#lock = lock;
     const inits: CellInit[] = [];
     const continued: number[] = [];
     const restarted: number[] = [];
@@ -155,6 +166,14 @@ export class ExperimentLab {
     ex.message = parts.join('; ') + '.';
     await ex.train(inits, this.runner, store, (m) => (this.storeProblem = m), this.#written);
     await this.refresh();
+  }
+
+  /** Another tab trains (and stores) this experiment: shown as stored now, without workers. */
+  async #showReadOnly(store: ExperimentStore, rec: StoredExperiment, afterReload: boolean): Promise<void> {
+    const ex = new OpenExperiment(rec, await store.frames(rec.id));
+    ex.readOnly = true;
+    ex.message = `${afterReload ? `restored "${rec.name}" after the reload` : `opened "${rec.name}"`}: another tab of the lab has it open and stores it, so this tab shows it read-only, as stored now (reopen it here after closing it there to train it here).`;
+    this.open = ex;
   }
 
   async rename(id: string, name: string): Promise<void> {

@@ -56,8 +56,20 @@ describe('pairedTable', () => {
     f[4] = [];
     const t = pairedTable(s, f, { metric: M, a: 0, b: 1, from: 1, to: 3, higherIsBetter: true });
     expect(t.pairs!.seeds).toEqual([1, 3]);
-    expect(t.pairs!.skipped.map((x) => x.seed)).toEqual([2]);
+    expect(t.pairs!.skipped).toEqual([{ seed: 2, reason: 'B: has no frames' }]);
     expect(pairedTable(s, f, { metric: M, a: 1, b: 1, from: 1, to: 3, higherIsBetter: true }).problem).toMatch(/two different/);
+  });
+  it('an open window ends where every training cell is; a cell stopped early is left out, not averaged', () => {
+    const s = spec(3);
+    const f = frames(3).map((fs) => fs.slice(0, 2)); // every cell at step 2 of 3
+    f[4] = f[4].slice(0, 1); // cell 4 (B, seed 2) stopped at step 1
+    const stopped = [undefined, undefined, undefined, undefined, 'non-finite metric train/loss = NaN', undefined];
+    const t = pairedTable(s, f, { metric: M, a: 0, b: 1, from: 1, to: null, higherIsBetter: true }, stopped);
+    expect(t.soFar).toBe(true);
+    expect([t.pairs!.from, t.pairs!.to, t.pairs!.seeds]).toEqual([1, 2, [1, 3]]);
+    expect(t.pairs!.skipped).toEqual([{ seed: 2, reason: 'B: ends at step 1 (non-finite metric train/loss = NaN)' }]);
+    const done = pairedTable(s, frames(3), { metric: M, a: 0, b: 1, from: 1, to: null, higherIsBetter: true }, Array(6).fill('done'));
+    expect([done.soFar, done.pairs!.to, done.pairs!.n]).toEqual([false, 3, 3]);
   });
 });
 

@@ -8,7 +8,8 @@ import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import type { CellFrames, CellInit, GroupStatus } from '../../../workers/experiment.api';
 import { Recorder } from '../storage/recorder';
-import type { RunStore, StoredExperiment } from '../storage/store';
+import type { StoredExperiment } from '../storage/db';
+import type { ExperimentStore } from '../storage/experiment-store';
 import { reproduceCheck, type ExperimentBundle, type Reproduction } from '../../core/experiment/bundle';
 import { bundleOf } from './bundle-io';
 import { startCellRunner, type CellRunner, type CellRunnerOptions } from './runner';
@@ -25,6 +26,8 @@ export class OpenExperiment {
   /** Workers are up (false: shown only, or still starting). */
   trainable = $state(false);
   starting = $state(false);
+  /** Another tab trains and stores it: shown as stored, never trained here. */
+  readOnly = false;
   /** Cells finished or stopped early. */
   #ended = $state<number[]>([]);
   #runner: CellRunner | null = null;
@@ -56,8 +59,14 @@ export class OpenExperiment {
     return this.cells.every((c) => (this.frames[c.index]?.at(-1)?.step ?? 0) >= this.spec.steps || this.#ended.includes(c.index));
   }
 
+  /** Why each cell ended ('done', a stop or divergence message); undefined while it trains. */
+  get stoppedBy(): (string | undefined)[] {
+    void this.#ended; // changes when a cell ends
+    return this.record.cells.map((c) => c.stoppedBy);
+  }
+
   /** Start workers for `inits` (cells not finished); frames are stored when a store is given. */
-  async train(inits: CellInit[], opts: CellRunnerOptions, store: RunStore | null, onStoreError: (m: string) => void, onWritten?: () => void): Promise<void> {
+  async train(inits: CellInit[], opts: CellRunnerOptions, store: ExperimentStore | null, onStoreError: (m: string) => void, onWritten?: () => void): Promise<void> {
     if (!inits.length) return;
     this.starting = true;
     if (store) {

@@ -1,7 +1,7 @@
 /**
  * Where experiment cells train: ONE function, so that moving to P seeds in one graph later is a
  * local change. Today: one worker per variant (cells of different variants may differ in task or
- * model shape), training that variant's seeds in lockstep (workers/experiment-session.ts).
+ * model shape), training that variant's seeds in lockstep (src/core/run/population.ts).
  */
 import * as Comlink from 'comlink';
 import type { CellFrames, CellInit, ExperimentApi, ExperimentListener, GroupStatus } from '../../../workers/experiment.api';

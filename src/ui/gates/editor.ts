@@ -1,8 +1,9 @@
 // The gate editor's pure logic: the core's parse errors located by line and character, the field
 // name under the cursor and its completions, and how a draft follows the gate the run applies.
 // No DOM, no runes (unit-tested in editor.test.ts).
-import { checkField } from '../../core/config';
-import { checkGateText, type Gate } from '../../core/gates/index';
+import { checkField, fieldSpec } from '../../core/config';
+import { checkGate, MAX_GATE_CHARS, type Gate } from '../../core/gates/index';
+import { MAX_CHARS, scanTokens } from '../../core/gates/tokens';
 
 export interface Problem {
   /** 1-based line of the editor text. */
@@ -24,19 +25,29 @@ export interface DraftCheck {
 /**
  * Every problem of a gate's text, each at its line and character (the reasons come from the core);
  * `asSetting`: also the `gate` setting's own check (its length limit), which Apply must pass.
+ * Bounded work on every keystroke: a text over the limit is refused before anything is parsed,
+ * and what is checked is the text Apply would send (so Apply finds it compiled).
  */
 export function checkDraft(text: string, asSetting = true): DraftCheck {
-  const lines = text.split('\n');
-  const { gate, errors, lines: ruleLines } = checkGateText(text);
+  const limit = fieldSpec('gate');
+  const max = asSetting && limit.type === 'text' ? limit.maxLength : MAX_GATE_CHARS;
+  if (text.length > max) {
+    return { gate: null, problems: [{ line: 1, col: 1, end: 1, reason: `${text.length} characters is over the limit of ${max}: shorten the gate (nothing was checked)`, text: '' }] };
+  }
+  const sent = normalized(text);
+  // normalized drops the blank lines before the first rule: count them back into the line numbers
+  const skipped = text.split('\n').findIndex((l) => l.trim() !== '');
+  const lines = sent.split('\n');
+  const { gate, errors, lines: ruleLines } = checkGate(sent);
   const problems = errors.map((e): Problem => {
     const n = ruleLines[e.rule] ?? 0;
     const t = (lines[n] ?? '').replace(/\r$/, '');
     const col = Math.min(e.pos, t.length) + 1;
-    return { line: n + 1, col, end: Math.max(col + 1, Math.min(e.end, t.length) + 1), reason: e.reason, text: t };
+    return { line: n + 1 + Math.max(0, skipped), col, end: Math.max(col + 1, Math.min(e.end, t.length) + 1), reason: e.reason, text: t };
   });
-  // the config's own check (e.g. its length limit) decides what Apply may send
-  const limit = problems.length || !asSetting ? null : checkField('gate', text);
-  if (limit) problems.push({ line: 1, col: 1, end: 1, reason: limit, text: '' });
+  // the config's own check decides what Apply may send (the gate is compiled already: no second parse)
+  const setting = problems.length || !asSetting ? null : checkField('gate', sent);
+  if (setting) problems.push({ line: 1, col: 1, end: 1, reason: setting, text: '' });
   return { gate: problems.length ? null : gate, problems };
 }
 
@@ -51,31 +62,22 @@ export interface Word {
   text: string;
 }
 
-const ID = /[A-Za-z0-9_]/;
-
-/** The identifier that ends at the cursor (a field name being typed), or null. */
+/**
+ * The field name at the cursor (being typed), or null: the tokenizer says what is there. Only a
+ * name token of the condition counts (before "=>"; not in a string, a number, a decision or the label).
+ */
 export function wordAt(text: string, cursor: number): Word | null {
-  let start = cursor;
-  while (start > 0 && ID.test(text[start - 1])) start--;
-  let end = cursor;
-  while (end < text.length && ID.test(text[end])) end++;
-  if (start === cursor || /[0-9]/.test(text[start])) return null;
-  // after "=>" come decisions, after "#" a label: no field names there
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const before = text.slice(lineStart, start);
-  if (before.includes('=>') || before.includes('#') || inString(before)) return null;
-  return { start, end, text: text.slice(start, end) };
-}
-
-function inString(s: string): boolean {
-  let quote: string | null = null;
-  for (let i = 0; i < s.length; i++) {
-    if (quote) {
-      if (s[i] === '\\') i++;
-      else if (s[i] === quote) quote = null;
-    } else if (s[i] === '"' || s[i] === "'") quote = s[i];
-  }
-  return quote !== null;
+  const lineStart = text.lastIndexOf('\n', cursor - 1) + 1;
+  const lineEnd = text.indexOf('\n', cursor);
+  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+  const col = cursor - lineStart;
+  if (col > MAX_CHARS) return null;
+  const tokens = scanTokens(line, 'rule');
+  const at = tokens.findIndex((t) => t.pos < col && col <= t.end);
+  if (at < 0 || tokens[at].kind !== 'name') return null;
+  if (tokens.slice(0, at).some((t) => t.kind === 'op' && t.text === '=>')) return null;
+  const t = tokens[at];
+  return { start: lineStart + t.pos, end: lineStart + t.end, text: t.text };
 }
 
 /** Field names that start with the typed prefix (then those that contain it), at most `max`; none for an exact name. */

@@ -3,6 +3,7 @@
  * (App provides them once through Svelte context, so the views need no extra prop).
  */
 import { getContext, setContext } from 'svelte';
+import type { RunRuleNamers } from '../gates/rule-names';
 import type { ChangeRule } from './timeline';
 
 const KEY = Symbol('invariant-lab/change-rules');
@@ -17,11 +18,11 @@ export function useChangeRules(): () => ChangeRule[] {
 
 const NAMES = Symbol('invariant-lab/rule-names');
 
-/** Names of the gate rules in use at a step (from run A's timeline), for the per-rule counts. */
-export function provideRuleNames(get: () => ((step: number, rule: number) => string | undefined) | undefined): void {
+/** The gate rules in use at each step of run A and of the compare run (from their timelines), for the per-rule counts. */
+export function provideRuleNames(get: () => RunRuleNamers): void {
   setContext(NAMES, get);
 }
 
-export function useRuleNames(): () => ((step: number, rule: number) => string | undefined) | undefined {
-  return getContext<(() => ((step: number, rule: number) => string | undefined) | undefined) | undefined>(NAMES) ?? (() => undefined);
+export function useRuleNames(): () => RunRuleNamers {
+  return getContext<(() => RunRuleNamers) | undefined>(NAMES) ?? (() => ({}));
 }

@@ -12,7 +12,7 @@ import { reloadPlan } from './recovery';
 import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 import { configAfter, decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
-import { RunStore } from '../storage/store';
+import { LabRunStore } from '../storage/lab-run-store';
 
 export type Target = 'A' | 'B';
 
@@ -99,9 +99,9 @@ export class Lab {
 
   /** The lab run stored in this browser (null: none, or storage unavailable: said once). */
   async #storedRun(): Promise<StoredLabRun | null> {
-    let store: RunStore | null = null;
+    let store: LabRunStore | null = null;
     try {
-      store = await RunStore.open();
+      store = await LabRunStore.open();
       return await loadLabRun(store);
     } catch (e) {
       this.message = `The stored run could not be read (${e instanceof Error ? e.message : String(e)}); starting a new one.`;
@@ -145,9 +145,9 @@ export class Lab {
       this.restored = null;
       this.offer = null;
       this.closeCompare();
-      let store: RunStore | null = null;
+      let store: LabRunStore | null = null;
       try {
-        store = await RunStore.open();
+        store = await LabRunStore.open();
         await store.setLabRun(null);
       } catch {
         // nothing stored to forget; the recorder says why storage fails

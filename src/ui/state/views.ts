@@ -13,3 +13,27 @@ export const VIEW_LABELS: Record<ViewId, string> = {
 };
 
 export const DEFAULT_VIEWS: readonly ViewId[] = ['behavior', 'metrics', 'ratio', 'invariants', 'funnel'];
+
+/** How a lesson's watch line names each view (the wording the presets use). */
+const NAMED_AS: Record<ViewId, RegExp> = {
+  behavior: /behavior distribution/i,
+  metrics: /metrics over time/i,
+  support: /support heatmap/i,
+  ratio: /ratio (view|histogram)/i,
+  invariants: /invariant panel/i,
+  funnel: /sample funnel/i,
+  inspector: /sample inspector/i,
+};
+
+/** The views a lesson's watch line tells the class to look at, in the lab's view order. */
+export function viewsNamedIn(watch: string): ViewId[] {
+  return VIEW_IDS.filter((id) => NAMED_AS[id].test(watch));
+}
+
+/**
+ * Projector mode shows the headline and few views: with a lesson open, the views its watch line
+ * names (none: the headline alone); without one, the first two selected.
+ */
+export function projectorViews(selected: readonly ViewId[], watch: string | undefined): ViewId[] {
+  return watch === undefined ? selected.slice(0, 2) : viewsNamedIn(watch);
+}

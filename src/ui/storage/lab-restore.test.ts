@@ -12,7 +12,7 @@ import { RunSession } from '../../core/run/session';
 import { reloadPlan } from '../state/recovery';
 import { LabRunRecording } from './lab-run';
 import { configAfter, decideRestore, loadLabRun, type StoredLabRun } from './lab-restore';
-import { RunStore, snapshotBytes } from './store';
+import { LabRunStore, snapshotBytes } from './lab-run-store';
 
 const cfg = makeConfig({ task: 'assistant', method: 'combine', lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 50, staleness: 1 });
 
@@ -37,9 +37,9 @@ function session(config: Config) {
 
 let dbs = 0;
 const names: string[] = [];
-const opened: RunStore[] = [];
+const opened: LabRunStore[] = [];
 async function open(name: string) {
-  const s = await RunStore.open(name);
+  const s = await LabRunStore.open(name);
   opened.push(s);
   return s;
 }
@@ -53,7 +53,7 @@ async function recorded(keepSnapshot: boolean) {
   const name = `lab-restore-${dbs++}`;
   names.push(name);
   const errors: string[] = [];
-  const rec = new LabRunRecording((m) => errors.push(m), () => RunStore.open(name));
+  const rec = new LabRunRecording((m) => errors.push(m), () => LabRunStore.open(name));
   rec.keepSnapshot = keepSnapshot;
   const a = session(cfg);
   await a.s.init();
@@ -116,7 +116,7 @@ describe('the lab run across a reload', () => {
     const { name, rec, a } = await recorded(true);
     const store = await open(name);
     const stored = (await loadLabRun(store))!;
-    const again = new LabRunRecording(() => undefined, () => RunStore.open(name));
+    const again = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
     again.adopt(stored.record.id, 6, stored.frames[0]);
     const view = { runId: 7, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' };
     again.update({ ...view, runId: -1 }, stored.frames); // the page holds the frames while the worker starts
@@ -130,7 +130,7 @@ describe('the lab run across a reload', () => {
     expect((await store.list()).length).toBe(2);
     expect(await store.getLabRun()).not.toBe(stored.record.id);
     // the previous run stays listed, without its snapshot (only the current run is resumed)
-    expect(await store.snapshot(stored.record.id, 0)).toBeUndefined();
+    expect(await store.snapshot(stored.record.id)).toBeUndefined();
     expect((await store.get(stored.record.id))?.cells[0].weights).toBeUndefined();
     expect((await store.frames(stored.record.id))[0].map((f) => f.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     await again.close();
@@ -166,12 +166,12 @@ describe('decideRestore', () => {
 });
 
 describe('storage failures while recording', () => {
-  it('a full disk gives a clear message; the stored run stays whole and later writes stop', async () => {
+  it('a full disk says which steps are stored, keeps the rest pending, and stores it all once there is space', async () => {
     const { name, rec, a } = await recorded(true);
     const store = await open(name);
     const before = (await loadLabRun(store))!;
-    const errors: string[] = [];
-    const again = new LabRunRecording((m) => errors.push(m), () => RunStore.open(name));
+    const said: [string, string][] = [];
+    const again = new LabRunRecording((m, state) => said.push([m, state]), () => LabRunStore.open(name), undefined, { retryMs: 3_600_000 });
     again.adopt(before.record.id, 6, before.frames[0]);
     const proto = IDBObjectStore.prototype as unknown as { put: (...args: unknown[]) => unknown };
     const put = proto.put;
@@ -179,20 +179,33 @@ describe('storage failures while recording', () => {
       if (this.name === 'frames') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return put.apply(this, args);
     };
+    const view = () => ({ runId: 7, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' });
     try {
       await a.s.step(2);
-      again.update({ runId: 7, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' }, [...before.frames, ...a.frames.slice(6)]);
+      again.update(view(), [...before.frames, ...a.frames.slice(6)]);
       again.snapshot(await a.s.snapshot());
+      await again.flush();
+      await a.s.step(1);
+      again.update(view(), [...before.frames, ...a.frames.slice(6)]); // still full: waits, nothing lost
       await again.flush();
     } finally {
       proto.put = put;
     }
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/browser storage is full .*nothing of this batch was saved .*Delete old runs or their weights in the Runs panel\. Recording stopped; training goes on unstored\./);
+    expect(said).toHaveLength(1);
+    expect(said[0][1]).toBe('full');
+    expect(said[0][0]).toMatch(/^Browser storage is full: steps 1–6 of this run are stored; the steps after it stay in this tab and are stored as soon as there is space .*Free space in the Runs panel/);
+    const whole = (await loadLabRun(store))!;
+    expect(whole.frames.map((f) => f.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(whole.record.cells[0]).toMatchObject({ frameCount: 6, step: 6, weights: { step: 6 } });
+    expect(whole.snapshot?.step).toBe(6); // the snapshot at 8 was never written past the frames
+
+    again.retry(); // space again (the user freed some): every pending step goes in
+    await again.flush();
+    await again.flush();
+    expect(said.at(-1)).toEqual(['', 'ok']);
     const after = (await loadLabRun(store))!;
-    expect(after.frames.map((f) => f.step)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(after.record.cells[0]).toMatchObject({ frameCount: 6, step: 6, weights: { step: 6 } });
-    expect(after.snapshot?.step).toBe(6); // the snapshot at 8 was never written past the frames
+    expect(after.frames.map((f) => f.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(after.snapshot?.step).toBe(8);
     await again.close();
     await rec.close();
   });

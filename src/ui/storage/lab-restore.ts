@@ -9,7 +9,8 @@ import { CONFIG_KEYS, makeConfig, type Config, type ConfigKey } from '../../core
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { LabSnapshot } from '../../../workers/lab.api';
-import { storeError, type RunStore, type StoredExperiment } from './store';
+import { storeError, type StoredExperiment } from './db';
+import type { LabRunStore } from './lab-run-store';
 
 export interface StoredLabRun {
   record: StoredExperiment;
@@ -49,7 +50,7 @@ export function decideRestore(run: StoredLabRun | null, urlConfig: Config): Rest
 }
 
 /** The record 'lab-run' names, its frames, snapshot and the last step's traces; null: nothing stored. */
-export async function loadLabRun(store: RunStore): Promise<StoredLabRun | null> {
+export async function loadLabRun(store: LabRunStore): Promise<StoredLabRun | null> {
   const id = await store.getLabRun();
   if (!id) return null;
   const record = await store.get(id);
@@ -57,8 +58,8 @@ export async function loadLabRun(store: RunStore): Promise<StoredLabRun | null> 
   try {
     const [frames] = await store.frames(id);
     const last = frames?.at(-1)?.step ?? 0;
-    const snapshot = (await store.snapshot(id, 0)) ?? null;
-    const traces = (await store.traces(id, 0, last)) ?? [];
+    const snapshot = (await store.snapshot(id)) ?? null;
+    const traces = (await store.traces(id, last)) ?? [];
     return { record, frames: frames ?? [], snapshot: snapshot && snapshot.step <= last ? snapshot : null, traces };
   } catch (e) {
     throw storeError(e, 'reading the stored lab run');

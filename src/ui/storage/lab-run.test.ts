@@ -1,18 +1,20 @@
 // The lab run recording on fake-indexeddb: batches appended to one record per run id; a reset
-// (new run id) or a replaced history starts a new record.
+// (new run id) or a replaced history starts a new record; one writer per run across tabs (Web
+// Locks, faked); one write in flight, the rest coalesced; the page going away writes at once.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
 import { LabRunRecording } from './lab-run';
-import { RunStore } from './store';
+import { fakeLocks } from '../../../tests/support/fake-locks';
+import { LabRunStore } from './lab-run-store';
 
 const frame = (step: number): MetricsFrame => ({ step, version: step, scalars: { x: step }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] }) as unknown as MetricsFrame;
 
 describe('LabRunRecording', () => {
   it('stores the lab run as it trains, a new record per run', async () => {
     const errors: string[] = [];
-    const rec = new LabRunRecording((m) => errors.push(m), () => RunStore.open('lab-run-test'));
+    const rec = new LabRunRecording((m) => errors.push(m), () => LabRunStore.open('lab-run-test'));
     const config = makeConfig({ seed: 3, steps: 50 });
     const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
     const frames = [1, 2].map(frame);
@@ -20,8 +22,8 @@ describe('LabRunRecording', () => {
     rec.update(view, [...frames, frame(3)]);
     rec.update({ ...view, runId: 2 }, [frame(1)]);
     await rec.flush();
-    const store = await RunStore.open('lab-run-test');
-    const list = await store.list();
+    const store = await LabRunStore.open('lab-run-test');
+    const list = (await store.list()).sort((x, y) => x.cells[0].frameCount - y.cells[0].frameCount);
     expect(list.map((r) => [r.kind, r.cells[0].frameCount, r.cells[0].engine, r.spec.seeds, r.spec.steps])).toEqual([
       ['run', 1, 'wasm', [3], 50],
       ['run', 3, 'wasm', [3], 50],
@@ -29,6 +31,113 @@ describe('LabRunRecording', () => {
     expect((await store.frames(list[1].id))[0].map((f) => f.step)).toEqual([1, 2, 3]);
     expect(list[1].spec.base).not.toHaveProperty('seed');
     expect(errors).toEqual([]);
+    store.close();
+    await rec.close();
+  });
+});
+
+describe('one writer per stored run', () => {
+  it('a second tab on a run another tab writes records a copy; the first record stays in step order', async () => {
+    const locks = fakeLocks();
+    const name = 'two-tabs';
+    const config = makeConfig({ seed: 3, steps: 50 });
+    const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+    const frames = Array.from({ length: 40 }, (_, i) => frame(i + 1));
+    const tabA = new LabRunRecording(() => undefined, () => LabRunStore.open(name), undefined, { locks });
+    tabA.update(view, frames.slice(0, 35));
+    await tabA.flush();
+    const store = await LabRunStore.open(name);
+    const id = (await store.getLabRun())!;
+
+    // tab B restores the same stored run (its 35 frames), then both train on
+    const said: [string, string][] = [];
+    const tabB = new LabRunRecording((m, s) => said.push([m, s]), () => LabRunStore.open(name), undefined, { locks });
+    const restored = (await store.frames(id))[0];
+    tabB.adopt(id, 35, restored[0]);
+    tabB.update({ ...view, runId: 9 }, restored);
+    await tabB.flush();
+    tabB.update({ ...view, runId: 9 }, [...restored, frame(31), frame(32)]); // B replays from its snapshot at 30
+    tabA.update(view, frames.slice(0, 38));
+    await Promise.all([tabA.flush(), tabB.flush()]);
+
+    expect(said).toHaveLength(1);
+    expect(said[0][1]).toBe('copy');
+    expect(said[0][0]).toMatch(/being recorded by another tab .* stores it as a copy .* the same up to step 35/);
+    expect((await store.frames(id))[0].map((f) => f.step)).toEqual(Array.from({ length: 38 }, (_, i) => i + 1));
+    const copy = (await store.list()).find((r) => r.id !== id)!;
+    expect((await store.frames(copy.id))[0].map((f) => f.step)).toEqual([...Array.from({ length: 35 }, (_, i) => i + 1), 31, 32]);
+    expect(await store.getLabRun()).toBe(copy.id); // the copy is what this browser's next reload restores
+
+    // tab A closed: its lock goes, and a tab that restores its run continues it
+    await tabA.close();
+    const tabC = new LabRunRecording(() => undefined, () => LabRunStore.open(name), undefined, { locks });
+    const again = (await store.frames(id))[0];
+    tabC.adopt(id, 38, again[0]);
+    tabC.update({ ...view, runId: 4 }, again);
+    await tabC.flush();
+    tabC.update({ ...view, runId: 4 }, [...again, frame(39)]);
+    await tabC.flush();
+    expect((await store.frames(id))[0].map((f) => f.step)).toEqual(Array.from({ length: 39 }, (_, i) => i + 1));
+    for (const r of [tabB, tabC]) await r.close();
+    store.close();
+  });
+});
+
+describe('bounded write lag', () => {
+  it('frames arriving while a write is in flight go in one next write, not one write each', async () => {
+    const writes: number[] = [];
+    const write = LabRunStore.prototype.write;
+    LabRunStore.prototype.write = function (this: LabRunStore, w) {
+      writes.push(w.batch?.frames.length ?? 0);
+      return write.call(this, w);
+    };
+    try {
+      const rec = new LabRunRecording(() => undefined, () => LabRunStore.open('lag'));
+      const config = makeConfig({ seed: 1, steps: 100 });
+      const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+      const frames = Array.from({ length: 60 }, (_, i) => frame(i + 1));
+      rec.update(view, frames.slice(0, 1));
+      await rec.flush();
+      for (let n = 2; n <= 60; n++) rec.update(view, frames.slice(0, n)); // a burst, as under load
+      await rec.flush();
+      expect(writes).toEqual([1, 1, 58]);
+      const store = await LabRunStore.open('lag');
+      const [stored] = await store.frames((await store.getLabRun())!);
+      expect(stored.map((f) => f.step)).toEqual(frames.map((f) => f.step));
+      store.close();
+      await rec.close();
+    } finally {
+      LabRunStore.prototype.write = write;
+    }
+  });
+
+  it('the page going away writes what is pending at once, beside the write in flight', async () => {
+    let leave = (): void => undefined;
+    const rec = new LabRunRecording(() => undefined, () => LabRunStore.open('leave'), undefined, { leave: (f) => ((leave = f), () => undefined) });
+    const config = makeConfig({ seed: 1, steps: 100 });
+    const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+    const frames = Array.from({ length: 10 }, (_, i) => frame(i + 1));
+    rec.update(view, frames.slice(0, 2));
+    await rec.flush();
+    const write = LabRunStore.prototype.write;
+    const issued: number[] = [];
+    LabRunStore.prototype.write = function (this: LabRunStore, w) {
+      issued.push(w.batch?.frames.at(-1)?.step ?? 0);
+      return write.call(this, w);
+    };
+    try {
+      rec.update(view, frames.slice(0, 5)); // in flight: steps 3–5
+      rec.update(view, frames); // pending: 6–10
+      leave(); // pagehide: issued now, not after the write in flight
+      expect(issued).toEqual([5, 10]);
+    } finally {
+      LabRunStore.prototype.write = write;
+    }
+    const store = await LabRunStore.open('leave');
+    const id = (await store.getLabRun())!;
+    // only the transactions issued before "the page went away" count: nothing else was started
+    expect((await store.frames(id))[0].map((f) => f.step)).toEqual(frames.map((f) => f.step));
+    expect((await store.get(id))?.cells[0]).toMatchObject({ frameCount: 10, step: 10, batches: 2 });
     store.close();
     await rec.close();
   });

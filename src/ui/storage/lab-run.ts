@@ -1,18 +1,26 @@
 /**
- * The lab's own run stored as it trains: a one-cell experiment record of kind 'run' (config, seed,
- * timeline, frames in batches, one transaction each), the run's latest snapshot (weights, optimizer
- * state, RNG positions; optional, its size on the record) and the traces of the steps the user
- * opened in the sample inspector. A new run id (reset, reseed, new settings) or a replaced history
- * (fork) starts a new record; the meta key 'lab-run' names the record a reload restores
- * (lab-restore.ts). A write that fails (quota, a closed database) stops the recording with a
- * message; what was stored before stays whole.
+ * The lab's own run stored as it trains: a one-cell record of kind 'run' (config, seed, timeline,
+ * frames in batches), the run's latest snapshot (optional, its size on the record) and the traces of
+ * the steps the user opened in the sample inspector. A new run id (reset, reseed, new settings) or a
+ * replaced history (fork) starts a new record; the meta key 'lab-run' names the record a reload
+ * restores (lab-restore.ts).
+ *
+ * One writer per run: this tab writes a record only while it holds the run's writer lock; a restored
+ * run another tab is writing is recorded here as a copy (a new record), and the page says so.
+ * Bounded write lag: one write in flight at a time, and everything that arrived meanwhile goes in
+ * the next one (one transaction: frames, record, snapshot, traces); when the page is hidden or goes
+ * away, whatever is pending is written at once. A full disk pauses recording: the page says which
+ * steps are stored, the rest stays pending in this tab and is written as soon as a retry succeeds.
  */
 import type { Config } from '../../core/config';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { LabSnapshot } from '../../../workers/lab.api';
-import { RunStore, newId, storeError, type StoredExperiment } from './store';
+import { newId, storeError, type StoreError, type StoredExperiment } from './db';
+import { LabRunStore, snapshotBytes, type LabRunWrite } from './lab-run-store';
+import { onPageLeave } from './page-leave';
+import { busyRuns, claimWriter, type Locks, type WriterLock } from './writer-lock';
 
 export interface LabRunView {
   runId: number;
@@ -21,37 +29,78 @@ export interface LabRunView {
   backend: string;
 }
 
+/** What the recording tells the page: '' (all well), a copy of a run another tab writes, a full disk, a stop. */
+export type RecordingState = 'ok' | 'copy' | 'full' | 'stopped';
+
+/** After a full disk, the next try comes this much later (or at once with retry()). */
+export const RETRY_MS = 10_000;
+
+interface Adopting {
+  id: string;
+  frames: number;
+  first: MetricsFrame;
+}
+
 export class LabRunRecording {
-  private store: Promise<RunStore | null>;
-  private queue: Promise<void> = Promise.resolve();
+  private store: Promise<LabRunStore | null>;
+  private db: LabRunStore | null = null;
   private runId = -1;
-  private id = '';
   private first: MetricsFrame | null = null;
-  private stored = 0;
-  /** Step of the last frame handed to the queue (a snapshot waits until the frames reach it). */
-  private storedStep = 0;
+  private frames: readonly MetricsFrame[] = [];
+  private view: LabRunView | null = null;
+  /** The record as this tab writes it (null: none yet, or waiting for its lock). */
+  private record: StoredExperiment | null = null;
+  /** Frames of `frames` stored; index of the batch key the next frames go under. */
+  private written = 0;
+  private batch = 0;
+  /** The record is new (no write has landed yet): its first write makes it the one a reload restores. */
+  private fresh = false;
+  private lock: WriterLock | null = null;
+  /** This tab writes `record` (its writer lock is held, or requested first for a new record). */
+  private writing = false;
   private pendingSnapshot: LabSnapshot | null = null;
   private savedSnapshot: LabSnapshot | null = null;
+  private dropSnapshot = false;
   private tracesSaved = new Set<number>();
   private pendingTraces: { step: number; traces: SampleTrace[] } | null = null;
-  /** A restored record to continue (set by `adopt`, used by the update that shows its frames). */
-  private adopting: { id: string; frames: number; first: MetricsFrame } | null = null;
+  private adopting: Adopting | null = null;
   /** The record continued is a restored one (see update). */
   private adopted = false;
-  private failed = false;
+  private inFlight: Promise<void> | null = null;
+  /** The write started when the page was hidden or went away. */
+  private leaving: Promise<void> | null = null;
+  /** Lock claims and reads not settled yet (flush waits for them too). */
+  private settling = new Set<Promise<unknown>>();
+  private full: StoreError | null = null;
+  /** A write failed for a full disk and none has landed since. */
+  private wasFull = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  private stopLeave: () => void;
   /** Keep the run's snapshot for a resume (off: a reload restarts it from step 0 and replays it). */
   keepSnapshot = true;
 
   constructor(
-    private readonly onError: (message: string) => void,
-    open: () => Promise<RunStore> = () => RunStore.open(),
+    /** What to tell the user ('' when all is well again). */
+    private readonly onMessage: (message: string, state: RecordingState) => void,
+    open: () => Promise<LabRunStore> = () => LabRunStore.open(),
     /** After each write (e.g. to show the stored size). */
     private readonly onWritten: (rec: StoredExperiment | undefined) => void = () => undefined,
+    private readonly opts: { locks?: Locks; retryMs?: number; leave?: (flush: () => void) => () => void } = {},
   ) {
-    this.store = open().catch((e: unknown) => {
-      this.onError(`${storeError(e, 'opening the run store').message} This run is not stored.`);
-      return null;
-    });
+    this.store = open().then(
+      (s) => {
+        this.db = s;
+        this.kick();
+        return s;
+      },
+      (e: unknown) => {
+        this.stopped = true;
+        this.onMessage(`${storeError(e, 'opening the run store').message} This run is not stored.`, 'stopped');
+        return null;
+      },
+    );
+    this.stopLeave = (opts.leave ?? onPageLeave)(() => this.writeNow());
   }
 
   /** Continue a restored record: its first `frames` frames (from `first` on) are the run's first ones (no new record). */
@@ -65,108 +114,259 @@ export class LabRunRecording {
    */
   update(run: LabRunView, frames: readonly MetricsFrame[]): void {
     // run id −1: frames kept while a worker (re)starts, not yet a run's
-    if (this.failed || !frames.length || run.runId < 0) return;
-    if (this.adopting && frames[0] === this.adopting.first && frames.length >= this.adopting.frames) {
-      Object.assign(this, { runId: run.runId, first: frames[0], stored: this.adopting.frames, id: this.adopting.id, storedStep: frames[this.adopting.frames - 1]?.step ?? 0 });
+    if (this.stopped || !frames.length || run.runId < 0) return;
+    const a = this.adopting;
+    if (a && frames[0] === a.first && frames.length >= a.frames) {
       this.adopting = null;
       this.adopted = true;
-      this.tracesSaved.clear();
-    }
-    // a restored run's worker goes through run ids while it starts: its frames tell it apart
-    const replaced = (run.runId !== this.runId && !this.adopted) || frames[0] !== this.first || frames.length < this.stored;
-    this.runId = run.runId;
-    if (replaced) {
-      this.adopted = false;
       this.runId = run.runId;
       this.first = frames[0];
-      this.stored = 0;
-      this.storedStep = 0;
-      this.pendingSnapshot = null;
-      this.savedSnapshot = null;
-      this.pendingTraces = null;
-      this.tracesSaved.clear();
-      const previous = this.id;
-      this.id = newId();
-      const rec = { ...labRunRecord(this.id, run), keepWeights: this.keepSnapshot };
-      const id = this.id;
-      this.enqueue(async (s) => {
-        await s.put(rec);
-        await s.setLabRun(id);
-        // only the lab's current run is resumed: the previous one's snapshot would only fill the disk
-        if (previous) await s.dropWeights(previous);
-      });
+      this.releaseRecord();
+      this.view = run;
+      this.frames = frames;
+      this.continueStored(a);
+      return;
     }
-    const fresh = frames.slice(this.stored);
-    if (!fresh.length) return;
-    this.stored = frames.length;
-    this.storedStep = fresh[fresh.length - 1].step;
-    const id = this.id;
-    this.enqueue((s) => s.appendFrames(id, 0, fresh.map((f) => ({ ...f, trace: [] })), { timeline: run.timeline, engine: run.backend }));
-    this.writeSnapshot();
-    this.writeTraces();
+    // a restored run's worker goes through run ids while it starts: its frames tell it apart
+    const replaced = (run.runId !== this.runId && !this.adopted) || frames[0] !== this.first || frames.length < this.frames.length;
+    this.runId = run.runId;
+    if (replaced) this.releaseRecord();
+    this.view = run;
+    this.frames = frames;
+    if (replaced) this.startRecord(frames[0]);
+    this.kick();
   }
 
   /** The run's latest snapshot: stored once the stored frames reach its step (never ahead of them). */
   snapshot(snap: LabSnapshot | null): void {
     if (!snap || !this.keepSnapshot || snap === this.savedSnapshot) return;
     this.pendingSnapshot = snap;
-    this.writeSnapshot();
-  }
-
-  private writeSnapshot(): void {
-    const snap = this.pendingSnapshot;
-    if (!snap || !this.id || snap.step > this.storedStep) return;
-    this.pendingSnapshot = null;
-    this.savedSnapshot = snap;
-    const id = this.id;
-    this.enqueue((s) => s.saveSnapshot(id, 0, snap));
+    this.kick();
   }
 
   /** Traces of a step the user looked at in the sample inspector (once per step, after its frame). */
   traces(step: number, traces: readonly SampleTrace[]): void {
     if (!traces.length || this.tracesSaved.has(step)) return;
     this.pendingTraces = { step, traces: structuredClone(traces as SampleTrace[]) };
-    this.writeTraces();
-  }
-
-  private writeTraces(): void {
-    const t = this.pendingTraces;
-    if (!t || !this.id || t.step > this.storedStep) return;
-    this.pendingTraces = null;
-    this.tracesSaved.add(t.step);
-    const id = this.id;
-    this.enqueue((s) => s.saveTraces(id, 0, t.step, t.traces));
+    this.kick();
   }
 
   /** Stop keeping snapshots and drop the stored ones of this run (frees space; a reload then replays). */
   dropSnapshots(): void {
     this.keepSnapshot = false;
     this.pendingSnapshot = null;
-    const id = this.id;
-    if (id) this.enqueue((s) => s.dropWeights(id));
+    this.dropSnapshot = true;
+    this.kick();
   }
 
-  private enqueue(write: (s: RunStore) => Promise<void>): void {
-    this.queue = this.queue.then(async () => {
-      const s = await this.store;
-      if (!s || this.failed) return;
-      try {
-        await write(s);
-        this.onWritten(await s.get(this.id).catch(() => undefined));
-      } catch (e) {
-        this.failed = true;
-        this.onError(`${storeError(e, 'storing the lab run').message} Recording stopped; training goes on unstored.`);
-      }
-    });
+  /** Try a write now (after a full disk: the user freed space). */
+  retry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.full = null;
+    this.kick();
   }
 
-  flush(): Promise<void> {
-    return this.queue;
+  /** Resolves when everything handed over so far is written (or waits for space, or failed). */
+  async flush(): Promise<void> {
+    await this.store;
+    while (this.settling.size || this.inFlight) await Promise.all([...this.settling, this.inFlight]);
+  }
+
+  private settle(p: Promise<unknown>): void {
+    this.settling.add(p);
+    void p.finally(() => this.settling.delete(p));
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    this.stopLeave();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    await this.flush();
+    this.lock?.release();
     (await this.store)?.close();
+  }
+
+  // ---- records and their lock -------------------------------------------------------------
+
+  /** A new record for a new run: its lock (a new id: free), then its first write. */
+  private startRecord(first: MetricsFrame): void {
+    this.releaseRecord();
+    this.adopted = false;
+    this.first = first;
+    this.resetCounters();
+    const id = newId();
+    this.record = { ...labRunRecord(id, this.view!), keepWeights: this.keepSnapshot };
+    this.fresh = true;
+    // A new id is unknown to other tabs until its first write lands, and the lock is requested
+    // before that write: this tab writes it from now on.
+    this.writing = true;
+    this.settle(
+      claimWriter(id, this.opts.locks)
+        .catch(() => null)
+        .then((lock) => {
+          if (this.record?.id !== id) return lock?.release();
+          if (!lock) return this.stop(`Another tab writes the new run ${id}.`);
+          this.lock = lock;
+        }),
+    );
+  }
+
+  /** Leave the record written so far: what is pending of it is written, then its lock goes. */
+  private releaseRecord(): void {
+    const lock = this.lock;
+    const last = this.writing && !this.stopped ? this.nextWrite(false) : null;
+    // (no longer the run a reload restores: the next record is)
+    const wrote = last ? this.store.then((db) => db?.write({ ...last.write, current: false })).catch(() => undefined) : Promise.resolve();
+    if (last) this.settle(wrote);
+    void wrote.then(() => lock?.release());
+    this.lock = null;
+    this.writing = false;
+    this.record = null;
+  }
+
+  /** A restored record: continued when this tab gets its lock, else recorded as a copy. */
+  private continueStored(a: Adopting): void {
+    this.resetCounters();
+    this.settle(this.store.then(async (db) => {
+      if (!db) return;
+      const lock = await claimWriter(a.id, this.opts.locks).catch(() => null);
+      const rec = lock ? await db.get(a.id).catch(() => undefined) : undefined;
+      if (this.first !== a.first || this.stopped) return lock?.release();
+      if (lock && rec) {
+        this.lock = lock;
+        this.writing = true;
+        this.record = rec;
+        this.written = a.frames;
+        this.batch = rec.cells[0]?.batches ?? 0;
+        this.fresh = false;
+        this.kick();
+        return;
+      }
+      lock?.release();
+      // the snapshot and traces handed over meanwhile are this run's: the copy takes them
+      const { pendingSnapshot, pendingTraces } = this;
+      this.startRecord(a.first);
+      Object.assign(this, { pendingSnapshot, pendingTraces });
+      const step = this.frames[a.frames - 1]?.step ?? 0;
+      this.onMessage(`This run is being recorded by another tab of the lab. This tab stores it as a copy (a new run in the Runs panel, the same up to step ${step}); the other tab's record stays as it is.`, 'copy');
+      this.kick();
+    }));
+  }
+
+  private resetCounters(): void {
+    this.written = 0;
+    this.batch = 0;
+    this.pendingSnapshot = null;
+    this.savedSnapshot = null;
+    this.dropSnapshot = false;
+    this.pendingTraces = null;
+    this.tracesSaved.clear();
+  }
+
+  // ---- writing ----------------------------------------------------------------------------
+
+  /** The next write from what is stored (counters) and what is pending; null: nothing to write. */
+  private nextWrite(leaving: boolean): { write: LabRunWrite; done: () => void } | null {
+    const base = this.record;
+    const view = this.view;
+    if (!base || !view || !this.writing) return null;
+    const news = this.frames.slice(this.written);
+    const storedStep = (news.at(-1) ?? this.frames[this.written - 1])?.step ?? 0;
+    const snap = this.pendingSnapshot && this.keepSnapshot && !this.full && this.pendingSnapshot.step <= storedStep ? this.pendingSnapshot : undefined;
+    const traces = this.pendingTraces && this.pendingTraces.step <= storedStep ? this.pendingTraces : undefined;
+    const c = base.cells[0];
+    const timelineChanged = JSON.stringify(c.timeline) !== JSON.stringify(view.timeline) || c.engine !== view.backend;
+    if (!news.length && !snap && !traces && !this.fresh && !this.dropSnapshot && !timelineChanged && base.keepWeights === this.keepSnapshot) return null;
+    const frameCount = this.written + news.length;
+    const batches = this.batch + (news.length ? 1 : 0);
+    const weights = this.dropSnapshot || !this.keepSnapshot ? undefined : snap ? { step: snap.step, bytes: snapshotBytes(snap), exact: true } : c.weights;
+    const cell = { ...c, timeline: view.timeline, engine: view.backend, frameCount, batches, step: storedStep, weights };
+    if (!weights) delete cell.weights;
+    const record: StoredExperiment = { ...base, keepWeights: this.keepSnapshot, updatedAt: Date.now(), cells: [cell] };
+    const write: LabRunWrite = { record, current: this.fresh, keepName: !leaving && !this.fresh, dropSnapshot: this.dropSnapshot && !snap };
+    if (news.length) write.batch = { index: this.batch, frames: news.map((f) => ({ ...f, trace: [] })) };
+    if (snap) write.snapshot = snap;
+    if (traces) write.traces = traces;
+    const done = (): void => {
+      // a later write (the page going away) may have landed the same frames and more already
+      if (frameCount < this.written || this.record?.id !== record.id) return;
+      const createdNow = this.fresh;
+      Object.assign(this, { record, written: frameCount, batch: batches, fresh: false });
+      if (write.dropSnapshot) this.dropSnapshot = false;
+      if (snap) {
+        this.savedSnapshot = snap;
+        if (this.pendingSnapshot === snap) this.pendingSnapshot = null;
+      }
+      if (traces) {
+        this.tracesSaved.add(traces.step);
+        if (this.pendingTraces === traces) this.pendingTraces = null;
+      }
+      if (createdNow) void this.dropOldSnapshots(record.id);
+    };
+    return { write, done };
+  }
+
+  /** One write at a time; what arrives meanwhile goes in the next one. */
+  private kick(): void {
+    if (this.inFlight || this.leaving || this.full || this.stopped || !this.db) return;
+    const job = this.nextWrite(false);
+    if (!job) return;
+    const wasFull = this.wasFull;
+    this.inFlight = this.db!.write(job.write).then(
+      () => {
+        job.done();
+        this.onWritten(this.record ?? undefined);
+        if (wasFull) {
+          this.wasFull = false;
+          this.onMessage('', 'ok');
+        }
+      },
+      (e: unknown) => this.failed(storeError(e, 'storing the lab run')),
+    );
+    void this.inFlight.finally(() => {
+      this.inFlight = null;
+      this.kick();
+    });
+  }
+
+  /** The page is hidden or going away: write everything pending now, next to any write in flight. */
+  private writeNow(): void {
+    if (this.stopped || !this.db || this.leaving) return;
+    const job = this.nextWrite(true);
+    if (!job) return;
+    // it holds the frames of the write in flight too (same batch key): the next write waits for it
+    const leaving = this.db.write(job.write).then(job.done, () => undefined);
+    this.leaving = leaving;
+    this.settle(leaving);
+    void leaving.finally(() => {
+      this.leaving = null;
+      this.kick();
+    });
+  }
+
+  private failed(e: StoreError): void {
+    if (e.kind !== 'quota') return this.stop(e.message);
+    this.full = e;
+    this.wasFull = true;
+    const stored = this.frames[this.written - 1]?.step ?? 0;
+    const kept = stored ? `steps 1–${stored} of this run are stored` : 'nothing of this run is stored yet';
+    this.onMessage(`Browser storage is full: ${kept}; the steps after it stay in this tab and are stored as soon as there is space (next try in ${Math.round((this.opts.retryMs ?? RETRY_MS) / 1000)} s). Free space in the Runs panel (experiments page: delete old runs or their weights) or untick "keep state".`, 'full');
+    this.retryTimer = setTimeout(() => this.retry(), this.opts.retryMs ?? RETRY_MS);
+  }
+
+  private stop(why: string): void {
+    this.stopped = true;
+    this.onMessage(`${why} Recording stopped; training goes on unstored.`, 'stopped');
+  }
+
+  /** Only the current run keeps its snapshot: the other lab runs' go, unless a tab writes them now. */
+  private async dropOldSnapshots(keep: string): Promise<void> {
+    try {
+      await this.db?.dropOtherSnapshots(keep, await busyRuns(this.opts.locks));
+    } catch {
+      // housekeeping only: a failure leaves the old snapshots, shown with their size in the Runs panel
+    }
   }
 }
 

@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
 import { Recorder } from './recorder';
-import { RunStore, newId } from './store';
+import { newId } from './db';
+import { ExperimentStore } from './experiment-store';
 
 const frame = (step: number): MetricsFrame => ({ step, version: step, scalars: { x: step }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] }) as unknown as MetricsFrame;
 
 describe('Recorder', () => {
   it('writes weights read ahead of the frames only after the frames up to their step', async () => {
-    const store = await RunStore.open('recorder-test');
+    const store = await ExperimentStore.open('recorder-test');
     const id = newId();
     const spec = { version: 1 as const, name: 'r', base: {}, variants: [{ name: 'a', patch: {} }], seeds: [1], steps: 20 };
     await store.put({ id, name: 'r', kind: 'experiment', createdAt: 0, updatedAt: 0, spec, keepWeights: true, cells: [{ variant: 0, seed: 1, config: makeConfig(), timeline: [], frameCount: 0, batches: 0, step: 0 }] });

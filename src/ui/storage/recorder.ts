@@ -6,7 +6,8 @@
  */
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
-import { storeError, type RunStore } from './store';
+import { storeError } from './db';
+import type { ExperimentStore } from './experiment-store';
 
 /** Weights are saved when a cell is this many steps past its last save (and at its end). */
 export const WEIGHTS_EVERY = 5;
@@ -22,7 +23,7 @@ export class Recorder {
   private failed = false;
 
   constructor(
-    private readonly store: RunStore,
+    private readonly store: ExperimentStore,
     readonly id: string,
     private readonly opts: {
       keepWeights: boolean;

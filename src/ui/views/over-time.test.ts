@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricsFrame } from '../../core/metrics';
-import { overTimePanels, passAtSeries } from './over-time';
+import { overTimePanels, passAtSeries, rulePanel } from './over-time';
 
 const frame = (step: number, scalars: Record<string, number>, pass: number[] = [0.2, 0.5], base: number[] = [0.1, 0.3]): MetricsFrame => ({
   step, version: step, scalars, series: { 'support/pass_at_k': pass, 'support/pass_at_k_base': base }, ratioEdges: [], perf: {}, changes: {}, trace: [],
@@ -23,11 +23,13 @@ describe('overTimePanels', () => {
     fs[0].series['gate/rule_counts'] = [3, 1, 0, 2];
     fs[0].trace = [{ rule: 0, ruleName: 'both' }, { rule: 3, ruleName: 'neither' }] as unknown as MetricsFrame['trace'];
     const p = overTimePanels(fs, fs);
-    expect(p.map((x) => x.yLabel)).toEqual(['pass@k', 'requests', 'samples by gate rule']);
-    const own = p[2].series.filter((s) => !s.dashed);
-    expect(own.map((s) => s.label)).toEqual(['rule 1: both', 'rule 2: unnamed', 'rule 4: neither']);
+    expect(p.map((x) => x.yLabel)).toEqual(['pass@k', 'requests']);
+    const rules = rulePanel(fs, fs)!;
+    const own = rules.series.filter((s) => !s.dashed);
+    expect(own.map((s) => s.label)).toEqual(['both', 'rule 2', 'neither']);
     expect(own.map((s) => s.points)).toEqual([[{ step: 1, value: 3 }], [{ step: 1, value: 1 }], [{ step: 1, value: 2 }]]);
-    expect(p[2].series.filter((s) => s.dashed)).toHaveLength(3);
+    expect(rules.series.filter((s) => s.dashed)).toHaveLength(3);
+    expect(rulePanel([])).toBeNull();
     expect(overTimePanels([])).toEqual([]);
   });
 

@@ -1,17 +1,17 @@
 // Lockstep cells on the tabular engine: each cell's frames equal a run alone with its seed (bit for
 // bit), a continuation from stored weights starts after their step and says so.
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type Config } from '../src/core/config';
-import type { PolicyShape } from '../src/core/engine';
-import { Run } from '../src/core/loop';
-import type { MetricsFrame } from '../src/core/metrics';
-import { policyShape, pretrainBase } from '../src/core/pretrain';
-import { TASKS } from '../src/core/tasks/index';
-import { createTabularEngine } from '../src/engine/tabular/tabular-engine';
-import { tabularSessionDeps } from '../tests/support/session-deps';
-import { TabularPopulation } from '../src/engine/tabular/tabular-population';
-import type { CellFrames, ExperimentListener, GroupStatus } from './experiment.api';
-import { ExperimentSession } from './experiment-session';
+import { makeConfig, type Config } from '../config';
+import type { PolicyShape } from '../engine';
+import { Run } from '../loop';
+import type { MetricsFrame } from '../metrics';
+import { policyShape, pretrainBase } from '../pretrain';
+import { TASKS } from '../tasks/index';
+import { createTabularEngine } from '../../engine/tabular/tabular-engine';
+import { tabularSessionDeps } from '../../../tests/support/session-deps';
+import { TabularPopulation } from '../../engine/tabular/tabular-population';
+import type { CellFrames, ExperimentListener, GroupStatus } from './population-types';
+import { PopulationSession } from './population';
 
 const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 4, ...patch });
 
@@ -37,13 +37,13 @@ function session(o: { population?: (p: TabularPopulation) => void } = {}) {
     o.population?.(pop);
     return pop;
   };
-  const s = new ExperimentSession(o.population ? { ...deps, createPopulation } : deps, listener);
+  const s = new PopulationSession(o.population ? { ...deps, createPopulation } : deps, listener);
   return { s, frames, statuses, loads: () => loads };
 }
 
 const perf = (fs: MetricsFrame[]) => fs.map(({ perf: _p, ...rest }) => rest);
 
-describe('ExperimentSession', () => {
+describe('PopulationSession', () => {
   it.each([
     ['one engine per cell', false],
     ['one population for the cells', true],

@@ -1,16 +1,17 @@
-// The run store on fake-indexeddb: round trip, one transaction per batch (a failed batch leaves the
+// The experiment store (and the records every kind shares) on fake-indexeddb: round trip, one transaction per batch (a failed batch leaves the
 // stored run whole), delete/rename, weights with their size, a blocked upgrade as a clear error.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeConfig } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
-import { RunStore, StoreError, newId, type StoredExperiment } from './store';
+import { StoreError, newId, storeError, type StoredExperiment } from './db';
+import { ExperimentStore } from './experiment-store';
 
 let dbCount = 0;
-const opened: RunStore[] = [];
-async function fresh(): Promise<{ store: RunStore; name: string }> {
+const opened: ExperimentStore[] = [];
+async function fresh(): Promise<{ store: ExperimentStore; name: string }> {
   const name = `test-${dbCount++}`;
-  const store = await RunStore.open(name);
+  const store = await ExperimentStore.open(name);
   opened.push(store);
   return { store, name };
 }
@@ -29,7 +30,7 @@ function record(id: string, cells = 2): StoredExperiment {
   };
 }
 
-describe('RunStore', () => {
+describe('ExperimentStore', () => {
   it('stores batches per cell and reads them back in step order', async () => {
     const { store } = await fresh();
     const id = newId();
@@ -85,18 +86,15 @@ describe('RunStore', () => {
     await store.put({ ...record(a), updatedAt: 10 });
     await store.put({ ...record(b), updatedAt: 20 });
     await store.appendFrames(a, 0, [frame(1, 0)]);
-    await store.saveTraces(a, 0, 1, []);
     await store.saveWeights(a, 0, 1, new Float32Array(2));
     await store.rename(b, '  clip-higher  ');
     await expect(store.rename(b, '   ')).rejects.toThrow(/non-empty name/);
     await store.setOpen(a);
     expect((await store.list()).map((r) => r.id)).toEqual([a, b]); // a was just updated by appendFrames
     expect((await store.get(b))?.name).toBe('clip-higher');
-    expect(await store.traceSteps(a, 0)).toEqual([1]);
     await store.delete(a);
     expect((await store.list()).map((r) => r.id)).toEqual([b]);
     expect(await store.weights(a, 0)).toBeUndefined();
-    expect(await store.traceSteps(a, 0)).toEqual([]);
     expect(await store.getOpen()).toBeNull();
     await expect(store.frames(a)).rejects.toThrow(/no stored run/);
   });
@@ -121,7 +119,7 @@ describe('RunStore', () => {
     await store.appendFrames(id, 1, [frame(3, 0), frame(4, 0)]);
     await store.truncateCell(id, 1, 3);
     expect((await store.frames(id))[1].map((f) => f.step)).toEqual([1, 2, 3]);
-    expect((await store.get(id))?.cells[1]).toMatchObject({ frameCount: 3, batches: 1, step: 3, continuedAt: [3] });
+    expect((await store.get(id))?.cells[1]).toMatchObject({ frameCount: 3, batches: 1, step: 3, resumed: [{ step: 3, exact: false, from: 'stored weights' }] });
     await store.appendFrames(id, 1, [frame(4, 1)]);
     expect((await store.frames(id))[1].map((f) => f.scalars['support/token_entropy'])).toEqual([0, 0, 0, 1]);
   });
@@ -146,7 +144,7 @@ describe('RunStore', () => {
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
-    const err = await RunStore.open(name, 2).catch((e: unknown) => e);
+    const err = await ExperimentStore.open(name, 3).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).kind).toBe('blocked');
     expect((err as Error).message).toMatch(/another tab/);
@@ -154,7 +152,6 @@ describe('RunStore', () => {
   });
 
   it('quota errors become a message that says nothing of the batch was saved', async () => {
-    const { storeError } = await import('./store');
     const e = storeError(new DOMException('exceeded', 'QuotaExceededError'), 'saving frames');
     expect(e.kind).toBe('quota');
     expect(e.message).toMatch(/storage is full.*nothing of this batch was saved/);

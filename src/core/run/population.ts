@@ -1,21 +1,24 @@
 /**
- * A group of experiment cells trained in lockstep: one core Run per cell, every live cell takes one
- * step per round, so all seeds of a variant advance together and the bands grow as they train. With
- * `createPopulation` (the browser worker) the cells are the members of ONE population engine (one
- * graph of P members: each phase of a round is one engine call for all cells, src/core/population.ts);
- * without it, one engine per cell. Pure of the browser and of onnxruntime (the worker supplies the
- * engine factories and the base loader; the Node tests run it on the tabular engine). A cell stopped by a non-finite metric
- * or an error stops alone and says why; the others go on.
+ * The population session: a group of experiment cells trained in lockstep — one core Run per cell,
+ * every live cell takes one step per round, so all seeds of a variant advance together and the bands
+ * grow as they train. With `createPopulation` (the browser worker) the cells are the members of ONE
+ * population engine (one graph of P members: each phase of a round is one engine call for all
+ * cells, src/core/population.ts); without it, one engine per cell. Play / pause / step are the run session's (transport.ts: one
+ * lock, one status, one play loop); a step here is a round. A cell stopped by a non-finite metric or
+ * an error stops alone and says why; the others go on. Pure of the browser and of onnxruntime.
  */
-import type { PolicyEngine, PolicyShape } from '../src/core/engine';
-import { lazyEngine } from '../src/core/lazy-engine';
-import { Run } from '../src/core/loop';
-import { nonFinite, type MetricsFrame, type SampleTrace } from '../src/core/metrics';
-import { Population, type PopulationEngine } from '../src/core/population';
-import { policyShape } from '../src/core/pretrain';
-import type { CellFrames, CellInit, CellPhase, CellStatus, ExperimentListener, GroupStatus } from './experiment.api';
-import { createCoalescer, type Coalescer, type CoalescerOptions } from '../src/core/run/frames';
-import { errorText, withFirstSnapshot, type BaseWeights, type SessionDeps } from '../src/core/run/deps';
+import type { PolicyEngine, PolicyShape } from '../engine';
+import { lazyEngine } from '../lazy-engine';
+import type { Run } from '../loop';
+import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
+import { Population, type PopulationEngine } from '../population';
+import { policyShape } from '../pretrain';
+import { systemClock } from './clock';
+import { errorText, type BaseWeights, type SessionDeps } from './deps';
+import { createCoalescer, streamed, type Coalescer } from './frames';
+import type { CellFrames, CellInit, CellPhase, CellStatus, ExperimentListener, GroupStatus } from './population-types';
+import { startRun } from './start';
+import { Transport } from './transport';
 
 interface Cell {
   init: CellInit;
@@ -30,36 +33,43 @@ interface Cell {
 
 type Queued = { index: number; frame: MetricsFrame };
 
-export class ExperimentSession {
+export interface PopulationDeps extends SessionDeps {
+  /** One engine for all cells of one model shape (P members); absent: one engine per cell. */
+  createPopulation?: (shape: PolicyShape, size: number) => Promise<PopulationEngine>;
+}
+
+export class PopulationSession {
   private cells: Cell[] = [];
   private bases = new Map<string, BaseWeights>();
-  private phase: CellPhase = 'loading';
-  private message = 'warming up engines…';
-  private playing = false;
-  private loop: Promise<void> | null = null;
-  private rate = 0;
-  private lock: Promise<unknown> = Promise.resolve();
   private readonly coalescer: Coalescer<Queued>;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly transport: Transport<GroupStatus, CellPhase>;
   /** The cells' population (cell i = member i), where one trains them. */
   private population: Population | null = null;
 
   constructor(
-    private readonly deps: Pick<SessionDeps, 'createEngine' | 'loadBase' | 'clock'> & {
-      coalescer?: CoalescerOptions;
-      /** One engine for all cells of one model shape (P members); absent: one engine per cell. */
-      createPopulation?: (shape: PolicyShape, size: number) => Promise<PopulationEngine>;
-    },
+    private readonly deps: PopulationDeps,
     private readonly listener: ExperimentListener,
   ) {
-    this.sleep = deps.clock?.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.coalescer = createCoalescer<Queued>((qs) => this.emitFrames(qs), deps.coalescer ?? { maxPerSecond: 10 });
-  }
-
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.lock.then(fn, fn);
-    this.lock = next.catch(() => undefined);
-    return next;
+    const clock = deps.clock ?? systemClock;
+    this.coalescer = createCoalescer<Queued>((qs) => this.emitFrames(qs), deps.coalescer ?? { maxPerSecond: 10, now: clock.now });
+    this.transport = new Transport<GroupStatus, CellPhase>({
+      stepper: {
+        advance: () => this.round(),
+        mayPlay: () => this.mayPlay(),
+        stopped: () => this.finished(),
+        stepped: () => this.transport.emit('paused', ''),
+        flush: () => this.coalescer.flush(),
+        moved: (phase) => {
+          for (const c of this.live()) c.phase = phase;
+        },
+      },
+      status: () => this.status(),
+      report: (s) => this.listener.status(s),
+      clock,
+      phase: 'loading',
+      message: 'warming up engines…',
+      statusEveryMs: 250,
+    });
   }
 
   private emitFrames(qs: Queued[]): void {
@@ -82,34 +92,26 @@ export class ExperimentSession {
   status(): GroupStatus {
     const e = this.cells[0]?.engine;
     return {
-      phase: this.phase,
-      message: this.message,
+      phase: this.transport.phase,
+      message: this.transport.message,
       backend: e?.backend ?? '',
       backendNote: e?.backendNote ?? '',
       baseSource: [...this.bases.values()][0]?.source ?? '',
-      roundsPerSecond: this.rate,
+      roundsPerSecond: this.transport.rate,
       cells: this.cells.map((c): CellStatus => ({ index: c.init.index, phase: c.phase, step: c.offset + c.run.stepCount, message: c.message })),
     };
   }
 
-  private emitStatus(phase?: CellPhase, message?: string): GroupStatus {
-    if (phase !== undefined) this.phase = phase;
-    if (message !== undefined) this.message = message;
-    const s = this.status();
-    this.listener.status(s);
-    return s;
-  }
-
   /** Engines, bases (once per task and shape) and one Run per cell. */
   init(cells: CellInit[]): Promise<GroupStatus> {
-    return this.exclusive(async () => {
+    return this.transport.exclusive(async () => {
       try {
         const shapes = new Set(cells.map((c) => JSON.stringify(policyShape(c.config))));
         if (this.deps.createPopulation && shapes.size === 1 && cells.length) await this.startPopulation(cells);
         else for (const init of cells) this.cells.push(await this.startCell(init, await this.deps.createEngine(policyShape(init.config))));
-        return this.emitStatus('ready', '');
+        return this.transport.emit('ready', '');
       } catch (e) {
-        return this.emitStatus('error', `experiment cells failed to start: ${errorText(e)}`);
+        return this.transport.emit('error', `experiment cells failed to start: ${errorText(e)}`);
       }
     });
   }
@@ -119,7 +121,7 @@ export class ExperimentSession {
     const key = `${config.task}|${JSON.stringify(policyShape(config))}|${config.temperature}`;
     let base = this.bases.get(key);
     if (!base) {
-      base = await this.deps.loadBase(engine, config, (m) => this.emitStatus('loading', m));
+      base = await this.deps.loadBase(engine, config, (m) => this.transport.emit('loading', m));
       this.bases.set(key, base);
     }
     return base;
@@ -146,16 +148,9 @@ export class ExperimentSession {
   private async startCell(init: CellInit, engine: PolicyEngine): Promise<Cell> {
     const config = init.config;
     const base = await this.baseOf(config, engine);
-    await engine.setWeights(base.weights);
-    let run: Run;
-    let message = '';
-    if (init.resume) {
-      // As a fork: the frozen base stays the task's base; the trainer continues from the stored weights.
-      const baseHandle = engine.snapshot();
-      await engine.setWeights(init.resume.weights);
-      run = await Run.create(withFirstSnapshot(engine, baseHandle), { ...config, sftGoldSteps: 0 });
-      message = `continued from stored weights at step ${init.resume.step}`;
-    } else run = await Run.create(engine, config);
+    // As a fork: the frozen base stays the task's base; the trainer continues from the stored weights.
+    const run = await startRun(engine, config, base.weights, init.resume?.weights);
+    const message = init.resume ? `continued from stored weights at step ${init.resume.step}` : '';
     const offset = init.resume?.step ?? 0;
     const done = offset >= config.steps;
     return { init, engine, run, offset, phase: done ? 'done' : 'ready', message, traces: [] };
@@ -163,6 +158,13 @@ export class ExperimentSession {
 
   private live(): Cell[] {
     return this.cells.filter((c) => c.phase !== 'done' && c.phase !== 'stopped' && c.phase !== 'error');
+  }
+
+  private mayPlay(): boolean {
+    if (!this.cells.length) return false;
+    if (this.live().length) return true;
+    this.finished();
+    return false;
   }
 
   /** One step of each live cell: together (one population call per phase) where a population trains them. */
@@ -189,9 +191,8 @@ export class ExperimentSession {
         continue;
       }
       const frame = r.frame;
-      const { trace, ...rest } = frame;
-      c.traces = trace;
-      const shown: MetricsFrame = { ...rest, step: frame.step + c.offset, trace: [] };
+      c.traces = frame.trace;
+      const shown = streamed(frame, c.offset);
       this.coalescer.push({ index: c.init.index, frame: shown });
       const bad = nonFinite(frame);
       if (bad) {
@@ -207,63 +208,24 @@ export class ExperimentSession {
   private finished(): GroupStatus {
     this.coalescer.flush();
     const stopped = this.cells.filter((c) => c.phase !== 'done').length;
-    return this.emitStatus('done', stopped ? `${stopped} cell(s) stopped early` : '');
+    return this.transport.emit('done', stopped ? `${stopped} cell(s) stopped early` : '');
   }
 
-  async play(): Promise<void> {
-    if (this.playing || !this.cells.length) return;
-    if (!this.live().length) {
-      this.finished();
-      return;
-    }
-    this.playing = true;
-    for (const c of this.live()) c.phase = 'running';
-    this.emitStatus('running', '');
-    this.loop = this.playLoop();
+  play(): Promise<void> {
+    return this.transport.play();
   }
 
-  private async playLoop(): Promise<void> {
-    const t0 = performance.now();
-    let n = 0;
-    let lastStatus = 0;
-    while (this.playing) {
-      const more = await this.exclusive(() => this.round());
-      n++;
-      this.rate = (n / (performance.now() - t0)) * 1000;
-      if (!more) {
-        this.playing = false;
-        this.finished();
-        break;
-      }
-      if (performance.now() - lastStatus > 250) {
-        lastStatus = performance.now();
-        this.emitStatus();
-      }
-      await this.sleep(0);
-    }
-    this.coalescer.flush();
+  pause(): Promise<GroupStatus> {
+    return this.transport.pause();
   }
 
-  async pause(): Promise<void> {
-    this.playing = false;
-    await this.loop;
-    this.loop = null;
-    for (const c of this.live()) c.phase = 'paused';
-    if (this.phase === 'running') this.emitStatus('paused', '');
-  }
-
-  async step(n: number): Promise<GroupStatus> {
-    await this.pause();
-    for (let i = 0; i < n; i++) {
-      if (!(await this.exclusive(() => this.round()))) return this.finished();
-    }
-    this.coalescer.flush();
-    for (const c of this.live()) c.phase = 'paused';
-    return this.emitStatus('paused', '');
+  /** n lockstep rounds (paused afterwards). */
+  step(n: number): Promise<GroupStatus> {
+    return this.transport.step(n);
   }
 
   weights(index: number): Promise<{ step: number; data: Float32Array }> {
-    return this.exclusive(async () => {
+    return this.transport.exclusive(async () => {
       const c = this.cell(index);
       return { step: c.offset + c.run.stepCount, data: await c.engine.getWeights() };
     });
@@ -276,7 +238,7 @@ export class ExperimentSession {
 
   async dispose(): Promise<void> {
     await this.pause();
-    await this.exclusive(async () => {
+    await this.transport.exclusive(async () => {
       this.coalescer.dispose();
       for (const c of this.cells) {
         c.run.dispose();
@@ -288,4 +250,3 @@ export class ExperimentSession {
     });
   }
 }
-
