@@ -3,10 +3,10 @@
 // advantages and loss masks, and the rollout/train log-prob gap.
 import type { Config } from './config';
 import type { PolicyEngine, TrainBatch, WeightsHandle } from './engine';
-import { T, responseRange, sampleRow } from './methods/advantage';
+import { T, responseRange, sampleRow } from './credit/advantage';
 import type { SampleRecord } from './gates/sample';
 import type { GateDecision } from './gates/decision';
-import type { JudgedTurn } from './methods/types';
+import type { JudgedTurn } from './credit/types';
 import { chooseHint } from './tasks/judge';
 import type { Task } from './tasks/types';
 import { CONTEXT, HINT_SLOT } from './tasks/vocab';

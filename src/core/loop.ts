@@ -7,14 +7,14 @@ import type { EngineState, PolicyEngine, PpoHyper, TrainMetrics, WeightsHandle }
 import { gateOf } from './gates/builtin';
 import { decideInOrder, ruleName } from './gates/gate';
 import { loopJudgingOrder, sampleRecords, type SampleRecord } from './gates/sample';
-import { responseRange, T } from './methods/advantage';
-import { creditRewards } from './methods/credit';
-import type { JudgedTurn } from './methods/types';
+import { responseRange, T } from './credit/advantage';
+import { creditRewards } from './credit/credit';
+import type { JudgedTurn } from './credit/types';
 import { RATIO_EDGES, measureBehavior, ratioHistogram, stepScalars, traceOf, type BehaviorMeasure, type MetricsFrame, type Scalars } from './metrics';
 import { sftOnGold } from './pretrain';
 import { makeStreams, streamPositions, streamsAt, type Rng, type RngStreams } from './rng';
 import { generate, serveSessions } from './serve';
-import { TASKS } from './tasks/index';
+import { taskOf } from './tasks/registry';
 import type { Task } from './tasks/types';
 import { CONTEXT } from './tasks/vocab';
 
@@ -160,7 +160,7 @@ export class Run {
   }
 
   get task(): Task {
-    return TASKS[this.cfg.task];
+    return taskOf(this.cfg);
   }
 
   /** Validate a patch now (throws ConfigError naming the field); it applies at the next step. */

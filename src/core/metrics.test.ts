@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entropyOf, measureBehavior, passAtK, ratioHistogram, rewardStats } from './metrics';
-import type { JudgedTurn } from './methods/types';
+import type { JudgedTurn } from './credit/types';
 import type { Generated } from './serve';
 import { TASKS } from './tasks/index';
 import { CONTEXT, EOS, PROMPT_LENGTH, markerToken } from './tasks/vocab';

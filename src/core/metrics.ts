@@ -6,7 +6,7 @@ import { isEffective } from './gates/funnel';
 import type { SampleRecord } from './gates/sample';
 import { behaviorInfo, requestGap } from './behavior-info';
 import type { GateDecision } from './gates/decision';
-import type { JudgedTurn } from './methods/types';
+import type { JudgedTurn } from './credit/types';
 import type { Generated } from './serve';
 import { INVALID } from './tasks/grammar';
 import { chooseHint } from './tasks/judge';

@@ -1,7 +1,7 @@
 // Serving: run sessions of a task with the rollout weights, turn by turn (all active sessions of a
 // turn in one engine.sample call), classify each response, let the environment react, and judge.
 import type { PolicyEngine, WeightsHandle } from './engine';
-import type { JudgedTurn } from './methods/types';
+import type { JudgedTurn } from './credit/types';
 import { Rng, type RngStreams } from './rng';
 import { INVALID, classify, responseLength } from './tasks/grammar';
 import { castHintVotes, castVotes, majority } from './tasks/judge';

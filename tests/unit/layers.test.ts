@@ -48,7 +48,8 @@ describe('layers', () => {
     const bad = prod.flatMap((f) => testImports(f, readFileSync(join(ROOT, f), 'utf8')).map((s) => `${f}: ${s}`));
     expect(prod.length).toBeGreaterThan(100);
     expect(bad).toEqual([]);
-    expect(prod.filter((f) => /testing|gradcheck|probe|engine-check/.test(f))).toEqual([]);
+    // test-only helpers by name (the engine's backend probe ships: it measures which backend to use)
+    expect(prod.filter((f) => /testing|gradcheck|engine-check/.test(f))).toEqual([]);
   });
   it('the rule sees an import from tests/ in every form, and only those', () => {
     const text = [

@@ -3,7 +3,7 @@
  * No DOM, no Svelte: unit-tested in Node (data.test.ts).
  */
 import type { MetricsFrame, SampleTrace, ScalarName } from '../../core/metrics';
-import { TASKS, type TaskName } from '../../core/tasks/index';
+import { taskOf, type TaskChoice } from '../../core/tasks/registry';
 import type { Point } from '../charts/series';
 import type { BehaviorPoint } from './divergence';
 
@@ -28,8 +28,8 @@ export function statesOf(frames: readonly MetricsFrame[]): string[] {
 }
 
 /** The task's states by name: what the state pickers offer before the first frame arrives. */
-export function taskStates(task: TaskName): string[] {
-  return TASKS[task].states.map((s) => s.name);
+export function taskStates(task: TaskChoice): string[] {
+  return taskOf(task).states.map((s) => s.name);
 }
 
 /** Per step, π(b | state) and its recorded standard error for each valid behavior (the marker rule's input). */

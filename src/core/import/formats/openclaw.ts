@@ -98,6 +98,8 @@ export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, index
     fields.prm_votes_pos = p.votes.filter((v) => v > 0).length;
     fields.prm_votes_neg = p.votes.filter((v) => v < 0).length;
     fields.prm_votes = p.votes.length;
+    // judging order: OpenClaw writes a PRM line when the judge finishes, and submits turns in that order
+    fields.prm_line = p.line;
   } else {
     s.lossMask = 0;
   }
