@@ -9,7 +9,9 @@
 //   responses, and support/distinct_1 / support/distinct_2 (unique n-grams / n-grams);
 //   reward/mean, reward/var (all judged samples of the step); import/samples, import/judged,
 //   import/unclassified, import/response_tokens (mean).
-import { behaviorScalars, bucketVariance, entropyOf, type MetricsFrame, type ScalarName, type Scalars } from '../metrics';
+import { entropyOf } from '../measure/entropy';
+import type { ScalarsWith } from '../measure/names';
+import { behaviorScalars, bucketVariance, type MetricsFrame } from '../metrics';
 import type { Gate } from '../gates/index';
 import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
 import type { BehaviorClassifier, StateClassifier } from './rules';
@@ -121,7 +123,7 @@ export class ImportMeasure {
     const steps = [...this.steps.keys()].sort((x, y) => x - y);
     return steps.map((step) => {
       const a = this.steps.get(step)!;
-      const scalars: Partial<Record<ScalarName, number>> = {};
+      const scalars: ScalarsWith = {};
       for (const [state, m] of [...a.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
         const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
         behaviorScalars(state, names, counts, this.eps, scalars);
@@ -152,14 +154,14 @@ export class ImportMeasure {
       scalars['import/judged'] = a.judged;
       scalars['import/unclassified'] = a.unclassified;
       scalars['import/response_tokens'] = a.n ? a.tokens / a.n : 0;
-      const series: Partial<MetricsFrame['series']> = {};
+      const series: MetricsFrame['series'] = {};
       if (this.gate) {
         const f = gateFunnel(this.gate, a.gate);
         Object.assign(scalars, funnelScalars(f));
         series['gate/rule_counts'] = f.rules;
       }
       // an imported step carries the subset of the metrics a log can give
-      return { step, version: step, scalars: scalars as Scalars, series: series as MetricsFrame['series'], ratioEdges: [], perf: {} as MetricsFrame['perf'], changes: {}, trace: [] };
+      return { step, version: step, scalars, series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
     });
   }
 }

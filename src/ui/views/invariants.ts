@@ -3,7 +3,8 @@
  * quantity's colour (charts/colours.ts, the same as in every other view), the compare run dashed.
  */
 import type { Config, ConfigKey } from '../../core/config';
-import type { MetricsFrame, ScalarName } from '../../core/metrics';
+import type { MetricsFrame } from '../../core/metrics';
+import type { ScalarName } from '../../core/measure/names';
 import { formatValue, type Series } from '../charts/series';
 import { STATE_COLOURS, colourOf } from '../charts/colours';
 import { shown } from '../state/presenter';
