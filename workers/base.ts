@@ -7,7 +7,7 @@
 import type { Config } from '../src/core/config';
 import type { PolicyEngine } from '../src/core/engine';
 import { pretrainBase } from '../src/core/pretrain';
-import { TASKS } from '../src/core/tasks/index';
+import { hasShippedBase, taskLabel, taskOf } from '../src/core/tasks/registry';
 import { checkpointMismatch, decodeCheckpoint, type CheckpointEntry, type Manifest } from '../src/model/checkpoint';
 import { errorText, type BaseWeights } from '../src/core/run/deps';
 
@@ -32,6 +32,7 @@ async function fetchJson(url: string): Promise<unknown> {
  * fidelity suite and the lab share), else a reason why not.
  */
 async function shippedBase(init: BaseSource, engine: PolicyEngine, config: Config): Promise<BaseWeights | string> {
+  if (!hasShippedBase(config)) return `a custom task (${taskLabel(config)}) has no shipped checkpoint`;
   const dir = new URL('checkpoints/', init.baseUrl);
   let entry: CheckpointEntry | undefined;
   try {
@@ -59,7 +60,7 @@ export async function loadBase(init: BaseSource, engine: PolicyEngine, config: C
   const steps = init.pretrainSteps ?? DEFAULT_PRETRAIN_STEPS;
   progress(`${why}: pretraining the base in the worker (0/${steps})…`);
   let last = 0;
-  await pretrainBase(engine, TASKS[config.task], BASE_SEED, {
+  await pretrainBase(engine, taskOf(config), BASE_SEED, {
     steps,
     batch: 64,
     lr: 3e-3,

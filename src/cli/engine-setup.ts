@@ -6,7 +6,7 @@ import type { Config } from '../core/config';
 import type { PolicyEngine } from '../core/engine';
 import type { PopulationEngine } from '../core/population';
 import { policyShape, pretrainBase } from '../core/pretrain';
-import { TASKS } from '../core/tasks/index';
+import { hasShippedBase, taskLabel, taskOf } from '../core/tasks/registry';
 import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { TabularPopulation } from '../engine/tabular/tabular-population';
 import { shippedBase } from './checkpoints';
@@ -42,14 +42,14 @@ export async function loadBase(engine: PolicyEngine, kind: EngineKind, cfg: Conf
     await engine.setWeights(new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4).slice());
     return `base weights: ${o.base}`;
   }
-  const shipped = kind === 'wasm' && o.pretrainSteps === undefined ? shippedBase(cfg.task, engine.shape, cfg.temperature) : 'pretrain asked for';
+  const shipped = !hasShippedBase(cfg) ? `a custom task (${taskLabel(cfg)}) has no shipped checkpoint` : kind === 'wasm' && o.pretrainSteps === undefined ? shippedBase(cfg.task, engine.shape, cfg.temperature) : 'pretrain asked for';
   if (typeof shipped !== 'string') {
     await engine.setWeights(shipped.weights);
     return `base weights: ${shipped.file}`;
   }
   const steps = o.pretrainSteps ?? 400;
   const lr = o.pretrainLr ?? (kind === 'tabular' ? 0.05 : 3e-3);
-  const losses = await pretrainBase(engine, TASKS[cfg.task], cfg.seed, { steps, batch: 64, lr, temperature: cfg.temperature });
+  const losses = await pretrainBase(engine, taskOf(cfg), cfg.seed, { steps, batch: 64, lr, temperature: cfg.temperature });
   await engine.setWeights(await engine.getWeights()); // fresh optimizer state for RL
-  return `pretrained the ${cfg.task} base in process (${shipped}): ${steps} SFT steps, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}`;
+  return `pretrained the ${taskLabel(cfg)} base in process (${shipped}): ${steps} SFT steps, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}`;
 }

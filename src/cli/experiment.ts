@@ -7,7 +7,7 @@
 //   npm run experiment -- merge DIR --out bundle.json [--partial]  cell logs → bundle (the lab imports it)
 //   npm run experiment -- report bundle.json --metric M [--a 0 --b 1 --from S --to S --lower-is-better]
 //   npm run experiment -- reproduce bundle.json [--index I]        re-train cells, compare bit for bit
-// Options: --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
+// Options: --task-file SPEC.json (a custom task for every cell), --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
 // Exit codes (src/cli/exit-codes.ts): 0 ok, 1 error, 2 usage, 3 a cell stopped at a non-finite metric.
 import { scalarAt, type MetricsFrame } from '../core/metrics';
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ import { cellCount, experimentCell, parseExperimentSpec, variantLabel, type Expe
 import { codeVersion } from './code-version';
 import { createCliEngine, createCliPopulation, loadBase, type EngineKind } from './engine-setup';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
+import { readTaskFile } from './task-args';
 
 class UsageError extends Error {}
 
@@ -33,7 +34,7 @@ const { values: opt, positionals } = (() => {
         spec: { type: 'string' }, index: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, all: { type: 'boolean' }, ensemble: { type: 'boolean' },
         out: { type: 'string' }, 'out-dir': { type: 'string' }, partial: { type: 'boolean' },
         metric: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'lower-is-better': { type: 'boolean' },
-        engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
+        'task-file': { type: 'string' }, engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
         trace: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     });
@@ -59,7 +60,10 @@ function engineKind(): EngineKind {
 
 function readSpec(): ExperimentSpec {
   if (!opt.spec) throw new UsageError('--spec FILE is required');
-  return parseExperimentSpec(JSON.parse(readFileSync(opt.spec, 'utf8')));
+  const json = JSON.parse(readFileSync(opt.spec, 'utf8')) as { base?: Record<string, unknown> };
+  // --task-file: every cell trains that custom task (the spec's base gets its text)
+  if (opt['task-file'] !== undefined && json && typeof json === 'object') json.base = { ...json.base, taskSpec: readTaskFile(opt['task-file']) };
+  return parseExperimentSpec(json);
 }
 
 /** The array index: --index, else the scheduler's variable. */

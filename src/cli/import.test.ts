@@ -27,6 +27,7 @@ describe('npm run import', () => {
     const gate = join(dir, 'grpo.gate');
     writeFileSync(gate, 'group_reward_std == 0 => drop # zero-variance group\ntrue => mask1 rl_zscore\n');
     const support: Record<string, unknown> = {};
+    const rewardVar: Record<string, unknown> = {};
     for (const [fmt, files, beh] of runs) {
       const out = join(dir, `${fmt}.jsonl`);
       const r = cli(['--format', fmt, ...files, '--states', join(EX, 'states.json'), '--behaviors', join(EX, beh), '--out', out, '--gate', gate]);
@@ -35,11 +36,16 @@ describe('npm run import', () => {
       const rows = lines(out);
       expect(rows.map((x) => x.step)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       support[fmt] = rows.map((x) => ['math', 'code', 'explain'].map((s) => x[`support/behavior_support/${s}`]));
+      // verl/TRL group by prompt (= state here); OpenClaw sessions and the generic file's one-sample
+      // groups carry no within-group variance, so those steps are bucketed by state: the same numbers
+      rewardVar[fmt] = rows.map((x) => [x['grad/reward_var'], x['grad/zero_std_frac']].map((v) => Number(v).toFixed(9)));
       expect(rows.every((x) => x['esr/served'] === 64 && Array.isArray(x['gate/rule_counts']))).toBe(true);
     }
     expect(support.verl).toEqual(support.openclaw);
     expect(support.trl).toEqual(support.openclaw);
     expect(support.jsonl).toEqual(support.openclaw);
+    for (const fmt of ['openclaw', 'trl', 'jsonl']) expect(rewardVar[fmt], fmt).toEqual(rewardVar.verl);
+    expect((rewardVar.verl as string[][]).every(([v]) => Number(v) > 0.1)).toBe(true);
   });
 
   it('bad arguments exit 2 with the reason; an unknown format exits 1 naming what was expected', () => {

@@ -5,6 +5,7 @@
 // (--pretrain-steps N, --pretrain-lr X), --trace (include the per-sample trace in each line).
 // --gate FILE (rule lines, or JSON {"rules": [...]}) and repeatable --gate-rule 'EXPR => DECISION # label'
 // set the `gate` setting (the --gate-rule rules first, then the file's); bad rules name the file/rule.
+// --task-file FILE trains a custom task (a JSON task spec, src/core/tasks/spec.ts); bad fields are named.
 // --stop-at T pauses the run at step T (of --steps); --snapshot FILE writes its exact state where it
 // stopped; --resume FILE continues such a file bit for bit (its settings, seed and weights; --steps
 // and --set change live settings, recorded on the run's timeline as any patch).
@@ -19,6 +20,7 @@ import { snapshotFromJson, snapshotToJson } from '../core/run/snapshot-file';
 import type { LabSnapshot } from '../core/run/types';
 import { runLab, type Written } from './lab-session';
 import { gateRuleLines, readGateFile } from './gate-args';
+import { readTaskFile } from './task-args';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
 
 /** A bad command line (exit 2), as opposed to a bad file or a failing run (exit 1). */
@@ -34,6 +36,7 @@ interface Args {
   set: string[];
   gate?: string;
   gateRules: string[];
+  taskFile?: string;
   engine: 'wasm' | 'tabular';
   base?: string;
   pretrainSteps?: number;
@@ -76,6 +79,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--set') a.set.push(next());
     else if (flag === '--gate') a.gate = text();
     else if (flag === '--gate-rule') a.gateRules.push(next());
+    else if (flag === '--task-file') a.taskFile = text();
     else if (flag === '--engine') {
       const e = next();
       if (e !== 'wasm' && e !== 'tabular') throw new UsageError('--engine must be wasm or tabular');
@@ -167,6 +171,7 @@ function resolveConfig(a: Args, start: Record<string, unknown> = {}): Config {
   }
   if (a.gate !== undefined) rules.push(readGateFile(a.gate));
   if (rules.length) partial.gate = rules.join('\n');
+  if (a.taskFile !== undefined) partial.taskSpec = readTaskFile(a.taskFile);
   return makeConfig(partial);
 }
 

@@ -2,24 +2,30 @@
 // distribution, hinted contexts included), written to public/checkpoints/<task>.f32 (raw
 // little-endian Float32, the engine's flat parameter layout) with a manifest.
 //   npm run pretrain [-- --steps 400 --lr 0.003 --batch 64 --seed 0 --task strategies]
+//   npm run pretrain -- --task-file spec.json --out base.f32   a custom task's base, from its base mix
+//     (load it with npm run lab -- --task-file spec.json --base base.f32)
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig, TASK_NAMES } from '../core/config';
 import { policyShape, pretrainBase } from '../core/pretrain';
-import { TASKS, type TaskName } from '../core/tasks/index';
+import type { Task } from '../core/tasks/types';
+import { BUILTIN_TASKS, type BuiltinTaskName } from '../core/tasks/builtin';
+import { taskFromSpec } from '../core/tasks/compile';
+import { parseTaskSpec } from '../core/tasks/validate';
+import { readTaskFile } from './task-args';
 import { encodeCheckpoint } from '../model/checkpoint';
 import { CHECKPOINT_DIR, readManifest } from './checkpoints';
 
 export { CHECKPOINT_DIR, readManifest };
 
 /** Pretrain one task's base on the WASM engine; deterministic from (steps, lr, batch, seed). */
-export async function pretrainCheckpoint(task: TaskName, o: { steps: number; lr: number; batch: number; seed: number }): Promise<{ weights: Float32Array; losses: number[]; sha256: string }> {
+export async function pretrainCheckpoint(task: Task, o: { steps: number; lr: number; batch: number; seed: number }): Promise<{ weights: Float32Array; losses: number[]; sha256: string }> {
   const cfg = defaultConfig();
   const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
   const engine = await createNodeEngine(policyShape(cfg), { seed: o.seed });
-  const losses = await pretrainBase(engine, TASKS[task], o.seed, { steps: o.steps, batch: o.batch, lr: o.lr, temperature: cfg.temperature });
+  const losses = await pretrainBase(engine, task, o.seed, { steps: o.steps, batch: o.batch, lr: o.lr, temperature: cfg.temperature });
   const weights = await engine.getWeights();
   await engine.dispose();
   const sha256 = createHash('sha256').update(Buffer.from(weights.buffer, weights.byteOffset, weights.byteLength)).digest('hex');
@@ -36,10 +42,21 @@ async function main(): Promise<void> {
   const only = opt('--task', '');
   const cfg = defaultConfig();
   const shape = policyShape(cfg);
+  const taskFile = opt('--task-file', '');
+  if (taskFile) {
+    const out = opt('--out', '');
+    if (!out) throw new Error('--task-file needs --out FILE (the custom base is not written among the shipped checkpoints)');
+    const spec = parseTaskSpec(readTaskFile(taskFile));
+    if (!spec.ok) throw new Error('unreachable: readTaskFile checked the spec');
+    const { weights: w, losses, sha256 } = await pretrainCheckpoint(taskFromSpec(spec.spec), { steps, lr, batch, seed });
+    writeFileSync(out, encodeCheckpoint(w));
+    console.log(`${spec.spec.name}: ${w.length} params, loss ${losses[0]?.toFixed(3)} → ${losses.at(-1)?.toFixed(3)}, sha256 ${sha256.slice(0, 12)} → ${out}`);
+    return;
+  }
   mkdirSync(CHECKPOINT_DIR, { recursive: true });
   const manifest = readManifest();
-  for (const task of TASK_NAMES.filter((t) => !only || t === only) as TaskName[]) {
-    const { weights: w, losses, sha256 } = await pretrainCheckpoint(task, { steps, lr, batch, seed });
+  for (const task of TASK_NAMES.filter((t) => !only || t === only) as BuiltinTaskName[]) {
+    const { weights: w, losses, sha256 } = await pretrainCheckpoint(BUILTIN_TASKS[task], { steps, lr, batch, seed });
     const file = `${task}.f32`;
     writeFileSync(join(CHECKPOINT_DIR, file), encodeCheckpoint(w));
     manifest[task] = { file, shape, params: w.length, steps, lr, batch, seed, temperature: cfg.temperature, finalLoss: losses.at(-1) ?? NaN, sha256 };

@@ -15,7 +15,7 @@ import { RATIO_EDGES, measureBehavior, ratioHistogram, stepScalars, traceOf, typ
 import { sftOnGold } from './pretrain';
 import { makeStreams, streamPositions, streamsAt, type Rng, type RngStreams } from './rng';
 import { generate, serveSessions } from './serve';
-import { TASKS } from './tasks/index';
+import { taskOf } from './tasks/registry';
 import type { Task } from './tasks/types';
 import { CONTEXT } from './tasks/vocab';
 
@@ -161,7 +161,7 @@ export class Run {
   }
 
   get task(): Task {
-    return TASKS[this.cfg.task];
+    return taskOf(this.cfg);
   }
 
   /** Validate a patch now (throws ConfigError naming the field); it applies at the next step. */

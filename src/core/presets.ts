@@ -1,7 +1,7 @@
 // Presets: workshop lessons as { title, explanation, config, state?, watch? } where config holds only
 // the settings that differ from the defaults. Validated against the config schema and the task.
 import { ConfigError, makeConfig, type Config } from './config';
-import { TASKS } from './tasks/index';
+import { taskLabel, taskOf } from './tasks/registry';
 
 export interface Preset {
   title: string;
@@ -23,9 +23,9 @@ export function parsePreset(name: string, obj: unknown): Preset & { resolved: Co
   if (o.config === null || typeof o.config !== 'object' || Array.isArray(o.config)) throw new Error(`preset ${name}: config must be an object`);
   try {
     const resolved = makeConfig(o.config as Record<string, unknown>);
-    const states = TASKS[resolved.task].states.map((s) => s.name);
+    const states = taskOf(resolved).states.map((s) => s.name);
     if (o.state !== undefined && (typeof o.state !== 'string' || !states.includes(o.state))) {
-      throw new Error(`preset ${name}: state must be one of ${resolved.task}'s states (${states.join(', ')}), got ${JSON.stringify(o.state)}`);
+      throw new Error(`preset ${name}: state must be one of ${taskLabel(resolved)}'s states (${states.join(', ')}), got ${JSON.stringify(o.state)}`);
     }
     if (o.watch !== undefined && (typeof o.watch !== 'string' || !o.watch.trim())) throw new Error(`preset ${name}: watch must be a non-empty line`);
     return {

@@ -82,8 +82,11 @@ describe('projector mode on lesson k', () => {
     // its four panels, with data
     expect(await invariants.locator('figure').count()).toBeGreaterThanOrEqual(4);
     expect(await invariants.getByText('no data yet').count()).toBe(0);
-    await page.screenshot({ path: `${ARTIFACTS}class-lesson-k-projector.png`, fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS}class-lesson-k-projector.png` });
+    // the whole column (main scrolls inside the viewport): a tall window for the picture of the panels
+    await page.setViewportSize({ width: VIEWPORT.width, height: 2400 });
     await invariants.screenshot({ path: `${ARTIFACTS}class-lesson-k-projector-panels.png` });
+    await page.setViewportSize(VIEWPORT);
     expect(h.errors).toEqual([]);
   });
 });
@@ -123,7 +126,9 @@ describe('rule legends across a gate change', () => {
     const labels = await page.locator('section[data-view=metrics] figcaption .legend .key').allInnerTexts();
     expect(new Set(labels).size).toBe(labels.length);
     expect(labels.filter((l) => /^rule \d/.test(l))).toEqual([]);
+    await page.setViewportSize({ width: VIEWPORT.width, height: 2400 });
     await page.locator('section[data-view=metrics]').screenshot({ path: `${ARTIFACTS}class-rule-legend.png` });
+    await page.setViewportSize(VIEWPORT);
     expect(h.errors).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 import type { Config } from '../../src/core/config';
 import type { PolicyEngine, PolicyShape } from '../../src/core/engine';
 import { policyShape, pretrainBase } from '../../src/core/pretrain';
-import { TASKS } from '../../src/core/tasks/index';
+import { taskOf } from '../../src/core/tasks/registry';
 import { createTabularEngine, type TabularOptions } from '../../src/engine/tabular/tabular-engine';
 import type { EngineFactory } from './fidelity';
 
@@ -23,7 +23,7 @@ export function baseFactory(create: (shape: PolicyShape, seed: number) => Promis
     let w = cache.get(key) ?? o.loadBase?.(cfg) ?? undefined;
     if (!w) {
       const tmp = await create(shape, 0);
-      await pretrainBase(tmp, TASKS[cfg.task], 0, { steps: o.pretrainSteps ?? 400, batch: o.pretrainBatch ?? 64, lr: o.pretrainLr ?? 0.05, temperature: cfg.temperature });
+      await pretrainBase(tmp, taskOf(cfg), 0, { steps: o.pretrainSteps ?? 400, batch: o.pretrainBatch ?? 64, lr: o.pretrainLr ?? 0.05, temperature: cfg.temperature });
       w = await tmp.getWeights();
       await tmp.dispose();
       cache.set(key, w);

@@ -5,7 +5,7 @@ import { makeConfig, type Config } from '../../src/core/config';
 import type { PolicyEngine } from '../../src/core/engine';
 import { gateOf } from '../../src/core/gates/builtin';
 import { applyGate } from '../../src/core/gates/gate';
-import { sampleRecords } from '../../src/core/gates/sample';
+import { loopJudgingOrder, sampleRecords } from '../../src/core/gates/sample';
 import { Run } from '../../src/core/loop';
 import { sampleRow } from '../../src/core/credit/advantage';
 import { ppoReference } from '../../src/core/ppo';
@@ -75,7 +75,7 @@ export async function promotedZeroGradient(make: EngineFactory, o: { seed: numbe
   const rng = makeStreams(o.seed);
   const turns = await serveSessions(engine, TASKS.assistant, 32, 1, 0, { temperature: cfg.temperature, turns: cfg.sessionTurns, judgeVotes: 2, judgeNoise: 0.6, hintVotes: 3 }, rng);
   const gate = gateOf(cfg);
-  const outcomes = applyGate(gate, sampleRecords(turns, { hintMinLength: cfg.hintMinLength, staleness: 0, stateName: String }));
+  const outcomes = applyGate(gate, sampleRecords(turns, { hintMinLength: cfg.hintMinLength, staleness: 0, stateName: String }), loopJudgingOrder(turns));
   const promoted = turns.flatMap((t, i) => (gate.rules[outcomes[i].rule]?.label === 'at-least-one' ? [i] : []));
   const B = promoted.length;
   let delta = NaN;

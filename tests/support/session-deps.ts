@@ -2,7 +2,7 @@
 // pretrained briefly in process, no waiting between steps.
 import type { PolicyEngine } from '../../src/core/engine';
 import { pretrainBase } from '../../src/core/pretrain';
-import { TASKS } from '../../src/core/tasks/index';
+import { taskOf } from '../../src/core/tasks/registry';
 import type { MetricsFrame } from '../../src/core/metrics';
 import { eagerClock } from '../../src/core/run/clock';
 import type { SessionDeps } from '../../src/core/run/deps';
@@ -23,7 +23,7 @@ export function tabularSessionDeps(o: TestDepsOptions = {}): SessionDeps {
     createEngine: async (shape) => (o.wrap ?? ((e) => e))(createTabularEngine(shape)),
     loadBase: async (engine, c, progress) => {
       o.onLoad?.(progress);
-      await pretrainBase(engine, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
+      await pretrainBase(engine, taskOf(c), 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
       return { weights: await engine.getWeights(), source: o.source ?? 'test' };
     },
     clock: eagerClock,

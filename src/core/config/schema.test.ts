@@ -3,7 +3,7 @@ import { CONFIG_KEYS, RUN_FIXING_KEYS, SCHEMA, fieldLabel, fixesRun, runFixingIn
 
 describe('the schema table', () => {
   it('declares the run-fixing settings once; everything else reads them from it', () => {
-    expect(RUN_FIXING_KEYS).toEqual(['task', 'seed', 'sftGoldSteps', 'sftBatch', 'sftLr', 'dModel', 'layers', 'heads', 'mlp']);
+    expect(RUN_FIXING_KEYS).toEqual(['task', 'taskSpec', 'seed', 'sftGoldSteps', 'sftBatch', 'sftLr', 'dModel', 'layers', 'heads', 'mlp']);
     expect(fixesRun('clipHigh')).toBe(false);
     expect(fixesRun('dModel')).toBe(true);
     for (const k of ['constructor', '__proto__', 'toString', 'nope']) expect(fixesRun(k), k).toBe(false);

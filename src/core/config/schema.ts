@@ -3,7 +3,7 @@
 // (the page URL, --set), the controls and the run sessions all read this table; nothing else lists settings.
 
 import { checkGateText } from './gate-text';
-import { TASK_NAMES } from './task';
+import { SPEC_TEXT_MAX, TASK_NAMES, checkTaskSpecText } from './task';
 
 export { TASK_NAMES } from './task';
 
@@ -55,7 +55,8 @@ const text = <E extends Extra>(maxLength: number, check: (t: string) => string |
 const enm = <T extends string, E extends Extra = Extra>(d: NoInfer<T>, values: readonly T[], group: ConfigGroup, doc: string, extra?: E) => ({ type: 'enum' as const, default: d, values, group, doc, ...extra });
 
 export const SCHEMA = {
-  task: enm('strategies', TASK_NAMES, 'run', 'Toy agentic task', { fixesRun: true }),
+  task: enm('strategies', TASK_NAMES, 'run', 'Toy agentic task (a built-in; a custom spec below replaces it)', { fixesRun: true }),
+  taskSpec: text(SPEC_TEXT_MAX, checkTaskSpecText, 'run', 'Custom task: its JSON spec (format invariant-lab-task, src/core/tasks/spec.ts); empty = the built-in task', { fixesRun: true, label: 'custom task', url: 'spec' }),
   method: enm('binary-rl', METHOD_NAMES, 'run', 'Training method (OpenClaw Binary RL, OPD, Combine; GRPO / Dr.GRPO baselines)'),
   seed: int(1, 0, 2 ** 31 - 1, 'run', 'Run seed (init, environment/judge and sampling streams derive from it)', { fixesRun: true }),
   steps: int(200, 1, 100000, 'run', 'Training steps (one rollout batch each)'),
@@ -63,7 +64,7 @@ export const SCHEMA = {
   rolloutBatch: int(16, 1, 256, 'rollout', 'Queued samples per training step (OpenClaw: 16)'),
   sessionTurns: int(4, 1, 8, 'rollout', 'Turns per assistant session / steps per toolchain episode'),
   temperature: float(0.6, 0.05, 4, 'rollout', 'Sampling temperature (also used to score)'),
-  focusState: int(-1, -1, 7, 'rollout', 'Serve only this state (index into the task\'s states; −1 = all). Toolchain episodes always start at "start"'),
+  focusState: int(-1, -1, 9, 'rollout', 'Serve only this state (index into the task\'s states; −1 = all). Toolchain episodes always start at "start"'),
   serveRoundsMax: int(16, 1, 64, 'rollout', 'Serve rounds per step at most while the queue fills'),
 
   updatesPerRollout: int(1, 1, 64, 'ppo', 'Optimizer passes K over each rollout batch', { label: 'updates per rollout K' }),
@@ -88,7 +89,7 @@ export const SCHEMA = {
   hintVotes: int(3, 1, 15, 'judge', 'Hint-judge votes'),
   hintMinLength: int(5, 0, 12, 'judge', 'Minimum hint length (words) for a +1 hint to be accepted'),
 
-  atLeastOne: bool(true, 'gates', 'Binary RL: promote one 0-scored turn with a next state when a session has no effective sample'),
+  atLeastOne: bool(true, 'gates', 'Binary RL: promote a 0-scored turn with a next state to mask 1 while its session has no mask-1 turn so far in judging order (OpenClaw\'s server rule)'),
   maskZeroMode: enm('keep', ['keep', 'drop'] as const, 'gates', 'Binary RL: keep mask-0 turns in the queue (OpenClaw) or drop them'),
   opdAdvClamp: float(0, 0, 100, 'gates', 'OPD: clamp per-token advantage to ±c; 0 = off'),
   wOpd: float(1, 0, 10, 'gates', 'Combine: weight of the OPD term', { label: 'w_opd' }),

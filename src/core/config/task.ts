@@ -1,10 +1,13 @@
-// The `task` setting, in one place: which tasks exist and what a config may ask of one (its states).
-// Tasks come from the registry (src/core/tasks); nothing else lists them.
-import { TASKS, type TaskName } from '../tasks/index';
+// The `task` and `taskSpec` settings, in one place: which tasks exist, what a config may ask of one
+// (its states), and the check of a custom spec. Tasks come from the registry (src/core/tasks).
+import { BUILTIN_TASK_NAMES, type BuiltinTaskName } from '../tasks/builtin';
+import { checkTaskSpecText, taskOf, type TaskChoice } from '../tasks/registry';
+import { SPEC_TEXT_MAX } from '../tasks/validate';
 
-export const TASK_NAMES = Object.keys(TASKS) as readonly TaskName[];
+export const TASK_NAMES: readonly BuiltinTaskName[] = BUILTIN_TASK_NAMES;
+export { checkTaskSpecText, SPEC_TEXT_MAX };
 
-/** How many states a task has (focusState must be one of them). */
-export function taskStateCount(task: TaskName): number {
-  return TASKS[task].states.length;
+/** How many states the config's task has (focusState must be one of them). */
+export function taskStateCount(c: TaskChoice): number {
+  return taskOf(c).states.length;
 }

@@ -2,6 +2,7 @@
 // A config is checked here once at each boundary (URL, JSON/preset/bundle, CLI flags, worker API);
 // past it, a Config is a typed value that nobody checks again.
 import { defaultConfig, fieldSpec, isConfigKey, type Config, type ConfigKey } from './schema';
+import { taskLabel } from '../tasks/registry';
 import { taskStateCount } from './task';
 
 export class ConfigError extends Error {
@@ -67,8 +68,8 @@ const describe = describeValue;
 function crossErrors(c: Config): (FieldError & { involved: ConfigKey[] })[] {
   const out: (FieldError & { involved: ConfigKey[] })[] = [];
   if (c.dualClip !== 0 && c.dualClip <= 1) out.push({ field: 'dualClip', message: `must be 0 (off) or > 1, got ${c.dualClip}`, involved: ['dualClip'] });
-  const states = taskStateCount(c.task);
-  if (c.focusState >= states) out.push({ field: 'focusState', message: `${c.task} has ${states} states (0..${states - 1}), got ${c.focusState}`, involved: ['focusState', 'task'] });
+  const states = taskStateCount(c);
+  if (c.focusState >= states) out.push({ field: 'focusState', message: `${taskLabel(c)} has ${states} states (0..${states - 1}), got ${c.focusState}`, involved: ['focusState', 'task', 'taskSpec'] });
   if (c.dModel % c.heads !== 0) out.push({ field: 'heads', message: `dModel (${c.dModel}) must be divisible by heads (${c.heads})`, involved: ['heads', 'dModel'] });
   return out;
 }

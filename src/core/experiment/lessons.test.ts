@@ -18,7 +18,7 @@ describe('lesson experiments', () => {
     expect(presets).toContain(f);
     expect(experimentCells(spec).length).toBe(spec.variants.length * spec.seeds.length);
   });
-  it('b: ε_high 0.2 vs 0.28 over 8 paired seeds; f: three methods; g: staleness 0/1/2; i: SFT 0 vs 100', () => {
+  it('b: ε_high 0.2 vs 0.28 over 8 paired seeds; d: at-least-one off vs on; f: three methods; g: staleness 0/1/2; i: SFT 0 vs 100', () => {
     const b = load('b-clip-higher');
     expect(b.seeds).toHaveLength(8);
     expect([0, 1].map((v) => variantLabel(b, v))).toEqual(['clipHigh = 0.2', 'clipHigh = 0.28']);
@@ -26,6 +26,9 @@ describe('lesson experiments', () => {
     expect([0, 1, 2].map((v) => variantLabel(f, v))).toEqual(['method = binary-rl', 'method = opd', 'method = combine']);
     const g = load('g-stale-weights-503');
     expect([0, 1, 2].map((v) => variantLabel(g, v))).toEqual(['staleness = 0', 'staleness = 1', 'staleness = 2']);
+    const d = load('d-at-least-one');
+    expect([0, 1].map((v) => variantLabel(d, v))).toEqual(['atLeastOne = false', 'atLeastOne = true']);
+    expect(d.metrics).toContain('grad/norm');
     const i = load('i-sft-compresses');
     expect([0, 1].map((v) => variantLabel(i, v))).toEqual(['sftGoldSteps = 0', 'sftGoldSteps = 100']);
   });

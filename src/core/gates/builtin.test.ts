@@ -8,7 +8,7 @@ import { CONTEXT, PROMPT_LENGTH } from '../tasks/vocab';
 import { builtinGateText, type GateKnobs } from './builtin';
 import { compileGate } from './compile';
 import { applyGate, ruleCounts, ruleName } from './gate';
-import { sampleRecords } from './sample';
+import { loopJudgingOrder, sampleRecords } from './sample';
 
 // The built-in gates on hand-made turns (the cases the hand-written gates were tested on).
 const KNOBS: Omit<GateKnobs, 'method'> = { atLeastOne: true, maskZeroMode: 'keep', wOpd: 1, wRl: 1, normalizeStd: true, dynamicSampling: false };
@@ -25,7 +25,7 @@ function turn(session: number, t: number, score: Vote, hasNext = true, hintVotes
 
 function decide(method: Config['method'], turns: JudgedTurn[], knobs: Partial<GateKnobs> = {}) {
   const gate = compileGate(builtinGateText({ ...KNOBS, ...knobs, method }));
-  const outcomes = applyGate(gate, sampleRecords(turns, { hintMinLength: 5, staleness: 0, stateName: String }));
+  const outcomes = applyGate(gate, sampleRecords(turns, { hintMinLength: 5, staleness: 0, stateName: String }), loopJudgingOrder(turns));
   const decisions = outcomes.map((o, i) => ({ ...o, hint: o.usesHint ? chooseHint(turns[i].hintVotes, 0) : null }));
   const queued = decisions.filter((d) => d.queued);
   const effective = queued.filter((d) => d.lossMask === 1 && (d.reward !== 0 || d.opdWeight !== 0)).length;

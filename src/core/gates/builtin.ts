@@ -15,11 +15,13 @@ export function builtinGateText(k: GateKnobs): string {
   switch (k.method) {
     case 'binary-rl': {
       // A = r, no baseline; unjudged and 0-scored turns keep loss mask 0 in the queue (or are dropped);
-      // at-least-one gives a session without an effective turn one mask-1 turn (A = r = 0: no gradient)
+      // at-least-one as OpenClaw-RL's server computes it (openclaw-rl/openclaw_api_server.py,
+      // _submit_turn_sample): a judged turn scored 0 gets mask 1 when its session has no mask-1
+      // sample so far in judging order (A = r = 0: no gradient, but it joins the token mean)
       const zero = k.maskZeroMode === 'drop' ? 'drop' : 'mask0';
       return [
         line('!has_next_state', zero, 'no next state'),
-        ...(k.atLeastOne ? [line('reward == 0 && !session_has_effective && session_first_judged', 'mask1', 'at-least-one')] : []),
+        ...(k.atLeastOne ? [line(AT_LEAST_ONE_SO_FAR, 'mask1', 'at-least-one')] : []),
         line('reward == 0', zero, 'score zero'),
         line('true', mask1({ source: 'rl', weight: 1 }, null), 'effective'),
       ].join('\n');
@@ -47,6 +49,17 @@ export function builtinGateText(k: GateKnobs): string {
       ].join('\n');
     }
   }
+}
+
+/** The server's at-least-one condition (after the no-next-state rule): scored 0, no mask-1 turn of the session before it. */
+export const AT_LEAST_ONE_SO_FAR = 'reward == 0 && session_effective_before == 0';
+/** The lab's earlier rule, kept as a named variant: promote the first judged turn only when no turn of the whole session is effective. */
+export const AT_LEAST_ONE_WHOLE_SESSION = 'reward == 0 && !session_has_effective && session_first_judged';
+
+/** Binary RL with the earlier whole-session at-least-one (promotes less: only sessions with no ±1 turn at all). */
+export function binaryRlWholeSessionText(k: Pick<GateKnobs, 'maskZeroMode'>): string {
+  return builtinGateText({ method: 'binary-rl', atLeastOne: true, maskZeroMode: k.maskZeroMode, wOpd: 1, wRl: 1, normalizeStd: true, dynamicSampling: false })
+    .replace(`${AT_LEAST_ONE_SO_FAR} =>`, `${AT_LEAST_ONE_WHOLE_SESSION} =>`);
 }
 
 export const METHOD_DOCS: Record<MethodName, string> = {

@@ -14,7 +14,7 @@ import { CONTEXT } from '../tasks/vocab';
 import { builtinGateText, gateOf } from './builtin';
 import { compileGate } from './compile';
 import { applyGate, type GateDecision } from './gate';
-import { sampleRecords, type SampleRecord } from './sample';
+import { loopJudgingOrder, sampleRecords, type SampleRecord } from './sample';
 
 const root = new URL('../../../public/', import.meta.url);
 const read = (path: string) => JSON.parse(readFileSync(new URL(path, root), 'utf8')) as unknown;
@@ -58,10 +58,11 @@ describe('lesson l: drop turns whose votes disagree', () => {
     judged({ session: s, group: s, turn: 1, hasNext: false }),
   ]);
   const recs = sampleRecords(turns, ctx());
+  const order = loopJudgingOrder(turns);
 
   it('drops exactly the turns with a +1 and a −1 vote; every other turn is decided as by the built-in gate', () => {
-    const a = applyGate(builtin, recs);
-    const b = applyGate(custom, recs);
+    const a = applyGate(builtin, recs, order);
+    const b = applyGate(custom, recs, order);
     recs.forEach((r, i) => {
       if (r.votes.includes(1) && r.votes.includes(-1)) expect(b[i]).toMatchObject({ rule: 0, queued: false });
       else expect(decisions([b[i]])).toEqual(decisions([a[i]]));
@@ -98,8 +99,9 @@ describe('lesson m: drop turns whose rollout log-probs drifted', () => {
     const gaps = [0, 0.05, 0.1, 0.1000001, 0.3, 2];
     const turns = gaps.map((_, s) => judged({ session: s, group: s, votes: [1, 1, s % 2 ? 0 : 1] }));
     const recs = sampleRecords(turns, ctx(gaps));
-    const a = applyGate(compileGate(builtinGateText(cfg)), recs);
-    const b = applyGate(gateOf(cfg), recs);
+    const order = loopJudgingOrder(turns);
+    const a = applyGate(compileGate(builtinGateText(cfg)), recs, order);
+    const b = applyGate(gateOf(cfg), recs, order);
     expect(gateOf(cfg).reads.has('rollout_logp_gap')).toBe(true);
     recs.forEach((r, i) => {
       if (r.rollout_logp_gap > 0.1) expect(b[i]).toMatchObject({ rule: 0, queued: false });
@@ -117,17 +119,18 @@ describe('lesson n: drop zero-variance groups (dynamic sampling)', () => {
   const rewards: Vote[][] = [[1, 1, 1, 1], [1, 0, -1, 1], [-1, -1, -1, -1], [1, -1, 0, 0]];
   const turns = rewards.flatMap((g, gi) => g.map((r, k) => judged({ session: gi * 4 + k, group: gi, votes: [r, r, r] })));
   const recs: SampleRecord[] = sampleRecords(turns, ctx());
+  const order = loopJudgingOrder(turns);
   const zero = recs.map((r) => r.group_reward_std < 1e-6);
 
   it('decides exactly as the built-in GRPO gate with dynamic sampling on', () => {
     const ds = gateOf({ ...defaultConfig(), method: 'grpo', dynamicSampling: true });
-    expect(decisions(applyGate(custom, recs))).toEqual(decisions(applyGate(ds, recs)));
+    expect(decisions(applyGate(custom, recs, order))).toEqual(decisions(applyGate(ds, recs, order)));
     expect(custom.grouped).toBe(true);
   });
 
   it('the built-in gate trains zero-variance groups with A = 0 exactly; the lesson gate drops them and keeps the rest unchanged', () => {
-    const a = applyGate(builtin, recs);
-    const b = applyGate(custom, recs);
+    const a = applyGate(builtin, recs, order);
+    const b = applyGate(custom, recs, order);
     expect(zero).toEqual(rewards.flatMap((g) => g.map(() => new Set(g).size === 1)));
     recs.forEach((_, i) => {
       if (zero[i]) {
@@ -140,7 +143,7 @@ describe('lesson n: drop zero-variance groups (dynamic sampling)', () => {
   it('zero-variance rows carry zero gradient; keeping them only scales the token-mean gradient by kept / all tokens', () => {
     const T = 5;
     const h = { clipLow: 0.2, clipHigh: 0.28, dualClip: 0, entropyCoef: 0, klCoef: 0, aggregation: 'token-mean' as const };
-    const outcomes = applyGate(builtin, recs);
+    const outcomes = applyGate(builtin, recs, order);
     const batch = (rows: number[]) => {
       const n = rows.length * T;
       const logp = new Float64Array(n);

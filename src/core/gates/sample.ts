@@ -9,8 +9,10 @@ import type { ValueType } from './types';
 
 type TypeOf<T extends ValueType> = T extends 'number' ? number : T extends 'boolean' ? boolean : T extends 'string' ? string : T extends 'number[]' ? number[] : string[];
 
-/** One sample's fields, typed from the field table. */
-export type SampleRecord = { [K in SampleFieldName]: TypeOf<(typeof SAMPLE_FIELDS)[K]['type']> };
+/** Fields a gate fills in as it decides in judging order (decideInOrder), not the record builders. */
+type OrderFields = 'session_effective_before';
+/** One sample's fields, typed from the field table (the order fields once the gate has decided). */
+export type SampleRecord = { [K in Exclude<SampleFieldName, OrderFields>]: TypeOf<(typeof SAMPLE_FIELDS)[K]['type']> } & { [K in OrderFields]?: number };
 
 export interface SampleContext {
   hintMinLength: number;

@@ -6,7 +6,7 @@
 import type { Config } from '../config';
 import type { SampleTrace } from '../metrics';
 import { EOS, MARKER_NAMES, tokenName } from '../tasks/vocab';
-import { TASKS } from '../tasks/index';
+import { taskOf } from '../tasks/registry';
 import type { BehaviorSpec, StatesSpec } from './rules';
 
 export type ExportFormat = 'openclaw' | 'verl' | 'jsonl';
@@ -110,7 +110,7 @@ export function trlColumns(config: Config, traces: readonly SampleTrace[], step:
  * a tool sequence (OpenClaw records), or as a response regex (markers, fillers `w<i>`, then EOS).
  */
 export function labRules(config: Config, by: 'tools' | 'regex'): { states: StatesSpec; behaviors: BehaviorSpec } {
-  const task = TASKS[config.task];
+  const task = taskOf(config);
   return {
     states: { kind: 'regex', pattern: 'state=(\\S+)' },
     behaviors: {

@@ -3,6 +3,8 @@
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { openParquet } from '../../io/hyparquet';
+import { snapshotStep } from './formats/openclaw';
+import type { Rec } from './formats/common';
 import { ImportError, importSamples } from './pipeline';
 import { memorySource } from './sources';
 import type { ImportSource, ImportedSample } from './types';
@@ -67,10 +69,37 @@ describe('OpenClaw-RL record + PRM', () => {
       expect.stringMatching(/^r.jsonl:3 join key `turn`: expected a string or an integer/),
       expect.stringMatching(/^r.jsonl:4 field `response_text`: expected a string/),
       expect.stringMatching(/^r.jsonl:5 truncated/),
+      expect.stringMatching(/^r.jsonl:1 1 record has a next_state but no PRM line \(line 1\): left unjudged/),
       expect.stringMatching(/^r_prm.jsonl:2 PRM record \(session_id, turn\) = \(s, 9\) has no conversation record/),
     ]);
     expect(r.samples.length).toBe(1);
     expect(r.samples[0].reward).toBeNull(); // its PRM line was malformed: not judged, not invented
+  });
+
+  it("a run's per-step snapshot directories give the steps; sessions spanning steps stay whole; unjudged turns with a next state are counted", async () => {
+    // OpenClaw clears both files when training starts (purge_record_files): one snapshot per step
+    const step = (n: string, recs: Rec[], prms: Rec[]) => [memorySource(`run/${n}/qwen3_4b_record.jsonl`, jl(recs)), memorySource(`run/${n}/qwen3_4b_record_prm.jsonl`, jl(prms))];
+    const many = Array.from({ length: 20 }, (_, i) => rec(`s${i % 3}`, i + 1));
+    const r = await run([
+      ...step('step_0002', many, many.slice(0, 17).map((x) => ({ session_id: x.session_id, turn: x.turn, score: 1, votes: [1, 1, 1] }))),
+      ...step('step_0003', [rec('s0', 30), rec('s1', 31, { next_state: null })], [{ session_id: 's0', turn: 30, score: -1, votes: [-1, -1, 0] }]),
+    ]);
+    // 20 records in one step, not cut every 16 (which split sessions across pseudo-steps)
+    expect(r.samples.map((s) => s.step)).toEqual([...Array(20).fill(2), 3, 3]);
+    expect(r.issues.map((i) => `${i.file}:${i.line} ${i.message}`)).toEqual([expect.stringMatching(/^run\/step_0002\/qwen3_4b_record.jsonl:18 3 records have a next_state but no PRM line \(lines 18, 19, 20\): left unjudged, loss mask 0/)]);
+  });
+
+  it('record files whose directories have no numbers take their place as the step, and say so', async () => {
+    const r = await run([memorySource('a/rec.jsonl', jl([rec('s', 1)])), memorySource('b/rec.jsonl', jl([rec('s', 2)])), memorySource('b/rec_prm.jsonl', jl([{ session_id: 's', turn: 1, score: 1 }, { session_id: 's', turn: 2, score: 0 }]))]);
+    expect(r.samples.map((s) => s.step)).toEqual([1, 2]);
+    expect(r.issues.map((i) => i.message)).toEqual([expect.stringMatching(/take the file's place as their step \(1\)/), expect.stringMatching(/\(2\)/)]);
+  });
+
+  it('snapshotStep: the number of the nearest directory that has one', () => {
+    expect(snapshotStep('run/step_0012/qwen3_4b_record.jsonl')).toBe(12);
+    expect(snapshotStep('C:\\runs\\r7\\snap-3\\x.jsonl')).toBe(3);
+    expect(snapshotStep('qwen3_4b_record.jsonl')).toBeNull();
+    expect(snapshotStep('run/latest/x.jsonl')).toBeNull();
   });
 
   it('says so when no PRM file is given; steps follow the rollout batch', async () => {
@@ -108,6 +137,12 @@ describe('verl rollout dumps', () => {
       [4, 'truncated or malformed last line'],
     ]);
     expect(r.samples.map((s) => s.step)).toEqual([7]);
+  });
+
+  it("reads tool calls from the output text (Qwen's <tool_call> template), so toolSeq / firstAction see them", async () => {
+    const out = 'Let me look.\n<tool_call>\n{"name": "search", "arguments": {"q": "x"}}\n</tool_call>\n<tool_call>\n{"name": "calc", "arguments": {}}\n</tool_call>';
+    const r = await run([memorySource('1.jsonl', jl([{ input: 'q', output: out, score: 1, step: 1 }, { input: 'q', output: 'no tools', score: 0, step: 1 }]))]);
+    expect(r.samples.map((s) => s.toolCalls)).toEqual([['search', 'calc'], []]);
   });
 
   it('an empty file is reported and skipped', async () => {
@@ -168,6 +203,16 @@ describe('TRL completions parquet', () => {
       [5, 'c', null, [], 3],
     ]);
     expect(r.samples[0].group).toBe(r.samples[1].group);
+  });
+
+  it('a string completion with <tool_call> text gives its tool calls', async () => {
+    const bytes = pq([
+      { name: 'step', data: [1n], type: 'INT64' },
+      { name: 'prompt', data: ['q'], type: 'STRING' },
+      { name: 'completion', data: ['<tool_call>\n{"name": "web", "arguments": {}}\n</tool_call>'], type: 'STRING' },
+    ]);
+    const r = await run([memorySource('completions_00001.parquet', bytes)]);
+    expect(r.samples[0].toolCalls).toEqual(['web']);
   });
 
   it('reports a missing column, a bad step and a file that is not parquet', async () => {

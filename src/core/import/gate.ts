@@ -6,10 +6,11 @@
 //   has_next_state:     OpenClaw: the record has a next_state; other logs: the sample was judged
 //   hint_*:             OpenClaw OPD PRM records (hint_len in words of the accepted hint); else 0
 //   session / turn:     OpenClaw sessions and turns within the step; other logs: one turn per sample
+//   judging order:      OpenClaw: PRM file order (session_effective_before counts in it); else log order
 //   group_*:            the log's groups (verl/TRL: same prompt in the step; JSONL: group_id)
 //   staleness, rollout_logp_gap: unknown in a log → NaN (a comparison with them is false)
 import { funnelOf, type GateFunnel } from '../gates/funnel';
-import type { FieldRecord, Gate } from '../gates/index';
+import type { FieldRecord, Gate, JudgingOrder } from '../gates/index';
 import { tokensOf } from './tokens';
 import type { ImportedSample } from './types';
 
@@ -27,6 +28,8 @@ export interface GateSample {
   hintLen: number;
   hintVotesPos: number;
   hintAccepted: boolean;
+  /** Place in judging order: the PRM file line (OpenClaw); Infinity when never judged (submitted at session end). */
+  judged: number;
 }
 
 export function gateSample(s: ImportedSample, state: string): GateSample {
@@ -48,6 +51,7 @@ export function gateSample(s: ImportedSample, state: string): GateSample {
     hintLen: typeof f.prm_hint_words === 'number' ? f.prm_hint_words : 0,
     hintVotesPos: f.prm_accepted !== null && f.prm_accepted !== undefined ? s.votes.filter((v) => v > 0).length : 0,
     hintAccepted: f.prm_accepted === true,
+    judged: typeof f.prm_line === 'number' ? f.prm_line : openclaw ? Infinity : s.line,
   };
 }
 
@@ -106,8 +110,14 @@ export function gateRecords(samples: readonly GateSample[]): FieldRecord[] {
 
 export type { GateFunnel } from '../gates/funnel';
 
+/** The samples' judging order (PRM file order; unjudged turns last, as the server submits them at session end). */
+export function judgingOrder(samples: readonly GateSample[]): JudgingOrder {
+  const judged = samples.map((_, i) => i).sort((a, b) => samples[a].judged - samples[b].judged || a - b);
+  return { session: samples.map((s) => s.session), judged };
+}
+
 export function gateFunnel(gate: Gate, samples: readonly GateSample[]): GateFunnel {
-  return funnelOf(gate, gateRecords(samples));
+  return funnelOf(gate, gateRecords(samples), judgingOrder(samples));
 }
 
 /** A step's funnel under the lab's ESR names (one definition: effective / queued; yield = effective / served). */

@@ -88,9 +88,9 @@ describe('measures', () => {
     expect(s1['support/behavior_support/b']).toBe(1);
     expect(s1['reward/mean']).toBeCloseTo(0.75, 12);
     expect(s1['reward/var']).toBeCloseTo(0.1875, 12);
-    // groups: g1 var of (1,0,1) = 2/9, g2 single → 0: mean 1/9, zero-std share 1/2
-    expect(s1['grad/reward_var']).toBeCloseTo(1 / 9, 12);
-    expect(s1['grad/zero_std_frac']).toBe(0.5);
+    // groups: g1 var of (1,0,1) = 2/9; g2 has one sample (no within-group variance): left out
+    expect(s1['grad/reward_var']).toBeCloseTo(2 / 9, 12);
+    expect(s1['grad/zero_std_frac']).toBe(0);
     expect(s1['support/token_entropy']).toBeUndefined();
     // tokens: [go x] [go x] [go y] [x] → after start: go,go,go,x → H = H(3/4,1/4) over 4; after go: x,x,y → H(2/3,1/3) over 3
     const h = (ps: number[]) => -ps.reduce((a, p) => a + p * Math.log(p), 0);

@@ -1,8 +1,10 @@
 // Per-step measurements of imported samples under the lab's metric names (DESIGN.md), through the
 // same functions the lab uses (behaviorScalars, bucketVariance, entropyOf):
 //   support/behavior_dist[_se]/<state>/<behavior>, support/behavior_entropy/<state>,
-//   support/behavior_support/<state>; grad/reward_var, grad/zero_std_frac (within groups, or
-//   within states when the log has no groups);
+//   support/behavior_support/<state>; grad/reward_var, grad/zero_std_frac (within the groups of
+//   two or more judged samples; a one-sample group has no within-group variance to measure, so a
+//   step without such groups — OpenClaw's sessions, one sample per prompt — is bucketed by state,
+//   as the lab does for methods without groups: metrics.ts rewardStats);
 //   support/token_entropy ONLY from the log's own per-token log-probs (−mean log π(sampled token),
 //   an unbiased estimate of the policy's token entropy); without log-probs the empirical
 //   support/token_entropy_empirical = H(next token | previous token) over the step's tokenized
@@ -29,6 +31,7 @@ class StepAcc {
   tokens = 0;
   counts = new Map<string, Map<string, number>>();
   groups = new Map<string, number[]>();
+  byState = new Map<string, number[]>();
   rSum = 0;
   rSq = 0;
   lpSum = 0;
@@ -39,6 +42,18 @@ class StepAcc {
   bi = new Set<string>();
   biN = 0;
   gate: GateSample[] = [];
+}
+
+function pushTo(m: Map<string, number[]>, key: string, x: number): void {
+  const xs = m.get(key);
+  if (xs) xs.push(x);
+  else m.set(key, [x]);
+}
+
+/** The groups with two or more judged samples; none → the step's states. */
+function rewardBuckets(a: StepAcc): number[][] {
+  const groups = [...a.groups.values()].filter((xs) => xs.length > 1);
+  return groups.length ? groups : [...a.byState.values()];
 }
 
 export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
@@ -78,9 +93,8 @@ export class ImportMeasure {
       a.rSum += s.reward;
       a.rSq += s.reward * s.reward;
       const g = s.group ?? `state:${state}`;
-      const xs = a.groups.get(g);
-      if (xs) xs.push(s.reward);
-      else a.groups.set(g, [s.reward]);
+      pushTo(a.groups, g, s.reward);
+      pushTo(a.byState, state, s.reward);
     }
     if (s.logprobs && s.logprobs.length) {
       this.withLogprobs++;
@@ -146,7 +160,7 @@ export class ImportMeasure {
         const mean = a.rSum / a.judged;
         scalars['reward/mean'] = mean;
         scalars['reward/var'] = Math.max(0, a.rSq / a.judged - mean * mean);
-        const rv = bucketVariance(a.groups.values());
+        const rv = bucketVariance(rewardBuckets(a));
         scalars['grad/reward_var'] = rv.rewardVar;
         scalars['grad/zero_std_frac'] = rv.zeroStdFrac;
       }

@@ -4,7 +4,7 @@
 import { EXPECTED, FORMAT_LABELS, KIND_FORMAT, detectKind, isParquet, unknownFormatMessage, type FileKind } from './detect';
 import { FieldError, type Rec } from './formats/common';
 import { jsonlSample } from './formats/jsonl';
-import { OPENCLAW_BATCH, openclawSample, prmEntry, type PrmEntry } from './formats/openclaw';
+import { OPENCLAW_BATCH, openclawSample, prmEntry, snapshotStep, type PrmEntry, type RecordStep } from './formats/openclaw';
 import { trlRewardColumns, trlSample } from './formats/trl';
 import { verlSample } from './formats/verl';
 import { LineSplitter, jsonRecords, parseJsonLine } from './lines';
@@ -152,8 +152,16 @@ export async function importSamples(sources: readonly ImportSource[], opts: Impo
       for (const x of plan) report(x.p.source.name, 0, 'no PRM record file given: turns have no score (pass the matching *_prm.jsonl too)', x.sum);
     let index = 0;
     const batch = opts.openclawBatch ?? OPENCLAW_BATCH;
+    // several record files are a run's per-step snapshots: each file is one step
+    const recordFiles = plan.filter((x) => x.kind === 'openclaw-record').map((x) => x.p.source.name);
+    const snapshots = recordFiles.map(snapshotStep);
+    const byName = snapshots.every((n) => n !== null);
+    const fileSteps = new Map(recordFiles.map((name, i) => [name, byName ? snapshots[i]! : i + 1]));
+    if (recordFiles.length > 1 && !byName) for (const x of plan) if (x.kind === 'openclaw-record') report(x.p.source.name, 0, `records without \`step\` take the file's place as their step (${fileSteps.get(x.p.source.name)}): no directory name of every record file has a number`, x.sum);
     for (const { p, kind, sum } of ordered) {
       const name = p.source.name;
+      const fileStep = fileSteps.get(name);
+      const unjudged: number[] = [];
       for await (const r of jsonRecords(p.source.stream(), (n) => {
         done += n;
         if (done % (1 << 20) < n) progress(name);
@@ -168,7 +176,12 @@ export async function importSamples(sources: readonly ImportSource[], opts: Impo
             if (prm.has(key)) report(name, r.line, `duplicate PRM record for (session_id, turn) = (${key.replace('\u0000', ', ')}); the first (line ${prm.get(key)!.line}) is kept`, sum);
             else prm.set(key, entry);
             sum.samples++;
-          } else if (kind === 'openclaw-record') emit(openclawSample(r.value, prm, index++, batch, name, r.line), sum);
+          } else if (kind === 'openclaw-record') {
+            const at: RecordStep = recordFiles.length > 1 && fileStep !== undefined ? { fileStep } : { index: index++, batch };
+            const s = openclawSample(r.value, prm, at, name, r.line);
+            if (prmFiles.length && s.fields.has_next_state === true && !Object.hasOwn(s.fields, 'prm_score')) unjudged.push(r.line);
+            emit(s, sum);
+          }
           else if (kind === 'verl') emit(verlSample(r.value, name, r.line), sum);
           else emit(jsonlSample(r.value, name, r.line), sum);
         } catch (e) {
@@ -176,6 +189,7 @@ export async function importSamples(sources: readonly ImportSource[], opts: Impo
           report(name, r.line, e.message, sum);
         }
       }
+      if (unjudged.length) report(name, unjudged[0], `${unjudged.length} record${unjudged.length > 1 ? 's have' : ' has'} a next_state but no PRM line (line${unjudged.length > 1 ? 's' : ''} ${unjudged.slice(0, 5).join(', ')}${unjudged.length > 5 ? ', …' : ''}): left unjudged, loss mask 0`, sum);
       progress(name);
     }
     for (const x of prmFiles)

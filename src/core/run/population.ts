@@ -118,7 +118,7 @@ export class PopulationSession {
 
   /** The base of a config (once per task, shape and temperature), loaded with `engine`. */
   private async baseOf(config: CellInit['config'], engine: PolicyEngine): Promise<BaseWeights> {
-    const key = `${config.task}|${JSON.stringify(policyShape(config))}|${config.temperature}`;
+    const key = `${config.task}|${config.taskSpec}|${JSON.stringify(policyShape(config))}|${config.temperature}`;
     let base = this.bases.get(key);
     if (!base) {
       base = await this.deps.loadBase(engine, config, (m) => this.transport.emit('loading', m));

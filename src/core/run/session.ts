@@ -105,7 +105,7 @@ export class RunSession {
         if (fork) {
           this.fork = fork;
           // Same task, model and seed as the parent; every other setting may differ.
-          this.config = makeConfig({ ...this.config, task: fork.config.task, seed: fork.config.seed, ...shapeOf(fork.config) });
+          this.config = makeConfig({ ...this.config, task: fork.config.task, taskSpec: fork.config.taskSpec, seed: fork.config.seed, ...shapeOf(fork.config) });
         }
         if (resume?.snapshot) await this.resumeFrom(resume.snapshot);
         else await this.start(this.config);
@@ -168,7 +168,7 @@ export class RunSession {
   private async start(config: Config): Promise<void> {
     const shape = shapeKey(config);
     const engine = await this.engineFor(config);
-    const key = `${config.task}|${shape}|${config.temperature}`;
+    const key = `${config.task}|${config.taskSpec}|${shape}|${config.temperature}`;
     if (this.fork) {
       this.base ??= { weights: this.fork.base, source: `forked from a run at step ${this.fork.step}` };
     } else if (this.baseKey !== key || !this.base) {

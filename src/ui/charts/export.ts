@@ -4,6 +4,8 @@
  * SVG looks the same as on screen.
  */
 
+import { wrapText } from './placement';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** What the figure caption shows in HTML, drawn into the exported file so that it works as a slide. */
@@ -19,10 +21,11 @@ export interface LegendKey {
   fill?: boolean;
 }
 
-/** Header layout (pure): title line, then legend keys wrapped to `width` (≈ 7.3 px per 13 px character). */
-export function headerLayout(meta: ExportMeta, width: number): { height: number; keys: { key: LegendKey; x: number; y: number }[] } {
+/** Header layout (pure): the title wrapped to `width` (17 px bold), then legend keys wrapped too (≈ 7.3 px per 13 px character). */
+export function headerLayout(meta: ExportMeta, width: number): { height: number; title: string[]; keys: { key: LegendKey; x: number; y: number }[] } {
+  const title = wrapText(meta.title, Math.max(80, width - 20), 17, true);
   let x = 10;
-  let y = 48;
+  let y = 24 + (title.length - 1) * TITLE_LINE + 24;
   const keys = (meta.legend ?? []).map((key) => {
     const w = 34 + key.label.length * 7.3 + 18;
     if (x > 10 && x + w > width - 10) {
@@ -33,8 +36,10 @@ export function headerLayout(meta: ExportMeta, width: number): { height: number;
     x += w;
     return at;
   });
-  return { height: keys.length ? y + 12 : 34, keys };
+  return { height: keys.length ? y + 12 : 34 + (title.length - 1) * TITLE_LINE, title, keys };
 }
+
+const TITLE_LINE = 22;
 
 function el(name: string, attrs: Record<string, string | number>, text?: string): SVGElement {
   const e = document.createElementNS(SVG_NS, name);
@@ -48,7 +53,7 @@ export function serializeSvg(svg: SVGSVGElement, meta?: ExportMeta): string {
   const clone = svg.cloneNode(true) as SVGSVGElement;
   const { width, height } = svg.getBoundingClientRect();
   for (const e of clone.querySelectorAll('[data-export="skip"]')) e.remove();
-  const head = meta ? headerLayout(meta, width) : { height: 0, keys: [] };
+  const head = meta ? headerLayout(meta, width) : { height: 0, title: [], keys: [] };
   const body = el('g', { transform: `translate(0,${head.height})` });
   while (clone.firstChild) body.appendChild(clone.firstChild);
   clone.setAttribute('xmlns', SVG_NS);
@@ -57,7 +62,7 @@ export function serializeSvg(svg: SVGSVGElement, meta?: ExportMeta): string {
   clone.removeAttribute('style');
   clone.append(el('rect', { width: '100%', height: '100%', fill: 'white' }));
   if (meta) {
-    clone.append(el('text', { x: 10, y: 24, 'font-size': 17, 'font-weight': 700, fill: '#111' }, meta.title));
+    head.title.forEach((line, i) => clone.append(el('text', { x: 10, y: 24 + i * TITLE_LINE, 'font-size': 17, 'font-weight': 700, fill: '#111' }, line)));
     for (const { key, x, y } of head.keys) {
       if (key.fill) clone.append(el('rect', { x, y: y - 11, width: 14, height: 14, fill: key.color }));
       else clone.append(el('line', { x1: x, x2: x + 26, y1: y - 4, y2: y - 4, stroke: key.color, 'stroke-width': 3, ...(key.dashed ? { 'stroke-dasharray': '7 4' } : {}) }));

@@ -15,7 +15,7 @@ describe('built-in starting points', () => {
     expect(Object.keys(GATE_PRESETS)).toContain('grpo + dynamic sampling (drop zero-variance groups)');
     expect(Object.keys(GATE_PRESETS)).toContain('binary-rl: OpenClaw Binary RL: A = r; unjudged and 0-scored turns stay queued with mask 0; at-least-one');
     const names = builtinGates(makeConfig({ wRl: 0.5 })).map((p) => p.name);
-    expect(names).toEqual(['Binary RL', 'OPD', 'Combine', 'GRPO', 'Dr.GRPO', 'GRPO + dynamic sampling']);
+    expect(names).toEqual(['Binary RL', 'OPD', 'Combine', 'GRPO', 'Dr.GRPO', 'GRPO + dynamic sampling', 'Binary RL, whole-session at-least-one']);
     expect(builtinGates(makeConfig({ wRl: 0.5 }))[2].text).toContain('0.5*rl');
     expect(builtinGates(makeConfig({}))[5].text).toContain('=> drop # dynamic sampling');
     const { builtinGateText } = await import('../../core/gates/builtin');

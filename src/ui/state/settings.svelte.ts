@@ -7,6 +7,7 @@ import { fixesRun, makeConfig, type Config, type ConfigKey } from '../../core/co
 import type { Lessons } from './lessons';
 import { hiddenKeys } from './presenter';
 import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, type Presenter, type UrlState } from './url';
+import { browserSpecLinks, type SpecLinks } from './task-links';
 import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
 
 /** Lesson settings that stay visible in presenter mode (they frame the lesson, they are not the question). */
@@ -25,6 +26,9 @@ export class LabSettings {
   /** Problems found in the URL, one line each (bad fields fell back to their defaults). */
   urlMessages = $state<string[]>([]);
 
+  /** Where a custom task too long for a link is kept (this browser's storage). */
+  specLinks: SpecLinks = browserSpecLinks();
+
   /** The lessons (public/presets), once fetched; until then `loaded` is false. */
   lessons = $state.raw<Lessons>(new Map());
   loaded = $state(false);
@@ -35,7 +39,7 @@ export class LabSettings {
    */
   loadUrl(search: string, lessons: Lessons, problems: string[] = []): void {
     this.lessons = lessons;
-    const { state, errors } = decodeUrl(search, lessons);
+    const { state, errors } = decodeUrl(search, lessons, this.specLinks);
     this.#load(state);
     this.urlMessages = [...describeErrors(errors, state.config), ...problems];
     const bare = [...new URLSearchParams(search).keys()].every((k) => k === 'v');
@@ -60,13 +64,13 @@ export class LabSettings {
   }
 
   get query(): string {
-    return encodeUrl(this.state, this.lessons);
+    return encodeUrl(this.state, this.lessons, this.specLinks);
   }
 
   /** Set one field (validated by the core schema); true when the change needs a new run. */
   setField<K extends ConfigKey>(key: K, value: Config[K]): boolean {
     this.config = makeConfig({ ...this.config, [key]: value });
-    if (key === 'task') this.viewState = 'mean'; // the old task's states do not exist in the new one
+    if (key === 'task' || key === 'taskSpec') this.viewState = 'mean'; // the old task's states do not exist in the new one
     return fixesRun(key);
   }
 

@@ -10,11 +10,12 @@
  * `v` is the config schema version (CONFIG_VERSION); the lab keys belong to it.
  */
 import {
-  CONFIG_VERSION, capUnknown, configEntries, configFromParams, defaultConfig, encodeQuery, formatField, isConfigKey, onePerField, parseWholeNumber, queryParams,
+  CONFIG_VERSION, capUnknown, configEntries, configFromParams, defaultConfig, encodeQuery, formatField, isConfigKey, onePerField, parseWholeNumber, queryParams, urlKey,
   type Config, type ConfigKey, type FieldError,
 } from '../../core/config';
 import type { BackendPreference } from '../../../workers/lab.api';
-import { TASKS } from '../../core/tasks/index';
+import { taskLabel, taskOf } from '../../core/tasks/registry';
+import { specFromLink, specLinkValue, type SpecLinks } from './task-links';
 import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
 
 export interface Presenter {
@@ -58,11 +59,12 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 export type UrlLessons = ReadonlyMap<string, { config: Partial<Config>; state?: string }>;
 
 /** Encode; `lessons` gives each lesson's settings (fields equal to them are left out). */
-export function encodeUrl(s: UrlState, lessons: UrlLessons): string {
+export function encodeUrl(s: UrlState, lessons: UrlLessons, specs?: SpecLinks): string {
   const lesson = s.lesson !== null ? lessons.get(s.lesson) : undefined;
   const entries: [string, string][] = [['v', String(CONFIG_VERSION)]];
   if (lesson) entries.push(['lesson', s.lesson!]);
-  entries.push(...configEntries(s.config, lessonBase(lesson?.config)));
+  // a custom task's spec too long for a link is stored and the link names it (task-links.ts)
+  entries.push(...configEntries(s.config, lessonBase(lesson?.config)).map(([k, v]): [string, string] => [k, k === urlKey('taskSpec') ? specLinkValue(v, specs) : v]));
   if (!sameList(s.views, DEFAULT_VIEWS)) entries.push(['views', s.views.join(',')]);
   // `state=mean` only where the lesson opens on a state (a link without `state=` opens there)
   if (s.viewState !== 'mean' || (lesson?.state ?? 'mean') !== 'mean') entries.push(['state', s.viewState]);
@@ -84,7 +86,7 @@ function nonNegInt(text: string): number | null {
 }
 
 /** Decode leniently: every problem is reported, and only the bad part falls back to its default. */
-export function decodeUrl(query: string, lessons: UrlLessons): { state: UrlState; errors: FieldError[] } {
+export function decodeUrl(query: string, lessons: UrlLessons, specs?: SpecLinks): { state: UrlState; errors: FieldError[] } {
   // Each key once (its last value), a size cap; notes on keys given several values.
   const { params, errors: paramNotes } = queryParams(query);
   const state = defaultUrlState();
@@ -92,7 +94,9 @@ export function decodeUrl(query: string, lessons: UrlLessons): { state: UrlState
   const configParams = new Map<string, string>();
   for (const [k, text] of params) {
     if (!(LAB_KEYS as readonly string[]).includes(k)) {
-      configParams.set(k, text);
+      const spec = k === urlKey('taskSpec') ? specFromLink(text, specs) : { text };
+      if ('error' in spec) errors.push({ field: 'taskSpec', message: spec.error });
+      else configParams.set(k, spec.text);
       continue;
     }
     if (k === 'lesson') {
@@ -141,12 +145,12 @@ export function decodeUrl(query: string, lessons: UrlLessons): { state: UrlState
     return isConfigKey(e.field) && params.has(e.field) && !e.message.includes(text) ? { ...e, message: `${text}: ${e.message}` } : e;
   };
   const reported = [...errors, ...parsed.errors.map(withValue), ...paramNotes];
-  const states = TASKS[state.config.task].states.map((st) => st.name);
+  const states = taskOf(state.config).states.map((st) => st.name);
   // a lesson link without `state=` opens on the state the lesson talks about (when its task has it)
   const lessonState = state.lesson !== null ? lessons.get(state.lesson)?.state : undefined;
   if (!params.has('state') && lessonState && states.includes(lessonState)) state.viewState = lessonState;
   if (state.viewState !== 'mean' && !states.includes(state.viewState)) {
-    reported.push({ field: 'state', message: `${JSON.stringify(state.viewState.slice(0, 40))} is not a state of ${state.config.task} (${states.join(', ')})` });
+    reported.push({ field: 'state', message: `${JSON.stringify(state.viewState.slice(0, 40))} is not a state of ${taskLabel(state.config)} (${states.join(', ')})` });
     state.viewState = 'mean';
   }
   return { state, errors: capUnknown(onePerField(reported)) };

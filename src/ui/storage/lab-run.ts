@@ -15,6 +15,7 @@
 import type { Config } from '../../core/config';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
+import { taskLabel } from '../../core/tasks/registry';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { LabSnapshot } from '../../../workers/lab.api';
 import { newId, storeError, type StoreError, type StoredExperiment } from './db';
@@ -372,7 +373,7 @@ export class LabRunRecording {
 
 export function labRunRecord(id: string, run: LabRunView, now = Date.now()): StoredExperiment {
   const { seed, steps, ...base } = run.config;
-  const spec: ExperimentSpec = { version: 1, name: `lab run: ${run.config.task}, ${run.config.method}, seed ${seed}`, base, variants: [{ name: 'run', patch: {} }], seeds: [seed], steps };
+  const spec: ExperimentSpec = { version: 1, name: `lab run: ${taskLabel(run.config)}, ${run.config.method}, seed ${seed}`, base, variants: [{ name: 'run', patch: {} }], seeds: [seed], steps };
   return {
     id, name: `${spec.name} (${new Date(now).toISOString().slice(11, 19)})`, kind: 'run', createdAt: now, updatedAt: now, spec, keepWeights: true,
     cells: [{ variant: 0, seed, config: run.config, timeline: run.timeline, frameCount: 0, batches: 0, step: 0 }],

@@ -4,7 +4,7 @@
  */
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ScalarName } from '../../core/measure/names';
-import { TASKS, type TaskName } from '../../core/tasks/index';
+import { taskOf, type TaskChoice } from '../../core/tasks/registry';
 import type { Point } from '../charts/series';
 import type { BehaviorPoint } from './divergence';
 
@@ -29,8 +29,8 @@ export function statesOf(frames: readonly MetricsFrame[]): string[] {
 }
 
 /** The task's states by name: what the state pickers offer before the first frame arrives. */
-export function taskStates(task: TaskName): string[] {
-  return TASKS[task].states.map((s) => s.name);
+export function taskStates(task: TaskChoice): string[] {
+  return taskOf(task).states.map((s) => s.name);
 }
 
 /** Per step, π(b | state) and its recorded standard error for each valid behavior (the marker rule's input). */

@@ -41,7 +41,11 @@ export function invariantCards(history: readonly MetricsFrame[], compare: readon
     return { yLabel, series, height: 105, ...floor, ...extra };
   }
   const frame = latest ?? history[history.length - 1];
-  const now = (k: ScalarName) => formatValue(frame?.scalars[k] ?? NaN);
+  // an imported log carries a subset of the metrics (no grad/norm, no 503s): say so, not "NaN"
+  const now = (k: ScalarName) => {
+    const v = frame?.scalars[k];
+    return v === undefined ? 'not in this run' : formatValue(v);
+  };
   const states = picked === 'mean' ? statesOf(history) : [picked];
   // one state: the quantity's colour; several: one colour per state
   const stateColour = (i: number) => (states.length === 1 ? undefined : STATE_COLOURS[i % STATE_COLOURS.length]);

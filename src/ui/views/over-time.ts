@@ -84,5 +84,5 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
  */
 export function rulePanel(frames: readonly MetricsFrame[], compare: readonly MetricsFrame[] = [], names: RunRuleNamers = {}): OverTimePanel | null {
   const series = ruleCountSeries(frames, compare, names.a, names.b);
-  return series.length ? { yLabel: 'samples by gate rule', counts: true, series } : null;
+  return series.length ? { yLabel: 'samples', counts: true, series } : null;
 }

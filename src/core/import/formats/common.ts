@@ -74,6 +74,33 @@ export function messageToolNames(v: unknown): string[] {
   return v.flatMap((m) => (m && typeof m === 'object' && (m as Rec).tool_calls ? toolNames((m as Rec).tool_calls) : []));
 }
 
+const TOOL_CALL_TAG = /<tool_call>([\s\S]*?)<\/tool_call>/g;
+const NAME_FIELD = /"name"\s*:\s*"((?:[^"\\]|\\.)*)"/;
+
+/**
+ * Tool names called in a response's text, Qwen's / Hermes' chat template:
+ * `<tool_call>\n{"name": "search", "arguments": {…}}\n</tool_call>` (verl and TRL log the decoded
+ * text; the calls are not a separate field). A call whose JSON does not parse still names its tool
+ * when a `"name": "…"` is readable; one without a name is left out.
+ */
+export function textToolNames(text: string): string[] {
+  if (!text.includes('<tool_call>')) return [];
+  const names: string[] = [];
+  for (const m of text.matchAll(TOOL_CALL_TAG)) {
+    const body = m[1].trim();
+    let name: unknown;
+    try {
+      const call = JSON.parse(body) as unknown;
+      if (call && typeof call === 'object' && !Array.isArray(call)) name = Object.hasOwn(call, 'name') ? (call as Rec).name : undefined;
+    } catch {
+      const n = NAME_FIELD.exec(body);
+      if (n) name = JSON.parse(`"${n[1]}"`) as string;
+    }
+    if (typeof name === 'string' && name) names.push(name);
+  }
+  return names;
+}
+
 /** FNV-1a (32-bit) as 8 hex digits: group keys without holding whole prompts in memory. */
 export function hash8(s: string): string {
   let h = 0x811c9dc5;

@@ -1,7 +1,7 @@
 // The generic JSONL schema (documented in README.md):
 // {step, group_id?, state?, prompt, response, reward, loss_mask?, tokens?, rollout_logprobs?,
 //  behavior?, tool_calls?}. `reward` may be null (not judged); everything else optional is omitted.
-import { FieldError, emptySample, reqInt, reqString, toolNames, type Rec } from './common';
+import { FieldError, emptySample, reqInt, reqString, textToolNames, toolNames, type Rec } from './common';
 import { scalarFields, type ImportedSample } from '../types';
 
 export function isGenericJsonl(r: Rec): boolean {
@@ -43,7 +43,7 @@ export function jsonlSample(r: Rec, file: string, line: number): ImportedSample 
     if (s.tokens && s.tokens.length !== lp.length) throw new FieldError(`field \`rollout_logprobs\`: ${lp.length} values for ${s.tokens.length} tokens`);
     s.logprobs = lp as number[];
   }
-  s.toolCalls = toolNames(r.tool_calls);
+  s.toolCalls = r.tool_calls === undefined || r.tool_calls === null ? textToolNames(s.response) : toolNames(r.tool_calls);
   s.fields = scalarFields(r);
   return s;
 }

@@ -2,8 +2,13 @@
 // state is known): {session_id, turn, timestamp, messages, prompt_text, response_text, tool_calls,
 // next_state}; and the PRM record file (`<record>_prm.jsonl`) joined on (session_id, turn):
 // Binary RL {score, votes, representative_eval?}, OPD {accepted, hint, hint_len?, votes: [{score,
-// hint, ...}]}. OpenClaw is fully asynchronous and writes no trainer step: a record's step is its
-// `step` field when present, else its index in the record file divided by the rollout batch (16).
+// hint, ...}]}. OpenClaw is fully asynchronous and writes no trainer step. Its server clears both
+// files when training on a batch starts (openclaw-rl/openclaw_rollout.py `pause_submission` →
+// openclaw_api_server.py `purge_record_files`), so a run's records are kept as one snapshot of the
+// files per step, in a directory each. A record's step is its `step` field when present; else, with
+// several record files, its file's snapshot step (`snapshotStep`: the number of the nearest
+// directory that has one, e.g. `step_0012/record.jsonl` → 12; else the file's place, 1, 2, …); a
+// single file without steps is cut every rollout batch (16) of records, which can split sessions.
 import { FieldError, contentText, emptySample, reqKey, toolNames, type Rec } from './common';
 import { scalarFields, type ImportedSample } from '../types';
 
@@ -66,7 +71,20 @@ export function prmEntry(r: Rec, line: number): { key: string; entry: PrmEntry }
  * judged). Loss mask follows OpenClaw: Binary RL trains a turn with a next state and score ≠ 0;
  * OPD trains accepted turns (the others are dropped, never queued).
  */
-export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, index: number, batch: number, file: string, line: number): ImportedSample {
+/** Where a record without a `step` field belongs: its file's snapshot step, or its index / batch. */
+export type RecordStep = { fileStep: number } | { index: number; batch: number };
+
+/** The number in the nearest directory of a path that has one (`run/step_0012/x.jsonl` → 12), else null. */
+export function snapshotStep(path: string): number | null {
+  const dirs = path.split(/[\\/]/).slice(0, -1);
+  for (let i = dirs.length - 1; i >= 0; i--) {
+    const m = /(\d+)(?!.*\d)/.exec(dirs[i]);
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+
+export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, at: RecordStep, file: string, line: number): ImportedSample {
   const s = emptySample(file, line);
   const session = reqKey(r, 'session_id');
   const turn = reqKey(r, 'turn');
@@ -79,7 +97,7 @@ export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, index
   if (r.step !== undefined) {
     if (typeof r.step !== 'number' || !Number.isInteger(r.step) || r.step < 0) throw new FieldError('field `step`: expected a non-negative integer');
     s.step = r.step;
-  } else s.step = Math.floor(index / batch);
+  } else s.step = 'fileStep' in at ? at.fileStep : Math.floor(at.index / at.batch);
   s.group = session;
   const hasNext = r.next_state !== undefined && r.next_state !== null;
   const p = prm.get(joinKey(session, turn));
@@ -98,6 +116,8 @@ export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, index
     fields.prm_votes_pos = p.votes.filter((v) => v > 0).length;
     fields.prm_votes_neg = p.votes.filter((v) => v < 0).length;
     fields.prm_votes = p.votes.length;
+    // judging order: OpenClaw writes a PRM line when the judge finishes, and submits turns in that order
+    fields.prm_line = p.line;
   } else {
     s.lossMask = 0;
   }

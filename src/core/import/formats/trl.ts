@@ -3,7 +3,7 @@
 // (older versions: only step/prompt/completion). Prompt and completion are strings, or lists of
 // chat messages for conversational data. Reward = sum of the reward-function columns (TRL's
 // default weights are 1); the group key is the prompt within the step.
-import { FieldError, chatText, emptySample, hash8, messageToolNames, type Rec } from './common';
+import { FieldError, chatText, emptySample, hash8, messageToolNames, textToolNames, type Rec } from './common';
 import { scalarFields, type ImportedSample } from '../types';
 
 const NOT_REWARD = new Set(['step', 'advantage', 'prompt', 'completion', 'mode', 'image', 'images']);
@@ -22,7 +22,9 @@ export function trlSample(r: Rec, rewardColumns: readonly string[], file: string
   if (r.completion === undefined) throw new FieldError('missing column `completion`');
   s.prompt = chatText(r.prompt, 'prompt');
   s.response = chatText(r.completion, 'completion');
-  s.toolCalls = messageToolNames(r.completion);
+  // structured calls of chat messages, else the calls written in the completion's text
+  const structured = messageToolNames(r.completion);
+  s.toolCalls = structured.length ? structured : textToolNames(s.response);
   let sum = 0;
   let any = false;
   for (const c of rewardColumns) {

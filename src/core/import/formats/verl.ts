@@ -1,7 +1,8 @@
 // verl rollout dumps (`trainer.rollout_data_dir`): one `{step}.jsonl` per step, each line
 // {input, output, score, step, ...reward extra infos}; `gts` in newer versions. The n samples of a
-// GRPO group share `input`, so the group key is the input's hash within the step.
-import { FieldError, hash8, reqInt, reqNumber, reqString, type Rec } from './common';
+// GRPO group share `input`, so the group key is the input's hash within the step. Tool calls are
+// in the decoded output (`<tool_call>…</tool_call>`, Qwen's template).
+import { FieldError, hash8, reqInt, reqNumber, reqString, textToolNames, type Rec } from './common';
 import { emptySample } from './common';
 import { scalarFields, type ImportedSample } from '../types';
 
@@ -13,6 +14,7 @@ export function verlSample(r: Rec, file: string, line: number): ImportedSample {
   const s = emptySample(file, line);
   s.prompt = reqString(r, 'input');
   s.response = reqString(r, 'output');
+  s.toolCalls = textToolNames(s.response);
   s.reward = reqNumber(r, 'score');
   s.step = r.step === undefined ? stepFromName(file) : reqInt(r, 'step');
   s.group = `${s.step}:${hash8(s.prompt)}`;
