@@ -5,6 +5,7 @@
 import * as Comlink from 'comlink';
 import { measureLogs, scanLogs, type ImportSource } from '../src/core/import/index';
 import { openParquet } from '../src/io/hyparquet';
+import { re2Engine } from '../src/io/re2';
 import type { ImportApi } from './import.api';
 
 export function fileSource(f: File): ImportSource {
@@ -30,7 +31,7 @@ export function fileSource(f: File): ImportSource {
 
 const api: ImportApi = {
   scan: (files, opts, onProgress) => scanLogs(files.map(fileSource), { ...opts, onProgress, parquet: openParquet }),
-  measure: (files, spec, opts, onProgress) => measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet }),
+  measure: (files, spec, opts, onProgress) => measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: re2Engine }),
 };
 
 Comlink.expose(api);

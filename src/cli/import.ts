@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
+import { re2Engine } from '../io/re2';
 import { readGateFile } from './gate-args';
 
 const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]';
@@ -107,6 +108,7 @@ async function main(): Promise<number> {
       format: format as FormatId | 'auto',
       openclawBatch: batch,
       parquet: openParquet,
+      regex: re2Engine,
       onProgress: (p) => {
         const now = Date.now();
         if (now - last < 500 && p.file) return;

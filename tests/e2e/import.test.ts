@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
 import { measureLogs } from '../../src/core/import/analyze';
 import { memorySource } from '../../src/core/import/sources';
+import { re2Engine } from '../../src/io/re2';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-results/`;
@@ -62,7 +63,7 @@ describe('import panel', () => {
     // the measured frames equal the core's on the same bytes in Node
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics of run imported' }).getByRole('button', { name: 'JSON' }).click()]);
     const got = JSON.parse(readFileSync((await dl.path())!, 'utf8')) as { frames: { step: number; scalars: Record<string, number> }[] };
-    const want = await measureLogs([memorySource('import-e2e.jsonl', text)], { states: { kind: 'field', field: 'state' }, behaviors: JSON.parse(behaviors), eps: 0.05 });
+    const want = await measureLogs([memorySource('import-e2e.jsonl', text)], { states: { kind: 'field', field: 'state' }, behaviors: JSON.parse(behaviors), eps: 0.05 }, { regex: re2Engine });
     expect(got.frames.map((f) => f.step)).toEqual(want.frames.map((f) => f.step));
     got.frames.forEach((f, i) => {
       // Chromium's and Node's Math.log may differ in the last bit: equal keys, values to 12 digits

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const tag = opt('--tag') ?? preset;
   for (let s = 0; s < cfg.steps; s++) {
     const f = await run.step();
-    console.log(JSON.stringify({ tag, preset, seed: cfg.seed, sets, step: f.step, scalars: f.scalars }));
+    console.log(JSON.stringify({ tag, preset, seed: cfg.seed, sets, step: f.step, scalars: f.scalars, ruleCounts: f.series['gate/rule_counts'] }));
   }
   run.dispose();
   await engine.dispose();

@@ -49,8 +49,8 @@ export interface MeasureResult extends ImportResult {
 }
 
 export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void): Promise<MeasureResult> {
-  const states = new StateClassifier(parseStatesSpec(spec.states));
-  const behaviors = new BehaviorClassifier(parseBehaviorSpec(spec.behaviors));
+  const states = new StateClassifier(parseStatesSpec(spec.states), opts.regex);
+  const behaviors = new BehaviorClassifier(parseBehaviorSpec(spec.behaviors), opts.regex);
   if (!(spec.eps >= 0 && spec.eps < 1)) throw new Error(`eps: expected a number in [0, 1), got ${spec.eps}`);
   const m = new ImportMeasure(states, behaviors, spec.eps, spec.gate ? parseGateText(spec.gate) : null);
   const r = await importSamples(sources, opts, (s) => {

@@ -6,3 +6,4 @@ export { importSamples, ImportError, type ImportOptions, type ImportResult, type
 export { EXPECTED, FORMAT_LABELS } from './detect';
 export { TOKEN_CAP, type TokenEntropyKind } from './measure';
 export { memorySource } from './sources';
+export type { RegexEngine, RuleRegex, RuleMatch } from './regex';

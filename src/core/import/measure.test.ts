@@ -5,6 +5,7 @@ import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec
 import { memorySource } from './sources';
 import { emptySample } from './formats/common';
 import type { ImportedSample } from './types';
+import { re2Engine } from '../../io/re2';
 
 const sample = (p: Partial<ImportedSample>): ImportedSample => ({ ...emptySample('f', 1), ...p });
 
@@ -14,8 +15,8 @@ describe('rules', () => {
     expect(new StateClassifier({ kind: 'field', field: 'env' }).classify(s)).toBe('calc');
     expect(new StateClassifier({ kind: 'field', field: 'state' }).classify(s)).toBe('given');
     expect(new StateClassifier({ kind: 'field', field: 'nope', missing: '?' }).classify(s)).toBe('?');
-    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (\\w+)' }).classify(s)).toBe('math');
-    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (?<state>\\w+)' }).classify(sample({ prompt: 'x' }))).toBe('unknown');
+    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (\\w+)' }, re2Engine).classify(s)).toBe('math');
+    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (?<state>\\w+)' }, re2Engine).classify(sample({ prompt: 'x' }))).toBe('unknown');
     const t = new StateClassifier({ kind: 'template' });
     expect(t.classify(s)).toBe(t.classify(sample({ prompt: 'Task: math. Solve 3 + 99' })));
     expect(t.classify(s)).not.toBe(t.classify(sample({ prompt: 'Write a poem' })));
@@ -41,6 +42,7 @@ describe('rules', () => {
         ],
         fallback: 'other',
       }),
+      re2Engine,
     );
     const c = (p: Partial<ImportedSample>) => b.classify(sample(p));
     expect(c({ toolCalls: ['search', 'answer'], response: 'ok' })).toEqual({ behavior: 'search-then-answer', rule: 0 });
@@ -74,7 +76,7 @@ describe('measures', () => {
       { step: 2, group_id: 'g3', state: 'a', prompt: 'p', response: 'zz', reward: 0, tokens: ['zz'], rollout_logprobs: [-1.5] },
     ];
     const src = memorySource('m.jsonl', rows.map((r) => JSON.stringify(r)).join('\n'));
-    const m = await measureLogs([src], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'x', responseRegex: 'x$' }, { label: 'y', responseRegex: 'y$' }], fallback: 'invalid' }, eps: 0.1 });
+    const m = await measureLogs([src], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'x', responseRegex: 'x$' }, { label: 'y', responseRegex: 'y$' }], fallback: 'invalid' }, eps: 0.1 }, { regex: re2Engine });
     expect(m.behaviors).toEqual(['x', 'y']);
     expect(m.states).toEqual(['a', 'b']);
     expect(m.unclassified).toBe(1);
@@ -92,9 +94,15 @@ describe('measures', () => {
     expect(s1['grad/reward_var']).toBeCloseTo(2 / 9, 12);
     expect(s1['grad/zero_std_frac']).toBe(0);
     expect(s1['support/token_entropy']).toBeUndefined();
+    // the counts behind the distribution, per state; a rule's behavior no sample had is listed with 0
+    expect([s1['import/state_samples/a'], s1['import/state_samples/b']]).toEqual([3, 1]);
+    expect([s1['support/behavior_count/a/x'], s1['support/behavior_count/a/y'], s1['support/behavior_count/b/x'], s1['support/behavior_count/b/y']]).toEqual([2, 1, 1, 0]);
     // tokens: [go x] [go x] [go y] [x] → after start: go,go,go,x → H = H(3/4,1/4) over 4; after go: x,x,y → H(2/3,1/3) over 3
     const h = (ps: number[]) => -ps.reduce((a, p) => a + p * Math.log(p), 0);
     expect(s1['support/token_entropy_empirical']).toBeCloseTo((4 * h([3 / 4, 1 / 4]) + 3 * h([2 / 3, 1 / 3])) / 7, 12);
+    // per state: a: after start go,go,go (H 0, 3 times); after go x,x,y → (3·H(2/3,1/3))/6; b: one token, H 0
+    expect(s1['support/token_entropy_empirical/a']).toBeCloseTo((3 * h([2 / 3, 1 / 3])) / 6, 12);
+    expect(s1['support/token_entropy_empirical/b']).toBe(0);
     expect(s1['support/distinct_1']).toBeCloseTo(3 / 7, 12);
     expect(s1['support/distinct_2']).toBeCloseTo(2 / 3, 12);
     const s2 = f2.scalars;
@@ -102,6 +110,7 @@ describe('measures', () => {
     expect(s2['support/behavior_dist/a/invalid']).toBe(0.5);
     expect(s2['support/behavior_entropy/a']).toBeCloseTo(0.5 * Math.log(2), 12); // −Σ p ln p over valid behaviors, unnormalized, as the lab
     expect(s2['support/token_entropy']).toBeCloseTo(1, 12);
+    expect(s2['support/token_entropy/a']).toBeCloseTo(1, 12);
     expect(s2['grad/zero_std_frac']).toBe(1);
     expect(s2['import/unclassified']).toBe(1);
   });

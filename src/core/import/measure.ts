@@ -10,7 +10,9 @@
 //   support/token_entropy_empirical = H(next token | previous token) over the step's tokenized
 //   responses, and support/distinct_1 / support/distinct_2 (unique n-grams / n-grams);
 //   reward/mean, reward/var (all judged samples of the step); import/samples, import/judged,
-//   import/unclassified, import/response_tokens (mean).
+//   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
+//   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
+//   entropies support/token_entropy[_empirical]/<state>.
 import { entropyOf } from '../measure/entropy';
 import type { ScalarsWith } from '../measure/names';
 import { behaviorScalars, bucketVariance, type MetricsFrame } from '../metrics';
@@ -34,8 +36,9 @@ class StepAcc {
   byState = new Map<string, number[]>();
   rSum = 0;
   rSq = 0;
-  lpSum = 0;
-  lpN = 0;
+  /** −Σ log π and token count, per state (pooled at frame time). */
+  logprob = new Map<string, { sum: number; n: number }>();
+  /** Next-token counts after each token, per state (`state \u0001 previous token`; pooled at frame time). */
   bigram = new Map<string, Map<string, number>>();
   uni = new Set<string>();
   uniN = 0;
@@ -54,6 +57,19 @@ function pushTo(m: Map<string, number[]>, key: string, x: number): void {
 function rewardBuckets(a: StepAcc): number[][] {
   const groups = [...a.groups.values()].filter((xs) => xs.length > 1);
   return groups.length ? groups : [...a.byState.values()];
+}
+
+/** H(next | previous) from next-token counts per previous token. */
+function conditionalEntropy(tables: Iterable<Map<string, number>>): number {
+  let h = 0;
+  let total = 0;
+  for (const next of tables) {
+    const counts = [...next.values()];
+    const n = counts.reduce((x, y) => x + y, 0);
+    h += n * entropyOf(counts.map((c) => c / n));
+    total += n;
+  }
+  return total ? h / total : 0;
 }
 
 export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
@@ -98,8 +114,10 @@ export class ImportMeasure {
     }
     if (s.logprobs && s.logprobs.length) {
       this.withLogprobs++;
-      for (const lp of s.logprobs) a.lpSum -= lp;
-      a.lpN += s.logprobs.length;
+      let lp = a.logprob.get(state);
+      if (!lp) a.logprob.set(state, (lp = { sum: 0, n: 0 }));
+      for (const x of s.logprobs) lp.sum -= x;
+      lp.n += s.logprobs.length;
     }
     if (this.gate) a.gate.push(gateSample(s, state));
     const toks = tokensOf(s, TOKEN_CAP);
@@ -107,8 +125,9 @@ export class ImportMeasure {
     let prev = START;
     for (let i = 0; i < toks.length; i++) {
       const t = toks[i];
-      let next = a.bigram.get(prev);
-      if (!next) a.bigram.set(prev, (next = new Map()));
+      const key = `${state}\u0001${prev}`;
+      let next = a.bigram.get(key);
+      if (!next) a.bigram.set(key, (next = new Map()));
       next.set(t, (next.get(t) ?? 0) + 1);
       a.uni.add(t);
       a.uniN++;
@@ -125,9 +144,9 @@ export class ImportMeasure {
     return this.withLogprobs === 0 ? 'empirical' : this.withLogprobs === this.samples ? 'logprob' : 'mixed';
   }
 
-  /** Behavior names in legend order: the rules' labels, then labels seen only in the log. */
+  /** Behavior names in legend order: the rules' labels (a label no sample had is listed, with 0), then labels seen only in the log. */
   behaviorNames(): string[] {
-    const fromRules = this.behaviors.labels().filter((b) => this.behaviorsSeen.has(b));
+    const fromRules = this.behaviors.labels();
     const extra = [...this.behaviorsSeen].filter((b) => !fromRules.includes(b)).sort();
     return [...fromRules, ...extra].filter((b) => b !== 'invalid');
   }
@@ -141,18 +160,33 @@ export class ImportMeasure {
       for (const [state, m] of [...a.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
         const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
         behaviorScalars(state, names, counts, this.eps, scalars);
+        // the counts behind the distribution: n per state and per behavior (0 for one no sample had)
+        scalars[`import/state_samples/${state}`] = counts.reduce((x, y) => x + y, 0);
+        names.forEach((b, i) => (scalars[`support/behavior_count/${state}/${b}`] = counts[i]));
+        scalars[`support/behavior_count/${state}/invalid`] = counts[names.length];
       }
-      if (a.lpN) scalars['support/token_entropy'] = a.lpSum / a.lpN;
+      let lpSum = 0;
+      let lpN = 0;
+      for (const [state, lp] of a.logprob) {
+        scalars[`support/token_entropy/${state}`] = lp.sum / lp.n;
+        lpSum += lp.sum;
+        lpN += lp.n;
+      }
+      if (lpN) scalars['support/token_entropy'] = lpSum / lpN;
       if (a.uniN) {
-        let h = 0;
-        let total = 0;
-        for (const next of a.bigram.values()) {
-          const counts = [...next.values()];
-          const n = counts.reduce((x, y) => x + y, 0);
-          h += n * entropyOf(counts.map((c) => c / n));
-          total += n;
+        const perState = new Map<string, Map<string, Map<string, number>>>();
+        const pooled = new Map<string, Map<string, number>>();
+        for (const [key, next] of a.bigram) {
+          const [state, prev] = key.split('\u0001');
+          let byPrev = perState.get(state);
+          if (!byPrev) perState.set(state, (byPrev = new Map()));
+          byPrev.set(prev, next);
+          let sum = pooled.get(prev);
+          if (!sum) pooled.set(prev, (sum = new Map()));
+          for (const [t, c] of next) sum.set(t, (sum.get(t) ?? 0) + c);
         }
-        scalars['support/token_entropy_empirical'] = h / total;
+        for (const [state, byPrev] of perState) scalars[`support/token_entropy_empirical/${state}`] = conditionalEntropy(byPrev.values());
+        scalars['support/token_entropy_empirical'] = conditionalEntropy(pooled.values());
         scalars['support/distinct_1'] = a.uni.size / a.uniN;
         if (a.biN) scalars['support/distinct_2'] = a.bi.size / a.biN;
       }

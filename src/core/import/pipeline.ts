@@ -9,6 +9,7 @@ import { trlRewardColumns, trlSample } from './formats/trl';
 import { verlSample } from './formats/verl';
 import { LineSplitter, jsonRecords, parseJsonLine } from './lines';
 import type { ParquetOpen, ParquetTable } from './parquet';
+import type { RegexEngine } from './regex';
 import type { FormatId, ImportIssue, ImportProgress, ImportSource, ImportedSample } from './types';
 
 export interface ImportOptions {
@@ -19,6 +20,8 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Issues kept in the result (all are counted). */
   maxIssues?: number;
+  /** Linear-time regex engine for regex rules (src/io/re2.ts); without one, a regex rule is refused by name. */
+  regex?: RegexEngine;
   /** Parquet reader (TRL completions); without one, parquet files are reported as unreadable. */
   parquet?: ParquetOpen;
 }

@@ -6,6 +6,7 @@
 // validates them and names each bad field. Names are made safe for metric keys (no "/").
 import { evaluate, parseExpression, type Expr, type FieldTable } from '../gates/index';
 import { hash8 } from './formats/common';
+import { compileRuleRegex, type RegexEngine, type RuleRegex } from './regex';
 import { firstAction, tokensOf } from './tokens';
 import type { ImportedSample } from './types';
 
@@ -147,12 +148,13 @@ export function parseBehaviorSpec(x: unknown): BehaviorSpec {
 
 /** Compiled state rule: sample → state name. Keeps the first MAX_STATES names; later ones map to "other". */
 export class StateClassifier {
-  private re: RegExp | null;
+  private re: RuleRegex | null;
   private seen = new Map<string, string>();
   /** Template id → an example prompt (first 200 chars), for the preview. */
   readonly examples = new Map<string, string>();
-  constructor(readonly spec: StatesSpec) {
-    this.re = spec.kind === 'regex' ? new RegExp(spec.pattern, spec.flags ?? '') : null;
+  /** `regex`: the linear-time engine a regex state runs on (src/io/re2.ts in the shells). */
+  constructor(readonly spec: StatesSpec, regex?: RegexEngine) {
+    this.re = spec.kind === 'regex' ? compileRuleRegex(regex, spec.pattern, spec.flags ?? '', 'states.pattern') : null;
   }
 
   private raw(s: ImportedSample): string {
@@ -165,8 +167,8 @@ export class StateClassifier {
         return v === undefined || v === null || v === '' ? (spec.missing ?? 'unknown') : String(v);
       }
       case 'regex': {
-        const m = this.re!.exec(s.prompt);
-        const v = m ? (m.groups?.state ?? m[1] ?? m[0]) : undefined;
+        const m = this.re!.find(s.prompt);
+        const v = m ? (m.named.state ?? m.first ?? m.text) : undefined;
         return v === undefined || v === '' ? (spec.missing ?? 'unknown') : v;
       }
       case 'template': {
@@ -196,11 +198,12 @@ export interface Classified {
 }
 
 export class BehaviorClassifier {
-  private res: (RegExp | null)[];
+  private res: (RuleRegex | null)[];
   private exprs: (Expr | null)[];
   readonly fallback: string;
-  constructor(readonly spec: BehaviorSpec) {
-    this.res = spec.rules.map((r) => (r.responseRegex !== undefined ? new RegExp(r.responseRegex) : null));
+  /** `regex`: the linear-time engine response regexes run on (src/io/re2.ts in the shells). */
+  constructor(readonly spec: BehaviorSpec, regex?: RegexEngine) {
+    this.res = spec.rules.map((r, i) => (r.responseRegex !== undefined ? compileRuleRegex(regex, r.responseRegex, '', `behaviors.rules[${i}].responseRegex (${r.label})`) : null));
     this.exprs = spec.rules.map((r) => {
       if (r.when === undefined) return null;
       const p = parseExpression(r.when, RULE_FIELDS, 'boolean');
@@ -229,7 +232,7 @@ export class BehaviorClassifier {
         if (r.maxTokens !== undefined && len > r.maxTokens) continue;
       }
       const re = this.res[i];
-      if (re && !re.test(s.response)) continue;
+      if (re && !re.find(s.response)) continue;
       const ex = this.exprs[i];
       if (ex && evaluate(ex, ruleRecord(s, len ?? (len = tokensOf(s).length))) !== true) continue;
       return { behavior: safeName(r.label), rule: i };

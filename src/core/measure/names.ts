@@ -14,7 +14,9 @@ export type ScalarName =
 /** What an imported log gives besides the support metrics (src/core/import/measure.ts). */
 export type ImportScalarName =
   | 'support/token_entropy_empirical' | 'support/distinct_1' | 'support/distinct_2' | 'reward/mean' | 'reward/var'
-  | 'import/samples' | 'import/judged' | 'import/unclassified' | 'import/response_tokens';
+  | 'import/samples' | 'import/judged' | 'import/unclassified' | 'import/response_tokens'
+  | `import/state_samples/${string}` | `support/behavior_count/${string}/${string}`
+  | `support/token_entropy/${string}` | `support/token_entropy_empirical/${string}`;
 
 /** The per-step scalars computed by stepScalars (serving, gating, training). */
 export type StepScalarName =

@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
 import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec, type BehaviorSpec, type StatesSpec } from '../../core/import/index';
+import { re2Engine } from '../../io/re2';
 import { checkGateText } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
 
@@ -50,7 +51,9 @@ export class ImportSession {
   /** The behavior rules as typed, or the validation message. */
   readonly behaviors = $derived.by((): { spec: BehaviorSpec | null; error: string } => {
     try {
-      return { spec: parseBehaviorSpec(JSON.parse(this.behaviorsText)), error: '' };
+      const spec = parseBehaviorSpec(JSON.parse(this.behaviorsText));
+      new BehaviorClassifier(spec, re2Engine); // a regex the linear-time engine refuses is named here
+      return { spec, error: '' };
     } catch (e) {
       return { spec: null, error: e instanceof Error ? e.message : String(e) };
     }
@@ -58,7 +61,7 @@ export class ImportSession {
 
   readonly statesError = $derived.by(() => {
     try {
-      parseStatesSpec(this.statesSpec);
+      new StateClassifier(parseStatesSpec(this.statesSpec), re2Engine);
       return '';
     } catch (e) {
       return e instanceof Error ? e.message : String(e);
@@ -69,8 +72,8 @@ export class ImportSession {
   readonly preview = $derived.by((): PreviewRow[] => {
     const b = this.behaviors.spec;
     if (!this.scan || !b || this.statesError) return [];
-    const sc = new StateClassifier(this.statesSpec);
-    const bc = new BehaviorClassifier(b);
+    const sc = new StateClassifier(this.statesSpec, re2Engine);
+    const bc = new BehaviorClassifier(b, re2Engine);
     return this.scan.preview.map((s) => {
       const c = bc.classify(s);
       return {
