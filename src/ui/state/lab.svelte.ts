@@ -8,10 +8,11 @@ import type { BackendPreference, LabInit } from '../../../workers/lab.api';
 import { GateDraft } from '../gates/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
+import { configAfter } from '../../core/run/recovery';
 import { reloadPlan } from './recovery';
 import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
-import { configAfter, decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
+import { decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
 import { LabRunStore } from '../storage/lab-run-store';
 
 export type Target = 'A' | 'B';

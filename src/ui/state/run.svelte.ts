@@ -2,7 +2,7 @@
  * One run in a lab worker, as rune state: status (phase, backend, steps/s, timeline), the frame
  * history and the latest batch's traces. Named mutators forward to the worker's comlink API.
  * Recovery: the page keeps a snapshot of the run (weights, optimizer state, RNG positions) every
- * SNAPSHOT_EVERY steps and at every pause; a worker that errors out, stops answering (watchdog) or
+ * SNAPSHOT_EVERY steps and at every pause (src/core/run/recovery.ts); a worker that errors out, stops answering (watchdog) or
  * loses its WebGPU device is replaced by a fresh one that resumes from it (on WASM after a device
  * loss) and replays the steps after it, and the status line says so (recovery.ts). `resume` picks a
  * stored run up after a reload the same way.
@@ -15,7 +15,8 @@ import type { ForkPoint, LabInit, LabListener, LabSnapshot, LabStatus } from '..
 import { keepTraced, type TracedStep } from '../gates/traced';
 import { startLabWorker, type LabWorker } from './lab-client';
 import { FrameHistory } from './history';
-import { SNAPSHOT_EVERY, recoveryPlan, type RecoveryPlan } from './recovery';
+import { snapshotDue } from '../../core/run/recovery';
+import { recoveryPlan, type RecoveryPlan } from './recovery';
 import { RedrawPacer, browserClock } from './redraw-pacer';
 import { startWatchdog, type Watchdog } from './watchdog';
 
@@ -229,7 +230,7 @@ export class RunState {
     else this.#pacer.flush();
     const last = fs[fs.length - 1]?.step ?? 0;
     if (traces.length) this.traced = keepTraced(this.traced, last, traces.map((t) => t.fields));
-    if (last - (this.snapshot?.step ?? 0) >= SNAPSHOT_EVERY) void this.#takeSnapshot();
+    if (snapshotDue(last, this.snapshot?.step ?? 0, false)) void this.#takeSnapshot();
   }
 
   #onStatus(s: LabStatus): void {
@@ -247,7 +248,7 @@ export class RunState {
     }
     if (s.fault === 'device-lost' && this.#worker) void this.#recover(this.#worker, s.message.replace(/^WebGPU device lost: /, ''), true);
     // a run that stopped (pause, Step, done) is kept as it stands: a reload then resumes right here
-    else if (['ready', 'paused', 'done'].includes(s.phase) && !s.needsReset && s.step > (this.snapshot?.step ?? 0)) void this.#takeSnapshot();
+    else if (['ready', 'paused', 'done'].includes(s.phase) && !s.needsReset && snapshotDue(s.step, this.snapshot?.step ?? 0, true)) void this.#takeSnapshot();
   }
 
   #api() {

@@ -11,7 +11,8 @@ import type { LabListener, LabStatus } from '../../core/run/types';
 import { RunSession } from '../../core/run/session';
 import { reloadPlan } from '../state/recovery';
 import { LabRunRecording } from './lab-run';
-import { configAfter, decideRestore, loadLabRun, type StoredLabRun } from './lab-restore';
+import { configAfter } from '../../core/run/recovery';
+import { decideRestore, loadLabRun, type StoredLabRun } from './lab-restore';
 import { LabRunStore, snapshotBytes } from './lab-run-store';
 
 const cfg = makeConfig({ task: 'assistant', method: 'combine', lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 50, staleness: 1 });

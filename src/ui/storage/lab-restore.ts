@@ -5,7 +5,8 @@
  * link, another lesson) wins and starts its own run, and the stored one is offered in a banner
  * ("Resume run from step N?") instead. A finished-by-error run (non-finite metric) is not resumed.
  */
-import { CONFIG_KEYS, makeConfig, type Config, type ConfigKey } from '../../core/config';
+import { CONFIG_KEYS, type Config, type ConfigKey } from '../../core/config';
+import { configAfter } from '../../core/run/recovery';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { LabSnapshot } from '../../../workers/lab.api';
@@ -26,12 +27,6 @@ export type RestoreDecision =
   | { kind: 'resume'; run: StoredLabRun }
   /** The URL asks for other settings: start those, offer the stored run (the keys that differ). */
   | { kind: 'offer'; run: StoredLabRun; differs: ConfigKey[] };
-
-/** The settings a run has after its timeline (entry 0: its full config at its start). */
-export function configAfter(timeline: readonly TimelineEntry[]): Config | null {
-  if (!timeline.length) return null;
-  return timeline.slice(1).reduce<Config>((c, e) => makeConfig({ ...c, ...e.patch }), makeConfig(timeline[0].patch));
-}
 
 export function configDiff(a: Config, b: Config): ConfigKey[] {
   return CONFIG_KEYS.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
