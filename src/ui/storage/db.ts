@@ -85,6 +85,9 @@ export function storeError(e: unknown, doing: string): StoreError {
   return new StoreError(`storage failed while ${doing}: ${name ? `${name}: ` : ''}${msg}`, 'failed');
 }
 
+/** After a full disk, a recording tries again this much later (or at once with its retry()). */
+export const RETRY_MS = 10_000;
+
 /** Run `fn`; any failure comes out as a StoreError about `doing`. */
 export async function guarded<T>(doing: string, fn: () => Promise<T>): Promise<T> {
   try {

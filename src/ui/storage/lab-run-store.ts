@@ -26,17 +26,13 @@ export interface LabRunWrite {
   current?: boolean;
   /** Delete the stored snapshot ("keep state" unticked). */
   dropSnapshot?: boolean;
-  /**
-   * Keep the stored name (a rename in the Runs panel of another tab): reads the record first. Off
-   * when the page is going away: then every request is issued at once and the transaction committed.
-   */
-  keepName?: boolean;
 }
 
 export class LabRunStore extends RecordStore {
   /**
-   * Everything of one write in ONE transaction. The requests are issued before this returns (no
-   * read in between unless keepName), so a write started in `pagehide` still lands.
+   * Everything of one write in ONE transaction. Every request is issued and the transaction
+   * committed before this returns (no read in between), so it needs nothing more of the page: a
+   * write started in `pagehide` lands.
    */
   write(w: LabRunWrite): Promise<void> {
     const { record } = w;
@@ -54,14 +50,8 @@ export class LabRunStore extends RecordStore {
       else if (w.dropSnapshot) void tx.objectStore('weights').delete([id, 0]);
       if (w.traces) void tx.objectStore('traces').put(w.traces.traces, [id, 0, w.traces.step]);
       if (w.current) void tx.objectStore('meta').put(id, 'lab-run');
-      const experiments = tx.objectStore('experiments');
-      if (w.keepName) {
-        const stored = await experiments.get(id);
-        void experiments.put(stored ? { ...record, name: stored.name } : record);
-      } else {
-        void experiments.put(record);
-        tx.commit();
-      }
+      void tx.objectStore('experiments').put(record);
+      tx.commit();
       await tx.done;
     });
   }

@@ -18,7 +18,7 @@ import type { TimelineEntry } from '../../core/loop';
 import { taskLabel } from '../../core/tasks/registry';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { LabSnapshot } from '../../../workers/lab.api';
-import { newId, storeError, type StoreError, type StoredExperiment } from './db';
+import { RETRY_MS, newId, storeError, type StoreError, type StoredExperiment } from './db';
 import { LabRunStore, snapshotBytes, type LabRunWrite } from './lab-run-store';
 import { onPageLeave } from './page-leave';
 import { busyRuns, claimWriter, type Locks, type WriterLock } from './writer-lock';
@@ -33,8 +33,6 @@ export interface LabRunView {
 /** What the recording tells the page: '' (all well), a copy of a run another tab writes, a full disk, a stop. */
 export type RecordingState = 'ok' | 'copy' | 'full' | 'stopped';
 
-/** After a full disk, the next try comes this much later (or at once with retry()). */
-export const RETRY_MS = 10_000;
 
 interface Adopting {
   id: string;
@@ -248,7 +246,8 @@ export class LabRunRecording {
       // the snapshot and traces handed over meanwhile are this run's: the copy takes them
       const { pendingSnapshot, pendingTraces } = this;
       this.startRecord(a.first);
-      Object.assign(this, { pendingSnapshot, pendingTraces });
+      // still the restored run (its worker goes through run ids while it starts): no new record for those
+      Object.assign(this, { pendingSnapshot, pendingTraces, adopted: true });
       const step = this.frames[a.frames - 1]?.step ?? 0;
       this.onMessage(`This run is being recorded by another tab of the lab. This tab stores it as a copy (a new run in the Runs panel, the same up to step ${step}); the other tab's record stays as it is.`, 'copy');
       this.kick();
@@ -285,7 +284,7 @@ export class LabRunRecording {
     const cell = { ...c, timeline: view.timeline, engine: view.backend, frameCount, batches, step: storedStep, weights };
     if (!weights) delete cell.weights;
     const record: StoredExperiment = { ...base, keepWeights: this.keepSnapshot, updatedAt: Date.now(), cells: [cell] };
-    const write: LabRunWrite = { record, current: this.fresh, keepName: !leaving && !this.fresh, dropSnapshot: this.dropSnapshot && !snap };
+    const write: LabRunWrite = { record, current: this.fresh, dropSnapshot: this.dropSnapshot && !snap };
     if (news.length) write.batch = { index: this.batch, frames: news.map((f) => ({ ...f, trace: [] })) };
     if (snap) write.snapshot = snap;
     if (traces) write.traces = traces;
@@ -310,21 +309,30 @@ export class LabRunRecording {
 
   /** One write at a time; what arrives meanwhile goes in the next one. */
   private kick(): void {
-    if (this.inFlight || this.leaving || this.full || this.stopped || !this.db) return;
-    const job = this.nextWrite(false);
-    if (!job) return;
-    const wasFull = this.wasFull;
-    this.inFlight = this.db!.write(job.write).then(
-      () => {
-        job.done();
-        this.onWritten(this.record ?? undefined);
-        if (wasFull) {
-          this.wasFull = false;
-          this.onMessage('', 'ok');
-        }
-      },
-      (e: unknown) => this.failed(storeError(e, 'storing the lab run')),
-    );
+    if (this.inFlight || this.leaving || this.full || this.stopped || !this.db || !this.nextWrite(false)) return;
+    const db = this.db;
+    this.inFlight = (async () => {
+      // a rename in the Runs panel (another tab) is kept: the name is read first, then the write is
+      // built and issued whole (no read inside it: it needs no more of this page once issued)
+      const id = this.record?.id;
+      const stored = id && !this.fresh ? await db.get(id).catch(() => undefined) : undefined;
+      if (this.leaving || !this.record || this.record.id !== id) return;
+      if (stored) this.record = { ...this.record, name: stored.name };
+      const job = this.nextWrite(false);
+      if (!job) return;
+      const wasFull = this.wasFull;
+      try {
+        await db.write(job.write);
+      } catch (e) {
+        return this.failed(storeError(e, 'storing the lab run'));
+      }
+      job.done();
+      this.onWritten(this.record ?? undefined);
+      if (wasFull) {
+        this.wasFull = false;
+        this.onMessage('', 'ok');
+      }
+    })();
     void this.inFlight.finally(() => {
       this.inFlight = null;
       this.kick();

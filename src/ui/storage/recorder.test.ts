@@ -31,4 +31,37 @@ describe('Recorder', () => {
     expect(errors).toEqual([]);
     store.close();
   });
+
+  it('a full disk pauses the queue with a message; a retry stores every waiting batch in order', async () => {
+    const store = await ExperimentStore.open('recorder-full');
+    const id = newId();
+    const spec = { version: 1 as const, name: 'r', base: {}, variants: [{ name: 'a', patch: {} }], seeds: [1], steps: 20 };
+    await store.put({ id, name: 'r', kind: 'experiment', createdAt: 0, updatedAt: 0, spec, keepWeights: false, cells: [{ variant: 0, seed: 1, config: makeConfig(), timeline: [], frameCount: 0, batches: 0, step: 0 }] });
+    const said: string[] = [];
+    const rec = new Recorder(store, id, { keepWeights: false, lastStep: 20, weights: () => Promise.reject(new Error('unused')), onError: (m) => said.push(m), retryMs: 3_600_000 });
+    rec.frames(0, [1, 2].map(frame), []);
+    await rec.flush();
+    const proto = IDBObjectStore.prototype as unknown as { put: (...args: unknown[]) => unknown };
+    const put = proto.put;
+    proto.put = function (this: IDBObjectStore, ...args: unknown[]) {
+      if (this.name === 'frames') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return put.apply(this, args);
+    };
+    try {
+      rec.frames(0, [3, 4].map(frame), []);
+      rec.frames(0, [5].map(frame), []);
+      await rec.flush();
+    } finally {
+      proto.put = put;
+    }
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^Browser storage is full: the frames stored so far stay whole; 2 write\(s\) wait in this tab/);
+    expect((await store.frames(id))[0].map((f) => f.step)).toEqual([1, 2]);
+    rec.retry();
+    await rec.flush();
+    await rec.flush();
+    expect(said.at(-1)).toBe('');
+    expect((await store.frames(id))[0].map((f) => f.step)).toEqual([1, 2, 3, 4, 5]);
+    store.close();
+  });
 });

@@ -1,12 +1,14 @@
 /**
  * Writes an experiment to the store as it trains: frame batches in arrival order (one transaction
  * each), a cell's stop reason, and, when weights are kept, each cell's latest weights every few
- * steps. All writes go through one queue, so a batch never overtakes the one before it; a failed
- * write becomes a message (training goes on, unstored) and later writes are skipped.
+ * steps. All writes go through one queue, so a batch never overtakes the one before it. A full disk
+ * pauses the queue (a failed transaction changed nothing): the message says so, and the queue is
+ * tried again after RETRY_MS (or retry()), from the write that failed. Any other failure stops the
+ * recording with a message (training goes on, unstored).
  */
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
-import { storeError } from './db';
+import { RETRY_MS, storeError, type StoreError } from './db';
 import type { ExperimentStore } from './experiment-store';
 
 /** Weights are saved when a cell is this many steps past its last save (and at its end). */
@@ -14,6 +16,10 @@ export const WEIGHTS_EVERY = 5;
 
 export class Recorder {
   private queue: Promise<void> = Promise.resolve();
+  /** Writes not landed yet, oldest first (the head failed for a full disk while `full`). */
+  private waiting: (() => Promise<void>)[] = [];
+  private full: StoreError | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private savedAt = new Map<number, number>();
   /** Last frame step handed to the queue, per cell. */
   private framesAt = new Map<number, number>();
@@ -29,24 +35,53 @@ export class Recorder {
       keepWeights: boolean;
       lastStep: number;
       weights: (cell: number) => Promise<{ step: number; data: Float32Array }>;
+      /** A problem to show ('' when a full disk has space again). */
       onError: (message: string) => void;
+      retryMs?: number;
       /** After each successful write (e.g. to refresh the Runs panel). */
       onWritten?: () => void;
     },
   ) {}
 
   private enqueue(what: () => Promise<void>): Promise<void> {
+    this.waiting.push(what);
+    return this.drain();
+  }
+
+  private drain(): Promise<void> {
     this.queue = this.queue.then(async () => {
-      if (this.failed) return;
-      try {
-        await what();
-        this.opts.onWritten?.();
-      } catch (e) {
-        this.failed = true;
-        this.opts.onError(`${storeError(e, 'recording the experiment').message} Recording stopped; training goes on unstored.`);
+      while (this.waiting.length && !this.failed && !this.full) {
+        try {
+          await this.waiting[0]();
+          this.waiting.shift();
+          this.opts.onWritten?.();
+        } catch (e) {
+          const err = storeError(e, 'recording the experiment');
+          if (err.kind !== 'quota') {
+            this.failed = true;
+            this.opts.onError(`${err.message} Recording stopped; training goes on unstored.`);
+            return;
+          }
+          this.full = err;
+          const ms = this.opts.retryMs ?? RETRY_MS;
+          this.opts.onError(`Browser storage is full: the frames stored so far stay whole; ${this.waiting.length} write(s) wait in this tab and are stored as soon as there is space (next try in ${Math.round(ms / 1000)} s). Free space in the Runs panel (delete old runs or their weights).`);
+          this.retryTimer = setTimeout(() => this.retry(), ms);
+          return;
+        }
       }
     });
     return this.queue;
+  }
+
+  /** Try the waiting writes again now (after a full disk). */
+  retry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    if (!this.full) return;
+    this.full = null;
+    void this.drain().then(() => {
+      if (!this.full && !this.failed) this.opts.onError('');
+    });
   }
 
   frames(cell: number, frames: MetricsFrame[], timeline: TimelineEntry[]): void {
