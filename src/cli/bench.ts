@@ -5,7 +5,8 @@
 // --threads N (WASM threads compared with one, default 2),
 // --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
 // default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
-// --reps 0 skips the engine part).
+// --reps 0 skips the engine part). Without --browser, --backend webgpu runs the engine on WebGPU in
+// Node (Dawn; bench-webgpu.ts: parity against WASM, ensembles --ensemble-ps 1,8,32,64; --quick).
 import { runBenchmark } from '../engine/bench';
 import { opProfile } from './profile';
 
@@ -21,7 +22,22 @@ const longSteps = flag('--long-steps', 5000);
 const longEvery = flag('--long-every', 1000);
 const threads = flag('--threads', 2);
 
+/** --backend webgpu without --browser: the engine on WebGPU in Node (bench-webgpu.ts). */
+async function webgpuInNode(): Promise<void> {
+  const { rerunWithVulkanLoader, runWebgpuBench } = await import('./bench-webgpu');
+  const code = rerunWithVulkanLoader();
+  if (code !== null) process.exit(code);
+  const i = args.indexOf('--ensemble-ps');
+  const ps = i >= 0 ? args[i + 1].split(',').map(Number) : undefined;
+  const quick = args.includes('--quick');
+  const result = await runWebgpuBench({ quick, reps: flag('--reps', quick ? 1 : 20), leakSteps: flag('--leak-steps', quick ? 0 : 500), ps });
+  console.log(JSON.stringify(result, null, 2));
+  // Dawn's teardown can keep the process alive for minutes after the work is done
+  process.exit(0);
+}
+
 async function main() {
+  if (!args.includes('--browser') && args[args.indexOf('--backend') + 1] === 'webgpu' && args.includes('--backend')) return webgpuInNode();
   const { ort } = await import('../engine/node');
   if (args.includes('--browser')) {
     const { runBrowserBench } = await import('./bench-browser');
