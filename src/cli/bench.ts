@@ -5,7 +5,8 @@
 // --threads N (WASM threads compared with one, default 2),
 // --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
 // default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
-// --reps 0 skips the engine part).
+// --reps 0 skips the engine part). Without --browser, --backend webgpu runs the engine on WebGPU in
+// Node (Dawn; bench-webgpu.ts: parity against WASM, ensembles --ensemble-ps 1,8,32,64; --quick).
 import { UsageError, parseFlags, usageOf, wholeNumber } from './args';
 import { EXIT_ERROR, EXIT_USAGE } from './exit-codes';
 
@@ -15,7 +16,7 @@ const { values: v } = (() => {
     return parseFlags(process.argv.slice(2), {
       help: { type: 'boolean', short: 'h' }, browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
       reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
-      threads: { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' },
+      threads: { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' },
     });
   } catch (e) {
     console.error((e as Error).message);
@@ -31,11 +32,25 @@ const numbers = () => ({
   threads: wholeNumber('--threads', v.threads, 1) ?? 2,
 });
 
+/** --backend webgpu without --browser: the engine on WebGPU in Node (bench-webgpu.ts). */
+async function webgpuInNode(): Promise<void> {
+  const { rerunWithVulkanLoader, runWebgpuBench } = await import('./bench-webgpu');
+  const code = rerunWithVulkanLoader();
+  if (code !== null) process.exit(code);
+  const ps = v['ensemble-ps']?.split(',').map((p) => wholeNumber('--ensemble-ps', p, 1)!);
+  const quick = v.quick === true;
+  const result = await runWebgpuBench({ quick, reps: wholeNumber('--reps', v.reps) ?? (quick ? 1 : 20), leakSteps: wholeNumber('--leak-steps', v['leak-steps']) ?? (quick ? 0 : 500), ps });
+  console.log(JSON.stringify(result, null, 2));
+  // Dawn's teardown can keep the process alive for minutes after the work is done
+  process.exit(0);
+}
+
 async function main() {
   if (v.help) {
-    console.log(usageOf(import.meta.url, 8).replace(/^\/\/ ?/gm, ''));
+    console.log(usageOf(import.meta.url, 10).replace(/^\/\/ ?/gm, ''));
     return;
   }
+  if (!v.browser && v.backend === 'webgpu') return webgpuInNode();
   const { reps, leakSteps, ensembleP, longSteps, longEvery, threads } = numbers();
   const { runBenchmark } = await import('../engine/bench');
   const { opProfile } = await import('./profile');

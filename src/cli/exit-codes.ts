@@ -1,6 +1,6 @@
-// Process exit codes of the CLIs (documented in README.md). A non-finite stop has its own code so
-// that schedulers do not retry it: the same seed and config diverge again, deterministically.
-export const EXIT_OK = 0;
+// Process exit codes of the CLIs besides 0 = done (documented in docs/experiments.md). A non-finite
+// stop has its own code so that schedulers do not retry it: the same seed and config diverge again,
+// deterministically.
 /** Any other failure (bad input file, engine error). */
 export const EXIT_ERROR = 1;
 /** Bad command line. */

@@ -6,8 +6,8 @@
 // falls, ② grad/reward_var falls, ③ gap/request_kl rises, ④ esr/effective_rate falls. Then the median
 // and range over files. Prints JSON.
 import { readFileSync } from 'node:fs';
-import { behaviorInfo, requestGap } from '../core/behavior-info';
-import { ONSET_RULE, onsetStep, type Point } from '../core/onset';
+import { behaviorInfo, requestGap } from '../core/measure/behavior-info';
+import { ONSET_RULE, onsetStep, type Point } from '../core/measure/onset';
 import { TASKS } from '../core/tasks/index';
 import type { TaskName } from '../core/tasks/types';
 

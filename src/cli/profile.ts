@@ -68,7 +68,8 @@ export function opProfile(runs = 5): Record<string, string> {
   ]);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+// run as the profiling child only (not when bundled into the bench: bench/webgpu/pack.sh)
+if (process.argv[1] === fileURLToPath(import.meta.url) && /profile\.[cm]?[jt]s$/.test(process.argv[1])) {
   const { ort } = await import('../engine/node');
   await profileRuns(ort, Number(process.argv[2] ?? 5));
 }

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from './config';
 import { Ensemble, seedConfigs } from './ensemble';
 import { Run } from './loop';
-import type { MetricsFrame } from './metrics';
+import type { TrainedFrame } from './metrics';
 import { policyShape } from './pretrain';
 import { tabularFactory } from '../../tests/support/factory';
 import { TabularPopulation } from '../engine/tabular/tabular-population';
 
 const make = tabularFactory();
-const strip = ({ perf: _perf, ...f }: MetricsFrame) => f;
+const strip = ({ perf: _perf, ...f }: TrainedFrame) => f;
 /** Frame-by-frame JSON equality (a short message instead of a giant diff). */
 function expectSame(a: unknown[], b: unknown[], label: string) {
   expect(a.length).toBe(b.length);

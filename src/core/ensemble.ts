@@ -5,7 +5,7 @@
 import type { Config } from './config';
 import type { PolicyShape } from './engine';
 import { Run } from './loop';
-import type { MetricsFrame } from './metrics';
+import type { TrainedFrame } from './metrics';
 import { Population, type PopulationEngine } from './population';
 
 /** The model-shape settings every member of one population must share (one graph). */
@@ -48,7 +48,7 @@ export class Ensemble {
   }
 
   /** One step of every member (or of the members listed); frames in member order (undefined for those left out). */
-  async step(only?: readonly number[]): Promise<(MetricsFrame | undefined)[]> {
+  async step(only?: readonly number[]): Promise<(TrainedFrame | undefined)[]> {
     return this.population.together(this.members.map((run, p) => (only && !only.includes(p) ? null : () => run.step())));
   }
 

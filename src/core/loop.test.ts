@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from './config';
 import { Run } from './loop';
-import type { ScalarName } from './metrics';
+import type { ScalarName } from './measure/names';
 import { tabularFactory } from '../../tests/support/factory';
 
 const make = tabularFactory();

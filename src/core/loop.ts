@@ -10,7 +10,8 @@ import { loopJudgingOrder, sampleRecords, type SampleRecord } from './gates/samp
 import { responseRange, T } from './credit/advantage';
 import { creditRewards } from './credit/credit';
 import type { JudgedTurn } from './credit/types';
-import { RATIO_EDGES, measureBehavior, ratioHistogram, stepScalars, traceOf, type BehaviorMeasure, type MetricsFrame, type Scalars } from './metrics';
+import type { ScalarsWith } from './measure/names';
+import { RATIO_EDGES, measureBehavior, ratioHistogram, stepScalars, traceOf, type BehaviorMeasure, type TrainedFrame } from './metrics';
 import { sftOnGold } from './pretrain';
 import { makeStreams, streamPositions, streamsAt, type Rng, type RngStreams } from './rng';
 import { generate, serveSessions } from './serve';
@@ -40,7 +41,7 @@ export interface RunSnapshot {
   rng: Record<keyof RngStreams, number>;
   nextSession: number;
   basePass: number[];
-  baseScalars: Record<string, number>;
+  baseScalars: ScalarsWith;
   lastMeasure: BehaviorMeasure | null;
   /** handles: [frozen base, rollout copies oldest first]. */
   engine: EngineState;
@@ -89,7 +90,7 @@ export class Run {
   private rollout: WeightsHandle[] = [];
   private basePass: number[] = [];
   /** Behavior measurement of the frozen base, before any SFT or RL step (the plots' step-0 point). */
-  baseScalars: Record<string, number> = {};
+  baseScalars: ScalarsWith = {};
   private lastMeasure: BehaviorMeasure | null = null;
   private nextSession = 0;
 
@@ -146,7 +147,7 @@ export class Run {
     run.rollout.push(engine.snapshot());
     const base = await run.measure(run.base, run.rng.init);
     run.basePass = base.passAtK;
-    run.baseScalars = base.scalars as Record<string, number>;
+    run.baseScalars = base.scalars;
     return run;
   }
 
@@ -172,7 +173,7 @@ export class Run {
   }
 
   /** One training step; returns its metrics frame. */
-  async step(): Promise<MetricsFrame> {
+  async step(): Promise<TrainedFrame> {
     const t0 = performance.now();
     const changes = this.applyPending();
     const c = this.cfg;
@@ -194,7 +195,7 @@ export class Run {
         served: col.served, queue: col.queue, trained: items.length, dropped: col.dropped, requests503: col.requests503, lost503: col.lost503,
         staleness: versionBefore - rolloutWeights.version, grouped: gateOf(c).grouped, hintMinLength: c.hintMinLength, built, train: metrics,
       }),
-    } as Scalars;
+    };
 
     const dt = (performance.now() - t0) / 1000;
     const responseTokens = built ? built.responseMask.reduce((a, x) => a + x, 0) : 0;

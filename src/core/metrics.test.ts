@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entropyOf, measureBehavior, passAtK, ratioHistogram, rewardStats } from './metrics';
+import { entropyOf } from './measure/entropy';
+import { measureBehavior, passAtK, ratioHistogram, rewardStats } from './metrics';
 import type { JudgedTurn } from './credit/types';
 import type { Generated } from './serve';
 import { TASKS } from './tasks/index';

@@ -1,10 +1,12 @@
-// The measurements of the four invariants, written once, under one typed union of metric names
-// (DESIGN.md) that the loop, the worker, the views and the CLI share: a mistyped name does not compile.
+// The measurements of the four invariants, written once, under the metric names of measure/names.ts
+// (DESIGN.md), and the frame they fill: a frame's type says which metrics it really carries.
 import type { BuiltBatch, Queued } from './batch';
 import type { TrainMetrics } from './engine';
 import { isEffective } from './gates/funnel';
 import type { SampleRecord } from './gates/sample';
-import { behaviorInfo, requestGap } from './behavior-info';
+import { behaviorInfo, requestGap } from './measure/behavior-info';
+import { entropyOf } from './measure/entropy';
+import type { PerfName, ScalarName, ScalarsWith, SeriesName, SeriesWith, StepScalarName, TokenScalarName, TrainedScalarName } from './measure/names';
 import type { GateDecision } from './gates/decision';
 import type { JudgedTurn } from './credit/types';
 import type { Generated } from './serve';
@@ -13,44 +15,10 @@ import { chooseHint } from './tasks/judge';
 import type { Task } from './tasks/types';
 import { CONTEXT, NEW_TOKENS, PROMPT_LENGTH, tokenName } from './tasks/vocab';
 
-/** Scalar metrics of a frame. Per-state / per-behavior names carry the task's names. */
-export type ScalarName =
-  | 'support/token_entropy' | 'support/token_support'
-  | 'support/behavior_cond_entropy' | 'support/behavior_mutual_info' | 'support/best_behavior_match' | 'gap/request_kl'
-  | ImportScalarName
-  | `support/behavior_entropy/${string}` | `support/behavior_support/${string}`
-  | `support/behavior_dist/${string}/${string}` | `support/behavior_dist_se/${string}/${string}`
-  | StepScalarName;
-
-/** What an imported log gives besides the support metrics (src/core/import/measure.ts). */
-export type ImportScalarName =
-  | 'support/token_entropy_empirical' | 'support/distinct_1' | 'support/distinct_2' | 'reward/mean' | 'reward/var'
-  | 'import/samples' | 'import/judged' | 'import/unclassified' | 'import/response_tokens'
-  | `import/state_samples/${string}` | `support/behavior_count/${string}/${string}`
-  | `support/token_entropy/${string}` | `support/token_entropy_empirical/${string}`;
-
-/** The per-step scalars computed by stepScalars (serving, gating, training). */
-export type StepScalarName =
-  | 'reward/mean' | 'grad/reward_var' | 'grad/zero_std_frac' | 'grad/norm' | 'grad/adv_abs_mean'
-  | 'gap/clipfrac_low' | 'gap/clipfrac_high' | 'gap/ppo_kl' | 'gap/rollout_logprob_abs_diff' | 'gap/requests_503' | 'gap/lost_503' | 'gap/staleness'
-  | 'esr/effective_rate' | 'esr/yield' | 'esr/hint_accept_rate' | 'esr/served' | 'esr/queued' | 'esr/masked' | 'esr/dropped' | 'esr/overflow' | 'esr/mask0_compute_share'
-  | 'train/loss' | 'train/pg_loss' | 'train/entropy' | 'train/updates';
-
-/** Vector metrics: pass@k (index k − 1), the ratio histogram, samples decided per gate rule. */
-export type SeriesName = 'support/pass_at_k' | 'support/pass_at_k_base' | 'gap/ratio_hist' | 'gate/rule_counts';
-export type PerfName = 'perf/steps_per_s' | 'perf/tokens_per_s';
-export type MetricName = ScalarName | SeriesName | PerfName;
-
-export type Scalars = Record<ScalarName, number>;
-
 /** A scalar by a name known only at run time (a parsed file, a user's metric list): undefined when absent. */
-export const scalarAt = (scalars: Scalars, name: string): number | undefined => (scalars as Partial<Record<string, number>>)[name];
+export const scalarAt = (scalars: ScalarsWith, name: string): number | undefined => (scalars as Partial<Record<string, number>>)[name];
 /** A series by a run-time name. */
-export const seriesAt = (series: MetricsFrame['series'], name: string): number[] | undefined => (series as Partial<Record<string, number[]>>)[name];
-/** Scalars / series read from a file: only names checked by the reader's own schema (they may be a subset). */
-export const asScalars = (x: Record<string, number>): Scalars => x as Scalars;
-export const asSeries = (x: Record<string, number[]>): MetricsFrame['series'] => x as MetricsFrame['series'];
-export const asPerf = (x: Record<string, number>): MetricsFrame['perf'] => x as MetricsFrame['perf'];
+export const seriesAt = (series: SeriesWith, name: string): number[] | undefined => (series as Partial<Record<string, number[]>>)[name];
 
 export interface SampleTrace {
   session: number;
@@ -78,18 +46,22 @@ export interface SampleTrace {
   advantages: number[];
 }
 
-export interface MetricsFrame {
+/**
+ * One step's metrics. `K` / `S`: the scalar / series names the frame is sure to carry; any other name
+ * may be absent (a frame of unknown origin, read from a file or a store: K = S = never).
+ */
+export interface MetricsFrame<K extends ScalarName = never, S extends SeriesName = never> {
   step: number;
   /** Trainer version (optimizer steps) after this step. */
   version: number;
   /** Scalar metrics by DESIGN.md name; deterministic given seed + config. */
-  scalars: Scalars;
+  scalars: ScalarsWith<K>;
   /** Vector metrics: `support/pass_at_k` and `support/pass_at_k_base` (index k − 1), `gap/ratio_hist`, `gate/rule_counts`. */
-  series: Record<SeriesName, number[]>;
+  series: SeriesWith<S>;
   /** Bin edges of `gap/ratio_hist` (counts has edges.length + 1 bins). */
   ratioEdges: number[];
   /** Wall-clock throughput (`perf/steps_per_s`, `perf/tokens_per_s`): not deterministic. */
-  perf: Record<PerfName, number>;
+  perf: Partial<Record<PerfName, number>>;
   /** Config changes that took effect at this step. */
   changes: Record<string, unknown>;
   trace: SampleTrace[];
@@ -104,18 +76,12 @@ export function passAtK(n: number, c: number, k: number): number {
   return 1 - q;
 }
 
-export function entropyOf(p: readonly number[]): number {
-  let h = 0;
-  for (const x of p) if (x > 0) h -= x * Math.log(x);
-  return h;
-}
-
 /**
  * One state's behavior distribution from counts (`counts[names.length]` = invalid), its standard
  * error sqrt(p(1 − p)/n), entropy over the valid behaviors and support #{b : p(b) > eps}, written
  * into `out` under the DESIGN.md names. The lab's Monte Carlo measure and imported logs both use it.
  */
-export function behaviorScalars(state: string, names: readonly string[], counts: readonly number[], eps: number, out: Partial<Record<ScalarName, number>>): void {
+export function behaviorScalars(state: string, names: readonly string[], counts: readonly number[], eps: number, out: ScalarsWith): void {
   const n = counts.reduce((a, c) => a + c, 0);
   if (n === 0) return;
   const p = counts.map((c) => c / n);
@@ -129,8 +95,11 @@ export function behaviorScalars(state: string, names: readonly string[], counts:
   out[`support/behavior_support/${state}`] = valid.filter((x) => x > eps).length;
 }
 
+/** The frames the training loop produces: every step scalar, the token measure and every series. */
+export type TrainedFrame = MetricsFrame<TrainedScalarName, SeriesName>;
+
 export interface BehaviorMeasure {
-  scalars: Partial<Scalars>;
+  scalars: ScalarsWith<TokenScalarName>;
   passAtK: number[];
 }
 
@@ -141,7 +110,7 @@ export interface BehaviorMeasure {
  * pass@k (k = 1…kMax) averaged over states.
  */
 export function measureBehavior(task: Task, gen: Generated, states: readonly number[], eps: number, tokenEps: number, kMax = 64): BehaviorMeasure {
-  const scalars: Partial<Scalars> = {};
+  const scalars: ScalarsWith = {};
   const T = CONTEXT - 1;
   const nb = task.behaviors.length;
   const pass = new Array<number>(kMax).fill(0);
@@ -188,9 +157,8 @@ export function measureBehavior(task: Task, gen: Generated, states: readonly num
     supSum += [...freq.values()].filter((f) => f / rows > tokenEps).length;
     supCount++;
   }
-  scalars['support/token_entropy'] = entCount ? entSum / entCount : 0;
-  scalars['support/token_support'] = supCount ? supSum / supCount : 0;
-  return { scalars, passAtK: pass };
+  // the token scalars come last, as they always have (a frame's key order is part of its export)
+  return { scalars: { ...scalars, 'support/token_entropy': entCount ? entSum / entCount : 0, 'support/token_support': supCount ? supSum / supCount : 0 }, passAtK: pass };
 }
 
 /** Reward variance per state (mean over states) and the share of zero-variance groups. */

@@ -1,7 +1,7 @@
 // The ensemble part of `npm run bench`: the reference model's train step and sampling pass for a
 // population of P seeds in ONE session run vs a single run (P = 1), timed in interleaved pairs in
 // the same process. Per-seed speedup = P × time(P = 1) / time(P), from the median per-pair ratio.
-import type { PpoHyper, SampleRequest, TrainBatch } from '../core/engine';
+import type { PolicyShape, PpoHyper, SampleRequest, TrainBatch } from '../core/engine';
 import { Rng } from '../core/rng';
 import { initParams, paramLayout } from '../model/layout';
 import { OrtPopulation, type Backend, type OrtModule } from './ort-population';
@@ -23,9 +23,9 @@ export interface EnsembleBench {
   ensemble_floor_ms: { train: number; sample: number; train_share: number; sample_share: number };
 }
 
-export async function benchEnsemble(ort: OrtModule, backend: Backend, P: number, reps: number): Promise<EnsembleBench> {
-  const shape = REFERENCE_SHAPE;
-  const B = REFERENCE_BATCH;
+export async function benchEnsemble(ort: OrtModule, backend: Backend, P: number, reps: number, work: { shape?: PolicyShape; batch?: number } = {}): Promise<EnsembleBench> {
+  const shape = work.shape ?? REFERENCE_SHAPE;
+  const B = work.batch ?? REFERENCE_BATCH;
   const T = shape.context;
   const W = T - 1;
   const layout = paramLayout(shape);

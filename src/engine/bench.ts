@@ -22,6 +22,11 @@ export interface BenchOptions {
   ensembleP?: number;
   /** Reports memory in use (bytes) on this platform; undefined where none can be read. */
   memory?: () => Record<string, number>;
+  /** Model and batch (default the reference workload; the WebGPU --quick run on SwiftShader takes a tiny one). */
+  shape?: PolicyShape;
+  batch?: number;
+  /** Side of the roofline MatMul (default 512). */
+  rooflineN?: number;
 }
 
 /** Options of a benchmark run in a browser worker (`npm run bench -- --browser`). */
@@ -58,8 +63,7 @@ export interface BenchResult extends Partial<EnsembleBench> {
 const ROOFLINE_N = 512;
 
 /** A 512³ MatMul session on the backend: the roofline a train step is compared with. */
-export async function matmulRoofline(ort: OrtModule, backend: Backend): Promise<{ run: () => Promise<unknown>; flops: number; release: () => Promise<void> }> {
-  const n = ROOFLINE_N;
+export async function matmulRoofline(ort: OrtModule, backend: Backend, n = ROOFLINE_N): Promise<{ run: () => Promise<unknown>; flops: number; release: () => Promise<void> }> {
   const g = new Graph('roofline');
   const a = g.input('a', 'float32', [n, n]);
   const b = g.input('b', 'float32', [n, n]);
@@ -74,8 +78,8 @@ export async function matmulRoofline(ort: OrtModule, backend: Backend): Promise<
 }
 
 export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<BenchResult> {
-  const shape = REFERENCE_SHAPE;
-  const B = REFERENCE_BATCH;
+  const shape = opts.shape ?? REFERENCE_SHAPE;
+  const B = opts.batch ?? REFERENCE_BATCH;
   const T = shape.context;
   const W = T - 1;
   const engine = await OrtEngine.create(ort, shape, { backend: opts.backend, seed: 1 });
@@ -95,7 +99,7 @@ export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<
     lr: 1e-4, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: 0.1, maxGradNorm: 1, clipLow: 0.2, clipHigh: 0.28,
     dualClip: 0, entropyCoef: 0, klCoef: 0, aggregation: 'token-mean', temperature: 1,
   };
-  const mm = await matmulRoofline(ort, opts.backend);
+  const mm = await matmulRoofline(ort, opts.backend, opts.rooflineN);
   const trainVsMatmul = await interleaved(opts.reps, mm.run, () => engine.trainStep(batch, hyper));
   await mm.release();
   const train = trainVsMatmul.b;
@@ -116,7 +120,7 @@ export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<
     memory = { steps: opts.leakSteps, before, after, growth };
   }
   await engine.dispose();
-  const ensemble = (opts.ensembleP ?? 8) > 0 ? await benchEnsemble(ort, opts.backend, opts.ensembleP ?? 8, opts.reps) : {};
+  const ensemble = (opts.ensembleP ?? 8) > 0 ? await benchEnsemble(ort, opts.backend, opts.ensembleP ?? 8, opts.reps, { shape, batch: B }) : {};
   const trainGflops = trainStepFlops(shape, B) / train / 1e9;
   return {
     backend: opts.backend,

@@ -15,7 +15,7 @@ function expectClose(a: MetricsFrame, b: MetricsFrame, label: string) {
   expect(Object.keys(a.scalars).sort()).toEqual(Object.keys(b.scalars).sort());
   for (const [k, x] of Object.entries(a.scalars)) {
     const y = scalarAt(b.scalars, k)!;
-    expect(Math.abs(x - y), `${label} ${k}: ${x} vs ${y}`).toBeLessThanOrEqual(1e-4 + 1e-3 * Math.abs(y));
+    expect(Math.abs(x! - y), `${label} ${k}: ${x} vs ${y}`).toBeLessThanOrEqual(1e-4 + 1e-3 * Math.abs(y));
   }
   // same sampled responses: the float noise did not flip a token
   expect(a.trace.map((t) => t.response)).toEqual(b.trace.map((t) => t.response));

@@ -18,7 +18,6 @@ export type HyperField = (typeof HYPER_FIELDS)[number];
 
 /** Order of the values in each member's row of the PPO train graph's `metrics` output [P, 7]. */
 export const PPO_METRICS = ['loss', 'pgLoss', 'clipfracLow', 'clipfracHigh', 'ppoKl', 'entropy', 'gradNorm'] as const;
-export const SFT_METRICS = ['loss', 'gradNorm'] as const;
 
 // Every graph carries a population of P policies (P = 1 for a single run): parameters [P, N],
 // batches [P, B, ...], per-member hyperparameters; each member's loss, aggregation and gradient-norm

@@ -54,9 +54,9 @@ describe('views fixture page', () => {
     const step = Number(/step (\d+)/.exec(text)?.[1]);
     const frame = fixture.frames.find((f) => f.step === step)!;
     expect(frame).toBeDefined();
-    expect(text).toContain(`token entropy (surface variety): ${formatValue(frame.scalars['support/token_entropy'])}`);
+    expect(text).toContain(`token entropy (surface variety): ${formatValue(frame.scalars['support/token_entropy'] ?? NaN)}`);
     const states = ['math', 'code', 'explain'];
-    const mean = states.reduce((a, s) => a + frame.scalars[`support/behavior_entropy/${s}`], 0) / states.length;
+    const mean = states.reduce((a, s) => a + (frame.scalars[`support/behavior_entropy/${s}`] ?? NaN), 0) / states.length;
     expect(text).toContain(`behavior entropy (choice variety), average over all 3 states: ${formatValue(mean)}`);
     await h.page.mouse.move(0, 0);
   });

@@ -48,9 +48,9 @@ export async function supportCollapse(make: EngineFactory, o: { steps: number; e
   const e0 = frames[0].scalars['support/token_entropy'];
   const last = frames.at(-1)!.scalars;
   const collapseStep = frames.findIndex((f) => f.scalars['support/behavior_support/math'] === 1);
-  const pBest = last['support/behavior_dist/math/decompose'];
+  const pBest = last['support/behavior_dist/math/decompose'] ?? NaN;
   const atCollapse = collapseStep >= 0 ? frames[collapseStep].scalars['support/token_entropy'] : NaN;
-  const values = { supportStart: frames[0].scalars['support/behavior_support/math'], supportEnd: last['support/behavior_support/math'], pBestEnd: pBest, entropyStart: e0, entropyAtCollapse: atCollapse, entropyEnd: last['support/token_entropy'], collapseStep };
+  const values = { supportStart: frames[0].scalars['support/behavior_support/math'] ?? NaN, supportEnd: last['support/behavior_support/math'] ?? NaN, pBestEnd: pBest, entropyStart: e0, entropyAtCollapse: atCollapse, entropyEnd: last['support/token_entropy'], collapseStep };
   // Monte Carlo support is noisy near ε: require that it reached 1 and that the mass stayed on the best
   return { name: 'support-collapse', pass: values.supportStart > 1 && collapseStep >= 0 && pBest >= 0.9 && atCollapse >= o.entropyFrac * e0, values };
 }
@@ -124,7 +124,7 @@ export async function clipHigherRare(make: EngineFactory, o: { seeds: number[]; 
     // serve only the code prompts (a transformer shares parameters across prompt types, and
     // decompose, best in the other two, would otherwise spread to code)
     const base = { task: 'strategies' as const, method: 'grpo' as const, updatesPerRollout: 8, focusState: 1, behaviorSamples: 256, seed, ...o.overrides };
-    const auc = (frames: Awaited<ReturnType<typeof run>>) => frames.reduce((a, f) => a + f.scalars[key], 0) / frames.length;
+    const auc = (frames: Awaited<ReturnType<typeof run>>) => frames.reduce((a, f) => a + (f.scalars[key] ?? NaN), 0) / frames.length;
     const hi = auc(await run(make, makeConfig({ ...base, clipHigh: 0.28 }), o.steps));
     const lo = auc(await run(make, makeConfig({ ...base, clipHigh: 0.2 }), o.steps));
     diffs.push(hi - lo);
@@ -184,8 +184,8 @@ export async function sftCompresses(make: EngineFactory, o: { sftSteps: [number,
     let sup = 0;
     for (const seed of o.seeds) {
       const frames = await run(make, makeConfig({ task: 'strategies', method: 'grpo', sftGoldSteps: n, focusState: 1, seed, ...o.overrides }), o.rlSteps);
-      sup += frames[0].scalars['support/behavior_support/code'] / o.seeds.length;
-      if (frames.some((f) => f.scalars['support/behavior_dist/code/verify'] >= o.recoverAt)) rec++;
+      sup += (frames[0].scalars['support/behavior_support/code'] ?? NaN) / o.seeds.length;
+      if (frames.some((f) => (f.scalars['support/behavior_dist/code/verify'] ?? NaN) >= o.recoverAt)) rec++;
     }
     values[`support_sft${n}`] = sup;
     values[`recovered_sft${n}`] = rec;

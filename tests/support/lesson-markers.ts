@@ -42,7 +42,7 @@ function medianInterval(xs: number[]): [number, number, number] {
 const runs = argv.map((file) => {
   const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seed: number; step: number; scalars: Record<string, number> });
   const frames = lines.map((l) => ({ step: l.step, scalars: l.scalars }) as unknown as MetricsFrame);
-  const tok = frames.map((f) => f.scalars['support/token_entropy']);
+  const tok = frames.map((f) => f.scalars['support/token_entropy'] ?? NaN);
   const h0 = (tok[0] + tok[1] + tok[2]) / 3;
   const markers = divergenceMarkers(
     behaviorPoints(frames, state).map((p, i) => ({ ...p, tokenEntropy: tok[i] })),

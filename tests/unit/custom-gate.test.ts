@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../../src/core/config';
 import { builtinGateText, gateOf } from '../../src/core/gates/builtin';
 import { Run } from '../../src/core/loop';
-import type { MetricsFrame } from '../../src/core/metrics';
+import type { TrainedFrame } from '../../src/core/metrics';
 import { tabularFactory } from '../support/factory';
 
 const make = tabularFactory();
@@ -14,9 +14,9 @@ const base = makeConfig({ task: 'assistant', method: 'binary-rl', seed: 5, lr: 0
 const DISAGREE = 'votes_pos > 0 && votes_neg > 0 => drop # votes disagree';
 const custom: Config = { ...base, gate: `${DISAGREE}\n${builtinGateText(base)}` };
 
-async function frames(cfg: Config, patchAt?: { step: number; patch: Partial<Config> }): Promise<{ frames: MetricsFrame[]; run: Run }> {
+async function frames(cfg: Config, patchAt?: { step: number; patch: Partial<Config> }): Promise<{ frames: TrainedFrame[]; run: Run }> {
   const run = await Run.create(await make(cfg), cfg);
-  const out: MetricsFrame[] = [];
+  const out: TrainedFrame[] = [];
   for (let s = 0; s < STEPS; s++) {
     if (patchAt && s === patchAt.step) run.setConfig(patchAt.patch);
     out.push(await run.step());
@@ -36,7 +36,7 @@ describe('custom gate on the tabular engine', () => {
     const built = (await frames(base)).frames;
     const a = (await frames(custom)).frames;
     const b = (await frames(custom)).frames;
-    const noPerf = (fs: MetricsFrame[]) => JSON.parse(JSON.stringify(fs.map(({ perf: _, ...f }) => f)));
+    const noPerf = (fs: TrainedFrame[]) => JSON.parse(JSON.stringify(fs.map(({ perf: _, ...f }) => f)));
     expect(noPerf(a)).toEqual(noPerf(b));
     // step 1 serves from the same weights (the custom run serves more rounds to fill its queue)
     const t0 = built[0].trace!, c0 = a[0].trace!;

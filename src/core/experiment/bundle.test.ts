@@ -55,7 +55,7 @@ describe('bundle', () => {
     const again = await train(4);
     expect(reproduceCheck(bundle, [again])).toEqual({ identical: true, cells: 1, otherEngine: [] });
     const tampered = structuredClone(again);
-    const x = tampered.frames[1].scalars['support/token_entropy'];
+    const x = tampered.frames[1].scalars['support/token_entropy']!;
     tampered.frames[1].scalars['support/token_entropy'] = x + Math.abs(x) * Number.EPSILON;
     const r = reproduceCheck(bundle, [tampered]);
     expect(r.identical).toBe(false);
@@ -69,7 +69,7 @@ describe('bundle', () => {
     expect(back.runs[4].resumed).toEqual([{ step: 1, exact: false, from: 'stored weights' }]);
     const clean = await train(4);
     const tampered = structuredClone(clean);
-    tampered.frames[1].scalars['train/loss'] += 1; // as a continuation from weights only would: differs after step 1
+    tampered.frames[1].scalars['train/loss']! += 1; // as a continuation from weights only would: differs after step 1
     const r = reproduceCheck(back, [tampered]);
     expect(r).toMatchObject({ identical: false, first: { cell: 4, step: 2 }, why: 'cell 4 resumed at step 1 from stored weights (not bit for bit)' });
     // a clean stored run that fails has no such reason; an exact resume is no reason either
@@ -163,7 +163,7 @@ describe('bundle', () => {
   it('pairs seed i of A with seed i of B over a step window', () => {
     const p = pairedFromBundle(bundle, 'support/token_entropy', 0, 1, { from: 2, to: 3 });
     expect(p.seeds).toEqual([1, 2, 3]);
-    const mean = (r: BundleRun) => (r.frames[1].scalars['support/token_entropy'] + r.frames[2].scalars['support/token_entropy']) / 2;
+    const mean = (r: BundleRun) => (r.frames[1].scalars['support/token_entropy']! + r.frames[2].scalars['support/token_entropy']!) / 2;
     expect(p.valuesA).toEqual(runs.slice(0, 3).map(mean));
     expect(p.valuesB).toEqual(runs.slice(3).map(mean));
     expect(p.labelB).toBe('clipHigh = 0.2, sftGoldSteps = 2');

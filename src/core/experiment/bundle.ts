@@ -6,7 +6,7 @@
 // checked even when the spec itself is bad.
 import { configErrors, type Config, type FieldError } from '../config';
 import type { TimelineEntry } from '../loop';
-import { asPerf, asScalars, asSeries, scalarAt, seriesAt, type MetricsFrame } from '../metrics';
+import { scalarAt, seriesAt, type MetricsFrame } from '../metrics';
 import { ExperimentSpecError, cellCount, parseExperimentSpec, seedPosition, variantConfig, type ExperimentSpec } from './spec';
 
 export const BUNDLE_SCHEMA = 'invariant-lab/experiment';
@@ -157,7 +157,7 @@ function parseTrace(x: unknown, path: string, errors: FieldError[]): MetricsFram
 export function parseFrame(x: unknown, path: string, errors: FieldError[], steps?: number): MetricsFrame {
   if (!isObject(x)) {
     errors.push({ field: path, message: 'expected a metrics frame object' });
-    return { step: 0, version: 0, scalars: asScalars({}), series: asSeries({}), ratioEdges: [], perf: asPerf({}), changes: {}, trace: [] };
+    return { step: 0, version: 0, scalars: {}, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] };
   }
   const step = x.step;
   if (!Number.isInteger(step) || (step as number) < 0) errors.push({ field: `${path}.step`, message: `expected a step number, got ${JSON.stringify(step)}` });
@@ -180,10 +180,10 @@ export function parseFrame(x: unknown, path: string, errors: FieldError[], steps
   return {
     step: step as number,
     version: x.version as number,
-    scalars: asScalars(scalars),
-    series: asSeries(series),
+    scalars,
+    series,
     ratioEdges: numberArray(x.ratioEdges, `${path}.ratioEdges`, errors),
-    perf: asPerf(x.perf === undefined ? {} : numberRecord(x.perf, `${path}.perf`, errors)),
+    perf: x.perf === undefined ? {} : numberRecord(x.perf, `${path}.perf`, errors),
     changes: isObject(changes) ? { ...changes } : {},
     trace,
   };

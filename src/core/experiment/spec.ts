@@ -1,7 +1,7 @@
 // An experiment: a base config, K variants (patches of any settings, run-fixing ones included) and
 // a seed set; every (variant, seed) cell is a run from step 0. Validation reuses the config table's
 // field checks and names every bad field by its path in the spec.
-import { CONFIG_KEYS, SCHEMA, checkField, configErrors, defaultConfig, makeConfig, type Config, type ConfigKey, type FieldError } from '../config';
+import { CONFIG_KEYS, checkField, configErrors, defaultConfig, makeConfig, type Config, type ConfigKey, type FieldError } from '../config';
 
 export const EXPERIMENT_VERSION = 1;
 
@@ -182,4 +182,3 @@ export function variantLabel(spec: ExperimentSpec, v: number): string {
   return keys.length ? keys.map((k) => `${k} = ${String(c[k])}`).join(', ') : 'base';
 }
 
-export const STEPS_RANGE = { min: SCHEMA.steps.min, max: SCHEMA.steps.max };

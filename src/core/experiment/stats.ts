@@ -136,7 +136,7 @@ export function bootstrapMeanCi(xs: readonly number[], resamples: number, level:
 }
 
 /** Mean of a scalar metric over frames with from <= step <= to; frames lacking it are skipped (NaN if none). */
-export function windowMean(frames: readonly { step: number; scalars: Record<string, number> }[], metric: string, from: number, to: number): number {
+export function windowMean(frames: readonly { step: number; scalars: Partial<Record<string, number>> }[], metric: string, from: number, to: number): number {
   let s = 0;
   let n = 0;
   for (const f of frames) {

@@ -13,7 +13,9 @@
 //   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
 //   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
 //   entropies support/token_entropy[_empirical]/<state>.
-import { behaviorScalars, bucketVariance, entropyOf, type MetricsFrame, type ScalarName, type Scalars } from '../metrics';
+import { entropyOf } from '../measure/entropy';
+import type { ScalarsWith } from '../measure/names';
+import { behaviorScalars, bucketVariance, type MetricsFrame } from '../metrics';
 import type { Gate } from '../gates/index';
 import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
 import type { BehaviorClassifier, StateClassifier } from './rules';
@@ -154,7 +156,7 @@ export class ImportMeasure {
     const steps = [...this.steps.keys()].sort((x, y) => x - y);
     return steps.map((step) => {
       const a = this.steps.get(step)!;
-      const scalars: Partial<Record<ScalarName, number>> = {};
+      const scalars: ScalarsWith = {};
       for (const [state, m] of [...a.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
         const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
         behaviorScalars(state, names, counts, this.eps, scalars);
@@ -200,14 +202,14 @@ export class ImportMeasure {
       scalars['import/judged'] = a.judged;
       scalars['import/unclassified'] = a.unclassified;
       scalars['import/response_tokens'] = a.n ? a.tokens / a.n : 0;
-      const series: Partial<MetricsFrame['series']> = {};
+      const series: MetricsFrame['series'] = {};
       if (this.gate) {
         const f = gateFunnel(this.gate, a.gate);
         Object.assign(scalars, funnelScalars(f));
         series['gate/rule_counts'] = f.rules;
       }
       // an imported step carries the subset of the metrics a log can give
-      return { step, version: step, scalars: scalars as Scalars, series: series as MetricsFrame['series'], ratioEdges: [], perf: {} as MetricsFrame['perf'], changes: {}, trace: [] };
+      return { step, version: step, scalars, series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
     });
   }
 }

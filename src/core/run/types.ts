@@ -6,6 +6,7 @@
 import type { Config } from '../config';
 import type { RunSnapshot, TimelineEntry } from '../loop';
 import type { MetricsFrame, SampleTrace } from '../metrics';
+import type { ScalarsWith } from '../measure/names';
 
 /** Weights handed from one run to a fork (Compare): the frozen base and the trainer at `step`. */
 export interface ForkPoint {
@@ -67,7 +68,7 @@ export interface LabStatus {
   /** A non-finite metric stopped the run: play and step refuse until a reset. */
   needsReset: boolean;
   /** Behavior metrics of the base before SFT and RL (step 0 of the plots); null for a fork. */
-  baseScalars: Record<string, number> | null;
+  baseScalars: ScalarsWith | null;
   /** Set when the run cannot go on in this worker: its WebGPU device was lost (the page resumes it on WASM). */
   fault?: 'device-lost';
 }

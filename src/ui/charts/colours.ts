@@ -5,7 +5,7 @@
  * chart shows both (colours.test.ts checks every chart's set). Okabe–Ito hues first, then Paul Tol's
  * muted ones; all dark enough for a 2.5 px line on white.
  */
-import type { ScalarName } from '../../core/metrics';
+import type { ScalarName } from '../../core/measure/names';
 
 const BLUE = '#0072B2';
 const VERMILLION = '#D55E00';

@@ -4,7 +4,7 @@
  * stored runs side by side as one read-only experiment.
  */
 import pkg from '../../../package.json';
-import { BundleError, bundleToJson, makeBundle, parseBundle, runIndex, type BundleRun, type ExperimentBundle } from '../../core/experiment/bundle';
+import { BundleError, makeBundle, parseBundle, runIndex, type BundleRun, type ExperimentBundle } from '../../core/experiment/bundle';
 import { cellCount, type ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
@@ -29,10 +29,6 @@ export function bundleOf(spec: ExperimentSpec, cells: readonly StoredCell[], fra
     return run;
   });
   return makeBundle(spec, runs, codeVersion);
-}
-
-export function bundleText(spec: ExperimentSpec, cells: readonly StoredCell[], frames: readonly MetricsFrame[][], timelines: readonly TimelineEntry[][]): string {
-  return bundleToJson(bundleOf(spec, cells, frames, timelines));
 }
 
 /** Parse and validate; every problem as one line "field: message". */

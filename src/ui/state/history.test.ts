@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { asPerf, asScalars, asSeries, type MetricsFrame } from '../../core/metrics';
+import type { MetricsFrame } from '../../core/metrics';
 import { FrameHistory } from './history';
 
 const frame = (step: number, changes: Record<string, unknown> = {}): MetricsFrame => ({
-  step, version: step, scalars: asScalars({ x: step }), series: asSeries({ 'support/pass_at_k_base': [0.5, 0.7], 'support/pass_at_k': [step] }),
-  ratioEdges: [0.8, 1.2], perf: asPerf({}), changes, trace: [],
+  step, version: step, scalars: { 'train/loss': step }, series: { 'support/pass_at_k_base': [0.5, 0.7], 'support/pass_at_k': [step] },
+  ratioEdges: [0.8, 1.2], perf: {}, changes, trace: [],
 });
 const run = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => frame(from + i));
 

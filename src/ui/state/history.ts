@@ -4,7 +4,8 @@
  * that carries a setting change and always the latest), so that chart work per redraw stays
  * bounded and a Pause stays responsive after thousands of steps. Pure (no DOM, no runes).
  */
-import type { MetricsFrame, SeriesName } from '../../core/metrics';
+import type { MetricsFrame } from '../../core/metrics';
+import type { SeriesName } from '../../core/measure/names';
 
 export const MAX_DRAWN = 500;
 /**

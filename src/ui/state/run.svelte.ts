@@ -239,7 +239,7 @@ export class RunState {
     // one step-0 frame per run (statuses arrive ~10/s; the plots need not redraw for an equal one)
     if (!s.baseScalars !== !this.#baseFrame || this.#baseRun !== s.runId) {
       this.#baseRun = s.runId;
-      this.#baseFrame = s.baseScalars ? ({ step: 0, version: 0, scalars: s.baseScalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] } as unknown as MetricsFrame) : null;
+      this.#baseFrame = s.baseScalars ? ({ step: 0, version: 0, scalars: s.baseScalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] } satisfies MetricsFrame) : null;
     }
     this.status = s;
     if (s.phase !== 'running') {

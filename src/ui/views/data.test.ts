@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SampleRecord } from '../../core/gates/sample';
-import type { MetricsFrame, SampleTrace, Scalars } from '../../core/metrics';
+import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import { behaviorsOf, clipShares, funnelStages, ratioBins, scalarSeries, stateSeries, statesOf, supportAt, supportSeries } from './data';
 
 const frame = (step: number, scalars: Record<string, number>, trace: SampleTrace[] = [], ruleCounts: number[] = []): MetricsFrame => ({
-  step, version: step, scalars: scalars as Scalars, series: { 'support/pass_at_k': [], 'support/pass_at_k_base': [], 'gap/ratio_hist': [], 'gate/rule_counts': ruleCounts },
+  step, version: step, scalars, series: { 'support/pass_at_k': [], 'support/pass_at_k_base': [], 'gap/ratio_hist': [], 'gate/rule_counts': ruleCounts },
   ratioEdges: [], perf: { 'perf/steps_per_s': 0, 'perf/tokens_per_s': 0 }, changes: {}, trace,
 });
 const dist = (state: string, p: number[]) => ({

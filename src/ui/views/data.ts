@@ -2,7 +2,8 @@
  * Pure helpers that turn metric frames (src/core/metrics.ts MetricsFrame) into what the views draw.
  * No DOM, no Svelte: unit-tested in Node (data.test.ts).
  */
-import type { MetricsFrame, SampleTrace, ScalarName } from '../../core/metrics';
+import type { MetricsFrame, SampleTrace } from '../../core/metrics';
+import type { ScalarName } from '../../core/measure/names';
 import { taskOf, type TaskChoice } from '../../core/tasks/registry';
 import type { Point } from '../charts/series';
 import type { BehaviorPoint } from './divergence';

@@ -3,7 +3,8 @@
  * quantity's colour (charts/colours.ts, the same as in every other view), the compare run dashed.
  */
 import type { Config, ConfigKey } from '../../core/config';
-import type { MetricsFrame, ScalarName } from '../../core/metrics';
+import type { MetricsFrame } from '../../core/metrics';
+import type { ScalarName } from '../../core/measure/names';
 import { formatValue, type Series } from '../charts/series';
 import { STATE_COLOURS, colourOf } from '../charts/colours';
 import { shown } from '../state/presenter';
@@ -41,7 +42,10 @@ export function invariantCards(history: readonly MetricsFrame[], compare: readon
   }
   const frame = latest ?? history[history.length - 1];
   // an imported log carries a subset of the metrics (no grad/norm, no 503s): say so, not "NaN"
-  const now = (k: ScalarName) => (frame && Object.hasOwn(frame.scalars, k) ? formatValue(frame.scalars[k]) : 'not in this run');
+  const now = (k: ScalarName) => {
+    const v = frame?.scalars[k];
+    return v === undefined ? 'not in this run' : formatValue(v);
+  };
   const states = picked === 'mean' ? statesOf(history) : [picked];
   // one state: the quantity's colour; several: one colour per state
   const stateColour = (i: number) => (states.length === 1 ? undefined : STATE_COLOURS[i % STATE_COLOURS.length]);

@@ -4,7 +4,8 @@
  * mask-0 compute share and rates, 503 answers and lost sessions; and, in a chart of its own, the
  * samples each gate rule decided. A panel only appears when its metrics exist in the frames.
  */
-import { scalarAt, type MetricsFrame, type ScalarName } from '../../core/metrics';
+import { scalarAt, type MetricsFrame } from '../../core/metrics';
+import type { ScalarName } from '../../core/measure/names';
 import { PASS_AT_COLOURS, colourOf } from '../charts/colours';
 import type { Point, Series } from '../charts/series';
 import type { RunRuleNamers } from '../gates/rule-names';
@@ -38,7 +39,7 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
     { key, label, color, points: pick(frames) },
     ...(compare.length ? [{ key: `b:${key}`, label: `${label} — compare`, color, points: pick(compare), dashed: true }] : []),
   ];
-  const scalar = (key: string, label: string, color: string) => mk(key, label, color, (fs) => scalarSeries(fs, key as ScalarName)); // method counters are known at run time only
+  const scalar = (key: ScalarName, label: string, color: string) => mk(key, label, color, (fs) => scalarSeries(fs, key));
   const panels: OverTimePanel[] = [];
   if (has(frames, 'reward/mean')) panels.push({ yLabel: 'reward', series: scalar('reward/mean', 'mean reward of served turns', colourOf('reward/mean')) });
 

@@ -30,10 +30,6 @@ export function reqInt(r: Rec, k: string): number {
   return v;
 }
 
-export function optNumber(r: Rec, k: string): number | null {
-  return r[k] === undefined || r[k] === null ? null : reqNumber(r, k);
-}
-
 /** Turn or session id: a string or an integer. */
 export function reqKey(r: Rec, k: string): string {
   const v = r[k];

@@ -2,7 +2,7 @@
 // policy that answers every state with one template carries no information about the state, while
 // one that converges to a different behavior per state does. Written once for the loop, the CLI
 // and the lessons' measurements.
-import { entropyOf } from './metrics';
+import { entropyOf } from './entropy';
 
 export interface BehaviorInfo {
   /** H(B|S) in nats: mean over states (uniform prior, as measured) of the per-state entropy. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { behaviorInfo, requestGap } from './behavior-info';
-import { measureBehavior } from './metrics';
-import type { Generated } from './serve';
-import { TASKS } from './tasks/index';
-import { CONTEXT } from './tasks/vocab';
+import { measureBehavior } from '../metrics';
+import type { Generated } from '../serve';
+import { TASKS } from '../tasks/index';
+import { CONTEXT } from '../tasks/vocab';
 
 /** I(S;B) straight from the joint: Σ p(s,b) log(p(s,b) / (p(s) p(b))), uniform p(s). */
 function mutualInfoFromJoint(rows: number[][]): number {
