@@ -225,7 +225,7 @@ export class Run {
   private applyPending(): Partial<Config> {
     const changes = this.pending;
     if (Object.keys(changes).length) {
-      this.cfg = applyPatch(this.cfg, changes);
+      this.cfg = { ...this.cfg, ...changes }; // checked once, by setConfig, against this config plus the pending patch
       this.timeline.push({ step: this.stepIndex, patch: changes });
       this.pending = {};
     }
