@@ -7,6 +7,9 @@
 // default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
 // --reps 0 skips the engine part). Without --browser, --backend webgpu runs the engine on WebGPU in
 // Node (Dawn; bench-webgpu.ts: parity against WASM, ensembles --ensemble-ps 1,8,32,64; --quick).
+// --import: peak memory of `npm run import` on generated verl runs (bench-import.ts; --import-mb
+// total size of the longest run, default 200; --import-steps step counts, default 30,120;
+// --import-heap-mb the child's V8 heap limit, default 64: a bounded import fits it at any length).
 import { UsageError, parseFlags, usageOf, wholeNumber } from './args';
 import { EXIT_ERROR, EXIT_USAGE } from './exit-codes';
 
@@ -16,7 +19,7 @@ const { values: v } = (() => {
     return parseFlags(process.argv.slice(2), {
       help: { type: 'boolean', short: 'h' }, browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
       reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
-      threads: { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' },
+      threads: { type: 'string' }, import: { type: 'boolean' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' },
     });
   } catch (e) {
     console.error((e as Error).message);
@@ -51,6 +54,12 @@ async function main() {
     return;
   }
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();
+  if (v.import) {
+    const { runImportBench } = await import('./bench-import');
+    const stepCounts = (v['import-steps'] ?? '30,120').split(',').map((s) => wholeNumber('--import-steps', s, 1)!);
+    console.log(JSON.stringify(await runImportBench({ totalMb: wholeNumber('--import-mb', v['import-mb'], 1) ?? 200, stepCounts, heapMb: wholeNumber('--import-heap-mb', v['import-heap-mb'], 16) ?? 64 }), null, 2));
+    return;
+  }
   const { reps, leakSteps, ensembleP, longSteps, longEvery, threads } = numbers();
   const { runBenchmark } = await import('../engine/bench');
   const { opProfile } = await import('./profile');

@@ -3,7 +3,7 @@
 // measured into per-step frames). Both stream; neither holds the files.
 import { parseGateText } from '../gates/index';
 import type { MetricsFrame } from '../metrics';
-import { ImportMeasure, type TokenEntropyKind } from './measure';
+import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure';
 import { importSamples, type ImportOptions, type ImportResult } from './pipeline';
 import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec, type BehaviorSpec, type StatesSpec } from './rules';
 import type { ImportSource, ImportedSample } from './types';
@@ -46,18 +46,43 @@ export interface MeasureResult extends ImportResult {
   behaviors: string[];
   unclassified: number;
   tokenEntropy: TokenEntropyKind;
+  /** 'ordered': measured holding at most OPEN_STEPS steps at once; 'unordered': steps came back, every step was held. */
+  stepOrder: 'ordered' | 'unordered';
 }
 
+/** Steps held open at once in a measure (a little slack for a log whose steps interleave at the edges). */
+export const OPEN_STEPS = 2;
+
 export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void): Promise<MeasureResult> {
-  const states = new StateClassifier(parseStatesSpec(spec.states), opts.regex);
-  const behaviors = new BehaviorClassifier(parseBehaviorSpec(spec.behaviors), opts.regex);
+  const statesSpec = parseStatesSpec(spec.states);
+  const behaviorSpec = parseBehaviorSpec(spec.behaviors);
   if (!(spec.eps >= 0 && spec.eps < 1)) throw new Error(`eps: expected a number in [0, 1), got ${spec.eps}`);
-  const m = new ImportMeasure(states, behaviors, spec.eps, spec.gate ? parseGateText(spec.gate) : null);
-  const r = await importSamples(sources, opts, (s) => {
-    const c = m.add(s);
-    onSample?.(s, c.state, c.behavior);
-  });
+  const gate = spec.gate ? parseGateText(spec.gate) : null;
+  let delivered = 0;
+  // Bounded memory for a log in step order; a log out of order is read again holding every step
+  // (onSample sees each sample once: the second pass skips those the first one delivered).
+  const pass = async (openSteps: number) => {
+    const m = new ImportMeasure(new StateClassifier(statesSpec, opts.regex), new BehaviorClassifier(behaviorSpec, opts.regex), spec.eps, gate, openSteps);
+    let seen = 0;
+    const r = await importSamples(sources, opts, (s) => {
+      const c = m.add(s);
+      if (seen++ < delivered) return;
+      delivered++;
+      onSample?.(s, c.state, c.behavior);
+    });
+    return { m, r };
+  };
+  let stepOrder: MeasureResult['stepOrder'] = 'ordered';
+  let run: Awaited<ReturnType<typeof pass>>;
+  try {
+    run = await pass(OPEN_STEPS);
+  } catch (e) {
+    if (!(e instanceof StepOrderError)) throw e;
+    stepOrder = 'unordered';
+    run = await pass(Infinity);
+  }
+  const { m, r } = run;
   const frames = m.frames();
   const stateNames = [...new Set(frames.flatMap((f) => Object.keys(f.scalars).filter((k) => k.startsWith('support/behavior_entropy/')).map((k) => k.slice(25))))];
-  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind() };
+  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind(), stepOrder };
 }

@@ -1,6 +1,7 @@
 // Rules and per-step measures against hand-computed references on fixed batches.
 import { describe, expect, it } from 'vitest';
-import { measureLogs } from './analyze';
+import { OPEN_STEPS, measureLogs } from './analyze';
+import { ImportMeasure } from './measure';
 import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec } from './rules';
 import { memorySource } from './sources';
 import { emptySample } from './formats/common';
@@ -113,5 +114,59 @@ describe('measures', () => {
     expect(s2['support/token_entropy/a']).toBeCloseTo(1, 12);
     expect(s2['grad/zero_std_frac']).toBe(1);
     expect(s2['import/unclassified']).toBe(1);
+  });
+});
+
+describe('bounded memory', () => {
+  // steps 1..12, a few states, groups, log-probs on some, tokens from a small vocabulary
+  const rowsOf = (steps: number[]) =>
+    steps.flatMap((step) =>
+      Array.from({ length: 9 }, (_, i) => ({
+        step,
+        group_id: `g${i % 3}`,
+        state: ['a', 'b', 'c'][(i + step) % 3],
+        prompt: 'p',
+        response: ['go x', 'y', 'go go y', 'x z'][(i * step) % 4],
+        reward: (i * 7 + step) % 3 === 0 ? 1 : 0,
+        ...(i % 2 ? { tokens: ['t', String(i % 3)], rollout_logprobs: [-0.1 * i, -0.2] } : {}),
+      })),
+    );
+  const spec = { states: { kind: 'field' as const, field: 'state' }, behaviors: { rules: [{ label: 'x', responseRegex: 'x$' }, { label: 'y', responseRegex: 'y$' }, { label: 'never', responseRegex: '^never$' }], fallback: 'invalid' as const }, eps: 0.1, gate: 'group_reward_std == 0 => drop\ntrue => mask1 rl_zscore' };
+  const src = (rows: unknown[]) => memorySource('m.jsonl', rows.map((r) => JSON.stringify(r)).join('\n'));
+
+  it('a log in step order holds at most two steps and measures exactly what holding every step measures', async () => {
+    const steps = Array.from({ length: 12 }, (_, i) => i + 1);
+    const rows = rowsOf(steps);
+    const held: number[] = [];
+    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorSpec(spec.behaviors), re2Engine), spec.eps, null, OPEN_STEPS);
+    const all = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorSpec(spec.behaviors), re2Engine), spec.eps, null);
+    const r = await measureLogs([src(rows)], spec, { regex: re2Engine });
+    for (const row of rows) {
+      const s = { ...emptySample('m.jsonl', 1), step: row.step, group: `${row.step}:${row.group_id}`, state: row.state, prompt: row.prompt, response: row.response, reward: row.reward, tokens: row.tokens ?? null, logprobs: row.rollout_logprobs ?? null };
+      m.add(s);
+      all.add(s);
+      held.push(m.openStepCount);
+    }
+    expect(Math.max(...held)).toBe(OPEN_STEPS);
+    expect(all.openStepCount).toBe(12);
+    expect(m.frames()).toEqual(all.frames());
+    expect(r.stepOrder).toBe('ordered');
+    expect(r.frames.map((f) => f.step)).toEqual(steps);
+    expect(r.frames[0].scalars['support/behavior_count/a/never']).toBe(0);
+  });
+
+  it('a log whose steps come back is read again holding every step: the same frames, each sample delivered once', async () => {
+    const ordered = rowsOf([1, 2, 3, 4]);
+    const shuffled = [...rowsOf([1, 2, 3]), ...rowsOf([4])];
+    // step 1 again after steps 2–4: move two step-1 rows to the end
+    const back = [...shuffled.filter((_, i) => i !== 0 && i !== 1), shuffled[0], shuffled[1]];
+    const seen: number[] = [];
+    const want = await measureLogs([src(ordered)], spec, { regex: re2Engine });
+    const got = await measureLogs([src(back)], spec, { regex: re2Engine }, (s) => seen.push(s.step));
+    expect(got.stepOrder).toBe('unordered');
+    expect(seen.length).toBe(back.length);
+    expect(seen).toEqual(back.map((r) => r.step));
+    // behavior and reward measures do not depend on the order within a step; the gate and the token tables do not either here
+    for (const [i, f] of got.frames.entries()) for (const k of ['support/behavior_dist/a/x', 'import/samples', 'grad/reward_var', 'support/behavior_count/b/y'] as const) expect(f.scalars[k], `${f.step} ${k}`).toBeCloseTo(want.frames[i].scalars[k] ?? NaN, 12);
   });
 });

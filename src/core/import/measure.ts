@@ -74,8 +74,30 @@ function conditionalEntropy(tables: Iterable<Map<string, number>>): number {
 
 export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
 
+/** A sample of a step that was already measured and let go (the log is not in step order). */
+export class StepOrderError extends Error {
+  constructor(readonly step: number, file: string, line: number) {
+    super(`${file}:${line}: step ${step} appears again after later steps were measured`);
+  }
+}
+
+/** A measured step: the behavior counts (named at the end, when every behavior is known) and the rest. */
+interface MeasuredStep {
+  counts: Map<string, Map<string, number>>;
+  scalars: ScalarsWith;
+  series: MetricsFrame['series'];
+}
+
+/**
+ * Per-step tallies of imported samples. With `openSteps` finite, memory is bounded by that many
+ * steps' tallies: when a sample opens a step beyond it, the oldest open step is measured and its
+ * token tables, rewards and gate samples are let go (a log in step order — verl, TRL and OpenClaw
+ * snapshots one file a step — never returns to it). A sample of a step already let go throws
+ * StepOrderError; `measureLogs` then measures again holding every step.
+ */
 export class ImportMeasure {
   private steps = new Map<number, StepAcc>();
+  private measured = new Map<number, MeasuredStep>();
   private behaviorsSeen = new Set<string>();
   unclassified = 0;
   samples = 0;
@@ -87,13 +109,19 @@ export class ImportMeasure {
     readonly eps: number,
     /** Gate to replay on each step's samples (the counterfactual funnel), or null. */
     readonly gate: Gate | null = null,
+    /** Steps held open at once (Infinity: all, for a log out of step order). */
+    readonly openSteps = Infinity,
   ) {}
 
   add(s: ImportedSample): { state: string; behavior: string; rule: number | null } {
+    if (this.measured.has(s.step)) throw new StepOrderError(s.step, s.file, s.line);
     const state = this.states.classify(s);
     const c = this.behaviors.classify(s);
     let a = this.steps.get(s.step);
-    if (!a) this.steps.set(s.step, (a = new StepAcc()));
+    if (!a) {
+      this.steps.set(s.step, (a = new StepAcc()));
+      while (this.steps.size > this.openSteps) this.measureStep(Math.min(...this.steps.keys()));
+    }
     a.n++;
     this.samples++;
     if (c.rule === null) {
@@ -151,13 +179,19 @@ export class ImportMeasure {
     return [...fromRules, ...extra].filter((b) => b !== 'invalid');
   }
 
+  /** Steps whose tallies are held now (the bound the benchmark checks). */
+  get openStepCount(): number {
+    return this.steps.size;
+  }
+
   frames(): MetricsFrame[] {
+    for (const step of [...this.steps.keys()]) this.measureStep(step);
     const names = this.behaviorNames();
-    const steps = [...this.steps.keys()].sort((x, y) => x - y);
+    const steps = [...this.measured.keys()].sort((x, y) => x - y);
     return steps.map((step) => {
-      const a = this.steps.get(step)!;
+      const done = this.measured.get(step)!;
       const scalars: ScalarsWith = {};
-      for (const [state, m] of [...a.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+      for (const [state, m] of [...done.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
         const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
         behaviorScalars(state, names, counts, this.eps, scalars);
         // the counts behind the distribution: n per state and per behavior (0 for one no sample had)
@@ -165,51 +199,60 @@ export class ImportMeasure {
         names.forEach((b, i) => (scalars[`support/behavior_count/${state}/${b}`] = counts[i]));
         scalars[`support/behavior_count/${state}/invalid`] = counts[names.length];
       }
-      let lpSum = 0;
-      let lpN = 0;
-      for (const [state, lp] of a.logprob) {
-        scalars[`support/token_entropy/${state}`] = lp.sum / lp.n;
-        lpSum += lp.sum;
-        lpN += lp.n;
-      }
-      if (lpN) scalars['support/token_entropy'] = lpSum / lpN;
-      if (a.uniN) {
-        const perState = new Map<string, Map<string, Map<string, number>>>();
-        const pooled = new Map<string, Map<string, number>>();
-        for (const [key, next] of a.bigram) {
-          const [state, prev] = key.split('\u0001');
-          let byPrev = perState.get(state);
-          if (!byPrev) perState.set(state, (byPrev = new Map()));
-          byPrev.set(prev, next);
-          let sum = pooled.get(prev);
-          if (!sum) pooled.set(prev, (sum = new Map()));
-          for (const [t, c] of next) sum.set(t, (sum.get(t) ?? 0) + c);
-        }
-        for (const [state, byPrev] of perState) scalars[`support/token_entropy_empirical/${state}`] = conditionalEntropy(byPrev.values());
-        scalars['support/token_entropy_empirical'] = conditionalEntropy(pooled.values());
-        scalars['support/distinct_1'] = a.uni.size / a.uniN;
-        if (a.biN) scalars['support/distinct_2'] = a.bi.size / a.biN;
-      }
-      if (a.judged) {
-        const mean = a.rSum / a.judged;
-        scalars['reward/mean'] = mean;
-        scalars['reward/var'] = Math.max(0, a.rSq / a.judged - mean * mean);
-        const rv = bucketVariance(rewardBuckets(a));
-        scalars['grad/reward_var'] = rv.rewardVar;
-        scalars['grad/zero_std_frac'] = rv.zeroStdFrac;
-      }
-      scalars['import/samples'] = a.n;
-      scalars['import/judged'] = a.judged;
-      scalars['import/unclassified'] = a.unclassified;
-      scalars['import/response_tokens'] = a.n ? a.tokens / a.n : 0;
-      const series: MetricsFrame['series'] = {};
-      if (this.gate) {
-        const f = gateFunnel(this.gate, a.gate);
-        Object.assign(scalars, funnelScalars(f));
-        series['gate/rule_counts'] = f.rules;
-      }
+      Object.assign(scalars, done.scalars);
       // an imported step carries the subset of the metrics a log can give
-      return { step, version: step, scalars, series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
+      return { step, version: step, scalars, series: done.series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
     });
+  }
+
+  /** Everything of a step but its behavior counts, measured now; its tallies are let go. */
+  private measureStep(step: number): void {
+    const a = this.steps.get(step)!;
+    this.steps.delete(step);
+    const scalars: ScalarsWith = {};
+    let lpSum = 0;
+    let lpN = 0;
+    for (const [state, lp] of a.logprob) {
+      scalars[`support/token_entropy/${state}`] = lp.sum / lp.n;
+      lpSum += lp.sum;
+      lpN += lp.n;
+    }
+    if (lpN) scalars['support/token_entropy'] = lpSum / lpN;
+    if (a.uniN) {
+      const perState = new Map<string, Map<string, Map<string, number>>>();
+      const pooled = new Map<string, Map<string, number>>();
+      for (const [key, next] of a.bigram) {
+        const [state, prev] = key.split('\u0001');
+        let byPrev = perState.get(state);
+        if (!byPrev) perState.set(state, (byPrev = new Map()));
+        byPrev.set(prev, next);
+        let sum = pooled.get(prev);
+        if (!sum) pooled.set(prev, (sum = new Map()));
+        for (const [t, c] of next) sum.set(t, (sum.get(t) ?? 0) + c);
+      }
+      for (const [state, byPrev] of perState) scalars[`support/token_entropy_empirical/${state}`] = conditionalEntropy(byPrev.values());
+      scalars['support/token_entropy_empirical'] = conditionalEntropy(pooled.values());
+      scalars['support/distinct_1'] = a.uni.size / a.uniN;
+      if (a.biN) scalars['support/distinct_2'] = a.bi.size / a.biN;
+    }
+    if (a.judged) {
+      const mean = a.rSum / a.judged;
+      scalars['reward/mean'] = mean;
+      scalars['reward/var'] = Math.max(0, a.rSq / a.judged - mean * mean);
+      const rv = bucketVariance(rewardBuckets(a));
+      scalars['grad/reward_var'] = rv.rewardVar;
+      scalars['grad/zero_std_frac'] = rv.zeroStdFrac;
+    }
+    scalars['import/samples'] = a.n;
+    scalars['import/judged'] = a.judged;
+    scalars['import/unclassified'] = a.unclassified;
+    scalars['import/response_tokens'] = a.n ? a.tokens / a.n : 0;
+    const series: MetricsFrame['series'] = {};
+    if (this.gate) {
+      const f = gateFunnel(this.gate, a.gate);
+      Object.assign(scalars, funnelScalars(f));
+      series['gate/rule_counts'] = f.rules;
+    }
+    this.measured.set(step, { counts: a.counts, scalars, series });
   }
 }
