@@ -12,10 +12,11 @@
 //   reward/mean, reward/var (all judged samples of the step); import/samples, import/judged,
 //   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
 //   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
-//   entropies support/token_entropy[_empirical]/<state>.
+//   entropies support/token_entropy[_empirical]/<state>; and the counts a task fit reads (fit-counts.ts).
 import type { ScalarsWith } from '../measure/names';
 import { behaviorScalars, bucketVariance, type MetricsFrame } from '../metrics';
 import type { Gate } from '../gates/index';
+import { FitCounts } from './fit-counts';
 import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
 import type { BehaviorClassifier, StateClassifier } from './rules';
 import { PairCounts } from './pair-counts';
@@ -38,6 +39,7 @@ class StepAcc {
   /** −Σ log π and token count, per state (pooled at frame time). */
   logprob = new Map<string, { sum: number; n: number }>();
   gate: GateSample[] = [];
+  fit = new FitCounts();
   constructor(
     /** Next-token counts per state and previous token, distinct n-grams. */
     readonly tokens: StepTokens,
@@ -136,6 +138,7 @@ export class ImportMeasure {
       lp.n += s.logprobs.length;
     }
     if (this.gate) a.gate.push(gateSample(s, state));
+    a.fit.add(s, state, c.behavior);
     a.tokens.add(state, tokensOf(s, TOKEN_CAP));
     return { state, behavior: c.behavior, rule: c.rule };
   }
@@ -211,6 +214,7 @@ export class ImportMeasure {
       scalars['grad/reward_var'] = rv.rewardVar;
       scalars['grad/zero_std_frac'] = rv.zeroStdFrac;
     }
+    a.fit.scalars(scalars);
     scalars['import/samples'] = a.n;
     scalars['import/judged'] = a.judged;
     scalars['import/unclassified'] = a.unclassified;
