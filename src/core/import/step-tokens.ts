@@ -1,8 +1,8 @@
 // One step's empirical token statistics (measure.ts) in integer tables: tokens and states get ids
 // for the step, next-token counts are kept per (state, previous token) group in PairCounts. A step
-// of a long run holds a few hundred thousand distinct (state, previous, next) triples; as a Map per
-// previous token plus a Set of bigram strings that was ~45 MB a step, here ~8 MB. Results are those
-// of the Map version, summed in the same order:
+// of a long run holds a few hundred thousand distinct (state, previous, next) triples: as a Map per
+// previous token plus a Set of bigram strings 44 MB a step (the bench's run), here 12 MB. Results
+// are those of the Map version, summed in the same order:
 //   support/token_entropy_empirical/<state> = H(next | previous) over the state's responses
 //     (the first token's previous is START), support/token_entropy_empirical pooled over states,
 //   support/distinct_1 = distinct tokens / tokens, support/distinct_2 = distinct bigrams / bigrams.
