@@ -2,10 +2,11 @@
  * The lab controller (rune state): settings (URL state), the main run A and an optional compare run
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
-import { fixesRun, makeConfig, type Config, type ConfigKey } from '../../core/config';
+import { fixesRun, withField, type Config, type ConfigKey } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
 import type { BackendPreference, LabInit } from '../../../workers/lab.api';
 import { GateDraft } from '../gates/draft.svelte';
+import { TaskDraft } from '../tasks/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
 import { configAfter } from '../../core/run/recovery';
@@ -33,6 +34,8 @@ export class Lab {
   offer = $state.raw<Extract<RestoreDecision, { kind: 'offer' }> | null>(null);
   /** The gate editor's draft (applied to the targeted run like any live setting). */
   readonly gate = new GateDraft(typeof sessionStorage === 'undefined' ? null : sessionStorage);
+  /** The task editor's draft and whether it is open (kept in the tab across a reload). */
+  readonly taskDraft = new TaskDraft(typeof sessionStorage === 'undefined' ? null : sessionStorage);
 
   /** The page's query string, decoded once the lessons are in. */
   constructor(private readonly search: string) {
@@ -46,6 +49,11 @@ export class Lab {
     } catch (e) {
       this.message = actionMessage(e);
     }
+  }
+
+  /** How a run of `config` starts in a lab worker here (engine preference, base URL, pretraining). */
+  initFor(config: Config): Omit<LabInit, 'fork'> {
+    return this.#init(config);
   }
 
   #init(config: Config): Omit<LabInit, 'fork'> {
@@ -197,7 +205,10 @@ export class Lab {
     });
   }
 
-  /** A control changed: live settings patch the run at its next step; run-fixing ones restart it. */
+  /**
+   * A control changed (its value checked there: a typed value from here on): live settings patch the
+   * run at its next step (the worker checks the patch once more, its own boundary); run-fixing ones restart it.
+   */
   async setField(key: ConfigKey, value: Config[ConfigKey]): Promise<void> {
     return this.#guard(async () => {
       if (this.target === 'B' && this.compare && this.compareConfig) {
@@ -205,7 +216,7 @@ export class Lab {
           this.compare.notice = `run B is a fork of run A: ${key} stays A's (edit run A to change it)`;
           return;
         }
-        this.compareConfig = makeConfig({ ...this.compareConfig, [key]: value });
+        this.compareConfig = withField(this.compareConfig, key, value);
         await this.compare.patch({ [key]: value });
         return;
       }
