@@ -54,6 +54,8 @@ export interface FitResult {
   truthSteps: [number, number];
   /** Mean turns per session (OpenClaw), for the `sessionTurns` setting; null without sessions. */
   sessionTurns: number | null;
+  /** The import's names of spec.states and spec.behaviors, in the spec's order (a view pairs the import's curves with the fitted task's). */
+  importNames: { states: string[]; behaviors: string[] };
 }
 
 export const FIT_DEFAULTS = { minStateSamples: 30, minJudged: 10, unjudgedTruth: [0, 1, 0] as TruthRow };
@@ -195,5 +197,5 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
     behaviors: behaviors.map((b, i) => ({ name: bName(b), markers: [v.markers[i]], hint: v.hints[i] })),
     states: specStates,
   };
-  return { spec, notes, baseSteps, truthSteps, sessionTurns };
+  return { spec, notes, baseSteps, truthSteps, sessionTurns, importNames: { states, behaviors } };
 }
