@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../config';
 import type { TimelineEntry } from '../loop';
 import type { MetricsFrame } from '../metrics';
-import type { ForkPoint, LabInit, LabSnapshot } from './types';
-import { recoveryPlan, reloadPlan } from './recovery-plan';
+import type { ForkPoint, LabInit, LabSnapshot, LabStatus } from './types';
+import { deviceLostWhy, failurePlan, recoveryPlan, reloadPlan, restartingStatus } from './recovery-plan';
 
 const original: LabInit = { config: makeConfig({ seed: 3, lr: 0.002 }), prefer: 'auto', baseUrl: 'http://x/' };
 const snap = { step: 50, origin: 0, baseSource: 'shipped', base: new Float32Array(2) } as unknown as LabSnapshot;
@@ -52,5 +52,38 @@ describe('reloadPlan', () => {
   it('says what came back and how', () => {
     expect(reloadPlan({ original, snapshot: snap, step: 50, timeline }).message).toBe('Restored the run stored in this browser at step 50: resumed from the weights, optimizer state and random streams saved at step 50: it continues exactly as it would have. Press Play to continue, or Start fresh.');
     expect(reloadPlan({ original, snapshot: null, step: 12, timeline }).message).toMatch(/^Restored the run stored in this browser at step 12: resumed from step 0 \(no state was saved\), then replayed steps 1–12 with the same seed and settings: a deterministic restart\./);
+  });
+});
+
+describe('failurePlan (what the host knows when its worker fails)', () => {
+  const status = { runId: 1, phase: 'running', message: '', step: 63, timeline, needsReset: false } as unknown as LabStatus;
+  const known = [{ step: 60 }, last] as MetricsFrame[];
+
+  it('comes back at the last known frame, checks the replay against it, names the furthest step reached', () => {
+    const p = failurePlan({ original, snapshot: snap, known, status, why: 'no answer', deviceLost: false });
+    expect(p).toEqual(recoveryPlan({ original, snapshot: snap, step: 61, timeline, expect: last, failedAt: 63, why: 'no answer', deviceLost: false }));
+    // frames ahead of the status (it arrives ~10/s): the frames' step is the furthest
+    expect(failurePlan({ original, snapshot: snap, known, status: { ...status, step: 40 }, why: 'x', deviceLost: true }).message).toMatch(/^The WebGPU device was lost \(x\) at step 61:/);
+  });
+
+  it('no frame yet: the run comes back at its start (a fork\'s fork step), with no frame to check', () => {
+    const p = failurePlan({ original, snapshot: null, known: [], status: null, why: 'boom', deviceLost: false });
+    expect(p.keepTo).toBe(0);
+    expect(p.init.resume).toEqual({ step: 0, timeline: [] });
+    expect(p.message).toMatch(/failed \(boom\) at step 0/);
+    const fork: ForkPoint = { step: 20, base: new Float32Array(1), weights: new Float32Array(1), config: original.config };
+    expect(failurePlan({ original: { ...original, fork }, snapshot: null, known: [], status: null, why: 'boom', deviceLost: false }).keepTo).toBe(20);
+  });
+});
+
+describe('restartingStatus and deviceLostWhy', () => {
+  const status = { runId: 1, phase: 'running', message: 'playing', step: 12, timeline, needsReset: false } as unknown as LabStatus;
+  it('the status line while the worker is replaced says what happened, up to the plan\'s first colon', () => {
+    const plan = recoveryPlan({ original, snapshot: null, step: 12, timeline, failedAt: 12, why: 'no answer for 15 s', deviceLost: false });
+    expect(restartingStatus(status, plan)).toEqual({ ...status, phase: 'loading', message: 'The training worker failed (no answer for 15 s) at step 12: restarting the worker…' });
+  });
+  it('a lost device is read from the status\' fault, its reason from the message', () => {
+    expect(deviceLostWhy({ ...status, fault: 'device-lost', message: 'WebGPU device lost: destroyed' })).toBe('destroyed');
+    expect(deviceLostWhy({ ...status, phase: 'error', message: 'WebGPU device lost: destroyed' })).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The page's host of one lab run: it starts the run's worker (lab-client.ts), follows its status
- * and frames, keeps a snapshot of the run every SNAPSHOT_EVERY steps and at every stop, watches the
+ * and frames (the frames: run-feed.ts), keeps a snapshot of the run every SNAPSHOT_EVERY steps and at every stop, watches the
  * worker (watchdog.ts) and replaces one that errors out, stops answering or loses its WebGPU device
  * by a fresh one that resumes from that snapshot (the plan and its words: src/core/run/
  * recovery-plan.ts). Plain TypeScript: what the views read is mirrored into rune state by the
@@ -13,10 +13,9 @@ import { baseFrameOf, framesUpTo } from '../../core/run/frames';
 import { snapshotDue, snapshotOnStatus, snapshotRefusal, snapshotWithin } from '../../core/run/recovery';
 import { deviceLostWhy, failurePlan, restartingStatus, type RecoveryPlan } from '../../core/run/recovery-plan';
 import type { ForkPoint, LabInit, LabListener, LabSnapshot, LabStatus } from '../../core/run/types';
-import { keepTraced, type TracedStep } from '../gates/traced';
-import { FrameHistory } from './history';
+import type { TracedStep } from '../gates/traced';
 import { startLabWorker, type LabWorker } from './lab-client';
-import { RedrawPacer, browserClock } from './redraw-pacer';
+import { RunFeed } from './run-feed';
 import { startWatchdog, type Watchdog } from './watchdog';
 
 /** What the views read of a run, as the host keeps it. */
@@ -40,8 +39,8 @@ export interface RunMirror {
   framesRun: number;
 }
 
-/** The fields the host sets one by one (the frames come with a paced redraw). */
-type Mirrored = Omit<RunMirror, 'frames' | 'allFrames' | 'framesRun'>;
+/** The fields the host itself keeps (the frames and traces: run-feed.ts). */
+type Mirrored = Pick<RunMirror, 'status' | 'pausing' | 'snapshot' | 'recoveries' | 'baseFrame'>;
 
 export interface RunView {
   /** Mirror the fields that changed. */
@@ -51,10 +50,9 @@ export interface RunView {
 }
 
 export class RunHost {
-  #mirror: Mirrored = { status: null, pausing: false, snapshot: null, recoveries: 0, baseFrame: null, traced: [], traces: [] };
-  #history = new FrameHistory();
+  #mirror: Mirrored = { status: null, pausing: false, snapshot: null, recoveries: 0, baseFrame: null };
+  readonly #feed: RunFeed;
   #worker: LabWorker | null = null;
-  #runId = -1;
   /** Frames a restarted run keeps (those up to its fork point). */
   #prefix: MetricsFrame[] = [];
   /** How this run was started (recovery falls back to it when no snapshot was kept yet). */
@@ -72,22 +70,13 @@ export class RunHost {
   #baseRun = -1;
   /** Counts play/pause presses: a pause's reply is stale once Play was pressed after it. */
   #transport = 0;
-  /** The latest batch's traces, published with the frames. */
-  #latestTraces: SampleTrace[] = [];
-  /**
-   * At most ~MAX_DRAWN frames spread over the run, the latest and every setting change included
-   * (history.ts), republished at most once per animation frame and spaced by what the last redraw
-   * cost (redraw-pacer.ts), so chart work stays bounded on long runs and a click is handled promptly.
-   */
-  #pacer = new RedrawPacer(() => {
-    this.#mirror.traces = this.#latestTraces;
-    this.view.draw({ frames: this.#history.drawn().slice(), allFrames: this.#history.all().slice(), framesRun: this.#runId, traces: this.#latestTraces });
-  }, browserClock());
 
   constructor(
     readonly name: string,
     private readonly view: RunView,
-  ) {}
+  ) {
+    this.#feed = new RunFeed(view);
+  }
 
   /** Keep a change and mirror it (the host reads its own copy; the views read the rune one). */
   #set(changed: Partial<Mirrored>): void {
@@ -125,7 +114,7 @@ export class RunHost {
     this.#newRun(-1);
     this.#set({ status: null });
     await this.#launch({ ...plan.init, note: plan.message }, reuse ?? undefined);
-    if (this.step === plan.keepTo) this.#showTraces(traces);
+    if (this.step === plan.keepTo) this.#feed.showTraces(traces);
   }
 
   /** Start a run in a new worker, or in `reuse` (its previous run is disposed there). */
@@ -159,8 +148,9 @@ export class RunHost {
     this.#stopWatchdog();
     worker.terminate();
     this.#worker = null;
-    const known = this.#history.all();
-    const { status, snapshot, traces } = this.#mirror;
+    const known = this.#feed.all();
+    const traces = this.#feed.traces;
+    const { status, snapshot } = this.#mirror;
     const plan = failurePlan({ original: this.#init, snapshot, known, status, why, deviceLost });
     this.#set({ recoveries: this.#mirror.recoveries + 1 });
     this.#startStep = this.#init.fork?.step ?? 0;
@@ -169,13 +159,7 @@ export class RunHost {
     this.#newRun(-1);
     if (status) this.#set({ status: restartingStatus(status, plan) });
     await this.#launch({ ...plan.init, note: plan.message });
-    if (this.step === plan.keepTo) this.#showTraces(traces);
-  }
-
-  /** The traces of the latest step kept across a restart (the worker's new run has none yet). */
-  #showTraces(traces: SampleTrace[]): void {
-    this.#latestTraces = traces;
-    this.#set({ traces });
+    if (this.step === plan.keepTo) this.#feed.showTraces(traces);
   }
 
   /** Keep the run's snapshot (one readback; never two at once). */
@@ -183,10 +167,10 @@ export class RunHost {
     const worker = this.#worker;
     if (!worker || this.#snapshotting || this.#snapshotProblem) return;
     this.#snapshotting = true;
-    const id = this.#runId;
+    const id = this.#feed.runId;
     try {
       const snap = await worker.api.snapshot();
-      if (worker === this.#worker && id === this.#runId) this.#set({ snapshot: snap });
+      if (worker === this.#worker && id === this.#feed.runId) this.#set({ snapshot: snap });
     } catch (e) {
       // a failing worker is the watchdog's business; an engine that cannot export says so once
       this.#snapshotProblem = snapshotRefusal(e);
@@ -196,31 +180,23 @@ export class RunHost {
   }
 
   #newRun(id: number): void {
-    this.#runId = id;
-    this.#history.reset(this.#prefix);
-    this.#latestTraces = [];
-    this.#pacer.request();
+    this.#feed.startOver(id, this.#prefix);
     // a snapshot past the kept prefix belongs to the run that just ended
     const kept = this.#prefix.length ? this.#prefix[this.#prefix.length - 1].step : 0;
-    this.#set({ traces: [], traced: [], snapshot: snapshotWithin(this.#mirror.snapshot, kept) });
+    this.#set({ snapshot: snapshotWithin(this.#mirror.snapshot, kept) });
   }
 
   #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
-    if (id < this.#runId) return;
-    if (id > this.#runId) this.#newRun(id);
-    this.#history.push(fs);
-    this.#latestTraces = traces;
+    if (id < this.#feed.runId) return;
+    if (id > this.#feed.runId) this.#newRun(id);
     // paced while playing; a step taken while idle (Step, the last frames of a pause) shows at once
-    if (this.phase === 'running') this.#pacer.request();
-    else this.#pacer.flush();
-    const last = fs[fs.length - 1]?.step ?? 0;
-    if (traces.length) this.#set({ traced: keepTraced(this.#mirror.traced, last, traces.map((t) => t.fields)) });
+    const last = this.#feed.push(fs, traces, this.phase === 'running');
     if (snapshotDue(last, this.#mirror.snapshot?.step ?? 0, false)) void this.#takeSnapshot();
   }
 
   #onStatus(s: LabStatus): void {
-    if (s.runId < this.#runId) return;
-    if (s.runId > this.#runId) this.#newRun(s.runId);
+    if (s.runId < this.#feed.runId) return;
+    if (s.runId > this.#feed.runId) this.#newRun(s.runId);
     // one step-0 frame per run (statuses arrive ~10/s; the plots need not redraw for an equal one)
     if (!s.baseScalars !== !this.#mirror.baseFrame || this.#baseRun !== s.runId) {
       this.#baseRun = s.runId;
@@ -229,7 +205,7 @@ export class RunHost {
     this.#set({ status: s });
     if (s.phase !== 'running') {
       this.#set({ pausing: false }); // the worker stopped (pause, end, checkpoint, NaN)
-      this.#pacer.flush(); // idle: the views and exports show every frame now, not after the redraw gap
+      this.#feed.flush(); // idle: the views and exports show every frame now, not after the redraw gap
     }
     const lost = deviceLostWhy(s);
     if (lost !== null && this.#worker) void this.#recover(this.#worker, lost, true);
@@ -267,7 +243,7 @@ export class RunHost {
   #toStart(): void {
     const start = this.#startStep;
     if (start === null) return;
-    this.#prefix = framesUpTo(this.#history.all(), start);
+    this.#prefix = framesUpTo(this.#feed.all(), start);
     this.#startStep = null;
   }
 
@@ -297,7 +273,7 @@ export class RunHost {
 
   /** Continue from a fork point beside the fork (history up to it is kept); null: undo on the next reset. */
   async refork(point: ForkPoint | null): Promise<void> {
-    this.#prefix = point ? framesUpTo(this.#history.all(), point.step) : [];
+    this.#prefix = point ? framesUpTo(this.#feed.all(), point.step) : [];
     this.#startStep = null;
     this.#onStatus(await this.#api().refork(point));
     if (point) {
