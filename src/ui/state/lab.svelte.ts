@@ -51,6 +51,11 @@ export class Lab {
     }
   }
 
+  /** How a run of `config` starts in a lab worker here (engine preference, base URL, pretraining). */
+  initFor(config: Config): Omit<LabInit, 'fork'> {
+    return this.#init(config);
+  }
+
   #init(config: Config): Omit<LabInit, 'fork'> {
     return {
       config,
