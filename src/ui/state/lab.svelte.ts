@@ -10,7 +10,7 @@ import { TaskDraft } from '../tasks/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
 import { configAfter } from '../../core/run/recovery';
-import { reloadPlan } from './recovery';
+import { reloadPlan } from '../../core/run/recovery-plan';
 import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 import { decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
@@ -49,6 +49,11 @@ export class Lab {
     } catch (e) {
       this.message = actionMessage(e);
     }
+  }
+
+  /** How a run of `config` starts in a lab worker here (engine preference, base URL, pretraining). */
+  initFor(config: Config): Omit<LabInit, 'fork'> {
+    return this.#init(config);
   }
 
   #init(config: Config): Omit<LabInit, 'fork'> {
