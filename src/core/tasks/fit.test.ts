@@ -10,6 +10,8 @@
 //       behavior (|q − p| ≤ 2.576·sqrt(p(1−p)/n + q(1−q)/1024)), each at α = 0.01;
 //   (3) the same tests REJECT the first step when the task is fitted from the last step instead
 //       (support has collapsed by then): the test can fail.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../config/validate';
 import type { MeasureResult } from '../import/analyze';
@@ -98,6 +100,13 @@ describe('a task fitted from the shipped verl example', () => {
     console.log(`fitted from step 20: exact p per state ${ps.map((p) => p.toExponential(2)).join(', ')}`);
     expect(Math.min(...ps)).toBeLessThan(ALPHA);
   }, 120_000);
+});
+
+describe('the shipped fitted task', () => {
+  it('public/tasks/fitted-verl.json is the fit of the shipped verl example (npm run import -- … --fit-task)', async () => {
+    const shipped = JSON.parse(readFileSync(join(import.meta.dirname, '../../../public/tasks/fitted-verl.json'), 'utf8'));
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(fitTask(await importExample('verl'), { name: 'fitted from the verl example' }).spec)));
+  });
 });
 
 describe('every shipped format fits a valid task', () => {

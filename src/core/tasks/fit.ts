@@ -185,6 +185,7 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
   const nonTernary = states.reduce((a, s) => a + [...behaviors, INVALID_NAME].reduce((x, b) => x + judged(`import/reward_nonternary/${s}/${b}`), 0), 0);
   const judgedAll = states.reduce((a, s) => a + [...behaviors, INVALID_NAME].reduce((x, b) => x + (['pos', 'zero', 'neg'] as const).reduce((y, r) => y + judged(`import/reward_count/${s}/${b}/${r}`), 0), 0), 0);
   if (nonTernary) note('non-ternary', 'states[].act[].truth', `${nonTernary} of ${judgedAll} judged rewards are not −1, 0 or +1: each counts as its sign (r > 0 → +1, r = 0 → 0, r < 0 → −1), the magnitude is lost`, true);
+  if (judgedAll) note('mapping', 'states[].act[].truth', 'the truth is the distribution of the log\'s scores, its judge\'s noise included: train with judgeNoise = 0, or the lab\'s judge adds its noise again');
   if (!judgedAll) note('unjudged', 'states[].act[].truth', 'no sample of the log has a reward: every truth is a default', true);
   note('mapping', 'start', 'sessions start in a uniformly drawn state (the lab serves states uniformly; the log\'s state shares are not kept)');
 
