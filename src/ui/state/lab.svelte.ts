@@ -10,7 +10,7 @@ import { TaskDraft } from '../tasks/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
 import { configAfter } from '../../core/run/recovery';
-import { reloadPlan } from './recovery';
+import { reloadPlan } from '../../core/run/recovery-plan';
 import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 import { decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
