@@ -129,7 +129,6 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
   // base mix, judge truth and transitions per state
   const specStates: StateSpec[] = states.map((s, i) => {
     const path = `states[${i}]`;
-    const n = stateTotal(s);
     const counts = behaviors.map((b) => count(base, s, b));
     const valid = counts.reduce((a, c) => a + c, 0);
     const inBase = base(`import/state_samples/${s}`);
@@ -152,7 +151,8 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
     const truths = behaviors.map((b) => truthOf(b, o.unjudgedTruth, `${path}.act.${bName(b)}.truth`));
     const value = truths.map((t) => t[0] - t[2]);
     const best = value.reduce((bi, x, j) => (x > value[bi] || (x === value[bi] && baseMix[bName(behaviors[j])] > baseMix[bName(behaviors[bi])]) ? j : bi), 0);
-    const good = behaviors.filter((_, j) => value[j] > 0).map(bName);
+    const positive = behaviors.filter((_, j) => value[j] > 0).map(bName);
+    const good = positive.length ? positive : [bName(behaviors[best])];
     const transition = (b: string, truth: TruthRow, tpath: string): TransitionSpec => {
       const t: TransitionSpec = { truth, hint: null, next: 'end' };
       if (!sessionKeys) return t;
@@ -176,10 +176,10 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
     const act: Record<string, TransitionSpec> = {};
     behaviors.forEach((b, j) => (act[bName(b)] = transition(b, truths[j], `${path}.act.${bName(b)}`)));
     act[INVALID_NAME] = transition(INVALID_NAME, truthOf(INVALID_NAME, INVALID_TRUTH, `${path}.act.invalid.truth`), `${path}.act.invalid`);
-    if (n > 0 && !good.length) note('invented', `${path}.good`, `no behavior has a positive expected vote in state "${s}": good (pass@k) is empty`);
+    if (!positive.length) note('invented', `${path}.good`, `no behavior has a positive expected vote in state "${s}": good (pass@k) is its best behavior, "${bName(behaviors[best])}"`, true);
     return { name: sName(s), token: v.states[i], baseMix, gold: bName(behaviors[best]), good, act };
   });
-  note('invented', 'states[].gold', 'a log has no gold (SFT) data: gold = the behavior with the highest expected vote E = P(+1) − P(−1) in each state; good (pass@k) = the behaviors with E > 0', true);
+  note('invented', 'states[].gold', 'a log has no gold (SFT) data: gold = the behavior with the highest expected vote E = P(+1) − P(−1) in each state; good (pass@k) = the behaviors with E > 0 (none: the best one)', true);
   note('invented', 'states[].act[].hint', 'hints: none (a log\'s hint text does not say which behavior it points to); add them for OPD');
 
   const nonTernary = states.reduce((a, s) => a + [...behaviors, INVALID_NAME].reduce((x, b) => x + judged(`import/reward_nonternary/${s}/${b}`), 0), 0);
