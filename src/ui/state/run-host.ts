@@ -1,10 +1,10 @@
 /**
  * The page's host of one lab run: it starts the run's worker (lab-client.ts), follows its status
- * and frames (the frames: run-feed.ts), keeps a snapshot of the run every SNAPSHOT_EVERY steps and at every stop, watches the
- * worker (watchdog.ts) and replaces one that errors out, stops answering or loses its WebGPU device
- * by a fresh one that resumes from that snapshot (the plan and its words: src/core/run/
- * recovery-plan.ts). Plain TypeScript: what the views read is mirrored into rune state by the
- * `view` it is given (run.svelte.ts), every field as the host sets it.
+ * and frames (the frames: run-feed.ts), keeps a snapshot of the run every SNAPSHOT_EVERY steps and
+ * at every stop, watches the worker (watchdog.ts) and replaces one that errors out, stops answering
+ * or loses its WebGPU device by a fresh one that resumes from that snapshot (the plan and its
+ * words: src/core/run/recovery-plan.ts). Plain TypeScript: what the views read is mirrored into
+ * rune state by the `view` it is given (run.svelte.ts), every field as the host sets it.
  */
 import * as Comlink from 'comlink';
 import type { Config } from '../../core/config';
