@@ -49,6 +49,10 @@ describe('a task fitted from an import (WASM)', () => {
     expect((await curves(false)).filter((n) => n >= 20).length).toBe(3 * 5);
     await chart.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS}fit-beside-import.png` });
+    // one state large (a projector)
+    await page.getByLabel('State of the fit comparison').selectOption('math');
+    expect((await curves(true)).filter((n) => n >= 20).length).toBe(5);
+    await page.getByLabel('State of the fit comparison').selectOption('all');
 
     await page.getByTestId('fit-open').click();
     await expect.poll(() => page.getByTestId('fit-opened').innerText(), { timeout: 60_000 }).toContain('the lab trains "fitted verl"');

@@ -47,11 +47,20 @@ export class FitRun {
     return this.fit ? specText(this.fit.spec) : null;
   }
 
-  /** The config a run of the fitted task trains with, from the lab's: its task, its gate, the import's step count. */
+  /**
+   * The config a run of the fitted task trains with, from the lab's: its task, its gate, the import's
+   * step count, the log's mean session length, and judgeNoise 0 (the fitted truth is the log's
+   * scores, its judge's noise already in them: fit.ts says so in a note).
+   */
   configFor(base: Config, gate: string): Config {
     const fit = this.fit!;
-    const turns = fit.sessionTurns === null ? base.sessionTurns : Math.min(8, Math.max(1, Math.round(fit.sessionTurns)));
-    return { ...base, taskSpec: specText(fit.spec), gate, sessionTurns: turns, steps: Math.max(base.steps, importedSteps(this.source!.frames)) };
+    return { ...base, ...this.settingsFor(base), taskSpec: specText(fit.spec), gate, steps: Math.max(base.steps, importedSteps(this.source!.frames)) };
+  }
+
+  /** The settings besides the task that a fitted task trains with (FitPanel sets them in the lab first). */
+  settingsFor(base: Config): Pick<Config, 'sessionTurns' | 'judgeNoise'> {
+    const turns = this.fit?.sessionTurns ?? null;
+    return { sessionTurns: turns === null ? base.sessionTurns : Math.min(8, Math.max(1, Math.round(turns))), judgeNoise: 0 };
   }
 
   /** Train the fitted task for the import's step count in a lab worker of its own. */
