@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
 import { waitUntil } from '../support/poll';
+import { storedRun } from './stored';
 
 const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
 const PAGE = '/index.html?page=experiments&backend=wasm&pretrain=20';
@@ -28,60 +29,17 @@ async function waitStep(page: Page, atLeast: number, timeout = 300_000): Promise
 }
 const storedCount = (page: Page) => page.locator('[data-testid=stored-run]').count();
 
-/** The open experiment's record, read from IndexedDB itself: has every cell stored weights? */
-const weightsOnEveryCell = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<boolean>((resolve, reject) => {
-        const req = indexedDB.open('invariant-lab');
-        req.onerror = () => reject(req.error);
-        req.onsuccess = () => {
-          const db = req.result;
-          const tx = db.transaction(['experiments', 'meta']);
-          const open = tx.objectStore('meta').get('open');
-          open.onsuccess = () => {
-            const rec = tx.objectStore('experiments').get(open.result as string);
-            rec.onsuccess = () => {
-              const cells = (rec.result?.cells ?? []) as { weights?: unknown }[];
-              resolve(cells.length > 0 && cells.every((c) => c.weights));
-            };
-          };
-          tx.oncomplete = () => db.close();
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
+/** Has every cell of the open experiment stored weights? */
+const weightsOnEveryCell = async (page: Page) => {
+  const cells = (await storedRun(page, 'open')).record?.cells ?? [];
+  return cells.length > 0 && cells.every((c) => c.weights);
+};
 
 /** Wait until every cell of the open experiment has weights stored (awaited in Node: see waitUntil). */
 const weightsStored = (page: Page, timeout = 300_000) => waitUntil(() => weightsOnEveryCell(page), { timeout, every: 500, what: 'stored weights on every cell' });
 
-/** Each cell's stored frame steps of the experiment `page` has open, in batch order (read from IndexedDB itself). */
-const storedCellSteps = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number[][]>((resolve, reject) => {
-        const req = indexedDB.open('invariant-lab');
-        req.onerror = () => reject(req.error);
-        req.onsuccess = () => {
-          const db = req.result;
-          const tx = db.transaction(['frames', 'meta']);
-          const open = tx.objectStore('meta').get('open');
-          open.onsuccess = () => {
-            const id = open.result as string;
-            const range = IDBKeyRange.bound([id], [id, []]);
-            const keys = tx.objectStore('frames').getAllKeys(range);
-            const batches = tx.objectStore('frames').getAll(range);
-            batches.onsuccess = () => {
-              const out: number[][] = [];
-              (keys.result as [string, number, number][]).forEach(([, cell], i) => (out[cell] ??= []).push(...(batches.result[i] as { step: number }[]).map((f) => f.step)));
-              resolve(out);
-            };
-          };
-          tx.oncomplete = () => db.close();
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
+/** Each cell's stored frame steps of the open experiment, in batch order. */
+const storedCellSteps = async (page: Page) => (await storedRun(page, 'open')).steps;
 
 async function create(page: Page, o: { name: string; seeds: string; steps: number; keepWeights: boolean }): Promise<void> {
   await page.getByLabel('base settings').fill(TINY);

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
 import { waitUntil } from '../support/poll';
+import { storedRun } from './stored';
 import { ARTIFACTS, TINY_MODEL, exportJson, ready, setNumber, status, stepCount, stepN, waitStep } from './lab-page';
 
 const TINY = `${TINY_MODEL}&steps=5000&backend=wasm`;
@@ -28,26 +29,8 @@ async function stateStoredAt(page: Page, step: number): Promise<number> {
   return Number(await page.getByTestId('stored-state').getAttribute('data-step'));
 }
 
-/** The `resumed` entries of the lab's stored run (read from IndexedDB itself). */
-const storedResumes = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<{ step: number; exact: boolean; from: string }[]>((resolve, reject) => {
-        const req = indexedDB.open('invariant-lab');
-        req.onerror = () => reject(req.error);
-        req.onsuccess = () => {
-          const db = req.result;
-          const tx = db.transaction(['experiments', 'meta']);
-          const id = tx.objectStore('meta').get('lab-run');
-          id.onsuccess = () => {
-            const rec = tx.objectStore('experiments').get(id.result as string);
-            rec.onsuccess = () => resolve(rec.result?.cells[0]?.resumed ?? []);
-          };
-          tx.oncomplete = () => db.close();
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
+/** The `resumed` entries of the lab's stored run. */
+const storedResumes = async (page: Page) => (await storedRun(page, 'lab-run')).record?.cells[0]?.resumed ?? [];
 
 const deterministic = (e: Exported) => e.frames.map((f) => ({ step: f.step, scalars: f.scalars, series: f.series }));
 
