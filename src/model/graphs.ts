@@ -19,6 +19,18 @@ export type HyperField = (typeof HYPER_FIELDS)[number];
 /** Order of the values in each member's row of the PPO train graph's `metrics` output [P, 7]. */
 export const PPO_METRICS = ['loss', 'pgLoss', 'clipfracLow', 'clipfracHigh', 'ppoKl', 'entropy', 'gradNorm'] as const;
 
+/**
+ * How a graph hands back what the CPU reads. 'fused': ONE output per run (the results concatenated
+ * on the device, so one readback per run instead of one per result: on WebGPU every CPU output is
+ * a copy and a buffer map the run waits for). 'separate': one output per result (the layout before,
+ * kept so the bench can measure what fusing bought). Both carry the same values bit for bit.
+ * Fused layouts (per member p, row b): generate `out` [P, B, T + 2W] = tokens (as float32, exact
+ * below 2^24) | logp | entropy; score `stats` [P, B, 2W] = logp | entropy; PPO train `out`
+ * [P, 7 + B·W] = metrics (PPO_METRICS) | ratio. Parameters and moments stay separate outputs (kept on
+ * the device). Decoding: src/engine/outputs.ts.
+ */
+export type OutputLayout = 'fused' | 'separate';
+
 // Every graph carries a population of P policies (P = 1 for a single run): parameters [P, N],
 // batches [P, B, ...], per-member hyperparameters; each member's loss, aggregation and gradient-norm
 // clip only see its own rows, so member p computes what a single run of it would.
@@ -42,14 +54,18 @@ function shiftedLogits(params: Tensor, tokens: Tensor, layout: ParamLayout) {
 /** A per-member value [P] or [P, 1] shaped [P, 1, …, 1] to broadcast against a rank-`rank` tensor. */
 const perMember = (x: Tensor, rank: number) => op.reshape(x, [x.shape[0], ...new Array<number>(rank - 1).fill(1)]);
 
-export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32'): Graph {
+export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
   const g = new Graph('score');
   const { params, tokens } = policyInputs(g, layout, P, dtype);
   const temperature = g.input('temperature', dtype, [P]);
   const { logits, next } = shiftedLogits(params, tokens, layout);
   const { logp, entropy } = tokenStats(logits, next, perMember(temperature, 4));
-  g.output('logp', logp);
-  g.output('entropy', entropy);
+  if (outputs === 'fused') {
+    g.output('stats', op.concat([logp, entropy], 2));
+  } else {
+    g.output('logp', logp);
+    g.output('entropy', entropy);
+  }
   return g;
 }
 
@@ -62,7 +78,7 @@ export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'floa
  * prefix (the O(L²) baseline the benchmark compares against). Outputs tokens [P, B, T] and, for
  * generated positions only, log-probs and entropies [P, B, T − 1] (0 elsewhere) in the engine layout.
  */
-export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32'): Graph {
+export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
   const { context: T, layers } = layout.shape;
   const g = new Graph(kvCache ? 'generate_kv' : 'generate_recompute');
   const params = g.input('params', dtype, [P, layout.total]);
@@ -98,9 +114,13 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
     entropies.push(op.where(generated, s.entropy, 0));
   }
   const stack = (cols: Tensor[]) => op.concat(cols.map((c) => op.unsqueeze(c, 2)), 2);
-  g.output('tokens', stack(tokens));
-  g.output('logp', stack(logps));
-  g.output('entropy', stack(entropies));
+  if (outputs === 'fused') {
+    g.output('out', op.concat([op.cast(stack(tokens), dtype), stack(logps), stack(entropies)], 2));
+  } else {
+    g.output('tokens', stack(tokens));
+    g.output('logp', stack(logps));
+    g.output('entropy', stack(entropies));
+  }
   return g;
 }
 
@@ -200,7 +220,7 @@ function keepInactive(opt: ReturnType<typeof adamw>, state: { params: Tensor; m:
 /** Per-member metrics [P] / [P, 1] as one [P, k] output. */
 const metricRows = (xs: Tensor[], P: number) => op.concat(xs.map((t) => op.reshape(t, [P, 1])), 1);
 
-export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32'): Graph {
+export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
   const T = layout.shape.context;
   const g = new Graph('ppo_train');
   const { params, tokens } = policyInputs(g, layout, P, dtype);
@@ -213,8 +233,13 @@ export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'floa
   g.output('params_out', opt.params);
   g.output('m_out', opt.m);
   g.output('v_out', opt.v);
-  g.output('metrics', metricRows([r.loss, r.pgLoss, r.clipfracLow, r.clipfracHigh, r.ppoKl, r.entropy, opt.gradNorm], P));
-  g.output('ratio', r.ratio);
+  const metrics = metricRows([r.loss, r.pgLoss, r.clipfracLow, r.clipfracHigh, r.ppoKl, r.entropy, opt.gradNorm], P);
+  if (outputs === 'fused') {
+    g.output('out', op.concat([metrics, op.reshape(r.ratio, [P, 'B*W'])], 1));
+  } else {
+    g.output('metrics', metrics);
+    g.output('ratio', r.ratio);
+  }
   return g;
 }
 
