@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseTaskSpec } from '../core/tasks/validate';
 
 const ROOT = join(import.meta.dirname, '../..');
 const EX = join(ROOT, 'public/examples');
@@ -61,4 +62,21 @@ describe('npm run import', () => {
     expect(u.code).toBe(1);
     expect(u.stderr).toMatch(/unknown format: the first record has fields \{foo\}; expected one of/);
   });
+
+  it('--fit-task writes a fitted task spec that validates, prints what the fit could not know, and trains', () => {
+    const spec = join(dir, 'fitted.json');
+    const r = cli([join(EX, 'verl'), '--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-regex.json'), '--fit-task', spec, '--fit-name', 'verl example']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/fitted task "verl example" \(single-turn, 3 states × 4 behaviors; base mix from steps 1\.\.1, judge truth from steps 1\.\.20\)/);
+    expect(r.stderr).toMatch(/\? states\[\]\.gold: a log has no gold/);
+    const parsed = parseTaskSpec(readFileSync(spec, 'utf8'));
+    expect(parsed.errors).toEqual([]);
+    const lab = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/lab.ts'), '--task-file', spec, '--engine', 'tabular', '--steps', '2', '--pretrain-steps', '20', '--out', join(dir, 'fitted-run.jsonl')], { cwd: ROOT, encoding: 'utf8' });
+    expect(lab.status, lab.stderr).toBe(0);
+    expect(lines(join(dir, 'fitted-run.jsonl')).filter((x) => typeof x.step === 'number').map((x) => x['support/behavior_support/math'] !== undefined)).toEqual([true, true]);
+    const bad = cli([join(EX, 'verl'), '--fit-task', spec, '--fit-base-steps', '5..2']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--fit-base-steps needs a step or a window FIRST\.\.LAST/);
+    expect(cli([join(EX, 'verl'), '--out', join(dir, 'x.jsonl'), '--fit-name', 'x']).stderr).toMatch(/need --fit-task FILE/);
+  }, 60_000);
 });

@@ -1,6 +1,10 @@
 // Headless import of real RL logs: the lab's measurements, one JSON line per step.
 //   npm run import -- --format openclaw|verl|trl|jsonl FILES_OR_DIRS... --states RULES.json
 //     --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]
+// --fit-task spec.json: also fit a task spec to the import (src/core/tasks/fit.ts) and write it;
+// the fit's notes (what it could not know) go to stderr; train it with `npm run lab -- --task-file
+// spec.json`. --fit-base-steps A..B (default: the first step) and --fit-truth-steps A..B (default:
+// every step) choose the windows of the base mix and the judge's truth; --fit-name names the task.
 // --gate: a gate in the lab's rule language (text, one `CONDITION => DECISION # label` per line, or
 // JSON {"rules": [...]}); each step's line then holds its counterfactual funnel (esr/*, gate/rule_counts).
 // A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
@@ -14,9 +18,11 @@ import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { re2Engine } from '../io/re2';
 import { readJsonFile, writeTextFile } from './files';
+import { fitFlags, writeFit } from './fit-task';
+import type { FitOptions } from '../core/tasks/fit';
 import { readGateFile } from './gate-args';
 
-const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]';
+const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]';
 
 function fileSource(path: string): ImportSource {
   return {
@@ -63,6 +69,10 @@ async function main(): Promise<number> {
         gate: { type: 'string' },
         eps: { type: 'string', default: '0.05' },
         'openclaw-batch': { type: 'string', default: '16' },
+        'fit-task': { type: 'string' },
+        'fit-base-steps': { type: 'string' },
+        'fit-truth-steps': { type: 'string' },
+        'fit-name': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -79,7 +89,13 @@ async function main(): Promise<number> {
   const format = v.format ?? 'auto';
   if (format !== 'auto' && !FORMATS.includes(format as FormatId)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${format}`);
   if (!args.positionals.length) bad.push('no log files given');
-  if (!v.out) bad.push('--out is required');
+  if (!v.out && !v['fit-task']) bad.push('--out (or --fit-task) is required');
+  let fit: FitOptions = {};
+  try {
+    fit = fitFlags(v);
+  } catch (e) {
+    bad.push(e instanceof Error ? e.message : String(e));
+  }
   const eps = parseDecimal(v.eps) ?? NaN;
   if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
   const batch = parseWholeNumber(v['openclaw-batch']) ?? NaN;
@@ -114,12 +130,13 @@ async function main(): Promise<number> {
     process.stderr.write('\n');
     for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
     if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
-    writeTextFile(v.out!, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars, ...f.series })).join('\n') + (r.frames.length ? '\n' : ''));
+    if (v.out) writeTextFile(v.out, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars, ...f.series })).join('\n') + (r.frames.length ? '\n' : ''));
     console.error(
       `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
         `${r.unclassified} unclassified, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +
-        `${r.issuesTotal} issues → ${v.out}`,
+        `${r.issuesTotal} issues${v.out ? ` → ${v.out}` : ''}`,
     );
+    if (v['fit-task'] && r.samples) writeFit(r, fit, v['fit-task']);
     return r.samples ? 0 : 1;
   } catch (e) {
     if (e instanceof ImportError) {

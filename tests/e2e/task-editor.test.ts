@@ -2,7 +2,8 @@
  * The task editor in real Chromium on WASM, tiny model: a bad spec names the field where it is, keeps
  * the draft and leaves the running run as it was; a good one trains (a new run, its base pretrained
  * from the spec's mix), appears in the URL (stored and named: it is too long for a link), and a
- * fresh tab with that URL restores it. Screenshots
+ * fresh tab with that URL restores it. A draft not applied survives a reload (the editor says it is a
+ * draft and can discard it). Screenshots
  * of the editor go to test-results/.
  */
 import { mkdirSync } from 'node:fs';
@@ -43,6 +44,27 @@ describe('task editor (WASM)', () => {
     expect(page.url()).not.toContain('spec=');
     await stepN(page, 1); // the run goes on with its task
     expect(await panel.locator('.in-use').innerText()).toContain('strategies');
+  }, 240_000);
+
+  it('the draft survives a reload, says it is not applied, and can be discarded', async () => {
+    const page = h.page;
+    await page.reload({ waitUntil: 'load' });
+    await ready(page);
+    const note = page.getByTestId('task-draft-restored');
+    await expect.poll(() => note.innerText()).toMatch(/draft from before the reload, not applied.*strategies/s);
+    expect(await mix(page, 'math', 'decompose').inputValue()).toBe('0.9');
+    expect(await page.locator('#task-json').inputValue()).toContain('"decompose": 0.9');
+    expect(await page.getByTestId('task-panel').locator('.in-use').innerText()).toContain('strategies');
+    await page.screenshot({ path: `${ARTIFACTS}task-editor-restored.png` });
+    await page.getByTestId('task-draft-discard').click();
+    await expect.poll(() => note.count()).toBe(0);
+    expect(await mix(page, 'math', 'decompose').inputValue()).toBe('0.3');
+    expect(await page.getByTestId('task-problems').innerText()).toContain('valid spec');
+    // nothing comes back after another reload
+    await page.reload({ waitUntil: 'load' });
+    await ready(page);
+    expect(await mix(page, 'math', 'decompose').inputValue()).toBe('0.3');
+    expect(await note.count()).toBe(0);
   }, 240_000);
 
   it('a good spec trains, is in the URL, and a fresh tab restores it', async () => {

@@ -12,11 +12,12 @@
 //   reward/mean, reward/var (all judged samples of the step); import/samples, import/judged,
 //   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
 //   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
-//   entropies support/token_entropy[_empirical]/<state>.
+//   entropies support/token_entropy[_empirical]/<state>; and the counts a task fit reads (fit-counts.ts).
 import { entropyOf } from '../measure/entropy';
 import type { ScalarsWith } from '../measure/names';
 import { behaviorScalars, bucketVariance, type MetricsFrame } from '../metrics';
 import type { Gate } from '../gates/index';
+import { FitCounts } from './fit-counts';
 import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
 import type { BehaviorClassifier, StateClassifier } from './rules';
 import { tokensOf } from './tokens';
@@ -45,6 +46,7 @@ class StepAcc {
   bi = new Set<string>();
   biN = 0;
   gate: GateSample[] = [];
+  fit = new FitCounts();
 }
 
 function pushTo(m: Map<string, number[]>, key: string, x: number): void {
@@ -148,6 +150,7 @@ export class ImportMeasure {
       lp.n += s.logprobs.length;
     }
     if (this.gate) a.gate.push(gateSample(s, state));
+    a.fit.add(s, state, c.behavior);
     const toks = tokensOf(s, TOKEN_CAP);
     a.tokens += toks.length;
     let prev = START;
@@ -243,6 +246,7 @@ export class ImportMeasure {
       scalars['grad/reward_var'] = rv.rewardVar;
       scalars['grad/zero_std_frac'] = rv.zeroStdFrac;
     }
+    a.fit.scalars(scalars);
     scalars['import/samples'] = a.n;
     scalars['import/judged'] = a.judged;
     scalars['import/unclassified'] = a.unclassified;

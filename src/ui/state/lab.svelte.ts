@@ -6,6 +6,7 @@ import { fixesRun, makeConfig, type Config, type ConfigKey } from '../../core/co
 import type { MetricsFrame } from '../../core/metrics';
 import type { BackendPreference, LabInit } from '../../../workers/lab.api';
 import { GateDraft } from '../gates/draft.svelte';
+import { TaskDraft } from '../tasks/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
 import { configAfter } from '../../core/run/recovery';
@@ -33,6 +34,8 @@ export class Lab {
   offer = $state.raw<Extract<RestoreDecision, { kind: 'offer' }> | null>(null);
   /** The gate editor's draft (applied to the targeted run like any live setting). */
   readonly gate = new GateDraft(typeof sessionStorage === 'undefined' ? null : sessionStorage);
+  /** The task editor's draft and whether it is open (kept in the tab across a reload). */
+  readonly taskDraft = new TaskDraft(typeof sessionStorage === 'undefined' ? null : sessionStorage);
 
   /** The page's query string, decoded once the lessons are in. */
   constructor(private readonly search: string) {

@@ -1,0 +1,197 @@
+// Tasks fitted from imports (fit.ts). The issue's test: a task fitted from the shipped verl example
+// reproduces the example's first-step behavior distribution per state within Monte Carlo error.
+// "Reproduces" means, per state, over the behaviors (the import's invalid responses are left out of
+// a base mix, as the fit says):
+//   (1) the compiled task's base mix IS the first step's behavior frequencies (exact);
+//   (2) the lab's own step 0 of the fitted task — the tabular engine, its base pretrained from the
+//       spec as the CLI does (400 SFT steps, lr 0.05), Run.create's base measure with 1024 samples per
+//       state — is within Monte Carlo error of the example's first step: the exact multinomial test
+//       of the example's counts under the simulated distribution, and a two-sample binomial bound per
+//       behavior (|q − p| ≤ 2.576·sqrt(p(1−p)/n + q(1−q)/1024)), each at α = 0.01;
+//   (3) the same tests REJECT the first step when the task is fitted from the last step instead
+//       (support has collapsed by then): the test can fail.
+import { describe, expect, it } from 'vitest';
+import { makeConfig } from '../config/validate';
+import type { MeasureResult } from '../import/analyze';
+import { measureLogs } from '../import/analyze';
+import { memorySource } from '../import/sources';
+import { Run } from '../loop';
+import { policyShape, pretrainBase } from '../pretrain';
+import { createTabularEngine } from '../../engine/tabular/tabular-engine';
+import { re2Engine } from '../../io/re2';
+import { importExample } from '../../../tests/support/example-import';
+import { exactMultinomialP } from '../../../tests/support/multinomial';
+import { taskFromSpec } from './compile';
+import { fitTask, type FitResult } from './fit';
+import { specText } from './registry';
+import type { TaskSpec } from './spec';
+import { validateTaskSpec } from './validate';
+
+const ALPHA = 0.01;
+const N_SIM = 1024;
+/** Two-sided normal quantile at α = 0.01. */
+const Z = 2.576;
+
+function firstStepCounts(m: MeasureResult, spec: TaskSpec): Record<string, number[]> {
+  const f = m.frames[0].scalars as Record<string, number | undefined>;
+  return Object.fromEntries(spec.states.map((s) => [s.name, spec.behaviors.map((b) => f[`support/behavior_count/${s.name}/${b.name}`] ?? 0)]));
+}
+
+/** The lab's step-0 behavior distribution of a spec's task: Run.create's base measure on the tabular engine. */
+async function stepZero(spec: TaskSpec, seed: number): Promise<Record<string, number[]>> {
+  const cfg = makeConfig({ taskSpec: specText(spec), behaviorSamples: N_SIM, seed });
+  const engine = createTabularEngine(policyShape(cfg));
+  await pretrainBase(engine, taskFromSpec(spec), seed, { steps: 400, batch: 64, lr: 0.05, temperature: cfg.temperature });
+  await engine.setWeights(await engine.getWeights());
+  const run = await Run.create(engine, cfg);
+  const sc = run.baseScalars as Record<string, number>;
+  run.dispose();
+  return Object.fromEntries(spec.states.map((s) => [s.name, spec.behaviors.map((b) => sc[`support/behavior_dist/${s.name}/${b.name}`])]));
+}
+
+const valid = (r: FitResult) => validateTaskSpec(JSON.parse(JSON.stringify(r.spec)));
+
+describe('a task fitted from the shipped verl example', () => {
+  it('reproduces the first step\'s behavior distribution per state within Monte Carlo error', async () => {
+    const m = await importExample('verl');
+    const fit = fitTask(m, { name: 'verl example' });
+    expect(valid(fit).errors).toEqual([]);
+    const task = taskFromSpec(fit.spec);
+    expect(task.states.map((s) => s.name)).toEqual(['code', 'explain', 'math']);
+    const counts = firstStepCounts(m, fit.spec);
+    // (1) the compiled base mix is the first step's frequencies
+    task.states.forEach((s, i) => {
+      const c = counts[s.name];
+      const n = c.reduce((a, x) => a + x, 0);
+      expect(n).toBeGreaterThan(10);
+      task.baseMix[i].forEach((p, j) => expect(p).toBeCloseTo(c[j] / n, 12));
+    });
+    // (2) and (3): the simulated step 0
+    const sim = await stepZero(fit.spec, 1);
+    const report: string[] = [];
+    task.states.forEach((s, i) => {
+      const q = sim[s.name];
+      const simValid = q.reduce((a, x) => a + x, 0);
+      expect(simValid, `${s.name}: share of valid responses at step 0`).toBeGreaterThan(0.95);
+      const qv = q.map((x) => x / simValid);
+      const c = counts[s.name];
+      const n = c.reduce((a, x) => a + x, 0);
+      c.forEach((k, j) => {
+        const p = k / n;
+        const bound = Z * Math.sqrt((p * (1 - p)) / n + (qv[j] * (1 - qv[j])) / N_SIM);
+        expect(Math.abs(qv[j] - p), `${s.name}/${task.behaviors[j].name}: simulated ${qv[j]} vs first step ${p} (n = ${n})`).toBeLessThanOrEqual(bound);
+      });
+      const pv = exactMultinomialP(counts[s.name], qv);
+      report.push(`${s.name}: counts ${counts[s.name].join('/')}, simulated ${qv.map((x) => x.toFixed(3)).join('/')}, exact p = ${pv.toFixed(3)}`);
+      expect(pv, report.at(-1)).toBeGreaterThan(ALPHA);
+    });
+    console.log(report.join('\n'));
+
+    // the same test rejects a task fitted from the last step (support has collapsed by then)
+    const last = fitTask(m, { baseSteps: [20, 20] });
+    const simLast = await stepZero(last.spec, 1);
+    const ps = last.spec.states.map((s) => {
+      const q = simLast[s.name];
+      const t = q.reduce((a, x) => a + x, 0);
+      return exactMultinomialP(counts[s.name], q.map((x) => x / t));
+    });
+    console.log(`fitted from step 20: exact p per state ${ps.map((p) => p.toExponential(2)).join(', ')}`);
+    expect(Math.min(...ps)).toBeLessThan(ALPHA);
+  }, 120_000);
+});
+
+describe('every shipped format fits a valid task', () => {
+  it('openclaw, trl and generic JSONL fit the same states, behaviors and base mix as verl', async () => {
+    const verl = fitTask(await importExample('verl'));
+    for (const format of ['openclaw', 'trl', 'jsonl'] as const) {
+      const fit = fitTask(await importExample(format));
+      expect(valid(fit).errors, format).toEqual([]);
+      expect(() => taskFromSpec(fit.spec)).not.toThrow();
+      expect(fit.spec.kind, format).toBe('single-turn'); // the example's sessions have one turn each
+      expect(fit.spec.states.map((s) => [s.name, s.baseMix]), format).toEqual(verl.spec.states.map((s) => [s.name, s.baseMix]));
+      expect(fit.spec.behaviors.map((b) => b.name), format).toEqual(verl.spec.behaviors.map((b) => b.name));
+      // rewards: the same run's scores (OpenClaw: the PRM's majority score)
+      fit.spec.states.forEach((s, i) => expect(s.act, `${format} ${s.name}`).toEqual(verl.spec.states[i].act));
+    }
+  }, 60_000);
+});
+
+const jsonl = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+async function crafted(name: string, text: string): Promise<MeasureResult> {
+  return measureLogs([memorySource(name, text)], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'never', responseRegex: '^NEVER$' }], fallback: 'invalid', useLogLabel: true }, eps: 0.05 }, { regex: re2Engine });
+}
+
+describe('what the fit cannot know', () => {
+  it('a behavior never sampled in a state, a small state, non-ternary rewards: stated defaults and notes', async () => {
+    const rows: Record<string, unknown>[] = [];
+    for (let i = 0; i < 40; i++) rows.push({ step: 1, state: 'big', prompt: 'p', response: 'r', reward: i % 3 === 0 ? 0.5 : i % 3 === 1 ? -1 : 0, behavior: i % 2 ? 'a' : 'b' });
+    for (let i = 0; i < 5; i++) rows.push({ step: 1, state: 'small', prompt: 'q', response: 'r', reward: 1, behavior: 'a' });
+    rows.push({ step: 2, state: 'small', prompt: 'q', response: 'r', reward: null, behavior: 'c' });
+    const fit = fitTask(await crafted('crafted.jsonl', jsonl(rows)));
+    expect(valid(fit).errors).toEqual([]);
+    const at = (path: string) => fit.notes.filter((n) => n.path === path);
+    const small = fit.spec.states.find((s) => s.name === 'small')!;
+    const si = fit.spec.states.indexOf(small);
+    // b never sampled in "small": no reward estimate, the default, and a question
+    expect(small.act.b.truth).toEqual([0, 1, 0]);
+    expect(at(`states[${si}].act.b.truth`)).toMatchObject([{ kind: 'unjudged', ask: true }]);
+    expect(at(`states[${si}].act.b.truth`)[0].message).toMatch(/never judged in state "small".*no reward estimate.*What does the judge give it/);
+    // c: sampled (step 2) but never judged; base mix from step 1 has it at 0
+    expect(small.baseMix).toEqual({ a: 1, b: 0, c: 0 });
+    expect(at(`states[${si}].act.c.truth`)[0].message).toMatch(/1 samples, none with a reward/);
+    expect(at(`states[${si}].baseMix`)).toMatchObject([{ kind: 'few-samples' }]);
+    expect(at(`states[${si}].act.a.truth`)).toMatchObject([{ kind: 'few-judged' }]);
+    // 0.5 counts as +1, with a note
+    const big = fit.spec.states.find((s) => s.name === 'big')!;
+    expect(big.act.b.truth.map((x) => +x.toFixed(4))).toEqual([0.35, 0.35, 0.3]);
+    expect(fit.notes.find((n) => n.kind === 'non-ternary')?.message).toMatch(/^14 of 45 judged rewards are not −1, 0 or \+1: each counts as its sign/);
+    // the rule label no sample had is left out
+    expect(fit.spec.behaviors.map((b) => b.name)).toEqual(['a', 'b', 'c']);
+    expect(fit.notes.some((n) => n.kind === 'dropped' && /"never"/.test(n.message))).toBe(true);
+  });
+
+  it('more states than the model has tokens: the most sampled kept; odd names spelled safely', async () => {
+    const rows: Record<string, unknown>[] = [];
+    for (let s = 0; s < 12; s++) for (let i = 0; i <= s; i++) rows.push({ step: 1, state: `s#${s}`, prompt: 'p', response: 'r', reward: 1, behavior: 'x+y' });
+    const fit = fitTask(await crafted('many.jsonl', jsonl(rows)));
+    expect(valid(fit).errors).toEqual([]);
+    // the import lists states in text order (s#10 before s#2)
+    expect(fit.spec.states.map((s) => s.name)).toEqual(['s_10', 's_11', ...Array.from({ length: 8 }, (_, i) => `s_${i + 2}`)]);
+    expect(fit.notes.filter((n) => n.kind === 'dropped' && n.path === 'states').map((n) => n.message.slice(0, 28))).toEqual(['state "s#0" (1 samples) left', 'state "s#1" (2 samples) left']);
+    expect(fit.spec.behaviors[0]).toEqual({ name: 'x_y', markers: ['XY'], hint: 'hint:x_y' });
+  });
+
+  it('OpenClaw sessions: next-state mix, session end and the next message from the records', async () => {
+    const rec: Record<string, unknown>[] = [];
+    const prm: Record<string, unknown>[] = [];
+    // 20 sessions: turn 1 in "ask" (tool a or b), turn 2 in "answer" or "ask"; b ends half its sessions
+    for (let k = 0; k < 20; k++) {
+      const tool = k % 2 ? 'b' : 'a';
+      const two = tool === 'a' || k % 4 === 1;
+      rec.push({ session_id: `s${k}`, turn: 1, step: 1, prompt_text: 'state=ask', response_text: 'x', tool_calls: [{ function: { name: tool } }], next_state: two ? { content: 'n' } : null });
+      prm.push({ session_id: `s${k}`, turn: 1, score: tool === 'a' ? 1 : -1, votes: [1, 1, 1] });
+      if (two) rec.push({ session_id: `s${k}`, turn: 2, step: 1, prompt_text: k % 3 ? 'state=answer' : 'state=ask', response_text: 'x', tool_calls: [{ function: { name: 'a' } }], next_state: null });
+    }
+    const m = await measureLogs([memorySource('r.jsonl', jsonl(rec)), memorySource('r_prm.jsonl', jsonl(prm))], {
+      states: { kind: 'regex', pattern: 'state=(\\S+)' },
+      behaviors: { rules: [{ label: 'a', toolSeq: ['a'] }, { label: 'b', toolSeq: ['b'] }], fallback: 'invalid' },
+      eps: 0.05,
+    }, { regex: re2Engine });
+    const fit = fitTask(m);
+    expect(valid(fit).errors).toEqual([]);
+    expect(fit.spec.kind).toBe('multi-turn');
+    const ask = fit.spec.states.find((s) => s.name === 'ask')!;
+    // a: 10 sessions went on, 3 of them (k = 0, 6, 12, 18 → k % 3 == 0: 0, 6, 12, 18) to "ask"
+    const nextA = ask.act.a.next as Record<string, number>;
+    expect(nextA.ask + nextA.answer).toBeCloseTo(1, 12);
+    expect(nextA.ask).toBeGreaterThan(0);
+    // b: ended 5 of 10 sessions → 'end' with a note
+    expect(ask.act.b.next).toBe('end');
+    expect(fit.notes.some((n) => n.path.endsWith('act.b.next') && /ended its session in 50\.0 %/.test(n.message))).toBe(true);
+    // the turns in "answer" never had a next state
+    expect(fit.spec.states.find((s) => s.name === 'answer')!.act.a.nextMessage).toBe(false);
+    expect(fit.sessionTurns).toBeCloseTo(35 / 20, 12);
+    expect(() => taskFromSpec(fit.spec)).not.toThrow();
+  });
+});

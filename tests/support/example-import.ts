@@ -1,0 +1,23 @@
+// The shipped example logs (public/examples, listed by its index.json) measured by the import with
+// the examples' own rules: what tests of the import and of fitted tasks start from.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureLogs, type MeasureResult, type MeasureSpec } from '../../src/core/import/analyze';
+import { memorySource } from '../../src/core/import/sources';
+import type { FormatId } from '../../src/core/import/types';
+import { openParquet } from '../../src/io/hyparquet';
+import { re2Engine } from '../../src/io/re2';
+
+export const EXAMPLES = join(import.meta.dirname, '../../public/examples');
+const index = JSON.parse(readFileSync(join(EXAMPLES, 'index.json'), 'utf8')) as { files: Record<FormatId, string[]>; states: string; behaviors: Record<FormatId, string> };
+const json = (f: string): unknown => JSON.parse(readFileSync(join(EXAMPLES, f), 'utf8'));
+
+/** The example's states and behavior rules for a format. */
+export function exampleRules(format: FormatId): Pick<MeasureSpec, 'states' | 'behaviors'> {
+  return { states: json(index.states) as MeasureSpec['states'], behaviors: json(index.behaviors[format]) as MeasureSpec['behaviors'] };
+}
+
+export function importExample(format: FormatId, eps = 0.05): Promise<MeasureResult> {
+  const sources = index.files[format].map((f) => memorySource(f, new Uint8Array(readFileSync(join(EXAMPLES, f)))));
+  return measureLogs(sources, { ...exampleRules(format), eps }, { format, parquet: openParquet, regex: re2Engine });
+}
