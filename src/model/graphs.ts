@@ -5,7 +5,7 @@ import { Graph, type DType, type Tensor } from '../graph/builder';
 import { grad } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
-import { sampleTokens, tokenStats } from './heads';
+import { oneHot, sampleTokens, tokenStats } from './heads';
 import { adamw } from './optimizer';
 import { decodeStep, forward, sliceParams, type KvCache } from './transformer';
 
@@ -42,12 +42,16 @@ function policyInputs(g: Graph, layout: ParamLayout, P: number, dtype: DType) {
   return { params, tokens };
 }
 
-/** Logits for positions 0..T−2 and the tokens they predict (1..T−1). */
+/**
+ * Logits for positions 0..T−2 and the tokens they predict (1..T−1) as a one-hot. The one-hot is
+ * sliced, not the int32 tokens: onnxruntime's WebGPU EP has no int32 Slice, so slicing the tokens
+ * ran on the CPU (one CPU node per run, its result copied to the device, and graph capture refused).
+ */
 function shiftedLogits(params: Tensor, tokens: Tensor, layout: ParamLayout) {
-  const T = layout.shape.context;
+  const { context: T, vocab } = layout.shape;
   const weights = sliceParams(params, layout);
   const logits = op.slice(forward(weights, tokens, layout), 2, 0, T - 1);
-  const next = op.slice(tokens, 2, 1, T);
+  const next = op.slice(oneHot(tokens, vocab, params.dtype), 2, 1, T);
   return { logits, next };
 }
 
@@ -90,34 +94,39 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
   const w = sliceParams(params, layout);
   const column = (x: Tensor, t: number) => op.reshape(op.slice(x, 2, t, t + 1), [P, 'B']);
   const end = op.add(promptLength, perMember(newTokens, 2));
+  // Token ids travel as floats (exact) and are cast to int32 where an index is needed: the WebGPU EP
+  // has no int32 Slice / Split, so slicing the int32 prompt per position ran on the CPU (one CPU
+  // node and T − 1 copies to the device per run, and graph capture refused).
+  const promptIds = op.cast(prompt, dtype);
+  const ids = (x: Tensor) => op.cast(x, 'int32');
 
-  const tokens = [column(prompt, 0)];
+  const tokens = [column(promptIds, 0)];
   const logps: Tensor[] = [];
   const entropies: Tensor[] = [];
   let caches: (KvCache | null)[] = Array.from({ length: layers }, () => null);
   for (let t = 0; t < T - 1; t++) {
     let logits: Tensor;
     if (kvCache) {
-      const step = decodeStep(w, tokens[t], t, caches, layout);
+      const step = decodeStep(w, ids(tokens[t]), t, caches, layout);
       caches = step.caches;
       logits = step.logits;
     } else {
-      const prefix = op.concat(tokens.map((c) => op.unsqueeze(c, 2)), 2); // [P, B, t + 1]
+      const prefix = ids(op.concat(tokens.map((c) => op.unsqueeze(c, 2)), 2)); // [P, B, t + 1]
       logits = op.reshape(op.slice(forward(w, prefix, layout), 2, t, t + 1), [P, 'B', layout.shape.vocab]);
     }
     const s = sampleTokens(logits, column(uniforms, t), temperature);
     const position = t + 1;
     const inPrompt = op.less(position, promptLength);
     const generated = op.and(op.less(promptLength, position + 1), op.less(position, end));
-    tokens.push(op.where(inPrompt, column(prompt, position), op.where(generated, s.token, 0)));
+    tokens.push(op.where(inPrompt, column(promptIds, position), op.where(generated, s.index, 0)));
     logps.push(op.where(generated, s.logp, 0));
     entropies.push(op.where(generated, s.entropy, 0));
   }
   const stack = (cols: Tensor[]) => op.concat(cols.map((c) => op.unsqueeze(c, 2)), 2);
   if (outputs === 'fused') {
-    g.output('out', op.concat([op.cast(stack(tokens), dtype), stack(logps), stack(entropies)], 2));
+    g.output('out', op.concat([stack(tokens), stack(logps), stack(entropies)], 2));
   } else {
-    g.output('tokens', stack(tokens));
+    g.output('tokens', ids(stack(tokens)));
     g.output('logp', stack(logps));
     g.output('entropy', stack(entropies));
   }
