@@ -4,31 +4,10 @@
  * (≤ ~30 batches/s, never dropped) and status updates. Everything else is structured-clone data.
  */
 import type { Config } from '../src/core/config';
-import type { ForkPoint, LabListener, LabSnapshot, LabStatus, ResumeFrom } from '../src/core/run/types';
+import type { ForkPoint, LabInit, LabListener, LabSnapshot, LabStatus } from '../src/core/run/types';
 
 // The session's own types (src/core/run/types.ts) are the worker's contract too.
-export type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from '../src/core/run/types';
-
-export type BackendPreference = 'auto' | 'webgpu' | 'wasm';
-
-export interface LabInit {
-  config: Config;
-  prefer: BackendPreference;
-  /** The page's base URL; shipped checkpoints are fetched from `<baseUrl>checkpoints/<task>.bin`. */
-  baseUrl: string;
-  /** SFT steps to pretrain the base in the worker when no checkpoint fits (default 400). */
-  pretrainSteps?: number;
-  /** WASM threads (default: ORT's choice). */
-  numThreads?: number;
-  /** Why `prefer` is what it is when the lab forced it (a WebGPU device loss): the badge says so. */
-  backendReason?: string;
-  /** Start from another run's weights at a step (Compare, or a recovery) instead of the task's base. */
-  fork?: ForkPoint;
-  /** Status message once ready (e.g. why this worker replaced one that failed). */
-  note?: string;
-  /** Pick up an interrupted run instead of starting at its beginning (recovery.ts plans it). */
-  resume?: ResumeFrom;
-}
+export type { BackendPreference, ForkPoint, LabInit, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from '../src/core/run/types';
 
 export interface LabApi {
   /** Build the engine (WebGPU first, WASM fallback), load or pretrain the base, create the run. */

@@ -76,7 +76,27 @@ export async function runImportBench(opts: { totalMb: number; stepCounts: number
       rmSync(work, { recursive: true, force: true });
     }
   }
+  // what Node, tsx and the import's modules take before any data: a run of one step of ten samples
+  const work = mkdtempSync(join(tmpdir(), 'invlab-import-bench-'));
+  let baseline: number;
+  try {
+    mkdirSync(join(work, 'run'));
+    await writeRun(join(work, 'run'), 1, 10_000);
+    baseline = +(await importPeak(join(work, 'run'), work, opts.heapMb)).peakRssMb.toFixed(1);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
   const first = runs[0];
   const last = runs[runs.length - 1];
-  return { bench: 'import-memory', format: 'verl', heap_limit_mb: opts.heapMb, mb_per_step: +(bytesPerStep / 1e6).toFixed(2), runs, peak_ratio_last_vs_first: +(last.peak_rss_mb / first.peak_rss_mb).toFixed(3), node: process.version };
+  return {
+    bench: 'import-memory',
+    format: 'verl',
+    heap_limit_mb: opts.heapMb,
+    mb_per_step: +(bytesPerStep / 1e6).toFixed(2),
+    baseline_rss_mb: baseline,
+    runs,
+    peak_ratio_last_vs_first: +(last.peak_rss_mb / first.peak_rss_mb).toFixed(3),
+    above_baseline_ratio_last_vs_first: +((last.peak_rss_mb - baseline) / (first.peak_rss_mb - baseline)).toFixed(3),
+    node: process.version,
+  };
 }

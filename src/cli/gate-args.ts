@@ -1,30 +1,54 @@
 // Gates given on the command line: a gate file (rule lines, or JSON {"rules": [...]} as parseGateJson
-// reads it) and single rules (--gate-rule 'EXPR => DECISION # label'). Checked here with the gate
-// parser's errors (rule, character, reason), each naming the file or the rule it came from.
+// reads it) and single rules (--gate-rule 'EXPR => DECISION # label'). Each rule is parsed once,
+// here, with the gate parser's errors (rule, character, reason) naming the file or the flag it came
+// from; the gate is then kept compiled under its canonical text (keepGate), so the config's check
+// and the loop take it without parsing it again.
 import { readFileSync } from 'node:fs';
+import { UsageError } from './args';
 import { withoutBom } from './files';
-import { gateText, parseGateJson, parseGateText, parseRuleLine, ruleLine } from '../core/gates/index';
+import { gateFromRules, keepGate, parseGateJson, parseGateText, parseRuleLine, type Gate, type Rule } from '../core/gates/index';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** A gate file's canonical text (one rule per line). */
-export function readGateFile(path: string, flag = '--gate'): string {
+/** A gate file's gate; every error names the file. */
+function readGate(path: string, flag: string): Gate {
   try {
     const text = withoutBom(readFileSync(path, 'utf8'));
-    return text.trimStart().startsWith('{') ? gateText(parseGateJson(JSON.parse(text))) : gateText(parseGateText(text));
+    return text.trimStart().startsWith('{') ? parseGateJson(JSON.parse(text)) : parseGateText(text);
   } catch (e) {
     throw new Error(`${flag} ${path}: ${message(e)}`);
   }
 }
 
-/** The canonical lines of --gate-rule values, in order (the Nth flag is "rule N" in errors). */
-export function gateRuleLines(rules: readonly string[]): string[] {
+/** A gate file's canonical text (one rule per line), kept compiled. */
+export function readGateFile(path: string, flag = '--gate'): string {
+  return keepGate(readGate(path, flag));
+}
+
+/** The rules of --gate-rule values, in order (the Nth flag is "rule N" in errors). */
+function flagRules(rules: readonly string[]): Rule[] {
   return rules.map((r, i) => {
     if (/[\n\r]/.test(r)) throw new Error(`--gate-rule ${JSON.stringify(r)}: a rule is one line`);
     try {
-      return ruleLine(parseRuleLine(r, i));
+      return parseRuleLine(r, i);
     } catch (e) {
       throw new Error(`--gate-rule ${JSON.stringify(r)}: ${message(e)}`);
     }
   });
+}
+
+/**
+ * The `gate` setting of --gate-rule flags and a --gate file (the flags' rules first, then the
+ * file's; first match wins), kept compiled; undefined when neither is given. A bad flag is a bad
+ * command line (UsageError naming the flag), a bad file an Error naming the file (exit 1).
+ */
+export function gateSetting(flags: readonly string[], file?: string): string | undefined {
+  let rules: Rule[];
+  try {
+    rules = flagRules(flags);
+  } catch (e) {
+    throw new UsageError(message(e));
+  }
+  if (file !== undefined) rules.push(...readGate(file, '--gate').rules);
+  return rules.length ? keepGate(gateFromRules(rules)) : undefined;
 }

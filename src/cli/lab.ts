@@ -20,7 +20,7 @@ import type { LabSnapshot } from '../core/run/types';
 import { runLab, type Written } from './lab-session';
 import { UsageError, usageOf } from './args';
 import { appendTextFile, jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
-import { gateRuleLines, readGateFile } from './gate-args';
+import { gateSetting } from './gate-args';
 import { parseLabArgs, type LabArgs as Args } from './lab-args';
 import { readTaskFile } from './task-args';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
@@ -52,15 +52,9 @@ function resolveConfig(a: Args, start: Record<string, unknown> = {}): Config {
   if (a.steps !== undefined) partial.steps = a.steps;
   if (a.seed !== undefined) partial.seed = a.seed;
   Object.assign(partial, settingsOf('--set', a.set));
-  // --gate-rule rules first (first match wins), then the file's; a bad rule is a bad command line, a bad file exit 1
-  let rules: string[];
-  try {
-    rules = gateRuleLines(a.gateRules);
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
-  if (a.gate !== undefined) rules.push(readGateFile(a.gate));
-  if (rules.length) partial.gate = rules.join('\n');
+  // --gate-rule rules first (first match wins), then the file's; each rule parsed once (gate-args.ts)
+  const gate = gateSetting(a.gateRules, a.gate);
+  if (gate !== undefined) partial.gate = gate;
   if (a.taskFile !== undefined) partial.taskSpec = readTaskFile(a.taskFile);
   return makeConfig(partial);
 }

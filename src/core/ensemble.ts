@@ -52,7 +52,7 @@ export class Ensemble {
     return this.population.together(this.members.map((run, p) => (only && !only.includes(p) ? null : () => run.step())));
   }
 
-  /** A live setting for one member (validated now, applied at its next step), as Run.setConfig. */
+  /** A live setting for one member (already checked: applyPatch), applied at its next step, as Run.setConfig. */
   setConfig(member: number, patch: Partial<Config>): void {
     this.members[member].setConfig(patch);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type Config } from './config';
+import { applyPatch, makeConfig, type Config } from './config';
 import { Run } from './loop';
 import type { ScalarName } from './measure/names';
 import { tabularFactory } from '../../tests/support/factory';
@@ -45,13 +45,13 @@ describe('Run', () => {
     expect(f.trace.length).toBeGreaterThan(0);
   });
 
-  it('setConfig applies at the next step, is validated and recorded', async () => {
+  it('setConfig applies at the next step and is recorded; a patch is checked where it comes in (applyPatch)', async () => {
     const cfg = makeConfig({ lr: 0.05 });
     const r = await Run.create(await make(cfg), cfg);
     await r.step();
     r.setConfig({ clipHigh: 0.2, updatesPerRollout: 2 });
     expect(r.config.clipHigh).toBe(0.28);
-    expect(() => r.setConfig({ clipLow: 5 })).toThrow(/config\.clipLow/);
+    expect(() => applyPatch(r.config, { clipLow: 5 })).toThrow(/config\.clipLow/);
     // every run-fixing setting of the schema is refused, not only seed and task
     expect(() => r.setConfig({ dModel: 32, heads: 2 })).toThrow('Run.setConfig: dModel, heads fix the run; start a new run');
     const f = await r.step();

@@ -2,7 +2,7 @@
 // One Run per experiment; step() returns one metrics frame; setConfig() takes effect at the next
 // step and is recorded on the timeline. Deterministic from the seed (RNG streams in rng.ts).
 import { buildTrainBatch, sliceBatch, type BuiltBatch, type Queued } from './batch';
-import { applyPatch, runFixingIn, type Config } from './config';
+import { runFixingIn, type Config } from './config';
 import type { EngineState, PolicyEngine, PpoHyper, TrainMetrics, WeightsHandle } from './engine';
 import { gateOf } from './gates/builtin';
 import { decideInOrder, ruleName } from './gates/gate';
@@ -164,11 +164,13 @@ export class Run {
     return taskOf(this.cfg);
   }
 
-  /** Validate a patch now (throws ConfigError naming the field); it applies at the next step. */
+  /**
+   * A patch for the next step. It is a typed value, checked where it came in (RunSession.setConfig,
+   * replay.ts: applyPatch), not checked again here; a run-fixing key is a caller's mistake.
+   */
   setConfig(patch: Partial<Config>): void {
     const fixed = runFixingIn(patch);
     if (fixed.length) throw new Error(`Run.setConfig: ${fixed.join(', ')} fix the run; start a new run`);
-    applyPatch({ ...this.cfg, ...this.pending }, patch);
     this.pending = { ...this.pending, ...patch };
   }
 
@@ -225,7 +227,7 @@ export class Run {
   private applyPending(): Partial<Config> {
     const changes = this.pending;
     if (Object.keys(changes).length) {
-      this.cfg = { ...this.cfg, ...changes }; // checked once, by setConfig, against this config plus the pending patch
+      this.cfg = { ...this.cfg, ...changes }; // checked once, where the patch came in (RunSession.setConfig, replay.ts)
       this.timeline.push({ step: this.stepIndex, patch: changes });
       this.pending = {};
     }

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { waitUntil } from '../support/poll';
 
 const ARTIFACTS = new URL('../../test-results/', import.meta.url).pathname;
 const PAGE = '/index.html?page=experiments&backend=wasm&pretrain=20';
@@ -27,12 +28,13 @@ async function waitStep(page: Page, atLeast: number, timeout = 300_000): Promise
 }
 const storedCount = (page: Page) => page.locator('[data-testid=stored-run]').count();
 
-/** Wait until the open experiment's record (read from IndexedDB itself) has weights for every cell. */
-async function weightsStored(page: Page, timeout = 300_000): Promise<void> {
-  await page.waitForFunction(
+/** The open experiment's record, read from IndexedDB itself: has every cell stored weights? */
+const weightsOnEveryCell = (page: Page) =>
+  page.evaluate(
     () =>
-      new Promise<boolean>((resolve) => {
+      new Promise<boolean>((resolve, reject) => {
         const req = indexedDB.open('invariant-lab');
+        req.onerror = () => reject(req.error);
         req.onsuccess = () => {
           const db = req.result;
           const tx = db.transaction(['experiments', 'meta']);
@@ -41,17 +43,17 @@ async function weightsStored(page: Page, timeout = 300_000): Promise<void> {
             const rec = tx.objectStore('experiments').get(open.result as string);
             rec.onsuccess = () => {
               const cells = (rec.result?.cells ?? []) as { weights?: unknown }[];
-              db.close();
               resolve(cells.length > 0 && cells.every((c) => c.weights));
             };
           };
+          tx.oncomplete = () => db.close();
+          tx.onerror = () => reject(tx.error);
         };
-        req.onerror = () => resolve(false);
       }),
-    null,
-    { timeout, polling: 500 },
   );
-}
+
+/** Wait until every cell of the open experiment has weights stored (awaited in Node: see waitUntil). */
+const weightsStored = (page: Page, timeout = 300_000) => waitUntil(() => weightsOnEveryCell(page), { timeout, every: 500, what: 'stored weights on every cell' });
 
 async function create(page: Page, o: { name: string; seeds: string; steps: number; keepWeights: boolean }): Promise<void> {
   await page.getByLabel('base settings').fill(TINY);

@@ -3,7 +3,8 @@
  * the draft and leaves the running run as it was; a good one trains (a new run, its base pretrained
  * from the spec's mix), appears in the URL (stored and named: it is too long for a link), and a
  * fresh tab with that URL restores it. A draft not applied survives a reload (the editor says it is a
- * draft and can discard it). Screenshots
+ * draft and can discard it). Hints, next states and outcomes are edited in the form too, checked at
+ * the field, and a task so edited trains. Screenshots
  * of the editor go to test-results/.
  */
 import { mkdirSync } from 'node:fs';
@@ -96,5 +97,42 @@ describe('task editor (WASM)', () => {
     } finally {
       await fresh.close();
     }
+  }, 300_000);
+
+  it('hints, next states and outcomes in the form: checked at the field, and the edited task trains', async () => {
+    const page = h.page;
+    const panel = page.getByTestId('task-panel');
+    await panel.getByLabel('Load a built-in task').selectOption('toolchain');
+    const next = panel.getByLabel('start search next state', { exact: true });
+    await next.fill('results=0.7, empty');
+    await next.press('Enter');
+    await expect.poll(() => page.getByTestId('task-problems').innerText()).toContain('states[0].act.search.next');
+    expect(await next.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('task-apply').isDisabled()).toBe(true);
+    await next.fill('results=0.6, empty=0.4');
+    await next.press('Enter');
+    const outcome = panel.getByLabel('start answer outcome', { exact: true });
+    await outcome.fill('');
+    await outcome.press('Enter');
+    await expect.poll(() => outcome.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('task-problems').innerText()).toMatch(/states\[0\]\.act\.answer\.outcome: P\(success\)/);
+    await outcome.fill('0.2');
+    await outcome.press('Enter');
+    await panel.getByLabel('start read hint to', { exact: true }).selectOption('answer');
+    await panel.getByLabel('start read hint when', { exact: true }).selectOption('not-positive');
+    await expect.poll(() => page.getByTestId('task-problems').innerText()).toContain('valid spec');
+    const spec = JSON.parse(await page.locator('#task-json').inputValue());
+    const act = spec.states[0].act;
+    expect(act.search.next).toEqual({ results: 0.6, empty: 0.4 });
+    expect(act.answer.outcome).toBe(0.2);
+    expect(act.read.hint).toEqual({ to: 'answer', when: 'not-positive' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('task-env-start').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${ARTIFACTS}task-editor-environment.png` });
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await page.getByTestId('task-apply').click();
+    await expect.poll(() => panel.locator('.in-use').innerText(), { timeout: 60_000 }).toContain('custom: toolchain');
+    await ready(page);
+    await stepN(page, 2);
   }, 300_000);
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureLogs, type MeasureResult, type MeasureSpec } from '../../src/core/import/analyze';
 import { memorySource } from '../../src/core/import/sources';
-import type { FormatId } from '../../src/core/import/types';
+import type { FormatId, ImportSource } from '../../src/core/import/types';
 import { openParquet } from '../../src/io/hyparquet';
 import { re2Engine } from '../../src/io/re2';
 
@@ -17,7 +17,11 @@ export function exampleRules(format: FormatId): Pick<MeasureSpec, 'states' | 'be
   return { states: json(index.states) as MeasureSpec['states'], behaviors: json(index.behaviors[format]) as MeasureSpec['behaviors'] };
 }
 
+/** The example's files of a format, in memory (a copy of each file's bytes). */
+export function exampleSources(format: FormatId): ImportSource[] {
+  return index.files[format].map((f) => memorySource(f, new Uint8Array(readFileSync(join(EXAMPLES, f)))));
+}
+
 export function importExample(format: FormatId, eps = 0.05): Promise<MeasureResult> {
-  const sources = index.files[format].map((f) => memorySource(f, new Uint8Array(readFileSync(join(EXAMPLES, f)))));
-  return measureLogs(sources, { ...exampleRules(format), eps }, { format, parquet: openParquet, regex: re2Engine });
+  return measureLogs(exampleSources(format), { ...exampleRules(format), eps }, { format, parquet: openParquet, regex: re2Engine });
 }

@@ -2,7 +2,7 @@
 // engine, "drop samples whose votes disagree" before the built-in Binary RL rules changes what is
 // queued versus the built-in gate, deterministically, and works as a live setting.
 import { describe, expect, it } from 'vitest';
-import { makeConfig, type Config } from '../../src/core/config';
+import { applyPatch, makeConfig, type Config } from '../../src/core/config';
 import { builtinGateText, gateOf } from '../../src/core/gates/builtin';
 import { Run } from '../../src/core/loop';
 import type { TrainedFrame } from '../../src/core/metrics';
@@ -61,6 +61,6 @@ describe('custom gate on the tabular engine', () => {
     expect(f[2].changes).toEqual({ gate: custom.gate });
     expect(f[2].series['gate/rule_counts']).toHaveLength(6);
     expect(run.timeline.at(-1)).toEqual({ step: 2, patch: { gate: custom.gate } });
-    expect(() => run.setConfig({ gate: 'votes_pso > 0 => drop' })).toThrow(/config\.gate: rule 1, character 1: .*votes_pos/);
+    expect(() => applyPatch(run.config, { gate: 'votes_pso > 0 => drop' })).toThrow(/config\.gate: rule 1, character 1: .*votes_pos/);
   });
 });

@@ -1,6 +1,7 @@
 // The JSON codec: a config as a JSON object with its schema version; missing fields take defaults.
 import { CONFIG_VERSION, type Config } from './schema';
-import { ConfigError, describeValue, makeConfig } from './validate';
+import { describeValue } from './field';
+import { ConfigError, makeConfig } from './validate';
 
 export function configToJson(c: Config): string {
   return JSON.stringify({ v: CONFIG_VERSION, ...c });

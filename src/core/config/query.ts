@@ -3,7 +3,8 @@
 // settings) are written; decoding is lenient: a bad field is reported once and keeps its base value.
 import { CONFIG_KEYS, CONFIG_VERSION, defaultConfig, settingOfUrlKey, urlKey, type Config, type ConfigKey } from './schema';
 import { formatField, parseField } from './text';
-import { ConfigError, describeValue, repairConfig, type FieldError } from './validate';
+import { describeValue } from './field';
+import { ConfigError, repairConfig, type FieldError } from './validate';
 
 /** Longest query read (characters); a shared link beyond it is cut at the last whole parameter. */
 export const MAX_QUERY_LENGTH = 4000;

@@ -1,7 +1,8 @@
 // Settings as text (a query value, a CLI --set): strict decimal numbers, never Number()'s guesses
 // ("0x10", "0b1", "Infinity", " 1", "" as 0).
 import { fieldSpec, isConfigKey, type Config, type ConfigKey } from './schema';
-import { ConfigError, checkField, describeValue } from './validate';
+import { checkField, describeValue } from './field';
+import { ConfigError } from './validate';
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const WHOLE = /^\d+$/;

@@ -1,8 +1,10 @@
-// Validation over the schema table: one field, the cross-field rules, whole configs and patches.
-// A config is checked here once at each boundary (URL, JSON/preset/bundle, CLI flags, worker API);
-// past it, a Config is a typed value that nobody checks again.
-import { defaultConfig, fieldSpec, isConfigKey, type Config, type ConfigKey } from './schema';
+// Validation over the schema table: the cross-field rules, whole configs, patches and one edited
+// field (one value against its field: field.ts). A config is checked here once at each boundary
+// (URL, JSON/preset/bundle, CLI flags, a control, the worker API); past it, a Config is a typed
+// value that nobody checks again.
+import { defaultConfig, type Config, type ConfigKey } from './schema';
 import { taskLabel } from '../tasks/registry';
+import { checkField } from './field';
 import { taskStateCount } from './task';
 
 export class ConfigError extends Error {
@@ -19,50 +21,6 @@ export interface FieldError {
   message: string;
 }
 
-/** Check one value against its field; returns an error message or null. */
-/** The first unpaired UTF-16 surrogate in `text` (a link cannot carry one: encodeURIComponent throws), or -1. */
-export function loneSurrogateAt(text: string): number {
-  const m = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
-  return m ? m.index : -1;
-}
-
-/** Check one value against its field; returns an error message or null. */
-export function checkField(key: string, value: unknown): string | null {
-  if (!isConfigKey(key)) return 'unknown setting';
-  const f = fieldSpec(key);
-  if (f.type === 'bool') return typeof value === 'boolean' ? null : `expected a boolean, got ${describe(value)}`;
-  if (f.type === 'enum') return typeof value === 'string' && f.values.includes(value) ? null : `expected one of ${f.values.join(' | ')}, got ${describe(value)}`;
-  if (f.type === 'text') {
-    if (typeof value !== 'string') return `expected a string, got ${describe(value)}`;
-    if (value.length > f.maxLength) return `${value.length} characters is over the limit of ${f.maxLength}`;
-    const lone = loneSurrogateAt(value);
-    if (lone >= 0) return `character ${lone + 1} is half of a character pair (an unpaired surrogate, U+${value.charCodeAt(lone).toString(16).toUpperCase()}); remove it`;
-    return value.trim() === '' ? null : f.check(value);
-  }
-  if (typeof value !== 'number') return `expected a number, got ${describe(value)}`;
-  if (!Number.isFinite(value)) return `expected a finite number, got ${value}`;
-  if (f.type === 'int' && !Number.isInteger(value)) return `expected an integer, got ${value}`;
-  if (value < f.min || value > f.max) return `${value} is outside [${f.min}, ${f.max}]`;
-  return null;
-}
-
-/** A value for an error message; never throws (an object without a usable toString included). */
-export function describeValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
-  if (v === null) return 'null';
-  if (typeof v === 'object') {
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(v);
-    } catch {
-      text = undefined;
-    }
-    text ??= Object.prototype.toString.call(v);
-    return `${Array.isArray(v) ? 'array' : 'object'} ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
-  }
-  return `${typeof v} ${String(v)}`;
-}
-const describe = describeValue;
 
 /** Rules that involve several fields; `involved` lists every field the rule reads. */
 function crossErrors(c: Config): (FieldError & { involved: ConfigKey[] })[] {
@@ -115,7 +73,29 @@ export function makeConfig(partial: Record<string, unknown> = {}): Config {
   return { ...defaultConfig(), ...partial } as Config;
 }
 
-/** Validate a patch against a base config (e.g. Run.setConfig). */
+/** `c` when no rule across fields breaks; else throws ConfigError naming the first clash. */
+function crossChecked(c: Config): Config {
+  const clash = crossErrors(c)[0];
+  if (clash) throw new ConfigError(clash.field, clash.message);
+  return c;
+}
+
+/**
+ * A patch from outside (a worker message, a replayed timeline) on a typed config: each patched
+ * field is checked once, then the rules across fields; `base` is not checked again. Throws ConfigError.
+ */
 export function applyPatch(base: Config, patch: Record<string, unknown>): Config {
-  return makeConfig({ ...base, ...patch });
+  for (const [k, v] of Object.entries(patch)) {
+    const msg = checkField(k, v);
+    if (msg) throw new ConfigError(k, msg);
+  }
+  return crossChecked({ ...base, ...patch } as Config);
+}
+
+/**
+ * One field edited on the page, its value already checked where it was entered (checkField, in the
+ * control): only the rules across fields are checked here. Throws ConfigError.
+ */
+export function withField<K extends ConfigKey>(config: Config, key: K, value: Config[K]): Config {
+  return crossChecked({ ...config, [key]: value });
 }

@@ -2,7 +2,7 @@
 // worker messages, bundles) and is parsed once per text on each side of a boundary: every reader
 // on that side (the editor's check, the config check, the loop, the panels) gets the same
 // compiled value from here.
-import { checkGateText, GateError, type Gate } from './gate';
+import { checkGateText, GateError, gateText, type Gate } from './gate';
 
 const compiled = new Map<string, Gate>();
 const MAX_KEPT = 64;
@@ -28,6 +28,16 @@ export function compileGate(text: string): Gate {
   const r = checkGate(text);
   if (r.errors.length) throw r.errors[0];
   return r.gate!;
+}
+
+/**
+ * A gate compiled from parts parsed elsewhere (a CLI's --gate-rule flags and gate file): its
+ * canonical text, kept with it, so that the config's check and the loop find it without parsing.
+ */
+export function keepGate(gate: Gate): string {
+  const text = gateText(gate);
+  if (!compiled.has(text)) keep(text, gate);
+  return text;
 }
 
 /** null when the text compiles to a gate, else its first error (rule, character, reason). */

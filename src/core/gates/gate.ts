@@ -90,7 +90,8 @@ export function ruleName(gate: Gate, i: number): string {
   return i >= gate.rules.length ? 'no rule matched (dropped)' : gate.rules[i].label || `rule ${i + 1}`;
 }
 
-function finish(rules: Rule[]): Gate {
+/** The gate of parsed rules, in order (what it reads, whether it serves groups). */
+export function gateFromRules(rules: Rule[]): Gate {
   if (rules.length === 0) throw new GateError(0, 'rule', 'a gate needs at least one rule', 0);
   const reads = new Set<string>();
   for (const r of rules) {
@@ -136,7 +137,7 @@ export function checkGateText(text: string): { gate: Gate | null; errors: GateEr
     }
   }
   if (!errors.length && !rules.length) errors.push(new GateError(0, 'rule', 'a gate needs at least one rule', 0));
-  return { gate: errors.length ? null : finish(rules), errors, lines };
+  return { gate: errors.length ? null : gateFromRules(rules), errors, lines };
 }
 
 /** A gate from JSON: { rules: ["EXPR => DECISION # label" | { when, then, label? }, …] }. */
@@ -162,7 +163,7 @@ export function parseGateJson(obj: unknown): Gate {
     if (arrow) throw new GateError(i, 'when', '"when" holds the condition only (no =>)', arrow.pos, arrow.end);
     return makeRule(x.when, x.then, (x.label as string | undefined) ?? '', i);
   });
-  return finish(rules);
+  return gateFromRules(rules);
 }
 
 /** The canonical text of a gate (parseGateText(gateText(g)) gives the same rules). */

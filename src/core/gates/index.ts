@@ -20,7 +20,7 @@ export { compileExpression, FUNCTION_DOCS } from './parse';
 export { evaluate, fieldsOf, matches } from './evaluate';
 export { nearestName } from './nearest';
 export { SAMPLE_FIELDS, GROUP_FIELDS, type SampleFieldName } from './fields';
-export { checkGate, compileGate, gateCompiles, gateParses } from './compile';
+export { checkGate, compileGate, gateCompiles, gateParses, keepGate } from './compile';
 export * from './gate';
 export * from './types';
 export * from './funnel';

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gateRuleLines, readGateFile } from '../../cli/gate-args';
+import { gateSetting, readGateFile } from '../../cli/gate-args';
 import { checkDraft } from '../../ui/gates/editor';
 import { checkField, configFromQuery, encodeQueryValue, makeConfig } from '../config';
 import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, parseBundle } from '../experiment/bundle';
@@ -83,7 +83,7 @@ describe('names of Object.prototype at every gate entry point', () => {
   it('the command line (--gate-rule, --gate FILE, import --gate) and the editor', () => {
     for (const n of NAMES) {
       for (const line of [`true => ${n}`, `true => mask1 ${n}`]) {
-        clear(thrown(() => gateRuleLines([line])), n);
+        clear(thrown(() => gateSetting([line])), n);
         const file = join(tmp, 'g.txt');
         writeFileSync(file, `${line}\n`);
         clear(thrown(() => readGateFile(file)), n);

@@ -13,25 +13,24 @@
 //   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
 //   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
 //   entropies support/token_entropy[_empirical]/<state>; and the counts a task fit reads (fit-counts.ts).
-import { entropyOf } from '../measure/entropy';
 import type { ScalarsWith } from '../measure/names';
 import { behaviorScalars, bucketVariance, type MetricsFrame } from '../metrics';
 import type { Gate } from '../gates/index';
 import { FitCounts } from './fit-counts';
 import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
 import type { BehaviorClassifier, StateClassifier } from './rules';
+import { PairCounts } from './pair-counts';
+import { StepTokens } from './step-tokens';
 import { tokensOf } from './tokens';
 import type { ImportedSample } from './types';
 
 /** Tokens per response used by the empirical token statistics (bounds memory on long responses). */
 export const TOKEN_CAP = 256;
-const START = '\u0002';
 
 class StepAcc {
   n = 0;
   judged = 0;
   unclassified = 0;
-  tokens = 0;
   counts = new Map<string, Map<string, number>>();
   groups = new Map<string, number[]>();
   byState = new Map<string, number[]>();
@@ -39,14 +38,12 @@ class StepAcc {
   rSq = 0;
   /** −Σ log π and token count, per state (pooled at frame time). */
   logprob = new Map<string, { sum: number; n: number }>();
-  /** Next-token counts after each token, per state (`state \u0001 previous token`; pooled at frame time). */
-  bigram = new Map<string, Map<string, number>>();
-  uni = new Set<string>();
-  uniN = 0;
-  bi = new Set<string>();
-  biN = 0;
   gate: GateSample[] = [];
   fit = new FitCounts();
+  constructor(
+    /** Next-token counts per state and previous token, distinct n-grams. */
+    readonly tokens: StepTokens,
+  ) {}
 }
 
 function pushTo(m: Map<string, number[]>, key: string, x: number): void {
@@ -59,19 +56,6 @@ function pushTo(m: Map<string, number[]>, key: string, x: number): void {
 function rewardBuckets(a: StepAcc): number[][] {
   const groups = [...a.groups.values()].filter((xs) => xs.length > 1);
   return groups.length ? groups : [...a.byState.values()];
-}
-
-/** H(next | previous) from next-token counts per previous token. */
-function conditionalEntropy(tables: Iterable<Map<string, number>>): number {
-  let h = 0;
-  let total = 0;
-  for (const next of tables) {
-    const counts = [...next.values()];
-    const n = counts.reduce((x, y) => x + y, 0);
-    h += n * entropyOf(counts.map((c) => c / n));
-    total += n;
-  }
-  return total ? h / total : 0;
 }
 
 export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
@@ -100,6 +84,9 @@ interface MeasuredStep {
 export class ImportMeasure {
   private steps = new Map<number, StepAcc>();
   private measured = new Map<number, MeasuredStep>();
+  /** Token tables of measured steps, emptied, for the next steps to reuse; the pooled counts' table, shared. */
+  private spareTokens: StepTokens[] = [];
+  private pooledScratch = new PairCounts();
   private behaviorsSeen = new Set<string>();
   unclassified = 0;
   samples = 0;
@@ -121,8 +108,9 @@ export class ImportMeasure {
     const c = this.behaviors.classify(s);
     let a = this.steps.get(s.step);
     if (!a) {
-      this.steps.set(s.step, (a = new StepAcc()));
-      while (this.steps.size > this.openSteps) this.measureStep(Math.min(...this.steps.keys()));
+      // the oldest step is measured first, so the new one can take its emptied token tables
+      while (this.steps.size >= this.openSteps) this.measureStep(Math.min(...this.steps.keys()));
+      this.steps.set(s.step, (a = new StepAcc(this.spareTokens.pop() ?? new StepTokens())));
     }
     a.n++;
     this.samples++;
@@ -151,23 +139,7 @@ export class ImportMeasure {
     }
     if (this.gate) a.gate.push(gateSample(s, state));
     a.fit.add(s, state, c.behavior);
-    const toks = tokensOf(s, TOKEN_CAP);
-    a.tokens += toks.length;
-    let prev = START;
-    for (let i = 0; i < toks.length; i++) {
-      const t = toks[i];
-      const key = `${state}\u0001${prev}`;
-      let next = a.bigram.get(key);
-      if (!next) a.bigram.set(key, (next = new Map()));
-      next.set(t, (next.get(t) ?? 0) + 1);
-      a.uni.add(t);
-      a.uniN++;
-      if (i > 0) {
-        a.bi.add(`${prev}\u0001${t}`);
-        a.biN++;
-      }
-      prev = t;
-    }
+    a.tokens.add(state, tokensOf(s, TOKEN_CAP));
     return { state, behavior: c.behavior, rule: c.rule };
   }
 
@@ -185,6 +157,13 @@ export class ImportMeasure {
   /** Steps whose tallies are held now (the bound the benchmark checks). */
   get openStepCount(): number {
     return this.steps.size;
+  }
+
+  /** Entries the open steps hold (token-table entries, rewards, gate samples): what grows with a step's size, never with the step count. */
+  get heldEntries(): number {
+    let n = 0;
+    for (const a of this.steps.values()) n += a.tokens.entries + 2 * a.judged + a.gate.length;
+    return n;
   }
 
   frames(): MetricsFrame[] {
@@ -221,22 +200,11 @@ export class ImportMeasure {
       lpN += lp.n;
     }
     if (lpN) scalars['support/token_entropy'] = lpSum / lpN;
-    if (a.uniN) {
-      const perState = new Map<string, Map<string, Map<string, number>>>();
-      const pooled = new Map<string, Map<string, number>>();
-      for (const [key, next] of a.bigram) {
-        const [state, prev] = key.split('\u0001');
-        let byPrev = perState.get(state);
-        if (!byPrev) perState.set(state, (byPrev = new Map()));
-        byPrev.set(prev, next);
-        let sum = pooled.get(prev);
-        if (!sum) pooled.set(prev, (sum = new Map()));
-        for (const [t, c] of next) sum.set(t, (sum.get(t) ?? 0) + c);
-      }
-      for (const [state, byPrev] of perState) scalars[`support/token_entropy_empirical/${state}`] = conditionalEntropy(byPrev.values());
-      scalars['support/token_entropy_empirical'] = conditionalEntropy(pooled.values());
-      scalars['support/distinct_1'] = a.uni.size / a.uniN;
-      if (a.biN) scalars['support/distinct_2'] = a.bi.size / a.biN;
+    a.tokens.scalars(scalars, this.pooledScratch);
+    const responseTokens = a.n ? a.tokens.tokens / a.n : 0;
+    if (this.openSteps !== Infinity) {
+      a.tokens.reset();
+      this.spareTokens.push(a.tokens);
     }
     if (a.judged) {
       const mean = a.rSum / a.judged;
@@ -250,7 +218,7 @@ export class ImportMeasure {
     scalars['import/samples'] = a.n;
     scalars['import/judged'] = a.judged;
     scalars['import/unclassified'] = a.unclassified;
-    scalars['import/response_tokens'] = a.n ? a.tokens / a.n : 0;
+    scalars['import/response_tokens'] = responseTokens;
     const series: MetricsFrame['series'] = {};
     if (this.gate) {
       const f = gateFunnel(this.gate, a.gate);

@@ -43,6 +43,7 @@ export interface ImportIssue {
 export interface ImportSource {
   name: string;
   size: number;
+  /** The bytes in order. A chunk may be overwritten once the next one is asked for (the CLI reads into one buffer): use it before. */
   stream(): AsyncIterable<Uint8Array>;
   slice(start: number, end: number): Promise<ArrayBuffer>;
 }

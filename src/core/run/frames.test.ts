@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createCoalescer, framesToCsv, type MetricFrame } from './frames';
+import type { MetricsFrame } from '../metrics';
+import { baseFrameOf, createCoalescer, framesToCsv, framesUpTo, type MetricFrame } from './frames';
+import type { LabStatus } from './types';
 
 /** Fake clock + timer queue. */
 function fakeTime() {
@@ -95,5 +97,19 @@ describe('framesToCsv', () => {
       { step: 2, 'train/loss': 0.25 },
     ]);
     expect(csv).toBe('step,support/token_entropy,train/loss\n1,2,0.5\n2,,0.25\n');
+  });
+});
+
+describe('the frames the page keeps', () => {
+  it('the base as a step-0 frame of its behavior metrics; none for a fork', () => {
+    const baseScalars = { 'support/behavior_support/0': 3 } as unknown as LabStatus['baseScalars'];
+    const f = baseFrameOf({ baseScalars } as LabStatus);
+    expect(f).toEqual({ step: 0, version: 0, scalars: baseScalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] });
+    expect(baseFrameOf({ baseScalars: null } as LabStatus)).toBeNull();
+  });
+  it('frames up to a step', () => {
+    const fs = [1, 2, 3, 5].map((step) => ({ step }) as MetricsFrame);
+    expect(framesUpTo(fs, 3).map((f) => f.step)).toEqual([1, 2, 3]);
+    expect(framesUpTo(fs, 0)).toEqual([]);
   });
 });

@@ -4,11 +4,22 @@
  * dropped — plots need every step — they are delivered in batches.
  */
 import type { MetricsFrame } from '../metrics';
+import type { LabStatus } from './types';
 
 /** A step's frame as a session streams it: its step counted from the run's origin, its traces sent apart. */
 export function streamed(frame: MetricsFrame, origin: number): MetricsFrame {
   const { trace: _trace, ...rest } = frame;
   return { ...rest, step: frame.step + origin, trace: [] };
+}
+
+/** The base before SFT and RL as a step-0 frame (behavior metrics only); null when the status has none (a fork). */
+export function baseFrameOf(s: LabStatus): MetricsFrame | null {
+  return s.baseScalars ? { step: 0, version: 0, scalars: s.baseScalars, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] } : null;
+}
+
+/** The frames up to `step` (what a restarted or resumed run keeps of the ones shown). */
+export function framesUpTo(frames: readonly MetricsFrame[], step: number): MetricsFrame[] {
+  return frames.filter((f) => f.step <= step);
 }
 
 /**

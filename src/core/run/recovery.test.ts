@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../config';
 import type { MetricsFrame } from '../metrics';
 import { recorder, tabularSessionDeps } from '../../../tests/support/session-deps';
-import { SNAPSHOT_EVERY, configAfter, planResume, snapshotDue } from './recovery';
+import { SNAPSHOT_EVERY, configAfter, planResume, snapshotDue, snapshotOnStatus, snapshotRefusal, snapshotWithin } from './recovery';
+import type { LabSnapshot } from './types';
 import { RunSession } from './session';
 
 const cfg = makeConfig({ lr: 0.05, behaviorSamples: 8, rolloutBatch: 8, steps: 30 });
@@ -59,5 +60,25 @@ describe('snapshotDue / configAfter', () => {
   it('the settings after a timeline', () => {
     expect(configAfter([])).toBeNull();
     expect(configAfter([{ step: 0, patch: cfg }, { step: 3, patch: { clipHigh: 0.4 } }, { step: 5, patch: { lr: 0.01 } }])).toEqual({ ...cfg, clipHigh: 0.4, lr: 0.01 });
+  });
+});
+
+describe('when the page keeps a snapshot, and which one it keeps', () => {
+  it('a stopped run at a new step is kept; a running one every SNAPSHOT_EVERY steps; a non-finite stop never', () => {
+    for (const phase of ['ready', 'paused', 'done'] as const) expect(snapshotOnStatus({ phase, needsReset: false, step: 7 }, 5)).toBe(true);
+    expect(snapshotOnStatus({ phase: 'paused', needsReset: false, step: 5 }, 5)).toBe(false);
+    expect(snapshotOnStatus({ phase: 'paused', needsReset: true, step: 7 }, 5)).toBe(false);
+    for (const phase of ['running', 'loading', 'pretraining', 'error'] as const) expect(snapshotOnStatus({ phase, needsReset: false, step: 70 }, 5)).toBe(false);
+  });
+  it('a snapshot past the frames kept belongs to the run that ended', () => {
+    const snap = { step: 30 } as LabSnapshot;
+    expect(snapshotWithin(snap, 30)).toBe(snap);
+    expect(snapshotWithin(snap, 29)).toBeNull();
+    expect(snapshotWithin(null, 29)).toBeNull();
+  });
+  it('an engine that cannot export is a lasting refusal; any other failure is not', () => {
+    expect(snapshotRefusal(new Error('the tabular engine cannot export its state'))).toBe('the tabular engine cannot export its state');
+    expect(snapshotRefusal(new Error('lab worker A stopped: no answer'))).toBe('');
+    expect(snapshotRefusal('cannot export')).toBe('cannot export');
   });
 });

@@ -8,7 +8,7 @@
 import { makeConfig, type Config } from '../config';
 import type { TimelineEntry } from '../loop';
 import type { MetricsFrame } from '../metrics';
-import type { ForkPoint, LabSnapshot, ResumeFrom } from './types';
+import type { ForkPoint, LabSnapshot, LabStatus, ResumeFrom } from './types';
 
 /** Steps between snapshots kept while playing (a readback of the trainer's state each); also at every stop. */
 export const SNAPSHOT_EVERY = 25;
@@ -57,6 +57,28 @@ export function planResume(r: Interrupted): ResumePlan {
 /** Whether to keep a new snapshot of a run at `step` whose last kept one is at `kept` (0: none). */
 export function snapshotDue(step: number, kept: number, stopped: boolean): boolean {
   return stopped ? step > kept : step - kept >= SNAPSHOT_EVERY;
+}
+
+/**
+ * Whether a status calls for a snapshot: a run that stopped (pause, Step, done) is kept as it
+ * stands, so that a reload resumes right there; one stopped by a non-finite metric is not.
+ */
+export function snapshotOnStatus(s: Pick<LabStatus, 'phase' | 'needsReset' | 'step'>, kept: number): boolean {
+  return ['ready', 'paused', 'done'].includes(s.phase) && !s.needsReset && snapshotDue(s.step, kept, true);
+}
+
+/** The snapshot, unless it lies past `keptTo` (the frames were cut back there: it belongs to the run that ended). */
+export function snapshotWithin(snapshot: LabSnapshot | null, keptTo: number): LabSnapshot | null {
+  return snapshot && snapshot.step > keptTo ? null : snapshot;
+}
+
+/**
+ * Why a snapshot failed for good — the engine cannot export its state (recovery then replays) —,
+ * else '' (a failing worker: the watchdog's business, a later snapshot may work).
+ */
+export function snapshotRefusal(e: unknown): string {
+  const why = e instanceof Error ? e.message : String(e);
+  return /cannot export/.test(why) ? why : '';
 }
 
 /** The settings a run has after its timeline (entry 0: its full config at its start). */

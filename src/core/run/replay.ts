@@ -3,6 +3,7 @@
  * without streaming them (the page shows the stored frames), and check the last one against the
  * stored frame. Deterministic from the seed, so a run without a snapshot comes back exactly too.
  */
+import { applyPatch } from '../config';
 import { firstFrameDifference } from '../experiment/bundle';
 import type { Run } from '../loop';
 import { nonFinite, type MetricsFrame } from '../metrics';
@@ -25,7 +26,11 @@ export async function replayTo(run: Run, origin: number, r: ResumeFrom, progress
   let last: MetricsFrame | null = null;
   let poisoned = '';
   while (run.stepCount < target) {
-    for (const e of patches) if (e.step - origin === run.stepCount) run.setConfig(e.patch);
+    for (const e of patches) {
+      if (e.step - origin !== run.stepCount) continue;
+      applyPatch(run.config, e.patch); // the timeline came with the init message: each patch is checked here, once
+      run.setConfig(e.patch);
+    }
     last = await run.step();
     const bad = nonFinite(last);
     if (bad) {

@@ -7,7 +7,7 @@
  * Phases: loading → (pretraining →) ready ⇄ running ⇄ paused → done; a non-finite metric pauses
  * for good (needsReset) until a reset; an engine error or a lost device → error.
  */
-import { makeConfig, runFixingIn, type Config } from '../config';
+import { applyPatch, makeConfig, runFixingIn, type Config } from '../config';
 import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
@@ -289,7 +289,7 @@ export class RunSession {
   }
 
   reseed(seed: number): Promise<LabStatus> {
-    return this.reset(makeConfig({ ...this.config, seed }));
+    return this.reset(applyPatch(this.config, { seed }));
   }
 
   setSpeed(stepsPerSecond: number): void {
@@ -300,14 +300,19 @@ export class RunSession {
     this.pauseAt = step;
   }
 
-  /** Live settings go to the run's next step; restart settings need reset() (reported). */
+  /**
+   * Live settings go to the run's next step; restart settings need reset() (reported). The patch
+   * comes from outside (the page's message, a CLI flag): it is checked here, once; the run takes it
+   * as a typed value.
+   */
   setConfig(patch: Partial<Config>): Promise<string | null> {
     return this.transport.exclusive(async () => {
       const restart = runFixingIn(patch);
       if (restart.length) return `${restart.join(', ')} fix the run: reset to apply`;
       try {
+        const next = applyPatch(this.config, patch);
         this.run?.setConfig(patch);
-        this.config = makeConfig({ ...this.config, ...patch });
+        this.config = next;
         this.emit();
         return null;
       } catch (e) {

@@ -78,3 +78,26 @@ export interface LabListener {
   frames(runId: number, frames: MetricsFrame[], traces: SampleTrace[]): void;
   status(status: LabStatus): void;
 }
+
+/** Which engine the lab worker tries first (src/engine/browser.ts). */
+export type BackendPreference = 'auto' | 'webgpu' | 'wasm';
+
+/** How the page starts a run in a lab worker (workers/lab.api.ts init). */
+export interface LabInit {
+  config: Config;
+  prefer: BackendPreference;
+  /** The page's base URL; shipped checkpoints are fetched from `<baseUrl>checkpoints/<task>.bin`. */
+  baseUrl: string;
+  /** SFT steps to pretrain the base in the worker when no checkpoint fits (default 400). */
+  pretrainSteps?: number;
+  /** WASM threads (default: ORT's choice). */
+  numThreads?: number;
+  /** Why `prefer` is what it is when the lab forced it (a WebGPU device loss): the badge says so. */
+  backendReason?: string;
+  /** Start from another run's weights at a step (Compare, or a recovery) instead of the task's base. */
+  fork?: ForkPoint;
+  /** Status message once ready (e.g. why this worker replaced one that failed). */
+  note?: string;
+  /** Pick up an interrupted run instead of starting at its beginning (recovery-plan.ts plans it). */
+  resume?: ResumeFrom;
+}

@@ -8,8 +8,12 @@
 //       state — is within Monte Carlo error of the example's first step: the exact multinomial test
 //       of the example's counts under the simulated distribution, and a two-sample binomial bound per
 //       behavior (|q − p| ≤ 2.576·sqrt(p(1−p)/n + q(1−q)/1024)), each at α = 0.01;
+//       The first training step's 64 served turns (states drawn by the compiled environment) pass
+//       the exact test under the base mix, also at α = 0.01;
 //   (3) the same tests REJECT the first step when the task is fitted from the last step instead
 //       (support has collapsed by then): the test can fail.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../config/validate';
 import type { MeasureResult } from '../import/analyze';
@@ -38,15 +42,20 @@ function firstStepCounts(m: MeasureResult, spec: TaskSpec): Record<string, numbe
 }
 
 /** The lab's step-0 behavior distribution of a spec's task: Run.create's base measure on the tabular engine. */
-async function stepZero(spec: TaskSpec, seed: number): Promise<Record<string, number[]>> {
-  const cfg = makeConfig({ taskSpec: specText(spec), behaviorSamples: N_SIM, seed });
+async function stepZero(spec: TaskSpec, seed: number): Promise<{ dist: Record<string, number[]>; served: Record<string, number[]> }> {
+  const cfg = makeConfig({ taskSpec: specText(spec), behaviorSamples: N_SIM, seed, rolloutBatch: 64 });
   const engine = createTabularEngine(policyShape(cfg));
   await pretrainBase(engine, taskFromSpec(spec), seed, { steps: 400, batch: 64, lr: 0.05, temperature: cfg.temperature });
   await engine.setWeights(await engine.getWeights());
   const run = await Run.create(engine, cfg);
   const sc = run.baseScalars as Record<string, number>;
+  // the first training step's served turns went through the compiled environment (states drawn by it)
+  const served = (await run.step()).trace;
   run.dispose();
-  return Object.fromEntries(spec.states.map((s) => [s.name, spec.behaviors.map((b) => sc[`support/behavior_dist/${s.name}/${b.name}`])]));
+  return {
+    dist: Object.fromEntries(spec.states.map((s) => [s.name, spec.behaviors.map((b) => sc[`support/behavior_dist/${s.name}/${b.name}`])])),
+    served: Object.fromEntries(spec.states.map((s) => [s.name, spec.behaviors.map((b) => served.filter((t) => t.state === s.name && t.behavior === b.name).length)])),
+  };
 }
 
 const valid = (r: FitResult) => validateTaskSpec(JSON.parse(JSON.stringify(r.spec)));
@@ -67,7 +76,7 @@ describe('a task fitted from the shipped verl example', () => {
       task.baseMix[i].forEach((p, j) => expect(p).toBeCloseTo(c[j] / n, 12));
     });
     // (2) and (3): the simulated step 0
-    const sim = await stepZero(fit.spec, 1);
+    const { dist: sim, served } = await stepZero(fit.spec, 1);
     const report: string[] = [];
     task.states.forEach((s, i) => {
       const q = sim[s.name];
@@ -84,12 +93,17 @@ describe('a task fitted from the shipped verl example', () => {
       const pv = exactMultinomialP(counts[s.name], qv);
       report.push(`${s.name}: counts ${counts[s.name].join('/')}, simulated ${qv.map((x) => x.toFixed(3)).join('/')}, exact p = ${pv.toFixed(3)}`);
       expect(pv, report.at(-1)).toBeGreaterThan(ALPHA);
+      // the 64 turns of the first training step, served through the environment, against the base mix
+      const ps = exactMultinomialP(served[s.name], task.baseMix[i]);
+      report.push(`  served at step 1: ${served[s.name].join('/')}, exact p under the base mix = ${ps.toFixed(3)}`);
+      expect(ps, report.at(-1)).toBeGreaterThan(ALPHA);
     });
+    expect(Object.values(served).flat().reduce((a, x) => a + x, 0)).toBeGreaterThan(60);
     console.log(report.join('\n'));
 
     // the same test rejects a task fitted from the last step (support has collapsed by then)
     const last = fitTask(m, { baseSteps: [20, 20] });
-    const simLast = await stepZero(last.spec, 1);
+    const simLast = (await stepZero(last.spec, 1)).dist;
     const ps = last.spec.states.map((s) => {
       const q = simLast[s.name];
       const t = q.reduce((a, x) => a + x, 0);
@@ -98,6 +112,13 @@ describe('a task fitted from the shipped verl example', () => {
     console.log(`fitted from step 20: exact p per state ${ps.map((p) => p.toExponential(2)).join(', ')}`);
     expect(Math.min(...ps)).toBeLessThan(ALPHA);
   }, 120_000);
+});
+
+describe('the shipped fitted task', () => {
+  it('public/tasks/fitted-verl.json is the fit of the shipped verl example (npm run import -- … --fit-task)', async () => {
+    const shipped = JSON.parse(readFileSync(join(import.meta.dirname, '../../../public/tasks/fitted-verl.json'), 'utf8'));
+    expect(shipped).toEqual(JSON.parse(JSON.stringify(fitTask(await importExample('verl'), { name: 'fitted from the verl example' }).spec)));
+  });
 });
 
 describe('every shipped format fits a valid task', () => {
@@ -192,6 +213,12 @@ describe('what the fit cannot know', () => {
     // the turns in "answer" never had a next state
     expect(fit.spec.states.find((s) => s.name === 'answer')!.act.a.nextMessage).toBe(false);
     expect(fit.sessionTurns).toBeCloseTo(35 / 20, 12);
-    expect(() => taskFromSpec(fit.spec)).not.toThrow();
+    // it trains: sessions of two turns on the tabular engine, states drawn by the fitted transitions
+    const cfg = makeConfig({ taskSpec: specText(fit.spec), sessionTurns: 2, rolloutBatch: 16, behaviorSamples: 8, seed: 2 });
+    const run = await Run.create(createTabularEngine(policyShape(cfg)), cfg);
+    const frame = await run.step();
+    run.dispose();
+    expect(frame.scalars['esr/served']).toBeGreaterThanOrEqual(16);
+    expect(new Set(frame.trace.map((t) => t.state))).toEqual(new Set(['ask', 'answer']));
   });
 });

@@ -54,6 +54,8 @@ export interface FitResult {
   truthSteps: [number, number];
   /** Mean turns per session (OpenClaw), for the `sessionTurns` setting; null without sessions. */
   sessionTurns: number | null;
+  /** The import's names of spec.states and spec.behaviors, in the spec's order (a view pairs the import's curves with the fitted task's). */
+  importNames: { states: string[]; behaviors: string[] };
 }
 
 export const FIT_DEFAULTS = { minStateSamples: 30, minJudged: 10, unjudgedTruth: [0, 1, 0] as TruthRow };
@@ -127,7 +129,6 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
   // base mix, judge truth and transitions per state
   const specStates: StateSpec[] = states.map((s, i) => {
     const path = `states[${i}]`;
-    const n = stateTotal(s);
     const counts = behaviors.map((b) => count(base, s, b));
     const valid = counts.reduce((a, c) => a + c, 0);
     const inBase = base(`import/state_samples/${s}`);
@@ -150,7 +151,8 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
     const truths = behaviors.map((b) => truthOf(b, o.unjudgedTruth, `${path}.act.${bName(b)}.truth`));
     const value = truths.map((t) => t[0] - t[2]);
     const best = value.reduce((bi, x, j) => (x > value[bi] || (x === value[bi] && baseMix[bName(behaviors[j])] > baseMix[bName(behaviors[bi])]) ? j : bi), 0);
-    const good = behaviors.filter((_, j) => value[j] > 0).map(bName);
+    const positive = behaviors.filter((_, j) => value[j] > 0).map(bName);
+    const good = positive.length ? positive : [bName(behaviors[best])];
     const transition = (b: string, truth: TruthRow, tpath: string): TransitionSpec => {
       const t: TransitionSpec = { truth, hint: null, next: 'end' };
       if (!sessionKeys) return t;
@@ -174,15 +176,16 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
     const act: Record<string, TransitionSpec> = {};
     behaviors.forEach((b, j) => (act[bName(b)] = transition(b, truths[j], `${path}.act.${bName(b)}`)));
     act[INVALID_NAME] = transition(INVALID_NAME, truthOf(INVALID_NAME, INVALID_TRUTH, `${path}.act.invalid.truth`), `${path}.act.invalid`);
-    if (n > 0 && !good.length) note('invented', `${path}.good`, `no behavior has a positive expected vote in state "${s}": good (pass@k) is empty`);
+    if (!positive.length) note('invented', `${path}.good`, `no behavior has a positive expected vote in state "${s}": good (pass@k) is its best behavior, "${bName(behaviors[best])}"`, true);
     return { name: sName(s), token: v.states[i], baseMix, gold: bName(behaviors[best]), good, act };
   });
-  note('invented', 'states[].gold', 'a log has no gold (SFT) data: gold = the behavior with the highest expected vote E = P(+1) − P(−1) in each state; good (pass@k) = the behaviors with E > 0', true);
+  note('invented', 'states[].gold', 'a log has no gold (SFT) data: gold = the behavior with the highest expected vote E = P(+1) − P(−1) in each state; good (pass@k) = the behaviors with E > 0 (none: the best one)', true);
   note('invented', 'states[].act[].hint', 'hints: none (a log\'s hint text does not say which behavior it points to); add them for OPD');
 
   const nonTernary = states.reduce((a, s) => a + [...behaviors, INVALID_NAME].reduce((x, b) => x + judged(`import/reward_nonternary/${s}/${b}`), 0), 0);
   const judgedAll = states.reduce((a, s) => a + [...behaviors, INVALID_NAME].reduce((x, b) => x + (['pos', 'zero', 'neg'] as const).reduce((y, r) => y + judged(`import/reward_count/${s}/${b}/${r}`), 0), 0), 0);
   if (nonTernary) note('non-ternary', 'states[].act[].truth', `${nonTernary} of ${judgedAll} judged rewards are not −1, 0 or +1: each counts as its sign (r > 0 → +1, r = 0 → 0, r < 0 → −1), the magnitude is lost`, true);
+  if (judgedAll) note('mapping', 'states[].act[].truth', 'the truth is the distribution of the log\'s scores, its judge\'s noise included: train with judgeNoise = 0, or the lab\'s judge adds its noise again');
   if (!judgedAll) note('unjudged', 'states[].act[].truth', 'no sample of the log has a reward: every truth is a default', true);
   note('mapping', 'start', 'sessions start in a uniformly drawn state (the lab serves states uniformly; the log\'s state shares are not kept)');
 
@@ -194,5 +197,5 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
     behaviors: behaviors.map((b, i) => ({ name: bName(b), markers: [v.markers[i]], hint: v.hints[i] })),
     states: specStates,
   };
-  return { spec, notes, baseSteps, truthSteps, sessionTurns };
+  return { spec, notes, baseSteps, truthSteps, sessionTurns, importNames: { states, behaviors } };
 }

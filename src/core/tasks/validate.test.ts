@@ -25,6 +25,8 @@ describe('task spec validation', () => {
     expect(paths(bad((s) => delete s.states[0].act.invalid))).toEqual(['states[0].act.invalid']);
     expect(paths(bad((s) => (s.states[0].baseMx = {})))).toEqual(['states[0].baseMx']);
     expect(paths(bad((s) => (s.version = 2)))).toEqual(['version']);
+    // a state with no good behavior would stop a run at its first measure (pass@k, the request gap)
+    expect(bad((s) => (s.states[1].good = []))).toEqual([{ path: 'states[1].good', value: '"0 entries"', message: expect.stringMatching(/^1\.\.4 entries/) }]);
   });
   it('a single-turn task always ends; only long-horizon endings have outcomes', () => {
     expect(paths(bad((s) => (s.states[0].act.direct.next = 'uniform')))).toEqual(['states[0].act.direct.next']);

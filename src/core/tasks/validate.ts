@@ -189,7 +189,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
       if (typeof st.token !== 'string' || !vocab.states.includes(st.token)) c.fail(`${p}.token`, st.token, `a state token: ${vocab.states.join(', ')}`);
       c.mix(`${p}.baseMix`, st.baseMix, behaviors, false);
       if (typeof st.gold !== 'string' || !behaviors.includes(st.gold)) c.fail(`${p}.gold`, st.gold, `a behavior: ${behaviors.join(', ')}`);
-      if (c.list(`${p}.good`, st.good, 0, behaviors.length, 'behaviors that pass')) {
+      if (c.list(`${p}.good`, st.good, 1, behaviors.length, 'behaviors that pass; pass@k and the request gap need one')) {
         st.good.forEach((g, j) => {
           if (typeof g !== 'string' || !behaviors.includes(g)) c.fail(`${p}.good[${j}]`, g, `a behavior: ${behaviors.join(', ')}`);
         });

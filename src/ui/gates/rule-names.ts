@@ -2,7 +2,7 @@
 // config; a change recorded after step s takes effect at step s + 1). The per-rule counts are kept
 // by rule index; a gate applied mid-run reorders the indices, so the counts are tracked by rule
 // identity instead (label and text: the same rule under a new gate keeps its series and colour). Pure.
-import { makeConfig, type Config } from '../../core/config';
+import { defaultConfig, type Config } from '../../core/config';
 import { gateOf } from '../../core/gates/builtin';
 import { ruleName, type Gate } from '../../core/gates/index';
 import type { TimelineEntry } from '../../core/loop';
@@ -40,9 +40,10 @@ export function ruleNamerOf(timeline: readonly TimelineEntry[]): RuleNamer {
     cur = { ...cur, ...e.patch };
     let gate: Gate;
     try {
-      gate = gateOf(makeConfig(cur));
+      // the timeline is the worker's (its patches were checked there): a typed value, not checked again
+      gate = gateOf({ ...defaultConfig(), ...cur } as Config);
     } catch {
-      continue; // an entry the core refuses names nothing (the run kept its gate)
+      continue; // a gate that does not compile names nothing (the run kept its gate)
     }
     const from = i === 0 ? -Infinity : e.step + 1;
     const prev = segments[segments.length - 1];

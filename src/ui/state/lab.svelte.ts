@@ -2,7 +2,7 @@
  * The lab controller (rune state): settings (URL state), the main run A and an optional compare run
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
-import { fixesRun, makeConfig, type Config, type ConfigKey } from '../../core/config';
+import { fixesRun, withField, type Config, type ConfigKey } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
 import type { BackendPreference, LabInit } from '../../../workers/lab.api';
 import { GateDraft } from '../gates/draft.svelte';
@@ -10,7 +10,7 @@ import { TaskDraft } from '../tasks/draft.svelte';
 import { RunState } from './run.svelte';
 import { fetchLessons } from './lessons';
 import { configAfter } from '../../core/run/recovery';
-import { reloadPlan } from './recovery';
+import { reloadPlan } from '../../core/run/recovery-plan';
 import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 import { decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
@@ -49,6 +49,11 @@ export class Lab {
     } catch (e) {
       this.message = actionMessage(e);
     }
+  }
+
+  /** How a run of `config` starts in a lab worker here (engine preference, base URL, pretraining). */
+  initFor(config: Config): Omit<LabInit, 'fork'> {
+    return this.#init(config);
   }
 
   #init(config: Config): Omit<LabInit, 'fork'> {
@@ -200,7 +205,10 @@ export class Lab {
     });
   }
 
-  /** A control changed: live settings patch the run at its next step; run-fixing ones restart it. */
+  /**
+   * A control changed (its value checked there: a typed value from here on): live settings patch the
+   * run at its next step (the worker checks the patch once more, its own boundary); run-fixing ones restart it.
+   */
   async setField(key: ConfigKey, value: Config[ConfigKey]): Promise<void> {
     return this.#guard(async () => {
       if (this.target === 'B' && this.compare && this.compareConfig) {
@@ -208,7 +216,7 @@ export class Lab {
           this.compare.notice = `run B is a fork of run A: ${key} stays A's (edit run A to change it)`;
           return;
         }
-        this.compareConfig = makeConfig({ ...this.compareConfig, [key]: value });
+        this.compareConfig = withField(this.compareConfig, key, value);
         await this.compare.patch({ [key]: value });
         return;
       }

@@ -3,7 +3,7 @@
  * presenter mode. It is the URL state: `query` encodes it, `loadUrl` decodes it.
  */
 import type { BackendPreference } from '../../../workers/lab.api';
-import { fixesRun, makeConfig, type Config, type ConfigKey } from '../../core/config';
+import { fixesRun, withField, type Config, type ConfigKey } from '../../core/config';
 import type { Lessons } from './lessons';
 import { hiddenKeys } from './presenter';
 import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, type Presenter, type UrlState } from './url';
@@ -67,9 +67,12 @@ export class LabSettings {
     return encodeUrl(this.state, this.lessons, this.specLinks);
   }
 
-  /** Set one field (validated by the core schema); true when the change needs a new run. */
+  /**
+   * Set one field whose value was checked where it was entered (the control's checkField): only the
+   * rules across fields are checked here (withField). True when the change needs a new run.
+   */
   setField<K extends ConfigKey>(key: K, value: Config[K]): boolean {
-    this.config = makeConfig({ ...this.config, [key]: value });
+    this.config = withField(this.config, key, value);
     if (key === 'task' || key === 'taskSpec') this.viewState = 'mean'; // the old task's states do not exist in the new one
     return fixesRun(key);
   }

@@ -9,7 +9,7 @@ import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import { tabularSessionDeps } from '../../../tests/support/session-deps';
 import type { LabListener, LabStatus } from '../../core/run/types';
 import { RunSession } from '../../core/run/session';
-import { reloadPlan } from '../state/recovery';
+import { reloadPlan } from '../../core/run/recovery-plan';
 import { LabRunRecording } from './lab-run';
 import { configAfter } from '../../core/run/recovery';
 import { decideRestore, loadLabRun, type StoredLabRun } from './lab-restore';

@@ -30,6 +30,9 @@ export const pretty = (spec: unknown): string => JSON.stringify(spec, null, 2);
 
 export const builtinText = (name: BuiltinTaskName): string => pretty(BUILTIN_SPECS[name]);
 
+/** The editor's text of the task a config uses (its custom spec, or the built-in's). */
+export const inUseText = (c: { task: BuiltinTaskName; taskSpec: string }): string => (c.taskSpec.trim() ? pretty(JSON.parse(c.taskSpec)) : builtinText(c.task));
+
 /** The text after `edit` changed a copy of the parsed spec. */
 export function edited(json: TaskSpec, edit: (s: TaskSpec) => void): string {
   const copy = structuredClone(json);
