@@ -55,6 +55,34 @@ const weightsOnEveryCell = (page: Page) =>
 /** Wait until every cell of the open experiment has weights stored (awaited in Node: see waitUntil). */
 const weightsStored = (page: Page, timeout = 300_000) => waitUntil(() => weightsOnEveryCell(page), { timeout, every: 500, what: 'stored weights on every cell' });
 
+/** Each cell's stored frame steps of the experiment `page` has open, in batch order (read from IndexedDB itself). */
+const storedCellSteps = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number[][]>((resolve, reject) => {
+        const req = indexedDB.open('invariant-lab');
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const db = req.result;
+          const tx = db.transaction(['frames', 'meta']);
+          const open = tx.objectStore('meta').get('open');
+          open.onsuccess = () => {
+            const id = open.result as string;
+            const range = IDBKeyRange.bound([id], [id, []]);
+            const keys = tx.objectStore('frames').getAllKeys(range);
+            const batches = tx.objectStore('frames').getAll(range);
+            batches.onsuccess = () => {
+              const out: number[][] = [];
+              (keys.result as [string, number, number][]).forEach(([, cell], i) => (out[cell] ??= []).push(...(batches.result[i] as { step: number }[]).map((f) => f.step)));
+              resolve(out);
+            };
+          };
+          tx.oncomplete = () => db.close();
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+
 async function create(page: Page, o: { name: string; seeds: string; steps: number; keepWeights: boolean }): Promise<void> {
   await page.getByLabel('base settings').fill(TINY);
   await page.getByLabel('variants', { exact: true }).fill('low: clipHigh=0.2\nhigh: clipHigh=0.28');
@@ -112,6 +140,38 @@ describe('experiments page', () => {
       throw e;
     }
   }, 900_000);
+
+  it('a second tab on the experiment another tab trains opens it read-only and never writes it', async () => {
+    const page = h!.page;
+    const second = await h!.context.newPage();
+    const errors: string[] = [];
+    second.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await second.goto(h!.server.url + PAGE, { waitUntil: 'load' });
+      const message = second.getByTestId('exp-message');
+      await message.waitFor({ timeout: 120_000 });
+      expect(await message.innerText()).toMatch(/^restored "reload-weights" after the reload: another tab of the lab has it open and stores it, so this tab shows it read-only, as stored now/);
+      expect(await second.getByRole('button', { name: 'Run', exact: true }).isDisabled()).toBe(true);
+      expect(await second.getByRole('button', { name: 'Step', exact: true }).isDisabled()).toBe(true);
+      const shown = await step(second);
+      expect(shown).toBeGreaterThanOrEqual(5); // the stored frames, drawn without workers
+      // the first tab trains on and stays the only writer: each cell's stored steps run 1, 2, 3, … once
+      const before = await step(page);
+      await page.getByRole('button', { name: 'Step', exact: true }).click();
+      await waitStep(page, before + 1);
+      await waitUntil(async () => (await storedCellSteps(page)).every((s) => (s.at(-1) ?? 0) >= before + 1), { timeout: 60_000, what: 'the first tab storing its step' });
+      const cells = await storedCellSteps(second);
+      expect(cells).toHaveLength(2);
+      for (const steps of cells) expect(steps).toEqual(Array.from({ length: steps.length }, (_, i) => i + 1));
+      await second.screenshot({ path: `${ARTIFACTS}experiments-second-tab.png` });
+      expect(errors).toEqual([]);
+    } catch (e) {
+      report(h);
+      throw e;
+    } finally {
+      await second.close();
+    }
+  }, 600_000);
 
   it('without kept weights a reload restarts the cells from step 0 and says so', async () => {
     const page = h!.page;

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { waitUntil } from '../support/poll';
 import { ARTIFACTS, TINY_MODEL, exportJson, ready, setNumber, status, stepCount, stepN, waitStep } from './lab-page';
 
 const TINY = `${TINY_MODEL}&steps=5000&backend=wasm`;
@@ -26,6 +27,27 @@ async function stateStoredAt(page: Page, step: number): Promise<number> {
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=stored-state]')?.getAttribute('data-step') ?? -1) >= n, step, { timeout: 60_000 });
   return Number(await page.getByTestId('stored-state').getAttribute('data-step'));
 }
+
+/** The `resumed` entries of the lab's stored run (read from IndexedDB itself). */
+const storedResumes = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<{ step: number; exact: boolean; from: string }[]>((resolve, reject) => {
+        const req = indexedDB.open('invariant-lab');
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const db = req.result;
+          const tx = db.transaction(['experiments', 'meta']);
+          const id = tx.objectStore('meta').get('lab-run');
+          id.onsuccess = () => {
+            const rec = tx.objectStore('experiments').get(id.result as string);
+            rec.onsuccess = () => resolve(rec.result?.cells[0]?.resumed ?? []);
+          };
+          tx.oncomplete = () => db.close();
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
 
 const deterministic = (e: Exported) => e.frames.map((f) => ({ step: f.step, scalars: f.scalars, series: f.series }));
 
@@ -113,6 +135,14 @@ describe('a reload in the middle of a run (WASM)', () => {
     const again = await exportJson<Exported>(page);
     const expected = deterministic(resumed);
     expect(deterministic(again).slice(0, expected.length)).toEqual(expected);
+    // the stored run records its own resumes, as bundles do: the three reloads, each exact
+    let resumes: { step: number; exact: boolean; from: string }[] = [];
+    await waitUntil(async () => (resumes = await storedResumes(page)).length >= 3, { timeout: 60_000, what: 'three resumes on the stored run' });
+    expect(resumes.slice(1)).toEqual([
+      { step: at, exact: true, from: `a snapshot at step ${at}` },
+      { step: at + 2, exact: true, from: 'a replay from step 0' },
+    ]);
+    expect(resumes[0]).toMatchObject({ exact: true, from: expect.stringMatching(/^a snapshot at step \d+/) });
     expect(h!.errors).toEqual([]);
   }, 600_000);
 

@@ -16,6 +16,8 @@ export interface Replayed {
   poisoned: string;
   /** What the check of the last frame against `r.expect` said, else ''. */
   check: string;
+  /** The last replayed frame equals `r.expect` bit for bit (false: it differs, or there was nothing to check). */
+  same: boolean;
 }
 
 /** `run` started at absolute step `origin`; `progress` is called with the absolute step reached. */
@@ -39,14 +41,12 @@ export async function replayTo(run: Run, origin: number, r: ResumeFrom, progress
     }
     progress(origin + run.stepCount);
   }
-  if (!last) return { last, poisoned, check: '' };
+  if (!last) return { last, poisoned, check: '', same: false };
   const shown: MetricsFrame = { ...last, step: origin + last.step };
-  return { last: shown, poisoned, check: r.expect ? checkReplayed(r.expect, { ...shown, trace: [] }) : '' };
-}
-
-function checkReplayed(expect: MetricsFrame, got: MetricsFrame): string {
-  const d = firstFrameDifference([expect], [got]);
-  return d
+  if (!r.expect) return { last: shown, poisoned, check: '', same: false };
+  const d = firstFrameDifference([r.expect], [{ ...shown, trace: [] }]);
+  const check = d
     ? `The replayed step ${d.step} differs from the stored one in ${d.key} (stored ${String(d.expected)}, now ${String(d.got)}): another engine or backend than the one that trained it?`
-    : `The replayed step ${got.step} equals the stored one bit for bit.`;
+    : `The replayed step ${shown.step} equals the stored one bit for bit.`;
+  return { last: shown, poisoned, check, same: !d && !poisoned };
 }

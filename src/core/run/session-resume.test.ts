@@ -44,6 +44,8 @@ describe('RunSession resume', () => {
     const b = session(cfg);
     const st = await b.s.init(undefined, 'resumed', { snapshot: snap, step: 6, timeline: [] });
     expect(st).toMatchObject({ phase: 'ready', step: 6, message: 'resumed', baseSource: 'test base' });
+    // the status says how the run came back (the page's recording notes it on the stored run)
+    expect(st.resumed).toEqual({ step: 6, exact: true, from: 'a snapshot at step 6' });
     expect(st.timeline).toEqual((await a.s.status()).timeline);
     expect(st.baseScalars).toEqual(a.statuses[a.statuses.length - 1].baseScalars);
     await b.s.step(3);
@@ -62,6 +64,7 @@ describe('RunSession resume', () => {
     const st = await b.s.init(undefined, 'restarted', resume);
     expect(st.step).toBe(6);
     expect(st.message).toBe('restarted The replayed step 6 equals the stored one bit for bit.');
+    expect(st.resumed).toEqual({ step: 6, exact: true, from: 'a replay from step 0' });
     expect(st.config.clipHigh).toBe(0.4);
     expect(st.timeline).toEqual(timeline);
     expect(b.frames).toEqual([]);
@@ -86,6 +89,7 @@ describe('RunSession resume', () => {
     const st = await c.s.init(point, 'again', { step: 10, timeline, expect: stored[3] });
     expect(st.step).toBe(10);
     expect(st.message).toBe('again The replayed step 10 equals the stored one bit for bit.');
+    expect(st.resumed).toEqual({ step: 10, exact: true, from: 'a replay from step 6' });
     await c.s.step(2);
     expect(det(c.frames)).toBe(det(b.frames.slice(4)));
   });
@@ -97,5 +101,19 @@ describe('RunSession resume', () => {
     const b = session(makeConfig(timeline[0].patch));
     const st = await b.s.init(undefined, undefined, { step: 6, timeline, expect: { ...f, scalars: { ...f.scalars, 'train/loss': 123 } } });
     expect(st.message).toMatch(/^The replayed step 6 differs from the stored one in train\/loss \(stored 123, now /);
+    expect(st.resumed).toEqual({ step: 6, exact: false, from: 'a replay from step 0' });
+    // a new run (reset) did not come back from anything
+    await b.s.reset();
+    expect(b.s.status().resumed).toBeUndefined();
+  });
+
+  it('a snapshot followed by a replay of the steps after it says both', async () => {
+    const a = await interrupted();
+    const snap = structuredClone(await a.s.snapshot());
+    await a.s.step(2);
+    const { timeline } = a.s.status();
+    const b = session(cfg);
+    const st = await b.s.init(undefined, undefined, { snapshot: snap, step: 8, timeline, expect: a.frames[7] });
+    expect(st.resumed).toEqual({ step: 8, exact: true, from: 'a snapshot at step 6, replayed to step 8' });
   });
 });

@@ -8,6 +8,7 @@
  * for good (needsReset) until a reset; an engine error or a lost device → error.
  */
 import { applyPatch, makeConfig, runFixingIn, type Config } from '../config';
+import type { Resume } from '../experiment/bundle';
 import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
@@ -21,6 +22,16 @@ import { Transport } from './transport';
 import type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from './types';
 
 const shapeKey = (c: Config) => JSON.stringify(policyShape(c));
+
+/**
+ * A resume as bundles record it: the step it continued at, from what, and whether exactly (a
+ * snapshot with nothing replayed, or a replay whose last step equals the stored one bit for bit).
+ */
+function resumeOf(r: ResumeFrom, origin: number, replayedSame: boolean | null): Resume {
+  const snap = r.snapshot;
+  const from = snap ? `a snapshot at step ${snap.step}${r.step > snap.step ? `, replayed to step ${r.step}` : ''}` : `a replay from step ${origin}`;
+  return { step: r.step, exact: replayedSame === null ? !!snap : replayedSame, from };
+}
 
 export class RunSession {
   private engine: PolicyEngine | null = null;
@@ -37,6 +48,8 @@ export class RunSession {
   private pauseAt: number | null = null;
   private latestTraces: SampleTrace[] = [];
   private fault: LabStatus['fault'];
+  /** How the current run came back after an interruption (null: it did not). */
+  private resumed: Resume | null = null;
   private readonly coalescer: Coalescer<MetricsFrame>;
   private readonly clock: Clock;
   private readonly transport: Transport<LabStatus, LabPhase>;
@@ -92,6 +105,7 @@ export class RunSession {
       needsReset: this.poisoned !== '',
       baseScalars: this.run && !this.origin ? this.run.baseScalars : null,
       ...(this.fault ? { fault: this.fault } : {}),
+      ...(this.resumed ? { resumed: this.resumed } : {}),
     };
   }
 
@@ -109,7 +123,9 @@ export class RunSession {
         }
         if (resume?.snapshot) await this.resumeFrom(resume.snapshot);
         else await this.start(this.config);
-        const check = resume ? await this.replay(resume) : '';
+        const replayed = resume ? await this.replay(resume) : null;
+        if (resume) this.resumed = resumeOf(resume, this.origin, replayed?.same ?? null);
+        const check = replayed?.check ?? '';
         const said = note ?? (this.fork ? `forked at step ${this.fork.step}` : '');
         return this.emit(this.poisoned ? 'paused' : 'ready', [said, check, this.poisoned].filter(Boolean).join(' '));
       } catch (e) {
@@ -127,13 +143,17 @@ export class RunSession {
     this.base = { weights: snap.base, source: snap.baseSource };
     this.baseKey = ''; // a reset loads the task's base again
     this.runId++;
+    this.resumed = null;
     this.origin = snap.origin;
     this.poisoned = '';
     this.latestTraces = [];
   }
 
-  /** Take the steps up to `r.step` again, silently (replay.ts); returns what the check of the last one said. */
-  private async replay(r: ResumeFrom): Promise<string> {
+  /**
+   * Take the steps up to `r.step` again, silently (replay.ts); returns what the check of the last one
+   * said, and whether it was equal bit for bit (null: nothing was replayed).
+   */
+  private async replay(r: ResumeFrom): Promise<{ check: string; same: boolean | null }> {
     let shownAt = 0;
     const done = await replayTo(this.run!, this.origin, r, (step) => {
       if (this.clock.now() - shownAt > 100) {
@@ -144,7 +164,7 @@ export class RunSession {
     this.config = { ...this.run!.config };
     this.poisoned = done.poisoned;
     if (done.last) this.latestTraces = done.last.trace;
-    return done.check;
+    return { check: done.check, same: done.last ? done.same : null };
   }
 
   /** The engine for a config's model shape (the current one when the shape is the same). */
@@ -178,6 +198,7 @@ export class RunSession {
     await this.disposeRun();
     this.config = config;
     this.runId++;
+    this.resumed = null;
     this.origin = this.fork?.step ?? 0;
     this.poisoned = '';
     this.latestTraces = [];

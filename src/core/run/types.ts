@@ -4,6 +4,7 @@
  * structured-clone data: the lab worker passes it to the page as it is (workers/lab.api.ts).
  */
 import type { Config } from '../config';
+import type { Resume } from '../experiment/bundle';
 import type { RunSnapshot, TimelineEntry } from '../loop';
 import type { MetricsFrame, SampleTrace } from '../metrics';
 import type { ScalarsWith } from '../measure/names';
@@ -71,6 +72,8 @@ export interface LabStatus {
   baseScalars: ScalarsWith | null;
   /** Set when the run cannot go on in this worker: its WebGPU device was lost (the page resumes it on WASM). */
   fault?: 'device-lost';
+  /** How this run came back after an interruption (a reload, a failed worker, a lost device); absent: it did not. */
+  resumed?: Resume;
 }
 
 export interface LabListener {

@@ -80,17 +80,27 @@ export class ExperimentLab {
     }, 1000);
   };
 
-  #close(): void {
-    this.open?.dispose();
+  /**
+   * Close the open experiment. Its writer lock goes only once its recording has written what it was
+   * handed: a reopen (here or in another tab) that reads the record after taking the lock then sees
+   * it whole and still, never a record the old recording is still changing.
+   */
+  async #close(): Promise<void> {
+    const open = this.open;
+    const lock = this.#lock;
     this.open = null;
-    this.#lock?.release();
     this.#lock = null;
+    try {
+      await open?.dispose();
+    } finally {
+      lock?.release();
+    }
   }
 
   /** A new experiment: every cell from step 0, stored as it trains. */
   async create(spec: ExperimentSpec, keepWeights: boolean, reference: ExperimentBundle | null = null): Promise<void> {
     await this.#guard(async () => {
-      this.#close();
+      await this.#close();
       const now = Date.now();
       const rec: StoredExperiment = {
         id: newId(now), name: spec.name, kind: 'experiment', createdAt: now, updatedAt: now, spec, keepWeights,
@@ -126,10 +136,18 @@ export class ExperimentLab {
   async #reopen(id: string, afterReload: boolean): Promise<void> {
     const store = this.store;
     if (!store) return;
-    this.#close();
-    const rec = await store.get(id);
-    if (!rec) throw new Error(`no stored run ${id}`);
+    await this.#close();
+    // The lock first, then the record with its weights in one read: no other writer changes it now.
     const lock = await claimWriter(id);
+    const stored = await store.withWeights(id).catch((e: unknown) => {
+      lock?.release();
+      throw e;
+    });
+    if (!stored) {
+      lock?.release();
+      throw new Error(`no stored run ${id}`);
+    }
+    const { rec, weights } = stored;
     if (!lock) return this.#showReadOnly(store, rec, afterReload);
     this.#lock = lock;
     const inits: CellInit[] = [];
@@ -139,7 +157,7 @@ export class ExperimentLab {
     if (rec.kind === 'experiment') {
       for (const [i, c] of rec.cells.entries()) {
         if (c.stoppedBy || c.step >= rec.spec.steps) continue;
-        const w = rec.keepWeights && c.weights ? await store.weights(id, i) : undefined;
+        const w = weights[i];
         // Weights ahead of the stored frames (their batch was not written) cannot continue the curve.
         if (w && w.step <= c.step && w.step > 0) {
           await store.truncateCell(id, i, w.step);
@@ -185,7 +203,7 @@ export class ExperimentLab {
 
   async remove(id: string): Promise<void> {
     await this.#guard(async () => {
-      if (this.open?.id === id) this.#close();
+      if (this.open?.id === id) await this.#close();
       await this.store?.delete(id);
       await this.refresh();
     });
@@ -205,7 +223,7 @@ export class ExperimentLab {
       if (!store) return;
       const recs = await Promise.all(ids.map(async (id) => ({ rec: (await store.get(id))!, frames: await store.frames(id) })));
       const { record, frames } = compareRecords(recs);
-      this.#close();
+      await this.#close();
       const ex = new OpenExperiment(record, frames);
       ex.message = `comparing ${recs.map((r) => `"${r.rec.name}"`).join(' and ')} (stored runs, read-only); seed i of each is paired with seed i of the others`;
       this.open = ex;
@@ -230,7 +248,7 @@ export class ExperimentLab {
     await this.#guard(async () => {
       const { record, frames } = bundleRecord(parsed.bundle, newId());
       if (this.store) await this.store.putWhole(record, frames);
-      this.#close();
+      await this.#close();
       if (this.store) await this.#reopen(record.id, false);
       else {
         const ex = new OpenExperiment(record, frames);
@@ -250,7 +268,7 @@ export class ExperimentLab {
   }
 
   dispose(): void {
-    this.#close();
-    this.store?.close();
+    const store = this.store;
+    void this.#close().finally(() => store?.close());
   }
 }

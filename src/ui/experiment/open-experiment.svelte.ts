@@ -95,6 +95,7 @@ export class OpenExperiment {
   }
 
   #onFrames(batch: CellFrames[]): void {
+    if (this.#disposed) return; // a message sent before the workers went
     const next = [...this.frames];
     for (const b of batch) {
       next[b.index] = [...(next[b.index] ?? []), ...b.frames];
@@ -152,11 +153,13 @@ export class OpenExperiment {
     return this.#recorder?.flush() ?? Promise.resolve();
   }
 
-  dispose(): void {
+  /** Stop training; resolves when the recording has written what it was handed (no write after it). */
+  dispose(): Promise<void> {
     this.#disposed = true;
     this.#runner?.dispose();
     this.#runner = null;
     this.running = false;
     this.trainable = false;
+    return this.#recorder?.close() ?? Promise.resolve();
   }
 }

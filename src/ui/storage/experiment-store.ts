@@ -8,6 +8,25 @@ import type { MetricsFrame } from '../../core/metrics';
 import { StoreError, cellRange, guarded, type StoredExperiment } from './db';
 import { RecordStore } from './records';
 
+/** What the experiments recorder writes of one cell in one transaction (see writeCells). */
+export interface CellWrite {
+  cell: number;
+  /** Frames in step order; those at or below the cell's stored step are stored already and skipped. */
+  frames: readonly MetricsFrame[];
+  timeline?: TimelineEntry[];
+  stoppedBy?: string;
+  engine?: string;
+  /** The cell's latest weights: stored only where its stored frames reach their step. */
+  weights?: { step: number; data: Float32Array };
+}
+
+/** What a cell has stored after a writeCells: its last frame's step and its weights' step (0: none). */
+export interface CellLanded {
+  cell: number;
+  step: number;
+  weightsStep: number;
+}
+
 export class ExperimentStore extends RecordStore {
   /** Replace the stored frames of one cell (e.g. a restart from step 0) in one transaction. */
   async resetCell(id: string, cell: number, timeline: TimelineEntry[]): Promise<void> {
@@ -47,23 +66,60 @@ export class ExperimentStore extends RecordStore {
     });
   }
 
-  /** The latest weights of a cell (replacing older ones), with their size on the record. */
-  async saveWeights(id: string, cell: number, step: number, data: Float32Array): Promise<void> {
-    await guarded('saving weights', async () => {
-      const tx = this.db.transaction(['experiments', 'weights'], 'readwrite');
+  /**
+   * Several cells' frames, settings, stop reasons and weights in ONE transaction. Writing the same
+   * frames again is harmless (each cell takes only frames past its stored step), so a write issued
+   * while another is in flight (the page going away) may carry that one's frames too: whichever of
+   * them lands, the curve has no gap and no step twice. Weights never point past the stored curve.
+   */
+  async writeCells(id: string, writes: readonly CellWrite[]): Promise<CellLanded[]> {
+    return guarded(`saving frames of "${id}"`, async () => {
+      const tx = this.db.transaction(['experiments', 'frames', 'weights'], 'readwrite');
       const rec = await tx.objectStore('experiments').get(id);
-      if (!rec) throw new StoreError(`no stored run ${id}`, 'missing');
-      void tx.objectStore('weights').put({ step, data }, [id, cell]);
-      rec.cells[cell].weights = { step, bytes: data.byteLength };
+      if (!rec) throw new StoreError(`no stored run ${id} (deleted?)`, 'missing');
+      const landed = writes.map((w): CellLanded => {
+        const c = rec.cells[w.cell];
+        if (!c) throw new StoreError(`stored run ${id} has no cell ${w.cell}`, 'missing');
+        const news = w.frames.filter((f) => f.step > c.step);
+        if (news.length) {
+          void tx.objectStore('frames').put(news, [id, w.cell, c.batches]);
+          c.batches++;
+          c.frameCount += news.length;
+          c.step = news[news.length - 1].step;
+        }
+        if (w.timeline) c.timeline = w.timeline;
+        if (w.stoppedBy !== undefined) c.stoppedBy = w.stoppedBy;
+        if (w.engine !== undefined) c.engine = w.engine;
+        // (weights already stored at that step or later, e.g. by the other of two writes, are not written again)
+        if (w.weights && w.weights.step <= c.step && w.weights.step > (c.weights?.step ?? 0)) {
+          void tx.objectStore('weights').put({ step: w.weights.step, data: w.weights.data }, [id, w.cell]);
+          c.weights = { step: w.weights.step, bytes: w.weights.data.byteLength };
+        }
+        return { cell: w.cell, step: c.step, weightsStep: c.weights?.step ?? 0 };
+      });
+      rec.updatedAt = Date.now();
       void tx.objectStore('experiments').put(rec);
       await tx.done;
+      return landed;
     });
   }
 
-  weights(id: string, cell: number): Promise<{ step: number; data: Float32Array } | undefined> {
-    return guarded('reading stored weights', async () => {
-      const w = await this.db.get('weights', [id, cell]);
-      return w?.data ? { step: w.step, data: w.data } : undefined;
+  /**
+   * The record with each cell's stored weights, read in ONE transaction (a consistent view to decide
+   * which cells continue from their weights); undefined: no such record.
+   */
+  withWeights(id: string): Promise<{ rec: StoredExperiment; weights: ({ step: number; data: Float32Array } | undefined)[] } | undefined> {
+    return guarded('reading a stored run and its weights', async () => {
+      const tx = this.db.transaction(['experiments', 'weights']);
+      const rec = await tx.objectStore('experiments').get(id);
+      if (!rec) return undefined;
+      const store = tx.objectStore('weights');
+      const weights = await Promise.all(rec.cells.map(async (c, i) => {
+        const w = rec.keepWeights && c.weights ? await store.get([id, i]) : undefined;
+        return w?.data ? { step: w.step, data: w.data } : undefined;
+      }));
+      await tx.done;
+      return { rec, weights };
     });
   }
 

@@ -47,7 +47,7 @@ describe('LabRunStore', () => {
     store.close();
     // an experiment's weights are the user's choice ("keep latest weights"): they stay
     const experiments = await ExperimentStore.open(name);
-    expect((await experiments.weights('exp', 0))?.data.length).toBe(3);
+    expect((await experiments.withWeights('exp'))?.weights[0]?.data.length).toBe(3);
     // version 1's continuation steps are resumes from weights (not bit for bit), as bundles export them
     const cell = (await experiments.get('exp'))!.cells[0];
     expect(cell.resumed).toEqual([{ step: 3, exact: false, from: 'stored weights' }]);

@@ -34,6 +34,39 @@ describe('LabRunRecording', () => {
     store.close();
     await rec.close();
   });
+
+  it('a restored run notes its resume on its record once per resume, as bundles record them', async () => {
+    const name = 'lab-run-resumes';
+    const config = makeConfig({ seed: 3, steps: 50 });
+    const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+    const first = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    first.update(view, [1, 2, 3, 4].map(frame));
+    await first.close();
+    const store = await LabRunStore.open(name);
+    const id = (await store.getLabRun())!;
+    expect((await store.get(id))?.cells[0].resumed).toBeUndefined();
+
+    // a reload: the session resumed it from its snapshot at step 4; its status says so with every status
+    const stored = (await store.frames(id))[0];
+    const again = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    again.adopt(id, 4, stored[0]);
+    const resumed = { ...view, runId: 7, resumed: { step: 4, exact: true, from: 'a snapshot at step 4' } };
+    again.update(resumed, stored);
+    await again.flush();
+    again.update(resumed, [...stored, frame(5)]);
+    again.update(resumed, [...stored, frame(5), frame(6)]);
+    await again.flush();
+    expect((await store.get(id))?.cells[0]).toMatchObject({ step: 6, resumed: [{ step: 4, exact: true, from: 'a snapshot at step 4' }] });
+
+    // a reset: a new run, a new record, nothing resumed
+    again.update({ ...view, runId: 8 }, [frame(1)]);
+    await again.close();
+    const fresh = (await store.getLabRun())!;
+    expect(fresh).not.toBe(id);
+    expect((await store.get(fresh))?.cells[0].resumed).toBeUndefined();
+    expect((await store.get(id))?.cells[0].resumed).toHaveLength(1);
+    store.close();
+  });
 });
 
 describe('one writer per stored run', () => {

@@ -13,6 +13,7 @@
  * steps are stored, the rest stays pending in this tab and is written as soon as a retry succeeds.
  */
 import type { Config } from '../../core/config';
+import type { Resume } from '../../core/experiment/bundle';
 import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import { taskLabel } from '../../core/tasks/registry';
@@ -28,6 +29,14 @@ export interface LabRunView {
   config: Config;
   timeline: TimelineEntry[];
   backend: string;
+  /** How the run came back after an interruption (the session's status says it): noted on the record once. */
+  resumed?: Resume;
+}
+
+/** A record's resumes with `r` added, unless it is there already (the same list when nothing is new). */
+export function withResume(list: Resume[] | undefined, r: Resume | undefined): Resume[] | undefined {
+  if (!r || list?.some((x) => x.step === r.step && x.from === r.from && x.exact === r.exact)) return list;
+  return [...(list ?? []), { step: r.step, exact: r.exact, from: r.from }];
 }
 
 /** What the recording tells the page: '' (all well), a copy of a run another tab writes, a full disk, a stop. */
@@ -277,12 +286,14 @@ export class LabRunRecording {
     const traces = this.pendingTraces && this.pendingTraces.step <= storedStep ? this.pendingTraces : undefined;
     const c = base.cells[0];
     const timelineChanged = JSON.stringify(c.timeline) !== JSON.stringify(view.timeline) || c.engine !== view.backend;
-    if (!news.length && !snap && !traces && !this.fresh && !this.dropSnapshot && !timelineChanged && base.keepWeights === this.keepSnapshot) return null;
+    const resumed = withResume(c.resumed, view.resumed);
+    if (!news.length && !snap && !traces && !this.fresh && !this.dropSnapshot && !timelineChanged && resumed === c.resumed && base.keepWeights === this.keepSnapshot) return null;
     const frameCount = this.written + news.length;
     const batches = this.batch + (news.length ? 1 : 0);
     const weights = this.dropSnapshot || !this.keepSnapshot ? undefined : snap ? { step: snap.step, bytes: snapshotBytes(snap), exact: true } : c.weights;
-    const cell = { ...c, timeline: view.timeline, engine: view.backend, frameCount, batches, step: storedStep, weights };
+    const cell = { ...c, timeline: view.timeline, engine: view.backend, frameCount, batches, step: storedStep, weights, resumed };
     if (!weights) delete cell.weights;
+    if (!resumed) delete cell.resumed;
     const record: StoredExperiment = { ...base, keepWeights: this.keepSnapshot, updatedAt: Date.now(), cells: [cell] };
     const write: LabRunWrite = { record, current: this.fresh, dropSnapshot: this.dropSnapshot && !snap };
     if (news.length) write.batch = { index: this.batch, frames: news.map((f) => ({ ...f, trace: [] })) };

@@ -1,131 +1,228 @@
 /**
- * Writes an experiment to the store as it trains: frame batches in arrival order (one transaction
- * each), a cell's stop reason, and, when weights are kept, each cell's latest weights every few
- * steps. All writes go through one queue, so a batch never overtakes the one before it. A full disk
- * pauses the queue (a failed transaction changed nothing): the message says so, and the queue is
- * tried again after RETRY_MS (or retry()), from the write that failed. Any other failure stops the
- * recording with a message (training goes on, unstored).
+ * Writes an experiment to the store as it trains: each cell's frames, settings timeline, engine,
+ * stop reason and (when weights are kept) latest weights every few steps.
+ *
+ * Bounded write lag: one write in flight at a time, and everything handed over meanwhile goes into
+ * the next one (ONE transaction for every cell: store.writeCells). When the page is hidden or goes
+ * away, everything not stored yet is written at once, next to a write in flight (a cell takes only
+ * frames past its stored step, so whichever of the two lands, the curve has no gap and no step
+ * twice). Weights read from a worker that is ahead of the frames wait for the frames up to their
+ * step: stored weights never point past the stored curve.
+ *
+ * A full disk pauses writing (a failed transaction changed nothing): the message says so, what is
+ * pending stays in this tab and is tried again after RETRY_MS (or retry()). Any other failure stops
+ * the recording with a message (training goes on, unstored). close() ends the recording: what was
+ * handed over lands first, nothing after it (the writer lock may go then).
  */
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import { RETRY_MS, storeError, type StoreError } from './db';
-import type { ExperimentStore } from './experiment-store';
+import type { CellLanded, CellWrite, ExperimentStore } from './experiment-store';
+import { onPageLeave } from './page-leave';
 
 /** Weights are saved when a cell is this many steps past its last save (and at its end). */
 export const WEIGHTS_EVERY = 5;
 
+type Weights = { step: number; data: Float32Array };
+
+/** What of one cell is not stored yet. */
+interface Pending {
+  frames: MetricsFrame[];
+  timeline?: TimelineEntry[];
+  stoppedBy?: string;
+  engine?: string;
+  weights?: Weights;
+}
+
 export class Recorder {
-  private queue: Promise<void> = Promise.resolve();
-  /** Writes not landed yet, oldest first (the head failed for a full disk while `full`). */
-  private waiting: (() => Promise<void>)[] = [];
+  private pending = new Map<number, Pending>();
+  /** Last frame step handed over, per cell (stored or pending). */
+  private handedAt = new Map<number, number>();
+  private savedAt = new Map<number, number>();
+  private fetching = new Map<number, Promise<void>>();
+  private inFlight: Promise<void> | null = null;
+  /** Writes started when the page was hidden or went away. */
+  private leaving = new Set<Promise<void>>();
   private full: StoreError | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  private savedAt = new Map<number, number>();
-  /** Last frame step handed to the queue, per cell. */
-  private framesAt = new Map<number, number>();
-  /** Weights read ahead of their frames, waiting for them. */
-  private pending = new Map<number, { step: number; data: Float32Array }>();
-  private fetching = new Set<number>();
   private failed = false;
+  private closed = false;
+  private readonly stopLeave: () => void;
 
   constructor(
-    private readonly store: ExperimentStore,
+    private readonly store: Pick<ExperimentStore, 'writeCells'>,
     readonly id: string,
     private readonly opts: {
       keepWeights: boolean;
       lastStep: number;
-      weights: (cell: number) => Promise<{ step: number; data: Float32Array }>;
+      weights: (cell: number) => Promise<Weights>;
       /** A problem to show ('' when a full disk has space again). */
       onError: (message: string) => void;
       retryMs?: number;
       /** After each successful write (e.g. to refresh the Runs panel). */
       onWritten?: () => void;
+      /** Subscribes the page-leave flush (default: pagehide / visibilitychange hidden); returns the unsubscribe. */
+      leave?: (flush: () => void) => () => void;
     },
-  ) {}
-
-  private enqueue(what: () => Promise<void>): Promise<void> {
-    this.waiting.push(what);
-    return this.drain();
+  ) {
+    this.stopLeave = (opts.leave ?? onPageLeave)(() => this.writeNow());
   }
 
-  private drain(): Promise<void> {
-    this.queue = this.queue.then(async () => {
-      while (this.waiting.length && !this.failed && !this.full) {
-        try {
-          await this.waiting[0]();
-          this.waiting.shift();
-          this.opts.onWritten?.();
-        } catch (e) {
-          const err = storeError(e, 'recording the experiment');
-          if (err.kind !== 'quota') {
-            this.failed = true;
-            this.opts.onError(`${err.message} Recording stopped; training goes on unstored.`);
-            return;
-          }
-          this.full = err;
-          const ms = this.opts.retryMs ?? RETRY_MS;
-          this.opts.onError(`Browser storage is full: the frames stored so far stay whole; ${this.waiting.length} write(s) wait in this tab and are stored as soon as there is space (next try in ${Math.round(ms / 1000)} s). Free space in the Runs panel (delete old runs or their weights).`);
-          this.retryTimer = setTimeout(() => this.retry(), ms);
-          return;
-        }
-      }
+  private cell(index: number): Pending {
+    let p = this.pending.get(index);
+    if (!p) this.pending.set(index, (p = { frames: [] }));
+    return p;
+  }
+
+  frames(cell: number, frames: MetricsFrame[], timeline: TimelineEntry[]): void {
+    if (this.closed || this.failed) return;
+    const p = this.cell(cell);
+    p.frames.push(...frames);
+    p.timeline = timeline;
+    const step = frames.at(-1)?.step;
+    if (step !== undefined) {
+      this.handedAt.set(cell, step);
+      this.maybeFetchWeights(cell, step);
+    }
+    this.kick();
+  }
+
+  private maybeFetchWeights(cell: number, step: number): void {
+    if (!this.opts.keepWeights || this.fetching.has(cell)) return;
+    if (step - (this.savedAt.get(cell) ?? 0) < WEIGHTS_EVERY && step < this.opts.lastStep) return;
+    this.savedAt.set(cell, step);
+    const fetch = this.opts
+      .weights(cell)
+      .then((w) => {
+        if (this.closed) return;
+        this.cell(cell).weights = w; // the latest replaces one still waiting for its frames
+        this.kick();
+      })
+      .catch((e: unknown) => this.opts.onError(`could not read weights to store: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => this.fetching.delete(cell));
+    this.fetching.set(cell, fetch);
+  }
+
+  /** The cell stopped (non-finite metric, error) or finished: the reason goes on the record. */
+  stopped(cell: number, reason: string): void {
+    if (this.closed || this.failed) return;
+    this.cell(cell).stoppedBy = reason;
+    this.kick();
+  }
+
+  /** The engine backend the cell trains on (bundles say it: reproduction is per engine). */
+  engine(cell: number, backend: string): void {
+    if (this.closed || this.failed) return;
+    this.cell(cell).engine = backend;
+    this.kick();
+  }
+
+  /** Everything pending that can be written now (weights only once their frames are handed over). */
+  private job(): CellWrite[] {
+    const out: CellWrite[] = [];
+    for (const [cell, p] of this.pending) {
+      const weights = p.weights && p.weights.step <= (this.handedAt.get(cell) ?? 0) ? p.weights : undefined;
+      if (!p.frames.length && !p.timeline && p.stoppedBy === undefined && p.engine === undefined && !weights) continue;
+      out.push({ cell, frames: [...p.frames], timeline: p.timeline, stoppedBy: p.stoppedBy, engine: p.engine, weights });
+    }
+    return out;
+  }
+
+  /** A write landed: what it stored (or what was stored already) is no longer pending. */
+  private landed(sent: CellWrite[], result: CellLanded[]): void {
+    for (const [i, w] of sent.entries()) {
+      const p = this.pending.get(w.cell);
+      const r = result[i];
+      if (!p || !r) continue;
+      p.frames = p.frames.filter((f) => f.step > r.step);
+      if (p.timeline === w.timeline) delete p.timeline;
+      if (p.stoppedBy === w.stoppedBy) delete p.stoppedBy;
+      if (p.engine === w.engine) delete p.engine;
+      // weights sent are stored, or stored already, or can never be (their frames are not on the record)
+      if (p.weights && (p.weights === w.weights || p.weights.step <= r.weightsStep)) delete p.weights;
+      if (!p.frames.length && !p.timeline && p.stoppedBy === undefined && p.engine === undefined && !p.weights) this.pending.delete(w.cell);
+    }
+  }
+
+  /** One write at a time; what arrives meanwhile goes in the next one. */
+  private kick(): void {
+    if (this.inFlight || this.full || this.failed) return;
+    const sent = this.job();
+    if (!sent.length) return;
+    const write = this.store.writeCells(this.id, sent).then(
+      (result) => {
+        this.landed(sent, result);
+        this.opts.onWritten?.();
+      },
+      (e: unknown) => this.fail(e),
+    );
+    this.inFlight = write;
+    void write.finally(() => {
+      this.inFlight = null;
+      this.kick();
     });
-    return this.queue;
   }
 
-  /** Try the waiting writes again now (after a full disk). */
+  /** The page is hidden or going away: write everything not stored yet now, next to a write in flight. */
+  private writeNow(): void {
+    if (this.failed) return;
+    const sent = this.job();
+    if (!sent.length) return;
+    const write = this.store.writeCells(this.id, sent).then(
+      (result) => this.landed(sent, result),
+      () => undefined, // the regular write reports failures
+    );
+    this.leaving.add(write);
+    void write.finally(() => {
+      this.leaving.delete(write);
+      this.kick();
+    });
+  }
+
+  private fail(e: unknown): void {
+    const err = storeError(e, 'recording the experiment');
+    if (err.kind !== 'quota') {
+      this.failed = true;
+      this.opts.onError(`${err.message} Recording stopped; training goes on unstored.`);
+      return;
+    }
+    this.full = err;
+    const ms = this.opts.retryMs ?? RETRY_MS;
+    const steps = [...this.pending.values()].reduce((n, p) => n + p.frames.length, 0);
+    this.opts.onError(`Browser storage is full: the frames stored so far stay whole; ${steps} step(s) wait in this tab and are stored as soon as there is space (next try in ${Math.round(ms / 1000)} s). Free space in the Runs panel (delete old runs or their weights).`);
+    if (!this.closed) this.retryTimer = setTimeout(() => this.retry(), ms);
+  }
+
+  /** Try the pending writes again now (after a full disk). */
   retry(): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     if (!this.full) return;
     this.full = null;
-    void this.drain().then(() => {
+    this.kick();
+    void this.written().then(() => {
       if (!this.full && !this.failed) this.opts.onError('');
     });
   }
 
-  frames(cell: number, frames: MetricsFrame[], timeline: TimelineEntry[]): void {
-    void this.enqueue(() => this.store.appendFrames(this.id, cell, frames, { timeline }));
-    const step = frames.at(-1)?.step;
-    if (step === undefined) return;
-    this.framesAt.set(cell, step);
-    const pending = this.pending.get(cell);
-    if (pending && pending.step <= step) this.writeWeights(cell, pending);
-    if (!this.opts.keepWeights || this.fetching.has(cell)) return;
-    const last = this.savedAt.get(cell) ?? 0;
-    if (step - last >= WEIGHTS_EVERY || step >= this.opts.lastStep) {
-      this.savedAt.set(cell, step);
-      this.fetching.add(cell);
-      // The worker may be steps ahead of the frames written so far: weights are written only after
-      // the frames up to their step, so stored weights never point past the stored curve.
-      this.opts
-        .weights(cell)
-        .then((w) => {
-          if ((this.framesAt.get(cell) ?? 0) >= w.step) this.writeWeights(cell, w);
-          else this.pending.set(cell, w);
-        })
-        .catch((e: unknown) => this.opts.onError(`could not read weights to store: ${e instanceof Error ? e.message : String(e)}`))
-        .finally(() => this.fetching.delete(cell));
-    }
+  /** Resolves when no write is in flight (every write started so far, and those they led to, settled). */
+  private async written(): Promise<void> {
+    while (this.inFlight || this.leaving.size) await Promise.all([this.inFlight, ...this.leaving]);
   }
 
-  private writeWeights(cell: number, w: { step: number; data: Float32Array }): void {
-    this.pending.delete(cell);
-    void this.enqueue(() => this.store.saveWeights(this.id, cell, w.step, w.data));
+  /** Resolves when everything handed over so far (weights being read too) is written, waits for space, or failed. */
+  async flush(): Promise<void> {
+    while (this.fetching.size) await Promise.all(this.fetching.values());
+    await this.written();
   }
 
-  /** The cell stopped (non-finite metric, error) or finished: the reason goes on the record. */
-  stopped(cell: number, reason: string): void {
-    void this.enqueue(() => this.store.appendFrames(this.id, cell, [], { stoppedBy: reason }));
-  }
-
-  /** The engine backend the cell trains on (bundles say it: reproduction is per engine). */
-  engine(cell: number, backend: string): void {
-    void this.enqueue(() => this.store.appendFrames(this.id, cell, [], { engine: backend }));
-  }
-
-  /** Resolves when everything queued so far is written (or failed). */
-  flush(): Promise<void> {
-    return this.queue;
+  /** End the recording: what was handed over is written first; nothing is written after this resolves. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopLeave();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    // weights still being read are dropped (the worker is going): only the writes are awaited
+    await this.written();
   }
 }

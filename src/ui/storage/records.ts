@@ -5,7 +5,6 @@
  * (a failed batch — quota, a closed tab — leaves the previous state whole). The Runs panel works on
  * these (list, rename, delete, drop weights); the stores per kind extend them.
  */
-import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import { DB_NAME, StoreError, cellRange, guarded, idRange, openLabDb, type LabDatabase, type StoredExperiment } from './db';
 
@@ -32,33 +31,6 @@ export class RecordStore {
   /** Create or replace the record only (frames stay). */
   async put(rec: StoredExperiment): Promise<void> {
     await guarded(`saving "${rec.name}"`, () => this.db.put('experiments', rec));
-  }
-
-  /**
-   * One batch of frames for one cell, with the cell's timeline and stop reason, in ONE transaction:
-   * the record's counters only move when the frames are in.
-   */
-  async appendFrames(id: string, cell: number, frames: MetricsFrame[], update: { timeline?: TimelineEntry[]; stoppedBy?: string; engine?: string } = {}): Promise<void> {
-    if (!frames.length && update.timeline === undefined && update.stoppedBy === undefined && update.engine === undefined) return;
-    await guarded(`saving frames of "${id}"`, async () => {
-      const tx = this.db.transaction(['experiments', 'frames'], 'readwrite');
-      const rec = await tx.objectStore('experiments').get(id);
-      if (!rec) throw new StoreError(`no stored run ${id} (deleted?)`, 'missing');
-      const c = rec.cells[cell];
-      if (!c) throw new StoreError(`stored run ${id} has no cell ${cell}`, 'missing');
-      if (frames.length) {
-        void tx.objectStore('frames').put(frames, [id, cell, c.batches]);
-        c.batches++;
-        c.frameCount += frames.length;
-        c.step = frames[frames.length - 1].step;
-      }
-      if (update.timeline) c.timeline = update.timeline;
-      if (update.stoppedBy !== undefined) c.stoppedBy = update.stoppedBy;
-      if (update.engine !== undefined) c.engine = update.engine;
-      rec.updatedAt = Date.now();
-      void tx.objectStore('experiments').put(rec);
-      await tx.done;
-    });
   }
 
   /** Every stored frame of every cell, in step order per cell. */
