@@ -5,7 +5,9 @@
 #   run(carry=[".gl", "bench/webgpu/gpu-pack.tar.xz"], timeout_s=540,
 #       command="bash bench/webgpu/run-on-gpu.sh")
 # It runs `bench --backend webgpu` (train / score / sample, 512³ MatMul roofline, parity against WASM
-# on the same weights, ensembles P = 1, 8, 32, 64 interleaved with WASM) and writes the JSON to
+# on the same weights, ensembles P = 1, 8, 32, 64 interleaved with WASM; `costs`: runs, uploads,
+# readbacks and WebGPU calls — dispatches, submits, maps — per train step / sampling / score pass;
+# `output_layouts`: fused vs separate outputs, counts and interleaved times) and writes the JSON to
 # $OUT/webgpu-<adapter>.json (and bench/ when run by hand); commit it under bench/.
 # Extra arguments go to the bench (e.g. --reps 5, --ensemble-ps 1,8,32).
 set -euo pipefail

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ensembleSweep, parity } from '../engine/bench-backends';
 import { runBenchmark, REFERENCE_BATCH, REFERENCE_SHAPE } from '../engine/bench';
+import { loopStepCosts } from '../engine/bench-costs';
 import { WEBGPU_INSTALL_DIR, loadNodeWebgpu } from '../engine/node-webgpu';
 import type { PolicyShape } from '../core/engine';
 
@@ -69,7 +70,13 @@ export async function runWebgpuBench(o: WebgpuBenchOptions) {
     const par = await parity({ webgpu: wg.ort, wasm }, shape, batch);
     log(`parity: ${JSON.stringify(par)}`);
     log('train / score / sample on WebGPU…');
-    const single = await runBenchmark(wg.ort, { backend: 'webgpu', reps: o.reps, leakSteps: o.leakSteps, memory, ensembleP: o.quick ? 2 : 8, shape, batch, rooflineN: o.quick ? 64 : 512 });
+    // loopSteps 0: the lab loop's many batch shapes would each compile shaders on SwiftShader; its
+    // run counts do not depend on the backend and are taken on WASM below
+    const single = await runBenchmark(wg.ort, {
+      backend: 'webgpu', reps: o.reps, leakSteps: o.leakSteps, memory, ensembleP: o.quick ? 2 : 8, shape, batch, rooflineN: o.quick ? 64 : 512, gpu: wg.gpuCalls, loopSteps: 0,
+    });
+    log(`costs per call: ${JSON.stringify(single.costs)}`);
+    const loop = await loopStepCosts(wasm, 'wasm', 3);
     log(`ensembles P = ${ps.join(', ')}, interleaved with WASM…`);
     const ensembles = await ensembleSweep({ webgpu: wg.ort, wasm }, shape, batch, ps, o.reps, log);
     return {
@@ -80,6 +87,7 @@ export async function runWebgpuBench(o: WebgpuBenchOptions) {
       quick: o.quick,
       parity: par,
       ensembles_vs_wasm: ensembles,
+      loop_step: { backend: 'wasm', ...loop },
       node: process.version,
       wall_s: (performance.now() - t0) / 1000,
     };

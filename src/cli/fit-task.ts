@@ -33,5 +33,5 @@ export function writeFit(r: MeasureResult, o: FitOptions, file: string): void {
   console.error(`fitted task "${fit.spec.name}" (${fit.spec.kind}, ${fit.spec.states.length} states × ${fit.spec.behaviors.length} behaviors; base mix from steps ${fit.baseSteps.join('..')}, judge truth from steps ${fit.truthSteps.join('..')}) → ${file}`);
   for (const n of fit.notes) console.error(`  ${n.ask ? '?' : '-'} ${n.path || '(spec)'}: ${n.message}`);
   const asks = fit.notes.filter((n) => n.ask).length;
-  console.error(`${asks} question${asks === 1 ? '' : 's'} above (marked ?): the fit put a stated default where the log says nothing. Train it: npm run lab -- --task-file ${file}${fit.sessionTurns ? ` --set sessionTurns=${Math.min(8, Math.max(1, Math.round(fit.sessionTurns)))}` : ''}`);
+  console.error(`${asks} question${asks === 1 ? '' : 's'} above (marked ?): the fit put a stated default where the log says nothing. Train it: npm run lab -- --task-file ${file}${Object.entries(fit.settings).map(([k, v]) => ` --set ${k}=${v}`).join('')}`);
 }

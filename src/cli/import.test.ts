@@ -69,9 +69,11 @@ describe('npm run import', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/fitted task "verl example" \(single-turn, 3 states × 4 behaviors; base mix from steps 1\.\.1, judge truth from steps 1\.\.20\)/);
     expect(r.stderr).toMatch(/\? states\[\]\.gold: a log has no gold/);
+    // the fit's settings on the line that says how to train it
+    expect(r.stderr).toMatch(/Train it: npm run lab -- --task-file \S+ --set judgeNoise=0\n/);
     const parsed = parseTaskSpec(readFileSync(spec, 'utf8'));
     expect(parsed.errors).toEqual([]);
-    const lab = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/lab.ts'), '--task-file', spec, '--engine', 'tabular', '--steps', '2', '--pretrain-steps', '20', '--out', join(dir, 'fitted-run.jsonl')], { cwd: ROOT, encoding: 'utf8' });
+    const lab = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/lab.ts'), '--task-file', spec, '--set', 'judgeNoise=0', '--engine', 'tabular', '--steps', '2', '--pretrain-steps', '20', '--out', join(dir, 'fitted-run.jsonl')], { cwd: ROOT, encoding: 'utf8' });
     expect(lab.status, lab.stderr).toBe(0);
     expect(lines(join(dir, 'fitted-run.jsonl')).filter((x) => typeof x.step === 'number').map((x) => x['support/behavior_support/math'] !== undefined)).toEqual([true, true]);
     const bad = cli([join(EX, 'verl'), '--fit-task', spec, '--fit-base-steps', '5..2']);

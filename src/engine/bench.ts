@@ -6,6 +6,7 @@ import { Graph } from '../graph/builder';
 import { encodeModel } from '../graph/encode';
 import { matmul } from '../graph/ops';
 import { forwardFlops, trainStepFlops } from '../model/flops';
+import { benchOutputLayouts, loopStepCosts, phaseCosts, type Costs, type GpuCounter, type LoopStepCosts, type OutputLayoutsBench } from './bench-costs';
 import { benchEnsemble, type EnsembleBench } from './bench-ensemble';
 import { REFERENCE_BATCH, REFERENCE_SHAPE, interleaved, timeIt } from './bench-timing';
 import { OrtEngine, type Backend, type OrtModule } from './ort-engine';
@@ -27,6 +28,10 @@ export interface BenchOptions {
   batch?: number;
   /** Side of the roofline MatMul (default 512). */
   rooflineN?: number;
+  /** WebGPU API call counts (Node over Dawn), added to `costs`. */
+  gpu?: GpuCounter;
+  /** Steps of the lab loop whose session runs are counted (`loop_step`; 0 skips it; default 5). */
+  loopSteps?: number;
 }
 
 /** Options of a benchmark run in a browser worker (`npm run bench -- --browser`). */
@@ -58,6 +63,12 @@ export interface BenchResult extends Partial<EnsembleBench> {
   kv_cache_speedup: number;
   profile: Record<string, number>;
   memory?: { steps: number; before: Record<string, number>; after: Record<string, number>; growth: Record<string, number> };
+  /** Transfers of one call per phase (session runs, uploads, readbacks; WebGPU calls in Node): bench-costs.ts. */
+  costs: Costs;
+  /** The fused output layout (one readback per run) against the separate one: counts and interleaved times. */
+  output_layouts: OutputLayoutsBench;
+  /** Session runs and transfers of one step of the lab loop (default config). */
+  loop_step?: LoopStepCosts;
 }
 
 const ROOFLINE_N = 512;
@@ -119,7 +130,13 @@ export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<
     const growth = Object.fromEntries(Object.keys(before).map((k) => [k, after[k] - before[k]]));
     memory = { steps: opts.leakSteps, before, after, growth };
   }
+  const costs = await phaseCosts(engine.population, {
+    sample: sampleReq, score: { batch: B, tokens: rollout.tokens, temperature: 1 }, train: { batch, hyper }, sft: { batch, hyper },
+  }, opts.gpu);
   await engine.dispose();
+  const outputLayouts = await benchOutputLayouts(ort, opts.backend, shape, B, opts.reps, opts.gpu);
+  const loopSteps = opts.loopSteps ?? 5;
+  const loop = loopSteps > 0 ? await loopStepCosts(ort, opts.backend, loopSteps) : undefined;
   const ensemble = (opts.ensembleP ?? 8) > 0 ? await benchEnsemble(ort, opts.backend, opts.ensembleP ?? 8, opts.reps, { shape, batch: B }) : {};
   const trainGflops = trainStepFlops(shape, B) / train / 1e9;
   return {
@@ -145,6 +162,9 @@ export async function runBenchmark(ort: OrtModule, opts: BenchOptions): Promise<
       forward_share: score / train,
     },
     memory,
+    costs,
+    output_layouts: outputLayouts,
+    loop_step: loop,
     ...ensemble,
   };
 }

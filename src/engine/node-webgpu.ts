@@ -1,7 +1,9 @@
 // onnxruntime-web's WebGPU EP in Node (benchmarks only): Dawn's Node bindings (npm `webgpu`, a
 // bench-only install in bench/webgpu/, kept out of the lab's dependencies) give Node a
 // `navigator.gpu`; ORT's WebGPU build is imported by file path (its `webgpu` subpath fails in Node).
-// The three shims are the recipe of DESIGN.md "WebGPU without a browser".
+// The three shims are the recipe of DESIGN.md "WebGPU without a browser". The WebGPU calls ORT makes
+// are counted at the API (`gpuCalls`): kernels dispatched, command buffers submitted, buffers mapped
+// for reading (readbacks the run waits for), buffer writes (uploads) and their bytes.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -17,8 +19,19 @@ interface GpuLike {
   requestAdapter(): Promise<{ info?: GpuAdapterInfo; isFallbackAdapter?: boolean } | null>;
 }
 
+/** WebGPU API calls since the last reset (counted on the prototypes, so every device's calls). */
+export interface GpuCalls {
+  dispatches: number;
+  submits: number;
+  maps: number;
+  writes: number;
+  write_bytes: number;
+  copies: number;
+}
+
 export interface NodeWebgpu {
   ort: OrtModule;
+  gpuCalls: { read(): GpuCalls; reset(): void };
   /** The adapter as Dawn names it (vendor / architecture / description), and whether it is software. */
   adapter: { name: string; software: boolean };
   /** Let Node exit (clears the keep-alive timer). */
@@ -38,8 +51,14 @@ export async function loadNodeWebgpu(): Promise<NodeWebgpu> {
   // Shim 2: ORT's threaded WASM heap is a SharedArrayBuffer; Dawn rejects views of one ("Invalid argument").
   const queueProto = (globals.GPUQueue as { prototype: { writeBuffer: WriteBuffer } }).prototype;
   const writeBuffer = queueProto.writeBuffer;
+  const calls = countCalls(globals);
   queueProto.writeBuffer = function (this: unknown, buffer, offset, data, dataOffset, size) {
     const view = ArrayBuffer.isView(data) ? data : null;
+    calls.count.writes++;
+    // dataOffset / size count elements of a typed array, bytes of an ArrayBuffer
+    const unit = view && 'BYTES_PER_ELEMENT' in view ? (view as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+    const total = view ? view.byteLength : (data as ArrayBuffer).byteLength;
+    calls.count.write_bytes += size !== undefined ? size * unit : total - (dataOffset ?? 0) * unit;
     if (view && view.buffer instanceof SharedArrayBuffer) {
       // same element type, so dataOffset / size (in elements) keep their meaning
       const Ctor = view.constructor as new (b: ArrayBuffer) => ArrayBufferView;
@@ -60,5 +79,30 @@ export async function loadNodeWebgpu(): Promise<NodeWebgpu> {
   const ortFile = join(dirname(createRequire(import.meta.url).resolve('onnxruntime-web')), 'ort.webgpu.mjs');
   const ort = (await import(pathToFileURL(ortFile).href)) as OrtModule;
   const fallback = adapter.isFallbackAdapter ?? false;
-  return { ort, adapter: { name: adapterName(info), software: isSoftwareAdapter(info, fallback) }, close: () => clearInterval(keepAlive) };
+  return {
+    ort, gpuCalls: { read: () => ({ ...calls.count }), reset: calls.reset },
+    adapter: { name: adapterName(info), software: isSoftwareAdapter(info, fallback) }, close: () => clearInterval(keepAlive),
+  };
+}
+
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+
+/** Counts dispatches, submits, maps and copies by wrapping Dawn's prototypes (writes: in shim 2). */
+function countCalls(globals: Record<string, unknown>) {
+  const zero = (): GpuCalls => ({ dispatches: 0, submits: 0, maps: 0, writes: 0, write_bytes: 0, copies: 0 });
+  const calls = { count: zero(), reset: () => Object.assign(calls.count, zero()) };
+  const wrap = (cls: string, method: string, key: keyof GpuCalls) => {
+    const proto = (globals[cls] as { prototype: Record<string, Method> }).prototype;
+    const inner = proto[method];
+    proto[method] = function (this: unknown, ...args: unknown[]) {
+      calls.count[key]++;
+      return inner.apply(this, args);
+    };
+  };
+  wrap('GPUComputePassEncoder', 'dispatchWorkgroups', 'dispatches');
+  wrap('GPUComputePassEncoder', 'dispatchWorkgroupsIndirect', 'dispatches');
+  wrap('GPUQueue', 'submit', 'submits');
+  wrap('GPUBuffer', 'mapAsync', 'maps');
+  wrap('GPUCommandEncoder', 'copyBufferToBuffer', 'copies');
+  return calls;
 }

@@ -1,8 +1,9 @@
 // The core's PopulationEngine on onnxruntime-web: P policies in ONE set of sessions (parameters and
 // Adam moments [P, N]), each phase (generate / score / ppo_train / sft_train) one session run for
 // all members. Parameters and moments stay where the backend put them (GPU buffers on WebGPU) and
-// are fed back; only metrics, tokens, log-probs and ratios are read back. A single run is P = 1
-// (OrtEngine wraps it).
+// are fed back; only metrics, tokens, log-probs and ratios are read back, as ONE output per run
+// (OutputLayout 'fused', src/model/graphs.ts). A single run is P = 1 (OrtEngine wraps it). Every run
+// is counted (runs, uploads, readbacks and their bytes) in `costs` for the bench.
 import type * as Ort from 'onnxruntime-web';
 import type {
   EngineState, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest, ScoreResult, SftBatch, SftMetrics, TrainBatch,
@@ -12,9 +13,11 @@ import type { PopulationEngine, SftHyper } from '../core/population';
 import type { Graph } from '../graph/builder';
 import { encodeModel } from '../graph/encode';
 import {
-  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, PPO_METRICS, type HyperField,
+  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, PPO_METRICS, type HyperField, type OutputLayout,
 } from '../model/graphs';
 import { initParams, paramLayout, type ParamLayout } from '../model/layout';
+import { readGenerate, readScore, readTrain } from './outputs';
+import { RunCostMeter, type Phase } from './run-costs';
 
 export type OrtModule = typeof Ort;
 export type Backend = 'webgpu' | 'wasm';
@@ -31,6 +34,8 @@ export interface OrtPopulationOptions {
   note?: string;
   /** Resolves when the backend's device is gone (WebGPU device loss). */
   lost?: Promise<string>;
+  /** How results come back (default 'fused': one readback per run; 'separate' only for the bench's before/after). */
+  outputs?: OutputLayout;
 }
 
 /** A parameter matrix [P, N] and which version (generation) of each member's row it holds. */
@@ -56,6 +61,8 @@ export class OrtPopulation implements PopulationEngine {
   private nextHandle = 1;
   private recompute?: Ort.InferenceSession;
   lost?: Promise<string>;
+  /** Transfers of every session run so far (the bench reads and resets it). */
+  readonly costs = new RunCostMeter();
 
   private constructor(
     private readonly ort: OrtModule,
@@ -65,6 +72,7 @@ export class OrtPopulation implements PopulationEngine {
     /** Why this backend (set after creation where the choice is measured on this population). */
     public backendNote: string,
     private readonly sessions: Sessions,
+    readonly outputs: OutputLayout,
   ) {
     this.layout = paramLayout(shape);
     this.steps = new Array<number>(size).fill(0);
@@ -79,11 +87,12 @@ export class OrtPopulation implements PopulationEngine {
     const make = (g: Graph, gpuOutputs: string[]) => createSession(ort, g, opts.backend, gpu ? gpuOutputs : []);
     // One at a time: creating WebGPU sessions concurrently hangs onnxruntime-web 1.30 (seen on
     // SwiftShader), and on WASM it gains nothing.
-    const score = await make(buildScoreGraph(layout, P), []);
-    const generate = await make(buildGenerateGraph(layout, true, P), []);
-    const train = await make(buildTrainGraph(layout, P), ['params_out', 'm_out', 'v_out']);
+    const outputs = opts.outputs ?? 'fused';
+    const score = await make(buildScoreGraph(layout, P, 'float32', outputs), []);
+    const generate = await make(buildGenerateGraph(layout, true, P, 'float32', outputs), []);
+    const train = await make(buildTrainGraph(layout, P, 'float32', outputs), ['params_out', 'm_out', 'v_out']);
     const sft = await make(buildSftGraph(layout, P), ['params_out', 'm_out', 'v_out']);
-    const pop = new OrtPopulation(ort, shape, P, opts.backend, opts.note ?? '', { score, generate, train, sft });
+    const pop = new OrtPopulation(ort, shape, P, opts.backend, opts.note ?? '', { score, generate, train, sft }, outputs);
     pop.lost = opts.lost;
     await pop.setWeights(initialWeights(layout, P, opts));
     return pop;
@@ -96,6 +105,13 @@ export class OrtPopulation implements PopulationEngine {
   /** Where the trainer's parameters live ('gpu-buffer' on WebGPU after the first step, else 'cpu'). */
   get paramsLocation(): string {
     return this.trainer.tensor.location;
+  }
+
+  /** One session run, counted. */
+  private async run(phase: Phase, session: Ort.InferenceSession, feeds: Record<string, Ort.Tensor>): Promise<Record<string, Ort.Tensor>> {
+    const out = await session.run(feeds);
+    this.costs.record(phase, feeds, out);
+    return out;
   }
 
   private f32(data: Float32Array, dims: number[]): Ort.Tensor {
@@ -153,7 +169,7 @@ export class OrtPopulation implements PopulationEngine {
 
   /** The same sampling recomputing the whole prefix at every position (benchmark baseline). */
   async sampleRecompute(reqs: readonly (SampleRequest | null)[]): Promise<(SampleResult | null)[]> {
-    this.recompute ??= await createSession(this.ort, buildGenerateGraph(this.layout, false, this.size), this.backend, []);
+    this.recompute ??= await createSession(this.ort, buildGenerateGraph(this.layout, false, this.size, 'float32', this.outputs), this.backend, []);
     return this.generate(this.recompute, reqs);
   }
 
@@ -184,7 +200,7 @@ export class OrtPopulation implements PopulationEngine {
           for (let j = 0; j < n; j++) uniforms[(p * B + b) * W + len - 1 + j] = r.uniforms[b * n + j];
         }
       }
-      const res = await session.run({
+      const res = await this.run('generate', session, {
         params: group.buf.tensor,
         prompt: this.i32(prompt, [P, B, T]),
         promptLength: this.i32(promptLength, [P, B]),
@@ -192,7 +208,7 @@ export class OrtPopulation implements PopulationEngine {
         uniforms: this.f32(uniforms, [P, B, W]),
         temperature: this.f32(temperature, [P]),
       });
-      const [tokens, logp, entropy] = (await Promise.all(['tokens', 'logp', 'entropy'].map((k) => res[k].getData()))) as [Int32Array, Float32Array, Float32Array];
+      const { tokens, logp, entropy } = await readGenerate(res, this.outputs, T);
       for (const p of group.members) {
         out[p] = { tokens: row(tokens, p, B * T), logp: row(logp, p, B * W), entropy: row(entropy, p, B * W) };
       }
@@ -213,12 +229,12 @@ export class OrtPopulation implements PopulationEngine {
         tokens.set(reqs[p]!.tokens, p * B * T);
         temperature[p] = reqs[p]!.temperature;
       }
-      const res = await this.sessions.score.run({
+      const res = await this.run('score', this.sessions.score, {
         params: group.buf.tensor,
         tokens: this.i32(tokens, [P, B, T]),
         temperature: this.f32(temperature, [P]),
       });
-      const [logp, entropy] = (await Promise.all([res.logp.getData(), res.entropy.getData()])) as Float32Array[];
+      const { logp, entropy } = await readScore(res, this.outputs, T);
       for (const p of group.members) out[p] = { logp: row(logp, p, B * W), entropy: row(entropy, p, B * W) };
     }
     return out;
@@ -249,7 +265,7 @@ export class OrtPopulation implements PopulationEngine {
     const B = this.rows(reqs.map((r) => r && r.batch));
     const W = this.shape.context - 1;
     const feeds = reqs as readonly ({ batch: TrainBatch & Record<string, unknown> } | null)[];
-    const res = await this.sessions.train.run({
+    const res = await this.run('train', this.sessions.train, {
       params: this.trainer.tensor,
       m: this.m,
       v: this.v,
@@ -260,10 +276,9 @@ export class OrtPopulation implements PopulationEngine {
       lossMask: this.stack(feeds, B, 'lossMask'),
       hyper: this.hyper(reqs.map((r) => r && { ...r.hyper, seqMean: r.hyper.aggregation === 'seq-mean-token-mean' ? 1 : 0 })),
     });
-    const metrics = (await res.metrics.getData()) as Float32Array;
-    const ratio = (await res.ratio.getData()) as Float32Array;
-    this.advance(res, OrtPopulation.members(reqs));
     const K = PPO_METRICS.length;
+    const { metrics, ratio } = await readTrain(res, this.outputs, this.size, K);
+    this.advance(res, OrtPopulation.members(reqs));
     return reqs.map((r, p) => {
       if (!r) return null;
       const m = Object.fromEntries(PPO_METRICS.map((k, i) => [k, metrics[p * K + i]])) as Record<(typeof PPO_METRICS)[number], number>;
@@ -274,7 +289,7 @@ export class OrtPopulation implements PopulationEngine {
   async sftStep(reqs: readonly ({ batch: SftBatch; hyper: SftHyper } | null)[]): Promise<(SftMetrics | null)[]> {
     const B = this.rows(reqs.map((r) => r && r.batch));
     const feeds = reqs as readonly ({ batch: SftBatch & Record<string, unknown> } | null)[];
-    const res = await this.sessions.sft.run({
+    const res = await this.run('sft', this.sessions.sft, {
       params: this.trainer.tensor,
       m: this.m,
       v: this.v,

@@ -5,7 +5,7 @@ import { Graph, type DType, type Tensor } from '../graph/builder';
 import { grad } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
-import { sampleTokens, tokenStats } from './heads';
+import { oneHot, sampleTokens, tokenStats } from './heads';
 import { adamw } from './optimizer';
 import { decodeStep, forward, sliceParams, type KvCache } from './transformer';
 
@@ -19,6 +19,18 @@ export type HyperField = (typeof HYPER_FIELDS)[number];
 /** Order of the values in each member's row of the PPO train graph's `metrics` output [P, 7]. */
 export const PPO_METRICS = ['loss', 'pgLoss', 'clipfracLow', 'clipfracHigh', 'ppoKl', 'entropy', 'gradNorm'] as const;
 
+/**
+ * How a graph hands back what the CPU reads. 'fused': ONE output per run (the results concatenated
+ * on the device, so one readback per run instead of one per result: on WebGPU every CPU output is
+ * a copy and a buffer map the run waits for). 'separate': one output per result (the layout before,
+ * kept so the bench can measure what fusing bought). Both carry the same values bit for bit.
+ * Fused layouts (per member p, row b): generate `out` [P, B, T + 2W] = tokens (as float32, exact
+ * below 2^24) | logp | entropy; score `stats` [P, B, 2W] = logp | entropy; PPO train `out`
+ * [P, 7 + B·W] = metrics (PPO_METRICS) | ratio. Parameters and moments stay separate outputs (kept on
+ * the device). Decoding: src/engine/outputs.ts.
+ */
+export type OutputLayout = 'fused' | 'separate';
+
 // Every graph carries a population of P policies (P = 1 for a single run): parameters [P, N],
 // batches [P, B, ...], per-member hyperparameters; each member's loss, aggregation and gradient-norm
 // clip only see its own rows, so member p computes what a single run of it would.
@@ -30,26 +42,34 @@ function policyInputs(g: Graph, layout: ParamLayout, P: number, dtype: DType) {
   return { params, tokens };
 }
 
-/** Logits for positions 0..T−2 and the tokens they predict (1..T−1). */
+/**
+ * Logits for positions 0..T−2 and the tokens they predict (1..T−1) as a one-hot. The one-hot is
+ * sliced, not the int32 tokens: onnxruntime's WebGPU EP has no int32 Slice, so slicing the tokens
+ * ran on the CPU (one CPU node per run, its result copied to the device, and graph capture refused).
+ */
 function shiftedLogits(params: Tensor, tokens: Tensor, layout: ParamLayout) {
-  const T = layout.shape.context;
+  const { context: T, vocab } = layout.shape;
   const weights = sliceParams(params, layout);
   const logits = op.slice(forward(weights, tokens, layout), 2, 0, T - 1);
-  const next = op.slice(tokens, 2, 1, T);
+  const next = op.slice(oneHot(tokens, vocab, params.dtype), 2, 1, T);
   return { logits, next };
 }
 
 /** A per-member value [P] or [P, 1] shaped [P, 1, …, 1] to broadcast against a rank-`rank` tensor. */
 const perMember = (x: Tensor, rank: number) => op.reshape(x, [x.shape[0], ...new Array<number>(rank - 1).fill(1)]);
 
-export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32'): Graph {
+export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
   const g = new Graph('score');
   const { params, tokens } = policyInputs(g, layout, P, dtype);
   const temperature = g.input('temperature', dtype, [P]);
   const { logits, next } = shiftedLogits(params, tokens, layout);
   const { logp, entropy } = tokenStats(logits, next, perMember(temperature, 4));
-  g.output('logp', logp);
-  g.output('entropy', entropy);
+  if (outputs === 'fused') {
+    g.output('stats', op.concat([logp, entropy], 2));
+  } else {
+    g.output('logp', logp);
+    g.output('entropy', entropy);
+  }
   return g;
 }
 
@@ -62,7 +82,7 @@ export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'floa
  * prefix (the O(L²) baseline the benchmark compares against). Outputs tokens [P, B, T] and, for
  * generated positions only, log-probs and entropies [P, B, T − 1] (0 elsewhere) in the engine layout.
  */
-export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32'): Graph {
+export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
   const { context: T, layers } = layout.shape;
   const g = new Graph(kvCache ? 'generate_kv' : 'generate_recompute');
   const params = g.input('params', dtype, [P, layout.total]);
@@ -74,33 +94,42 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
   const w = sliceParams(params, layout);
   const column = (x: Tensor, t: number) => op.reshape(op.slice(x, 2, t, t + 1), [P, 'B']);
   const end = op.add(promptLength, perMember(newTokens, 2));
+  // Token ids travel as floats (exact) and are cast to int32 where an index is needed: the WebGPU EP
+  // has no int32 Slice / Split, so slicing the int32 prompt per position ran on the CPU (one CPU
+  // node and T − 1 copies to the device per run, and graph capture refused).
+  const promptIds = op.cast(prompt, dtype);
+  const ids = (x: Tensor) => op.cast(x, 'int32');
 
-  const tokens = [column(prompt, 0)];
+  const tokens = [column(promptIds, 0)];
   const logps: Tensor[] = [];
   const entropies: Tensor[] = [];
   let caches: (KvCache | null)[] = Array.from({ length: layers }, () => null);
   for (let t = 0; t < T - 1; t++) {
     let logits: Tensor;
     if (kvCache) {
-      const step = decodeStep(w, tokens[t], t, caches, layout);
+      const step = decodeStep(w, ids(tokens[t]), t, caches, layout);
       caches = step.caches;
       logits = step.logits;
     } else {
-      const prefix = op.concat(tokens.map((c) => op.unsqueeze(c, 2)), 2); // [P, B, t + 1]
+      const prefix = ids(op.concat(tokens.map((c) => op.unsqueeze(c, 2)), 2)); // [P, B, t + 1]
       logits = op.reshape(op.slice(forward(w, prefix, layout), 2, t, t + 1), [P, 'B', layout.shape.vocab]);
     }
     const s = sampleTokens(logits, column(uniforms, t), temperature);
     const position = t + 1;
     const inPrompt = op.less(position, promptLength);
     const generated = op.and(op.less(promptLength, position + 1), op.less(position, end));
-    tokens.push(op.where(inPrompt, column(prompt, position), op.where(generated, s.token, 0)));
+    tokens.push(op.where(inPrompt, column(promptIds, position), op.where(generated, s.index, 0)));
     logps.push(op.where(generated, s.logp, 0));
     entropies.push(op.where(generated, s.entropy, 0));
   }
   const stack = (cols: Tensor[]) => op.concat(cols.map((c) => op.unsqueeze(c, 2)), 2);
-  g.output('tokens', stack(tokens));
-  g.output('logp', stack(logps));
-  g.output('entropy', stack(entropies));
+  if (outputs === 'fused') {
+    g.output('out', op.concat([stack(tokens), stack(logps), stack(entropies)], 2));
+  } else {
+    g.output('tokens', ids(stack(tokens)));
+    g.output('logp', stack(logps));
+    g.output('entropy', stack(entropies));
+  }
   return g;
 }
 
@@ -200,7 +229,7 @@ function keepInactive(opt: ReturnType<typeof adamw>, state: { params: Tensor; m:
 /** Per-member metrics [P] / [P, 1] as one [P, k] output. */
 const metricRows = (xs: Tensor[], P: number) => op.concat(xs.map((t) => op.reshape(t, [P, 1])), 1);
 
-export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32'): Graph {
+export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
   const T = layout.shape.context;
   const g = new Graph('ppo_train');
   const { params, tokens } = policyInputs(g, layout, P, dtype);
@@ -213,8 +242,13 @@ export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'floa
   g.output('params_out', opt.params);
   g.output('m_out', opt.m);
   g.output('v_out', opt.v);
-  g.output('metrics', metricRows([r.loss, r.pgLoss, r.clipfracLow, r.clipfracHigh, r.ppoKl, r.entropy, opt.gradNorm], P));
-  g.output('ratio', r.ratio);
+  const metrics = metricRows([r.loss, r.pgLoss, r.clipfracLow, r.clipfracHigh, r.ppoKl, r.entropy, opt.gradNorm], P);
+  if (outputs === 'fused') {
+    g.output('out', op.concat([metrics, op.reshape(r.ratio, [P, 'B*W'])], 1));
+  } else {
+    g.output('metrics', metrics);
+    g.output('ratio', r.ratio);
+  }
   return g;
 }
 

@@ -25,6 +25,8 @@ import { createTabularEngine } from '../../engine/tabular/tabular-engine';
 import { re2Engine } from '../../io/re2';
 import { importExample } from '../../../tests/support/example-import';
 import { exactMultinomialP } from '../../../tests/support/multinomial';
+import { makeStreams } from '../rng';
+import { serveSessions } from '../serve';
 import { taskFromSpec } from './compile';
 import { fitTask, type FitResult } from './fit';
 import { specText } from './registry';
@@ -111,6 +113,63 @@ describe('a task fitted from the shipped verl example', () => {
     });
     console.log(`fitted from step 20: exact p per state ${ps.map((p) => p.toExponential(2)).join(', ')}`);
     expect(Math.min(...ps)).toBeLessThan(ALPHA);
+  }, 120_000);
+});
+
+// The judge's side: the fitted truth is the log's reward signs per state × behavior (all steps), and
+// the lab's judge under the fit's settings (fit.settings: judgeNoise 0; judgeVotes as configured)
+// gives turns of a state × behavior those signs. Per cell, the exact multinomial test of the signs of
+// the served turns (tabular engine, base pretrained as above, 16 × 256 single-turn sessions, states
+// drawn by the environment; the first 80 turns of each cell) under the log's shares, at
+// α = 0.01 / 12 (Bonferroni over the cells). judgeVotes 1 and the default 3 give the same reward on
+// every turn (one true vote per turn, copied: judge.ts castVotes); the lab's default judge
+// (judgeNoise 0.1, 3 votes: what `npm run lab -- --task-file` gave before the fit printed its
+// settings) is rejected: the test can fail.
+describe('the fitted verl task\'s rewards', () => {
+  it('have the log\'s reward signs per state × behavior under the fit\'s settings', async () => {
+    const m = await importExample('verl');
+    const fit = fitTask(m, { name: 'verl example' });
+    expect(fit.settings).toEqual({ judgeNoise: 0 });
+    const task = taskFromSpec(fit.spec);
+    const logSigns = (s: string, b: string) => (['pos', 'zero', 'neg'] as const).map((x) => m.frames.reduce((a, f) => a + ((f.scalars as Record<string, number | undefined>)[`import/reward_count/${s}/${b}/${x}`] ?? 0), 0));
+    const cfg = makeConfig({ taskSpec: specText(fit.spec), ...fit.settings, seed: 3 });
+    expect(cfg.judgeVotes).toBe(3);
+    const engine = createTabularEngine(policyShape(cfg));
+    await pretrainBase(engine, task, 3, { steps: 400, batch: 64, lr: 0.05, temperature: cfg.temperature });
+    const serve = async (judgeVotes: number, judgeNoise: number) => {
+      const rng = makeStreams(3);
+      const turns = [];
+      for (let k = 0; k < 16; k++) turns.push(...(await serveSessions(engine, task, 256, 1, k * 256, { temperature: cfg.temperature, turns: cfg.sessionTurns, judgeVotes, judgeNoise, hintVotes: cfg.hintVotes }, rng)));
+      return turns;
+    };
+    // the first PER_CELL turns of each cell (the exact test enumerates every outcome of n draws)
+    const PER_CELL = 80;
+    const signs = (turns: Awaited<ReturnType<typeof serve>>, s: number, b: number) => {
+      const cell = turns.filter((t) => t.state === s && t.behavior === b).slice(0, PER_CELL);
+      return [1, 0, -1].map((v) => cell.filter((t) => t.reward === v).length);
+    };
+    const pValues = async (judgeVotes: number, judgeNoise: number) => {
+      const turns = await serve(judgeVotes, judgeNoise);
+      return { turns, ps: task.states.flatMap((s, i) => task.behaviors.map((b, j) => {
+        const log = logSigns(fit.importNames.states[i], fit.importNames.behaviors[j]);
+        const n = log.reduce((a, x) => a + x, 0);
+        return { cell: `${s.name}/${b.name}`, log, sim: signs(turns, i, j), p: exactMultinomialP(signs(turns, i, j), log.map((x) => x / n)) };
+      })) };
+    };
+    const fitted = await pValues(cfg.judgeVotes, cfg.judgeNoise);
+    const alpha = ALPHA / fitted.ps.length;
+    console.log(fitted.ps.map((c) => `${c.cell}: log +/0/− ${c.log.join('/')}, simulated ${c.sim.join('/')}, exact p = ${c.p.toFixed(3)}`).join('\n'));
+    for (const c of fitted.ps) {
+      expect(c.sim.reduce((a, x) => a + x, 0), `${c.cell}: simulated turns`).toBeGreaterThan(30);
+      expect(c.p, `${c.cell}: log ${c.log.join('/')}, simulated ${c.sim.join('/')}`).toBeGreaterThan(alpha);
+    }
+    // one vote or three: the same reward on every turn
+    const one = await serve(1, 0);
+    expect(one.map((t) => t.reward)).toEqual(fitted.turns.map((t) => t.reward));
+    // the lab's default judge (its noise on top of the log's): rejected
+    const noisy = await pValues(3, 0.1);
+    console.log(`judgeNoise 0.1, 3 votes: smallest exact p ${Math.min(...noisy.ps.map((c) => c.p)).toExponential(2)}`);
+    expect(Math.min(...noisy.ps.map((c) => c.p))).toBeLessThan(alpha);
   }, 120_000);
 });
 

@@ -54,8 +54,22 @@ export interface FitResult {
   truthSteps: [number, number];
   /** Mean turns per session (OpenClaw), for the `sessionTurns` setting; null without sessions. */
   sessionTurns: number | null;
+  /** The settings besides the task that a fitted task trains with (the CLI prints them, the FitPanel sets them). */
+  settings: FitSettings;
   /** The import's names of spec.states and spec.behaviors, in the spec's order (a view pairs the import's curves with the fitted task's). */
   importNames: { states: string[]; behaviors: string[] };
+}
+
+/**
+ * judgeNoise 0: the truth is the log's scores, its judge's noise already in them. judgeVotes is
+ * left as it is: the lab's judge draws ONE true vote per turn from the truth and casts judgeVotes
+ * votes that are each that vote or, with probability judgeNoise, a uniform draw (judge.ts
+ * castVotes), so with no noise the majority is the drawn vote for any judgeVotes. sessionTurns:
+ * the log's mean session length, within the setting's range (sessions only).
+ */
+export interface FitSettings {
+  judgeNoise: 0;
+  sessionTurns?: number;
 }
 
 export const FIT_DEFAULTS = { minStateSamples: 30, minJudged: 10, unjudgedTruth: [0, 1, 0] as TruthRow };
@@ -185,7 +199,7 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
   const nonTernary = states.reduce((a, s) => a + [...behaviors, INVALID_NAME].reduce((x, b) => x + judged(`import/reward_nonternary/${s}/${b}`), 0), 0);
   const judgedAll = states.reduce((a, s) => a + [...behaviors, INVALID_NAME].reduce((x, b) => x + (['pos', 'zero', 'neg'] as const).reduce((y, r) => y + judged(`import/reward_count/${s}/${b}/${r}`), 0), 0), 0);
   if (nonTernary) note('non-ternary', 'states[].act[].truth', `${nonTernary} of ${judgedAll} judged rewards are not −1, 0 or +1: each counts as its sign (r > 0 → +1, r = 0 → 0, r < 0 → −1), the magnitude is lost`, true);
-  if (judgedAll) note('mapping', 'states[].act[].truth', 'the truth is the distribution of the log\'s scores, its judge\'s noise included: train with judgeNoise = 0, or the lab\'s judge adds its noise again');
+  if (judgedAll) note('mapping', 'states[].act[].truth', 'the truth is the distribution of the log\'s scores, its judge\'s noise included: train with judgeNoise = 0, or the lab\'s judge adds its noise again (judgeVotes then does not matter: each vote is the one true vote drawn from this truth)');
   if (!judgedAll) note('unjudged', 'states[].act[].truth', 'no sample of the log has a reward: every truth is a default', true);
   note('mapping', 'start', 'sessions start in a uniformly drawn state (the lab serves states uniformly; the log\'s state shares are not kept)');
 
@@ -197,5 +211,7 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
     behaviors: behaviors.map((b, i) => ({ name: bName(b), markers: [v.markers[i]], hint: v.hints[i] })),
     states: specStates,
   };
-  return { spec, notes, baseSteps, truthSteps, sessionTurns, importNames: { states, behaviors } };
+  const settings: FitSettings = { judgeNoise: 0 };
+  if (sessionTurns !== null) settings.sessionTurns = Math.min(8, Math.max(1, Math.round(sessionTurns)));
+  return { spec, notes, baseSteps, truthSteps, sessionTurns, settings, importNames: { states, behaviors } };
 }

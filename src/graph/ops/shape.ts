@@ -46,11 +46,9 @@ export function split(x: Tensor, axis: number, sizes: number[]): Tensor[] {
 
 export function concat(xs: Tensor[], axis: number): Tensor {
   const ax = normAxis(axis, xs[0].rank);
-  const total = xs.reduce((s, t) => {
-    const d = t.shape[ax];
-    if (typeof d !== 'number') throw new Error('concat needs a static axis');
-    return s + d;
-  }, 0);
+  const dims = xs.map((t) => t.shape[ax]);
+  // a symbolic part makes a symbolic total (forward only: the backward rule needs static sizes)
+  const total = dims.every((d) => typeof d === 'number') ? (dims as number[]).reduce((a, d) => a + d, 0) : dims.join('+');
   const shape = xs[0].shape.map((d, i) => (i === ax ? total : d));
   return xs[0].graph.node('Concat', xs, [{ dtype: xs[0].dtype, shape }], { axis: attr.int(ax) })[0];
 }
@@ -120,6 +118,7 @@ defineGrad('Concat', ({ inputs, attrs }, [dy]) => {
   const ax = (attrs.axis as { value: number }).value;
   let offset = 0;
   return inputs.map((t) => {
+    if (typeof t.shape[ax] !== 'number') throw new Error('the gradient of concat needs a static axis');
     const start = offset;
     offset += t.shape[ax] as number;
     return () => slice(dy, ax, start, start + (t.shape[ax] as number));

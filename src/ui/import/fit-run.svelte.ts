@@ -49,8 +49,7 @@ export class FitRun {
 
   /**
    * The config a run of the fitted task trains with, from the lab's: its task, its gate, the import's
-   * step count, the log's mean session length, and judgeNoise 0 (the fitted truth is the log's
-   * scores, its judge's noise already in them: fit.ts says so in a note).
+   * step count and the fit's settings (fit.ts FitSettings: judgeNoise 0, the log's session length).
    */
   configFor(base: Config, gate: string): Config {
     const fit = this.fit!;
@@ -59,8 +58,8 @@ export class FitRun {
 
   /** The settings besides the task that a fitted task trains with (FitPanel sets them in the lab first). */
   settingsFor(base: Config): Pick<Config, 'sessionTurns' | 'judgeNoise'> {
-    const turns = this.fit?.sessionTurns ?? null;
-    return { sessionTurns: turns === null ? base.sessionTurns : Math.min(8, Math.max(1, Math.round(turns))), judgeNoise: 0 };
+    const s = this.fit?.settings;
+    return { sessionTurns: s?.sessionTurns ?? base.sessionTurns, judgeNoise: s?.judgeNoise ?? 0 };
   }
 
   /** Train the fitted task for the import's step count in a lab worker of its own. */
