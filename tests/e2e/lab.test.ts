@@ -73,6 +73,12 @@ describe('lab on WASM (WebGPU disabled)', () => {
     await ready(h.page);
     await h.page.keyboard.press(' ');
     await waitStep(h.page, 6);
+    // The plot is redrawn paced while playing (redraw-pacer.ts), so it may trail the step counter.
+    await h.page.waitForFunction(
+      () => Math.max(0, ...[...document.querySelectorAll('section[aria-label="Divergence plot"] svg path')].map((p) => (p.getAttribute('d')?.match(/[LMH]/g) ?? []).length)) >= 5,
+      null,
+      { timeout: 60_000 },
+    );
     expect(await headlinePoints(h.page)).toBeGreaterThanOrEqual(5);
     expect(await h.page.locator('[data-testid=backend]').innerText()).toMatch(/steps\/s/);
   });
