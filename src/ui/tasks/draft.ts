@@ -5,7 +5,7 @@ import { specText } from '../../core/tasks/registry';
 import type { TaskSpec } from '../../core/tasks/spec';
 import { parseTaskSpec, type SpecError } from '../../core/tasks/validate';
 
-export interface DraftCheck {
+export interface TaskDraftCheck {
   /** The parsed JSON (even when the spec is invalid), or null when the text is not JSON. */
   json: TaskSpec | null;
   errors: SpecError[];
@@ -13,7 +13,7 @@ export interface DraftCheck {
   valid: string | null;
 }
 
-export function checkDraft(text: string): DraftCheck {
+export function checkTaskDraft(text: string): TaskDraftCheck {
   let json: TaskSpec | null = null;
   try {
     const v = JSON.parse(text) as unknown;
