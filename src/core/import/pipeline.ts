@@ -1,6 +1,7 @@
 // The import pipeline: sources → detected format → normalized samples, streamed to a callback.
 // JSONL files are read line by line (never whole); parquet row group by row group. Malformed
 // records are reported with file and line and skipped; everything else is kept.
+import { errorText } from '../unknown';
 import { EXPECTED, FORMAT_LABELS, KIND_FORMAT, detectKind, isParquet, unknownFormatMessage, type FileKind } from './detect';
 import { RecordFieldError, type Rec } from './formats/common';
 import { jsonlSample } from './formats/jsonl';
@@ -220,7 +221,7 @@ async function readTrl(
   try {
     table = await openParquet(file);
   } catch (e) {
-    report(src.name, 0, `not a readable parquet file (${e instanceof Error ? e.message : String(e)})`, sum);
+    report(src.name, 0, `not a readable parquet file (${errorText(e)})`, sum);
     return;
   }
   const cols = table.columns;
