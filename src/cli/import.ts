@@ -31,7 +31,7 @@ function fileSource(path: string): ImportSource {
     name: path,
     size: statSync(path).size,
     // one buffer read into again and again: a fresh buffer a chunk is external memory V8 frees only
-    // every 64 MB or so, a third of the import's peak RSS (bench-import.ts)
+    // every 64 MB or so, a third of the import's peak RSS (src/bench/import-memory.ts)
     async *stream() {
       const fh = await open(path, 'r');
       try {

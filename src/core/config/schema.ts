@@ -3,9 +3,8 @@
 // (the page URL, --set), the controls and the run sessions all read this table; nothing else lists settings.
 
 import { checkGateText } from './gate-text';
-import { SPEC_TEXT_MAX, TASK_NAMES, checkTaskSpecText } from './task';
-
-export { TASK_NAMES } from './task';
+import { BUILTIN_TASK_NAMES } from '../tasks/builtin';
+import { SPEC_TEXT_MAX, checkTaskSpecText } from './task';
 
 /**
  * What every setting carries besides its type. `fixesRun`: changing it needs a new run (the engine,
@@ -55,7 +54,7 @@ const text = <E extends Extra>(maxLength: number, check: (t: string) => string |
 const enm = <T extends string, E extends Extra = Extra>(d: NoInfer<T>, values: readonly T[], group: ConfigGroup, doc: string, extra?: E) => ({ type: 'enum' as const, default: d, values, group, doc, ...extra });
 
 export const SCHEMA = {
-  task: enm('strategies', TASK_NAMES, 'run', 'Toy agentic task (a built-in; a custom spec below replaces it)', { fixesRun: true }),
+  task: enm('strategies', BUILTIN_TASK_NAMES, 'run', 'Toy agentic task (a built-in; a custom spec below replaces it)', { fixesRun: true }),
   taskSpec: text(SPEC_TEXT_MAX, checkTaskSpecText, 'run', 'Custom task: its JSON spec (format invariant-lab-task, src/core/tasks/spec.ts); empty = the built-in task', { fixesRun: true, label: 'custom task', url: 'spec' }),
   method: enm('binary-rl', METHOD_NAMES, 'run', 'Training method (OpenClaw Binary RL, OPD, Combine; GRPO / Dr.GRPO baselines)'),
   seed: int(1, 0, 2 ** 31 - 1, 'run', 'Run seed (init, environment/judge and sampling streams derive from it)', { fixesRun: true }),

@@ -2,7 +2,7 @@
 import * as Comlink from 'comlink';
 import { ort } from '../../../src/engine/browser';
 import { createBrowserEngine, defaultWasmThreads, webgpuAdapter, type BackendPreference } from '../../../src/engine/browser';
-import { runBenchmark, type BenchResult, type BrowserBenchEnv, type BrowserBenchOptions } from '../../../src/engine/bench';
+import { runBenchmark, type BenchResult, type BrowserBenchEnv, type BrowserBenchOptions } from '../../../src/bench/engine';
 import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../../support/engine-check';
 
 export interface EngineCheckApi {
