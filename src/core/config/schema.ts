@@ -24,7 +24,7 @@ type Bool = { type: 'bool'; default: boolean };
 type Enum<T extends string> = { type: 'enum'; default: T; values: readonly T[] };
 /** Free text checked by `check` (e.g. a gate's rules); '' is always allowed. */
 type Text = { type: 'text'; default: string; maxLength: number; check: (text: string) => string | null };
-export type FieldSpec = (Num | Bool | Enum<string> | Text) & Meta;
+export type SettingSpec = (Num | Bool | Enum<string> | Text) & Meta;
 
 export type ConfigGroup = 'run' | 'rollout' | 'ppo' | 'optimizer' | 'judge' | 'gates' | 'grpo' | 'credit' | 'async' | 'sft' | 'measure' | 'model';
 
@@ -121,7 +121,7 @@ export const SCHEMA = {
   layers: int(2, 1, 12, 'model', 'Transformer layers', { fixesRun: true }),
   heads: int(4, 1, 16, 'model', 'Attention heads', { fixesRun: true }),
   mlp: int(256, 4, 2048, 'model', 'MLP hidden width', { fixesRun: true }),
-} satisfies Record<string, FieldSpec>;
+} satisfies Record<string, SettingSpec>;
 
 type Schema = typeof SCHEMA;
 type ValueOf<F> = F extends { type: 'bool' } ? boolean : F extends { type: 'text' } ? string : F extends { type: 'enum'; values: readonly (infer T)[] } ? T : number;
@@ -135,8 +135,8 @@ export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(SCHEMA, key);
 }
 
-export function fieldSpec(key: ConfigKey): FieldSpec {
-  return SCHEMA[key] as FieldSpec;
+export function fieldSpec(key: ConfigKey): SettingSpec {
+  return SCHEMA[key] as SettingSpec;
 }
 
 export function defaultConfig(): Config {

@@ -6,7 +6,7 @@ import type { TaskSpec } from '../../core/tasks/spec';
 import { nestingDepth, MAX_JSON_DEPTH } from '../../core/json-depth';
 import { own, parseTaskSpec, type SpecError } from '../../core/tasks/validate';
 
-export interface DraftCheck {
+export interface TaskDraftCheck {
   /** The parsed JSON (even when the spec is invalid), or null when the text is not JSON. */
   json: TaskSpec | null;
   errors: SpecError[];
@@ -14,7 +14,7 @@ export interface DraftCheck {
   valid: string | null;
 }
 
-export function checkDraft(text: string): DraftCheck {
+export function checkTaskDraft(text: string): TaskDraftCheck {
   let json: TaskSpec | null = null;
   try {
     const v = JSON.parse(text) as unknown;
