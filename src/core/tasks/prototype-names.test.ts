@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTaskFile } from '../../cli/task-args';
 import { encodeQueryValue } from '../config';
-import { checkDraft, preview } from '../../ui/tasks/draft';
+import { checkTaskDraft, preview } from '../../ui/tasks/draft';
 import { browserSpecLinks } from '../../ui/state/task-links';
 import { decodeUrl, describeErrors } from '../../ui/state/url';
 import { Rng } from '../rng';
@@ -162,7 +162,7 @@ describe('Object.prototype names in task specs, at every entry point', () => {
       writeFileSync(file, text);
       if (valid) expect(readTaskFile(file)).toBe(specText(JSON.parse(text) as TaskSpec));
       else expect(() => readTaskFile(file)).toThrow(expected && nameable(name) ? `${file}: ${expected}: required` : file);
-      const draft = checkDraft(text);
+      const draft = checkTaskDraft(text);
       expect(draft.valid !== null).toBe(valid);
       if (expected && nameable(name)) expect(draft.errors.map((e) => e.path)).toEqual([expected]);
       for (const row of preview(draft.json!).flatMap((st) => st.rows)) {
