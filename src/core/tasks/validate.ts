@@ -4,6 +4,7 @@ import { isObject } from '../unknown';
 import {
   INVALID_NAME, SPEC_NAME, TASK_FORMAT, TASK_VERSION, TOKEN_NAME, type TaskSpec, type VocabularySpec,
 } from './spec';
+import { depthError } from '../json-depth';
 import { HINT_SLOTS, LAB_TOKEN_NAMES, MARKER_SLOTS, RESPONSE_MAX, STATE_SLOTS } from './vocab';
 
 export interface SpecError {
@@ -19,13 +20,22 @@ export const SPEC_TEXT_MAX = 200_000;
 const SUM_TOLERANCE = 1e-6;
 const MARKER = /^[A-Z]{1,16}$/;
 
+/**
+ * `o[k]` when `k` is o's own key, else undefined: a behavior or state may be named like a member of
+ * Object.prototype ("constructor", "toString"), and a lookup by `in` or `[]` would find that instead.
+ */
+export function own<T>(o: Readonly<Record<string, T>>, k: string): T | undefined {
+  return Object.hasOwn(o, k) ? o[k] : undefined;
+}
+
 function show(v: unknown): string {
-  let s: string;
+  let s: string | undefined;
   try {
     s = v === undefined ? 'missing' : JSON.stringify(v);
   } catch {
-    s = String(v);
+    s = undefined;
   }
+  s ??= Object.prototype.toString.call(v);
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
@@ -40,7 +50,7 @@ class Checker {
   /** Only the listed keys (a typo is an error, not an ignored field). */
   keys(path: string, o: Record<string, unknown>, required: readonly string[], optional: readonly string[] = []): boolean {
     let ok = true;
-    for (const k of required) if (!(k in o)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, undefined, 'required');
+    for (const k of required) if (!Object.hasOwn(o, k)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, undefined, 'required');
     for (const k of Object.keys(o)) {
       if (!required.includes(k) && !optional.includes(k)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, o[k], `unknown field (known: ${[...required, ...optional].join(', ')})`);
     }
@@ -72,7 +82,7 @@ class Checker {
       else if (!isProb(p)) ok = this.fail(`${path}.${k}`, p, 'a probability in [0, 1]');
       else sum += p;
     }
-    if (!allowMissing) for (const n of names) if (!(n in v)) ok = this.fail(`${path}.${n}`, undefined, 'required (0 is allowed)');
+    if (!allowMissing) for (const n of names) if (!Object.hasOwn(v, n)) ok = this.fail(`${path}.${n}`, undefined, 'required (0 is allowed)');
     if (ok && Math.abs(sum - 1) > SUM_TOLERANCE) ok = this.fail(path, `sum ${sum}`, 'probabilities must sum to 1');
     return ok;
   }
@@ -130,6 +140,11 @@ export type SpecCheck = { ok: true; spec: TaskSpec; errors: [] } | { ok: false; 
 /** Check a parsed spec; every problem with its path. */
 export function validateTaskSpec(input: unknown): SpecCheck {
   const c = new Checker();
+  const deep = depthError(input, 'the task spec');
+  if (deep) {
+    c.fail('', 'nested too deep', deep);
+    return { ok: false, spec: null, errors: c.errors };
+  }
   if (!isObject(input)) {
     c.fail('', input, 'a task spec is a JSON object');
     return { ok: false, spec: null, errors: c.errors };
@@ -195,7 +210,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
       }
       if (!isObject(st.act)) return void c.fail(`${p}.act`, st.act, `expected {behavior: transition} for ${[...behaviors, INVALID_NAME].join(', ')}`);
       c.keys(`${p}.act`, st.act, [...behaviors, INVALID_NAME]);
-      for (const b of [...behaviors, INVALID_NAME]) if (b in st.act) checkTransition(c, `${p}.act.${b}`, st.act[b], String(kind), states, behaviors);
+      for (const b of [...behaviors, INVALID_NAME]) if (Object.hasOwn(st.act, b)) checkTransition(c, `${p}.act.${b}`, st.act[b], String(kind), states, behaviors);
     });
   }
   if (typeof s.start !== 'string' || (s.start !== 'uniform' && !states.includes(s.start))) c.fail('start', s.start, `'uniform' or a state: ${states.join(', ')}`);
