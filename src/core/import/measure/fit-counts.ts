@@ -8,8 +8,8 @@
 //   import/next_count/<state>/<behavior>/<next state>: the session's next turn was in that state;
 //   import/end_count/<state>/<behavior>: the session had no later turn in the step;
 //   import/no_next_count/<state>/<behavior>: the record had no next_state (no next message to judge from).
-import type { ScalarsWith } from '../measure/names';
-import type { ImportedSample } from './types';
+import type { ScalarsWith } from '../../measure/names';
+import type { ImportedSample } from '../types';
 
 export type RewardSign = 'pos' | 'zero' | 'neg';
 

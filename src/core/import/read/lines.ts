@@ -23,6 +23,11 @@ export class LineSplitter {
     return this.split(s, false);
   }
 
+  /** Lines returned so far (the number of the last one). */
+  get lines(): number {
+    return this.n;
+  }
+
   /** The remaining partial line, if any (a file that does not end with a newline). */
   end(): Line[] {
     return this.split(this.decoder.decode(), true);

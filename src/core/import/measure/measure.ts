@@ -13,16 +13,16 @@
 //   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
 //   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
 //   entropies support/token_entropy[_empirical]/<state>; and the counts a task fit reads (fit-counts.ts).
-import type { ScalarsWith } from '../measure/names';
-import { behaviorScalars, bucketVariance, type MetricsFrame } from '../metrics';
-import type { Gate } from '../gates/index';
+import type { ScalarsWith } from '../../measure/names';
+import { behaviorScalars, bucketVariance, type MetricsFrame } from '../../metrics';
+import type { Gate } from '../../gates/index';
 import { FitCounts } from './fit-counts';
 import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
-import type { BehaviorClassifier, StateClassifier } from './rules';
+import type { BehaviorClassifier, StateClassifier } from '../rules/rules';
 import { PairCounts } from './pair-counts';
 import { StepTokens } from './step-tokens';
 import { tokensOf } from './tokens';
-import type { ImportedSample } from './types';
+import type { ImportedSample } from '../types';
 
 /** Tokens per response used by the empirical token statistics (bounds memory on long responses). */
 export const TOKEN_CAP = 256;
