@@ -2,7 +2,7 @@
 // whole line becomes a JSON record handed to the format's `RecordReader`, and a line is only a line
 // once its newline is there (`end` takes the last one without). The one-shot import feeds a file's
 // stream to the end; a follower feeds the bytes a growing file has gained.
-import { FieldError, type Rec } from '../formats/common';
+import { RecordFieldError, type Rec } from '../formats/common';
 import { LineSplitter, parseJsonLine, type Line } from './lines';
 import type { ImportFileSummary, PlannedFile, SampleSink } from './tally';
 import type { ImportedSample } from '../types';
@@ -18,12 +18,12 @@ export interface RecordReader {
   finish(): void;
 }
 
-/** Run `read`, reporting a FieldError as the line's issue (any other error is a bug and goes on). */
+/** Run `read`, reporting a RecordFieldError as the line's issue (any other error is a bug and goes on). */
 export function fieldChecked(sink: SampleSink, file: string, line: number, sum: ImportFileSummary, read: () => void): void {
   try {
     read();
   } catch (e) {
-    if (!(e instanceof FieldError)) throw e;
+    if (!(e instanceof RecordFieldError)) throw e;
     sink.issue(file, line, e.message, sum);
   }
 }
