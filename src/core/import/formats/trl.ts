@@ -8,7 +8,7 @@ import { EXPECTED } from './detect';
 import type { ParquetOpen, ParquetTable } from '../read/parquet';
 import { fieldChecked } from '../read/records';
 import type { ImportFileSummary, SampleSink } from '../read/tally';
-import { errorText } from '../../run/deps';
+import { errorText } from '../../unknown';
 import { scalarFields, type ImportSource, type ImportedSample } from '../types';
 
 const NOT_REWARD = new Set(['step', 'advantage', 'prompt', 'completion', 'mode', 'image', 'images']);
