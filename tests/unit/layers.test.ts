@@ -34,7 +34,7 @@ const prodFiles = (): string[] => [...files('src'), ...files('workers')].filter(
 
 /** Import cycles that another change removes; listed so that no new one can come in meanwhile. */
 const CYCLES_BEING_REMOVED = [
-  // issue 23 §1: the run controls' redesign moves the shared types to a leaf (src/ui/state/run-view.ts)
+  // issue 23 §1: the run controls' redesign moves the types both share to a leaf module
   ['src/ui/state/run-feed.ts', 'src/ui/state/run-host.ts'],
 ];
 
