@@ -13,7 +13,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
+import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { re2Engine } from '../io/re2';
@@ -31,7 +31,7 @@ function fileSource(path: string): ImportSource {
     name: path,
     size: statSync(path).size,
     // one buffer read into again and again: a fresh buffer a chunk is external memory V8 frees only
-    // every 64 MB or so, a third of the import's peak RSS (bench-import.ts)
+    // every 64 MB or so, a third of the import's peak RSS (src/bench/import-memory.ts)
     async *stream() {
       const fh = await open(path, 'r');
       try {
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
   let states, behaviors, gate: string | undefined, files: string[] = [];
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
-    behaviors = parseBehaviorSpec(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
+    behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
     files = expandPaths(args.positionals);
     if (v.gate) gate = readGateFile(v.gate);
   } catch (e) {

@@ -2,7 +2,7 @@
 // JSONL files are read line by line (never whole); parquet row group by row group. Malformed
 // records are reported with file and line and skipped; everything else is kept.
 import { EXPECTED, FORMAT_LABELS, KIND_FORMAT, detectKind, isParquet, unknownFormatMessage, type FileKind } from './detect';
-import { FieldError, type Rec } from './formats/common';
+import { RecordFieldError, type Rec } from './formats/common';
 import { jsonlSample } from './formats/jsonl';
 import { OPENCLAW_BATCH, openclawSample, prmEntry, snapshotStep, type PrmEntry, type RecordStep } from './formats/openclaw';
 import { trlRewardColumns, trlSample } from './formats/trl';
@@ -190,7 +190,7 @@ export async function importSamples(sources: readonly ImportSource[], opts: Impo
           else if (kind === 'verl') emit(verlSample(r.value, name, r.line), sum);
           else emit(jsonlSample(r.value, name, r.line), sum);
         } catch (e) {
-          if (!(e instanceof FieldError)) throw e;
+          if (!(e instanceof RecordFieldError)) throw e;
           report(name, r.line, e.message, sum);
         }
       }
@@ -239,7 +239,7 @@ async function readTrl(
       try {
         emit(trlSample(r, rewards, src.name, rowStart + i + 1), sum);
       } catch (e) {
-        if (!(e instanceof FieldError)) throw e;
+        if (!(e instanceof RecordFieldError)) throw e;
         report(src.name, rowStart + i + 1, e.message, sum);
       }
     });

@@ -44,7 +44,7 @@ export const RULE_FIELDS = {
   step: { type: 'number', doc: 'Training step of the sample', range: '≥ 0' },
 } as const satisfies FieldTable;
 
-export interface BehaviorSpec {
+export interface BehaviorRuleSet {
   rules: BehaviorRule[];
   /** Label of a sample no rule matches ("invalid" = outside the support, as the lab's invalid responses). */
   fallback: string;
@@ -110,7 +110,7 @@ export function parseStatesSpec(x: unknown): StatesSpec {
 
 const RULE_KEYS = new Set(['label', 'toolSeq', 'toolsInclude', 'responseRegex', 'minTokens', 'maxTokens', 'firstAction', 'when']);
 
-export function parseBehaviorSpec(x: unknown): BehaviorSpec {
+export function parseBehaviorRuleSet(x: unknown): BehaviorRuleSet {
   if (!isObj(x)) throw new Error('behaviors: expected an object like {"rules": [...], "fallback": "other"}');
   const errs: string[] = [];
   if (!Array.isArray(x.rules)) errs.push('behaviors.rules: expected a list of rules');
@@ -143,7 +143,7 @@ export function parseBehaviorSpec(x: unknown): BehaviorSpec {
     if (Object.keys(r).filter((k) => k !== 'label').length === 0) errs.push(`${at}: a rule needs at least one condition`);
   });
   if (errs.length) throw new Error(errs.join('; '));
-  return x as unknown as BehaviorSpec;
+  return x as unknown as BehaviorRuleSet;
 }
 
 /** Compiled state rule: sample → state name. Keeps the first MAX_STATES names; later ones map to "other". */
@@ -202,7 +202,7 @@ export class BehaviorClassifier {
   private exprs: (Expr | null)[];
   readonly fallback: string;
   /** `regex`: the linear-time engine response regexes run on (src/io/re2.ts in the shells). */
-  constructor(readonly spec: BehaviorSpec, regex?: RegexEngine) {
+  constructor(readonly spec: BehaviorRuleSet, regex?: RegexEngine) {
     this.res = spec.rules.map((r, i) => (r.responseRegex !== undefined ? compileRuleRegex(regex, r.responseRegex, '', `behaviors.rules[${i}].responseRegex (${r.label})`) : null));
     this.exprs = spec.rules.map((r) => {
       if (r.when === undefined) return null;

@@ -3,6 +3,7 @@
 import {
   INVALID_NAME, TASK_FORMAT, TASK_VERSION, type TaskSpec, type VocabularySpec,
 } from './spec';
+import { depthError } from '../json-depth';
 import { HINT_SLOTS, LAB_TOKEN_NAMES, MARKER_SLOTS, RESPONSE_MAX, STATE_SLOTS } from './vocab';
 
 export interface SpecError {
@@ -20,13 +21,22 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.:-]{0,39}$/;
 const MARKER = /^[A-Z]{1,16}$/;
 const TOKEN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/;
 
+/**
+ * `o[k]` when `k` is o's own key, else undefined: a behavior or state may be named like a member of
+ * Object.prototype ("constructor", "toString"), and a lookup by `in` or `[]` would find that instead.
+ */
+export function own<T>(o: Readonly<Record<string, T>>, k: string): T | undefined {
+  return Object.hasOwn(o, k) ? o[k] : undefined;
+}
+
 function show(v: unknown): string {
-  let s: string;
+  let s: string | undefined;
   try {
     s = v === undefined ? 'missing' : JSON.stringify(v);
   } catch {
-    s = String(v);
+    s = undefined;
   }
+  s ??= Object.prototype.toString.call(v);
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
@@ -42,7 +52,7 @@ class Checker {
   /** Only the listed keys (a typo is an error, not an ignored field). */
   keys(path: string, o: Record<string, unknown>, required: readonly string[], optional: readonly string[] = []): boolean {
     let ok = true;
-    for (const k of required) if (!(k in o)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, undefined, 'required');
+    for (const k of required) if (!Object.hasOwn(o, k)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, undefined, 'required');
     for (const k of Object.keys(o)) {
       if (!required.includes(k) && !optional.includes(k)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, o[k], `unknown field (known: ${[...required, ...optional].join(', ')})`);
     }
@@ -74,7 +84,7 @@ class Checker {
       else if (!isProb(p)) ok = this.fail(`${path}.${k}`, p, 'a probability in [0, 1]');
       else sum += p;
     }
-    if (!allowMissing) for (const n of names) if (!(n in v)) ok = this.fail(`${path}.${n}`, undefined, 'required (0 is allowed)');
+    if (!allowMissing) for (const n of names) if (!Object.hasOwn(v, n)) ok = this.fail(`${path}.${n}`, undefined, 'required (0 is allowed)');
     if (ok && Math.abs(sum - 1) > SUM_TOLERANCE) ok = this.fail(path, `sum ${sum}`, 'probabilities must sum to 1');
     return ok;
   }
@@ -132,6 +142,11 @@ export type SpecCheck = { ok: true; spec: TaskSpec; errors: [] } | { ok: false; 
 /** Check a parsed spec; every problem with its path. */
 export function validateTaskSpec(input: unknown): SpecCheck {
   const c = new Checker();
+  const deep = depthError(input, 'the task spec');
+  if (deep) {
+    c.fail('', 'nested too deep', deep);
+    return { ok: false, spec: null, errors: c.errors };
+  }
   if (!isObject(input)) {
     c.fail('', input, 'a task spec is a JSON object');
     return { ok: false, spec: null, errors: c.errors };
@@ -197,7 +212,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
       }
       if (!isObject(st.act)) return void c.fail(`${p}.act`, st.act, `expected {behavior: transition} for ${[...behaviors, INVALID_NAME].join(', ')}`);
       c.keys(`${p}.act`, st.act, [...behaviors, INVALID_NAME]);
-      for (const b of [...behaviors, INVALID_NAME]) if (b in st.act) checkTransition(c, `${p}.act.${b}`, st.act[b], String(kind), states, behaviors);
+      for (const b of [...behaviors, INVALID_NAME]) if (Object.hasOwn(st.act, b)) checkTransition(c, `${p}.act.${b}`, st.act[b], String(kind), states, behaviors);
     });
   }
   if (typeof s.start !== 'string' || (s.start !== 'uniform' && !states.includes(s.start))) c.fail('start', s.start, `'uniform' or a state: ${states.join(', ')}`);

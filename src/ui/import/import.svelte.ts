@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec, type BehaviorSpec, type StatesSpec } from '../../core/import/index';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from '../../core/import/index';
 import { re2Engine } from '../../io/re2';
 import { checkGateText } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
@@ -49,9 +49,9 @@ export class ImportSession {
   #worker: ImportWorker | null = null;
 
   /** The behavior rules as typed, or the validation message. */
-  readonly behaviors = $derived.by((): { spec: BehaviorSpec | null; error: string } => {
+  readonly behaviors = $derived.by((): { spec: BehaviorRuleSet | null; error: string } => {
     try {
-      const spec = parseBehaviorSpec(JSON.parse(this.behaviorsText));
+      const spec = parseBehaviorRuleSet(JSON.parse(this.behaviorsText));
       new BehaviorClassifier(spec, re2Engine); // a regex the linear-time engine refuses is named here
       return { spec, error: '' };
     } catch (e) {
