@@ -1,9 +1,7 @@
 // The experiment CLI end to end on the tabular reference engine (seconds): every index run as its
 // own process and merged equals the whole experiment in one process; scheduler index variables;
-// an incomplete cell is refused; a non-finite stop exits with EXIT_NON_FINITE.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// an incomplete cell is refused; a non-finite stop exits with EXIT_NON_FINITE. (--jobs: experiment-jobs.test.ts.)
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firstFrameDifference, parseBundle } from '../core/experiment/bundle';
@@ -12,23 +10,9 @@ import { policyShape, pretrainBase } from '../core/pretrain';
 import { BUILTIN_TASKS } from '../core/tasks/builtin';
 import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { EXIT_NON_FINITE } from './exit-codes';
+import { LONG, experimentCli as cli, experimentFixture } from '../../tests/support/experiment-cli';
 
-const dir = mkdtempSync(join(tmpdir(), 'experiment-'));
-const specFile = join(dir, 'exp.json');
-const specObj = {
-  version: 1, name: 'cli-tiny', base: { task: 'strategies', method: 'grpo', rolloutBatch: 8, groupSize: 4, behaviorSamples: 8, lr: 0.05 },
-  variants: [{ name: 'A', patch: {} }, { name: 'B', patch: { clipHigh: 0.2 } }], seeds: [4, 7], steps: 3,
-};
-writeFileSync(specFile, JSON.stringify(specObj));
-const common = ['--engine', 'tabular', '--pretrain-steps', '20', '--quiet'];
-
-function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync('npx', ['tsx', 'src/cli/experiment.ts', ...args], { encoding: 'utf8', env: { ...process.env, SLURM_ARRAY_TASK_ID: '', JOB_COMPLETION_INDEX: '', ...env } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-// each CLI call starts tsx (seconds on a loaded machine): generous per-test limits
-const LONG = 600_000;
+const { dir, specFile, specObj, common } = experimentFixture();
 
 describe('npm run experiment', () => {
   it('--list prints the cell count, --list --json the indices', { timeout: LONG }, () => {
@@ -95,32 +79,6 @@ describe('npm run experiment', () => {
     expect(cli(['merge', cells, '--out', merged]).code).toBe(0);
     parseBundle(readFileSync(merged, 'utf8')).runs.forEach((run, i) => expect(firstFrameDifference(run.frames, ens.runs[i].frames)).toBeNull());
     expect(cli(['--spec', specFile, '--index', '0', '--ensemble', ...common]).code).toBe(2);
-  });
-
-  it('--jobs 2 (and --ensemble --jobs 3: a variant split over workers) give the frames of --jobs 1 bit for bit, summaries in cell order', { timeout: LONG }, () => {
-    const one = join(dir, 'jobs1.json');
-    const a = cli(['--spec', specFile, '--all', '--out', one, '--jobs', '1', ...common]);
-    expect(a.code, a.err).toBe(0);
-    const single = parseBundle(readFileSync(one, 'utf8'));
-    const frames = (b: typeof single) => b.runs.map((r) => ({ ...r, frames: r.frames.map((f) => ({ ...f, perf: {} })) }));
-    for (const flags of [['--jobs', '2'], ['--ensemble', '--jobs', '3']]) {
-      const out = join(dir, `jobs-${flags.join('')}.json`);
-      const cells = join(dir, `jobs-cells-${flags.join('')}`);
-      const r = cli(['--spec', specFile, '--all', '--out', out, ...(flags.includes('--ensemble') ? ['--out-dir', cells] : []), ...flags, ...common.filter((f) => f !== '--quiet')]);
-      expect(r.code, r.err).toBe(0);
-      expect(r.err).toMatch(flags.includes('--ensemble') ? /4 cell\(s\) in 3 group\(s\) on 3 worker processes/ : /4 cell\(s\) in 4 group\(s\) on 2 worker processes/);
-      expect(r.err).toMatch(/peak RSS per worker \d+ MB, \d+ MB/);
-      expect(r.out.trim().split('\n').map((l) => JSON.parse(l).cell)).toEqual([0, 1, 2, 3]);
-      const many = parseBundle(readFileSync(out, 'utf8'));
-      expect(frames(many)).toEqual(frames(single));
-      if (!flags.includes('--ensemble')) continue;
-      // each worker wrote its cells' logs: they merge into the same frames
-      const merged = join(dir, `jobs-merged-${flags.join('')}.json`);
-      expect(cli(['merge', cells, '--out', merged]).code).toBe(0);
-      expect(frames(parseBundle(readFileSync(merged, 'utf8')))).toEqual(frames(single));
-    }
-    expect(cli(['--spec', specFile, '--all', '--jobs', '0', ...common]).code).toBe(2);
-    expect(cli(['--spec', specFile, '--index', '1', '--jobs', '2', ...common]).code).toBe(2);
   });
 
   it('merge refuses an incomplete cell by name; bad input is a usage error', { timeout: LONG }, () => {
