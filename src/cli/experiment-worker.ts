@@ -1,6 +1,7 @@
 // A worker process of `npm run experiment -- --jobs N` (started by experiment-jobs.ts, never by
 // hand): trains the groups of cells it is sent, one at a time, and sends back their runs, progress
 // and info lines; exits when the parent closes the channel.
+import { errorText } from '../core/unknown';
 import type { TrainMessage, WorkerMessage } from './experiment-jobs';
 import { trainGroup, type TrainReport } from './experiment-train';
 
@@ -18,7 +19,7 @@ process.on('message', (m: TrainMessage) => {
   };
   trainGroup(m.settings, m.group, m.together, report).then(
     (cells) => send({ kind: 'trained', cells, maxRssKb: process.resourceUsage().maxRSS }),
-    (e: unknown) => send({ kind: 'failed', message: e instanceof Error ? e.message : String(e) }),
+    (e: unknown) => send({ kind: 'failed', message: errorText(e) }),
   );
 });
 process.on('disconnect', () => process.exit(0));

@@ -4,11 +4,12 @@
 //              regex, length in tokens, first action), else the fallback label.
 // Specs are plain JSON (the CLI's --states / --behaviors files, the lab's editor); parse*Spec
 // validates them and names each bad field. Names are made safe for metric keys (no "/").
-import { evaluate, parseExpression, type Expr, type FieldTable } from '../gates/index';
-import { hash8 } from './formats/common';
+import { errorText, isObject } from '../../unknown';
+import { evaluate, parseExpression, type Expr, type FieldTable } from '../../gates/index';
+import { hash8 } from '../formats/common';
 import { compileRuleRegex, type RegexEngine, type RuleRegex } from './regex';
-import { firstAction, tokensOf } from './tokens';
-import type { ImportedSample } from './types';
+import { firstAction, tokensOf } from '../measure/tokens';
+import type { ImportedSample } from '../types';
 
 export type StatesSpec =
   | { kind: 'single'; name?: string }
@@ -60,21 +61,17 @@ export function safeName(s: string): string {
   return t || '_';
 }
 
-function isObj(x: unknown): x is Record<string, unknown> {
-  return !!x && typeof x === 'object' && !Array.isArray(x);
-}
-
 function regexError(src: string, flags = ''): string | null {
   try {
     new RegExp(src, flags);
     return null;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
 }
 
 export function parseStatesSpec(x: unknown): StatesSpec {
-  if (!isObj(x)) throw new Error('states: expected an object like {"kind": "field", "field": "state"}');
+  if (!isObject(x)) throw new Error('states: expected an object like {"kind": "field", "field": "state"}');
   const errs: string[] = [];
   const str = (k: string, req: boolean) => {
     if (x[k] === undefined && !req) return;
@@ -111,14 +108,14 @@ export function parseStatesSpec(x: unknown): StatesSpec {
 const RULE_KEYS = new Set(['label', 'toolSeq', 'toolsInclude', 'responseRegex', 'minTokens', 'maxTokens', 'firstAction', 'when']);
 
 export function parseBehaviorRuleSet(x: unknown): BehaviorRuleSet {
-  if (!isObj(x)) throw new Error('behaviors: expected an object like {"rules": [...], "fallback": "other"}');
+  if (!isObject(x)) throw new Error('behaviors: expected an object like {"rules": [...], "fallback": "other"}');
   const errs: string[] = [];
   if (!Array.isArray(x.rules)) errs.push('behaviors.rules: expected a list of rules');
   if (typeof x.fallback !== 'string' || !x.fallback.length) errs.push('behaviors.fallback: expected a non-empty label');
   if (x.useLogLabel !== undefined && typeof x.useLogLabel !== 'boolean') errs.push('behaviors.useLogLabel: expected true or false');
   (Array.isArray(x.rules) ? x.rules : []).forEach((r: unknown, i: number) => {
     const at = `behaviors.rules[${i}]`;
-    if (!isObj(r)) return errs.push(`${at}: expected an object`);
+    if (!isObject(r)) return errs.push(`${at}: expected an object`);
     for (const k of Object.keys(r)) if (!RULE_KEYS.has(k)) errs.push(`${at}.${k}: unknown condition (use ${[...RULE_KEYS].slice(1).join(', ')})`);
     if (typeof r.label !== 'string' || !r.label.length) errs.push(`${at}.label: expected a non-empty label`);
     for (const k of ['toolSeq', 'toolsInclude'])

@@ -2,8 +2,8 @@
 // the pattern that hung the import on RegExp answers, a pattern the engine cannot run is refused
 // naming the rule, and without an engine a regex rule is refused by name. No wall-time assertions.
 import { describe, expect, it } from 'vitest';
-import { re2Engine } from '../../io/re2';
-import { emptySample } from './formats/common';
+import { re2Engine } from '../../../io/re2';
+import { emptySample } from '../formats/common';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet } from './rules';
 
 const sample = (prompt: string, response = '') => ({ ...emptySample('f', 1), prompt, response });
