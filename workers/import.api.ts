@@ -1,5 +1,5 @@
 // The import worker's comlink API: parse and measure dropped log files off the main thread.
-import type { BehaviorSpec, ImportedSample, ImportOptions, ImportProgress, MeasureResult, MeasureSpec, ScanResult, StatesSpec } from '../src/core/import/index';
+import type { BehaviorRuleSet, ImportedSample, ImportOptions, ImportProgress, MeasureResult, MeasureSpec, ScanResult, StatesSpec } from '../src/core/import/index';
 
 export type ImportRunOptions = Omit<ImportOptions, 'onProgress'>;
 
@@ -18,5 +18,5 @@ export interface ImportApi {
   /** Every sample classified and measured into per-step frames. */
   measure(files: File[], spec: MeasureSpec, opts: ImportRunOptions, onProgress: (p: ImportProgress) => void): Promise<MeasureResult>;
   /** The rules applied to the scanned preview samples (regexes run here, under the budget). */
-  classify(samples: ImportedSample[], states: StatesSpec, behaviors: BehaviorSpec): Promise<ClassifiedSample[]>;
+  classify(samples: ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet): Promise<ClassifiedSample[]>;
 }

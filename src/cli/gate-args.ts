@@ -3,12 +3,12 @@
 // here, with the gate parser's errors (rule, character, reason) naming the file or the flag it came
 // from; the gate is then kept compiled under its canonical text (keepGate), so the config's check
 // and the loop take it without parsing it again.
+import { errorText } from '../core/unknown';
 import { readFileSync } from 'node:fs';
 import { UsageError } from './args';
 import { withoutBom } from './files';
 import { gateFromRules, keepGate, parseGateJson, parseGateText, parseRuleLine, type Gate, type Rule } from '../core/gates/index';
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A gate file's gate; every error names the file. */
 function readGate(path: string, flag: string): Gate {
@@ -16,7 +16,7 @@ function readGate(path: string, flag: string): Gate {
     const text = withoutBom(readFileSync(path, 'utf8'));
     return text.trimStart().startsWith('{') ? parseGateJson(JSON.parse(text)) : parseGateText(text);
   } catch (e) {
-    throw new Error(`${flag} ${path}: ${message(e)}`);
+    throw new Error(`${flag} ${path}: ${errorText(e)}`);
   }
 }
 
@@ -32,7 +32,7 @@ function flagRules(rules: readonly string[]): Rule[] {
     try {
       return parseRuleLine(r, i);
     } catch (e) {
-      throw new Error(`--gate-rule ${JSON.stringify(r)}: ${message(e)}`);
+      throw new Error(`--gate-rule ${JSON.stringify(r)}: ${errorText(e)}`);
     }
   });
 }
@@ -47,7 +47,7 @@ export function gateSetting(flags: readonly string[], file?: string): string | u
   try {
     rules = flagRules(flags);
   } catch (e) {
-    throw new UsageError(message(e));
+    throw new UsageError(errorText(e));
   }
   if (file !== undefined) rules.push(...readGate(file, '--gate').rules);
   return rules.length ? keepGate(gateFromRules(rules)) : undefined;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateSetting, readGateFile } from '../../cli/gate-args';
-import { checkDraft } from '../../ui/gates/editor';
+import { checkGateDraft } from '../../ui/gates/editor';
 import { checkField, configFromQuery, encodeQueryValue, makeConfig } from '../config';
 import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, parseBundle } from '../experiment/bundle';
 import { parseExperimentSpec } from '../experiment/spec';
@@ -89,7 +89,7 @@ describe('names of Object.prototype at every gate entry point', () => {
         clear(thrown(() => readGateFile(file)), n);
         writeFileSync(file, JSON.stringify({ rules: [line] }));
         clear(thrown(() => readGateFile(file)), n);
-        const draft = checkDraft(line);
+        const draft = checkGateDraft(line);
         expect(draft.gate).toBeNull();
         clear(draft.problems.map((p) => p.reason).join('; '), n);
       }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { OPEN_STEPS, measureLogs } from './analyze';
 import { ImportMeasure } from './measure';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec } from './rules';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from './rules';
 import { memorySource } from './sources';
 import { verlSample } from './formats/verl';
 import { nodeRegexEngine } from '../../io/regex/node';
@@ -28,7 +28,7 @@ describe('import measure memory', () => {
 
   /** The largest number of entries a measure holds while it reads a run of `steps` steps. */
   const peakHeld = (steps: number, openSteps: number) => {
-    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(SPEC.states), nodeRegexEngine()), new BehaviorClassifier(parseBehaviorSpec(SPEC.behaviors), nodeRegexEngine()), SPEC.eps, null, openSteps);
+    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(SPEC.states), nodeRegexEngine()), new BehaviorClassifier(parseBehaviorRuleSet(SPEC.behaviors), nodeRegexEngine()), SPEC.eps, null, openSteps);
     let peak = 0;
     generatedVerlRun({ steps, samplesPerStep: 40, vocab: 2000 }).forEach((text, i) =>
       text

@@ -1,8 +1,9 @@
 // The import pipeline: sources → detected format → normalized samples, streamed to a callback.
 // JSONL files are read line by line (never whole); parquet row group by row group. Malformed
 // records are reported with file and line and skipped; everything else is kept.
+import { errorText } from '../unknown';
 import { EXPECTED, FORMAT_LABELS, KIND_FORMAT, detectKind, isParquet, unknownFormatMessage, type FileKind } from './detect';
-import { FieldError, type Rec } from './formats/common';
+import { RecordFieldError, type Rec } from './formats/common';
 import { jsonlSample } from './formats/jsonl';
 import { OPENCLAW_BATCH, openclawSample, prmEntry, snapshotStep, type PrmEntry, type RecordStep } from './formats/openclaw';
 import { trlRewardColumns, trlSample } from './formats/trl';
@@ -190,7 +191,7 @@ export async function importSamples(sources: readonly ImportSource[], opts: Impo
           else if (kind === 'verl') emit(verlSample(r.value, name, r.line), sum);
           else emit(jsonlSample(r.value, name, r.line), sum);
         } catch (e) {
-          if (!(e instanceof FieldError)) throw e;
+          if (!(e instanceof RecordFieldError)) throw e;
           report(name, r.line, e.message, sum);
         }
       }
@@ -220,7 +221,7 @@ async function readTrl(
   try {
     table = await openParquet(file);
   } catch (e) {
-    report(src.name, 0, `not a readable parquet file (${e instanceof Error ? e.message : String(e)})`, sum);
+    report(src.name, 0, `not a readable parquet file (${errorText(e)})`, sum);
     return;
   }
   const cols = table.columns;
@@ -239,7 +240,7 @@ async function readTrl(
       try {
         emit(trlSample(r, rewards, src.name, rowStart + i + 1), sum);
       } catch (e) {
-        if (!(e instanceof FieldError)) throw e;
+        if (!(e instanceof RecordFieldError)) throw e;
         report(src.name, rowStart + i + 1, e.message, sum);
       }
     });

@@ -2,6 +2,7 @@
 // `(?P<name>…)` groups, `(?P=name)` references, and global inline flags at the start, `(?i)` /
 // `(?is)` — rewritten to their JavaScript spelling. `\A`, `\Z` and `\z` are refused by name: in
 // JavaScript they are the letters A, Z, z, which is never what a pasted pattern means.
+import { errorText } from '../unknown';
 
 export interface Normalized {
   pattern: string;
@@ -62,6 +63,6 @@ export function regexSyntaxError(pattern: string, flags = ''): string | null {
     new RegExp(n.pattern, n.flags);
     return null;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
 }

@@ -8,7 +8,7 @@ import { nodeRegexEngine } from '../../io/regex/node';
 import { emptySample } from './formats/common';
 import { measureLogs } from './analyze';
 import { memorySource } from './sources';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec } from './rules';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from './rules';
 
 const sample = (prompt: string, response = '') => ({ ...emptySample('f', 1), prompt, response });
 
@@ -17,7 +17,7 @@ describe('import rule regexes', () => {
     const s = new StateClassifier({ kind: 'regex', pattern: '(a+)+$' }, nodeRegexEngine());
     expect(s.classify(sample('a'.repeat(41) + '!'))).toBe('unknown');
     expect(s.classify(sample('b' + 'a'.repeat(41)))).toBe('a'.repeat(41));
-    const b = new BehaviorClassifier(parseBehaviorSpec({ rules: [{ label: 'nested', responseRegex: '^(?:a|aa)+$' }], fallback: 'other' }), nodeRegexEngine());
+    const b = new BehaviorClassifier(parseBehaviorRuleSet({ rules: [{ label: 'nested', responseRegex: '^(?:a|aa)+$' }], fallback: 'other' }), nodeRegexEngine());
     expect(b.classify(sample('', 'a'.repeat(5000) + 'b')).behavior).toBe('other');
     expect(b.classify(sample('', 'a'.repeat(5000))).behavior).toBe('nested');
   });
@@ -25,12 +25,12 @@ describe('import rule regexes', () => {
   it('flags and named groups as in JavaScript, Python named groups and (?i) too', () => {
     expect(new StateClassifier({ kind: 'regex', pattern: 'task: (?<state>\\w+)', flags: 'i' }, nodeRegexEngine()).classify(sample('TASK: Math'))).toBe('Math');
     expect(new StateClassifier(parseStatesSpec({ kind: 'regex', pattern: '(?i)task: (?P<state>\\w+)' }), nodeRegexEngine()).classify(sample('TASK: Code'))).toBe('Code');
-    const b = new BehaviorClassifier(parseBehaviorSpec({ rules: [{ label: 'loud', responseRegex: '(?i)^final answer' }], fallback: 'other' }), nodeRegexEngine());
+    const b = new BehaviorClassifier(parseBehaviorRuleSet({ rules: [{ label: 'loud', responseRegex: '(?i)^final answer' }], fallback: 'other' }), nodeRegexEngine());
     expect(b.classify(sample('', 'FINAL ANSWER: 4')).behavior).toBe('loud');
   });
 
   it("TRL's think_format_reward pattern and a backreference run on the backtracking engine", () => {
-    const spec = parseBehaviorSpec({
+    const spec = parseBehaviorRuleSet({
       rules: [
         { label: 'think', responseRegex: '^<think>(?!.*<think>)(.*?)</think>.*$' },
         { label: 'echo', responseRegex: '\\b(\\w+) \\1\\b' },
@@ -47,7 +47,7 @@ describe('import rule regexes', () => {
   });
 
   it('a pattern that is not valid JavaScript, or no engine, is refused naming the rule', () => {
-    expect(() => parseBehaviorSpec({ rules: [{ label: 'bad', responseRegex: '(?<=a' }], fallback: 'other' })).toThrow(/^behaviors\.rules\[0\]\.responseRegex: invalid regex/);
+    expect(() => parseBehaviorRuleSet({ rules: [{ label: 'bad', responseRegex: '(?<=a' }], fallback: 'other' })).toThrow(/^behaviors\.rules\[0\]\.responseRegex: invalid regex/);
     expect(() => parseStatesSpec({ kind: 'regex', pattern: '\\Astate' })).toThrow(/letter A in JavaScript/);
     expect(() => new StateClassifier({ kind: 'regex', pattern: 'x' })).toThrow(/^states\.pattern: regex rules need a regex engine/);
   });

@@ -6,10 +6,11 @@
  */
 import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec, type BehaviorSpec, type StatesSpec } from '../../core/import/index';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from '../../core/import/index';
 import { ruleRegexEngine } from '../../io/regex/engine';
 import { checkGateText } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
+import { errorText } from '../../core/unknown';
 
 export interface PreviewRow {
   file: string;
@@ -55,13 +56,13 @@ export class ImportSession {
   #previewScan: ScanResult | null = null;
 
   /** The behavior rules as typed, or the validation message. */
-  readonly behaviors = $derived.by((): { spec: BehaviorSpec | null; error: string } => {
+  readonly behaviors = $derived.by((): { spec: BehaviorRuleSet | null; error: string } => {
     try {
-      const spec = parseBehaviorSpec(JSON.parse(this.behaviorsText));
+      const spec = parseBehaviorRuleSet(JSON.parse(this.behaviorsText));
       new BehaviorClassifier(spec, ruleRegexEngine(null)); // a regex that cannot compile is named here
       return { spec, error: '' };
     } catch (e) {
-      return { spec: null, error: e instanceof Error ? e.message : String(e) };
+      return { spec: null, error: errorText(e) };
     }
   });
 
@@ -70,7 +71,7 @@ export class ImportSession {
       new StateClassifier(parseStatesSpec(this.statesSpec), ruleRegexEngine(null));
       return '';
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
   });
 
@@ -104,7 +105,7 @@ export class ImportSession {
       }));
     } catch (e) {
       if (asked !== this.#previewAsked) return;
-      this.error = e instanceof Error ? e.message : String(e);
+      this.error = errorText(e);
       this.#errorOfPreview = true;
     }
   }
@@ -152,7 +153,7 @@ export class ImportSession {
     try {
       await f(onProgress);
     } catch (e) {
-      this.error = e instanceof Error ? e.message : String(e);
+      this.error = errorText(e);
     } finally {
       this.busy = '';
     }

@@ -2,6 +2,7 @@
  * The lab controller (rune state): settings (URL state), the main run A and an optional compare run
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
+import { errorText } from '../../core/unknown';
 import { fixesRun, withField, type Config, type ConfigKey } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
 import type { BackendPreference, LabInit } from '../../../workers/lab.api';
@@ -113,7 +114,7 @@ export class Lab {
       store = await LabRunStore.open();
       return await loadLabRun(store);
     } catch (e) {
-      this.message = `The stored run could not be read (${e instanceof Error ? e.message : String(e)}); starting a new one.`;
+      this.message = `The stored run could not be read (${errorText(e)}); starting a new one.`;
       return null;
     } finally {
       store?.close();

@@ -3,7 +3,7 @@ import { defaultConfig, makeConfig } from '../../core/config';
 import { readFileSync } from 'node:fs';
 import { LESSON_IDS, parseLesson } from './lessons';
 import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, type UrlState } from './url';
-import { checkDraft } from '../gates/editor';
+import { checkGateDraft } from '../gates/editor';
 
 // The lessons as the lab fetches them (public/presets/<id>.json).
 const dir = new URL('../../../public/presets/', import.meta.url);
@@ -157,7 +157,7 @@ describe('decodeUrl hardening', () => {
 describe('unpaired surrogates', () => {
   const rule = 'true => drop # \ud800';
   it('the gate editor cannot apply such a draft, and says which character', () => {
-    const check = checkDraft(rule);
+    const check = checkGateDraft(rule);
     expect(check.gate).toBeNull();
     expect(check.problems.map((p) => p.reason).join('\n')).toMatch(/character 16 is half of a character pair/);
   });

@@ -9,7 +9,7 @@
 // several record files, its file's snapshot step (`snapshotStep`: the number of the nearest
 // directory that has one, e.g. `step_0012/record.jsonl` → 12; else the file's place, 1, 2, …); a
 // single file without steps is cut every rollout batch (16) of records, which can split sessions.
-import { FieldError, contentText, emptySample, reqKey, toolNames, type Rec } from './common';
+import { RecordFieldError, contentText, emptySample, reqKey, toolNames, type Rec } from './common';
 import { scalarFields, type ImportedSample } from '../types';
 
 export const OPENCLAW_BATCH = 16;
@@ -42,26 +42,26 @@ function voteValue(v: unknown, i: number): number | null {
   if (v === null || v === 'fail') return null;
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (v && typeof v === 'object') return voteValue((v as Rec).score, i);
-  throw new FieldError(`field \`votes[${i}]\`: expected a number, null or {score}`);
+  throw new RecordFieldError(`field \`votes[${i}]\`: expected a number, null or {score}`);
 }
 
 export function prmEntry(r: Rec, line: number): { key: string; entry: PrmEntry } {
   const key = joinKey(reqKey(r, 'session_id'), reqKey(r, 'turn'));
   let score: number | null = null;
   if (r.score !== undefined && r.score !== null) {
-    if (typeof r.score !== 'number' || !Number.isFinite(r.score)) throw new FieldError('field `score`: expected a finite number');
+    if (typeof r.score !== 'number' || !Number.isFinite(r.score)) throw new RecordFieldError('field `score`: expected a finite number');
     score = r.score;
   }
   let accepted: boolean | null = null;
   if (r.accepted !== undefined) {
-    if (typeof r.accepted !== 'boolean') throw new FieldError('field `accepted`: expected true or false');
+    if (typeof r.accepted !== 'boolean') throw new RecordFieldError('field `accepted`: expected true or false');
     accepted = r.accepted;
   }
-  if (score === null && accepted === null) throw new FieldError('PRM record has neither `score` (Binary RL) nor `accepted` (OPD)');
+  if (score === null && accepted === null) throw new RecordFieldError('PRM record has neither `score` (Binary RL) nor `accepted` (OPD)');
   let hintLen: number | null = null;
   if (typeof r.hint_len === 'number') hintLen = r.hint_len;
   else if (typeof r.hint === 'string' && accepted) hintLen = r.hint.length;
-  const votes = r.votes === undefined || r.votes === null ? [] : Array.isArray(r.votes) ? r.votes.map(voteValue).filter((v): v is number => v !== null) : (() => { throw new FieldError('field `votes`: expected a list'); })();
+  const votes = r.votes === undefined || r.votes === null ? [] : Array.isArray(r.votes) ? r.votes.map(voteValue).filter((v): v is number => v !== null) : (() => { throw new RecordFieldError('field `votes`: expected a list'); })();
   const hintWords = accepted && typeof r.hint === 'string' && r.hint.trim() ? r.hint.trim().split(/\s+/).length : null;
   return { key, entry: { score, accepted, hintLen, hintWords, votes, line, used: false } };
 }
@@ -88,14 +88,14 @@ export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, at: R
   const s = emptySample(file, line);
   const session = reqKey(r, 'session_id');
   const turn = reqKey(r, 'turn');
-  if (typeof r.response_text !== 'string') throw new FieldError(r.response_text === undefined ? 'missing field `response_text`' : 'field `response_text`: expected a string');
+  if (typeof r.response_text !== 'string') throw new RecordFieldError(r.response_text === undefined ? 'missing field `response_text`' : 'field `response_text`: expected a string');
   s.response = r.response_text;
   if (typeof r.prompt_text === 'string') s.prompt = r.prompt_text;
   else if (Array.isArray(r.messages)) s.prompt = r.messages.map((m) => (m && typeof m === 'object' ? contentText((m as Rec).content) : '')).join('\n');
-  else throw new FieldError('missing field `prompt_text` (and no `messages`)');
+  else throw new RecordFieldError('missing field `prompt_text` (and no `messages`)');
   s.toolCalls = toolNames(r.tool_calls);
   if (r.step !== undefined) {
-    if (typeof r.step !== 'number' || !Number.isInteger(r.step) || r.step < 0) throw new FieldError('field `step`: expected a non-negative integer');
+    if (typeof r.step !== 'number' || !Number.isInteger(r.step) || r.step < 0) throw new RecordFieldError('field `step`: expected a non-negative integer');
     s.step = r.step;
   } else s.step = 'fileStep' in at ? at.fileStep : Math.floor(at.index / at.batch);
   s.group = session;

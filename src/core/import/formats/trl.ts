@@ -3,7 +3,7 @@
 // (older versions: only step/prompt/completion). Prompt and completion are strings, or lists of
 // chat messages for conversational data. Reward = sum of the reward-function columns (TRL's
 // default weights are 1); the group key is the prompt within the step.
-import { FieldError, chatText, emptySample, hash8, messageToolNames, textToolNames, type Rec } from './common';
+import { RecordFieldError, chatText, emptySample, hash8, messageToolNames, textToolNames, type Rec } from './common';
 import { scalarFields, type ImportedSample } from '../types';
 
 const NOT_REWARD = new Set(['step', 'advantage', 'prompt', 'completion', 'mode', 'image', 'images']);
@@ -16,10 +16,10 @@ export function trlSample(r: Rec, rewardColumns: readonly string[], file: string
   const s = emptySample(file, row);
   const st = r.step;
   const step = typeof st === 'bigint' ? Number(st) : typeof st === 'string' && /^\d+$/.test(st) ? Number(st) : st;
-  if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) throw new FieldError('column `step`: expected a non-negative integer');
+  if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) throw new RecordFieldError('column `step`: expected a non-negative integer');
   s.step = step;
-  if (r.prompt === undefined) throw new FieldError('missing column `prompt`');
-  if (r.completion === undefined) throw new FieldError('missing column `completion`');
+  if (r.prompt === undefined) throw new RecordFieldError('missing column `prompt`');
+  if (r.completion === undefined) throw new RecordFieldError('missing column `completion`');
   s.prompt = chatText(r.prompt, 'prompt');
   s.response = chatText(r.completion, 'completion');
   // structured calls of chat messages, else the calls written in the completion's text
@@ -30,7 +30,7 @@ export function trlSample(r: Rec, rewardColumns: readonly string[], file: string
   for (const c of rewardColumns) {
     const v = typeof r[c] === 'bigint' ? Number(r[c]) : r[c];
     if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) continue; // TRL logs NaN for a reward function that does not apply
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new FieldError(`column \`${c}\`: expected a finite number`);
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new RecordFieldError(`column \`${c}\`: expected a finite number`);
     sum += v;
     any = true;
   }

@@ -4,8 +4,8 @@
 import type { PolicyShape, PpoHyper, SampleRequest, TrainBatch } from '../core/engine';
 import { Rng } from '../core/rng';
 import { initParams, paramLayout } from '../model/layout';
-import { OrtPopulation, type Backend, type OrtModule } from './ort-population';
-import { REFERENCE_BATCH, REFERENCE_SHAPE, interleaved, timeIt } from './bench-timing';
+import { OrtPopulation, type Backend, type OrtModule } from '../engine/ort-population';
+import { REFERENCE_BATCH, REFERENCE_SHAPE, interleaved, timeIt } from './timing';
 
 export interface EnsembleBench {
   ensemble_p: number;

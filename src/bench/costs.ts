@@ -10,11 +10,11 @@ import { policyShape } from '../core/pretrain';
 import { Rng } from '../core/rng';
 import type { OutputLayout } from '../model/graphs';
 import { initParams, paramLayout } from '../model/layout';
-import { interleaved } from './bench-timing';
-import type { GpuCalls } from './node-webgpu';
-import { OrtEngine } from './ort-engine';
-import { OrtPopulation, type Backend, type OrtModule } from './ort-population';
-import type { RunCosts } from './run-costs';
+import { interleaved } from './timing';
+import type { GpuCalls } from '../engine/node-webgpu';
+import { OrtEngine } from '../engine/ort-engine';
+import { OrtPopulation, type Backend, type OrtModule } from '../engine/ort-population';
+import type { RunCosts } from '../engine/run-costs';
 
 export interface GpuCounter {
   read(): GpuCalls;

@@ -4,10 +4,10 @@
 // `--gpu real` launches Chromium on the machine's GPU (Vulkan) instead of SwiftShader, whose WebGPU
 // runs on the CPU: its numbers test the path, not a GPU. `--backend wasm|webgpu` runs one backend
 // only. Builds the e2e site (dist-e2e/, with the fixture pages) when it is missing. Then a long run of
-// the lab page itself (bench-long-run.ts): pause latency and JS heap after `longSteps` steps.
+// the lab page itself (long-run.ts): pause latency and JS heap after `longSteps` steps.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { BenchResult, BrowserBenchEnv, BrowserBenchOptions } from '../engine/bench';
+import type { BenchResult, BrowserBenchEnv, BrowserBenchOptions } from './engine';
 
 type Result = BenchResult & BrowserBenchEnv;
 type PageApi = { engineCheck: { bench(b: string, reps: number, leak: number, o: BrowserBenchOptions): Promise<Result> } };
@@ -28,13 +28,13 @@ export interface BrowserBenchOptionsCli {
 
 export async function runBrowserBench(opts: BrowserBenchOptionsCli): Promise<Record<string, unknown>> {
   const engine = opts.reps > 0 ? await engineBench(opts) : {};
-  const long_run = opts.longSteps > 0 ? await (await import('./bench-long-run')).runLongRunBench({ steps: opts.longSteps, every: opts.longEvery }) : undefined;
+  const long_run = opts.longSteps > 0 ? await (await import('./long-run')).runLongRunBench({ steps: opts.longSteps, every: opts.longEvery }) : undefined;
   return { ...engine, long_run };
 }
 
 async function engineBench(opts: BrowserBenchOptionsCli): Promise<Record<string, unknown>> {
   // Chromium and the e2e build's engine-check page (a fixture page): loaded only for --browser.
-  const { DIST, openPage } = await import('./browser/open-page');
+  const { DIST, openPage } = await import('../cli/browser/open-page');
   if (!existsSync(`${DIST}/tests/browser/engine.html`)) execSync('npx vite build --mode e2e', { stdio: 'ignore' });
   const real = opts.gpu === 'real';
   const h = await openPage(real ? 'gpu' : 'webgpu', '/tests/browser/engine.html');

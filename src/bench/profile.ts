@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { OrtModule } from '../engine/ort-engine';
-import { REFERENCE_BATCH, REFERENCE_SHAPE } from '../engine/bench';
+import { REFERENCE_BATCH, REFERENCE_SHAPE } from './engine';
 import { encodeModel } from '../graph/encode';
 import { buildTrainGraph, HYPER_FIELDS } from '../model/graphs';
 import { initParams, paramLayout } from '../model/layout';

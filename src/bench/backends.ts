@@ -4,8 +4,8 @@
 import type { PolicyShape, PpoHyper, SampleRequest, TrainBatch } from '../core/engine';
 import { Rng } from '../core/rng';
 import { initParams, paramLayout } from '../model/layout';
-import { interleaved } from './bench-timing';
-import { OrtPopulation, type OrtModule } from './ort-population';
+import { interleaved } from './timing';
+import { OrtPopulation, type OrtModule } from '../engine/ort-population';
 
 export interface Backends {
   /** onnxruntime-web with the WebGPU EP (Node: ort.webgpu.mjs over Dawn). */

@@ -130,7 +130,7 @@ function slope(points: HeapSample[]): number {
 }
 
 export async function runLongRunBench(opts: { steps: number; every?: number }): Promise<LongRunResult> {
-  const { openPage } = await import('./browser/open-page');
+  const { openPage } = await import('../cli/browser/open-page');
   const query = `${LONG_RUN_QUERY}&steps=${opts.steps + 1000}`;
   const every = opts.every ?? 1000;
   const h = await openPage('nogpu', `/?v=1&${query}`);

@@ -6,12 +6,12 @@ import { Graph } from '../graph/builder';
 import { encodeModel } from '../graph/encode';
 import { matmul } from '../graph/ops';
 import { forwardFlops, trainStepFlops } from '../model/flops';
-import { benchOutputLayouts, loopStepCosts, phaseCosts, type Costs, type GpuCounter, type LoopStepCosts, type OutputLayoutsBench } from './bench-costs';
-import { benchEnsemble, type EnsembleBench } from './bench-ensemble';
-import { REFERENCE_BATCH, REFERENCE_SHAPE, interleaved, timeIt } from './bench-timing';
-import { OrtEngine, type Backend, type OrtModule } from './ort-engine';
+import { benchOutputLayouts, loopStepCosts, phaseCosts, type Costs, type GpuCounter, type LoopStepCosts, type OutputLayoutsBench } from './costs';
+import { benchEnsemble, type EnsembleBench } from './ensemble';
+import { REFERENCE_BATCH, REFERENCE_SHAPE, interleaved, timeIt } from './timing';
+import { OrtEngine, type Backend, type OrtModule } from '../engine/ort-engine';
 
-export { REFERENCE_BATCH, REFERENCE_SHAPE } from './bench-timing';
+export { REFERENCE_BATCH, REFERENCE_SHAPE } from './timing';
 
 export interface BenchOptions {
   backend: Backend;
@@ -63,7 +63,7 @@ export interface BenchResult extends Partial<EnsembleBench> {
   kv_cache_speedup: number;
   profile: Record<string, number>;
   memory?: { steps: number; before: Record<string, number>; after: Record<string, number>; growth: Record<string, number> };
-  /** Transfers of one call per phase (session runs, uploads, readbacks; WebGPU calls in Node): bench-costs.ts. */
+  /** Transfers of one call per phase (session runs, uploads, readbacks; WebGPU calls in Node): costs.ts. */
   costs: Costs;
   /** The fused output layout (one readback per run) against the separate one: counts and interleaved times. */
   output_layouts: OutputLayoutsBench;

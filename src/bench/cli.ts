@@ -6,12 +6,12 @@
 // --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
 // default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
 // --reps 0 skips the engine part). Without --browser, --backend webgpu runs the engine on WebGPU in
-// Node (Dawn; bench-webgpu.ts: parity against WASM, ensembles --ensemble-ps 1,8,32,64; --quick).
-// --import: peak memory of `npm run import` on generated verl runs (bench-import.ts; --import-mb
+// Node (Dawn; webgpu.ts: parity against WASM, ensembles --ensemble-ps 1,8,32,64; --quick).
+// --import: peak memory of `npm run import` on generated verl runs (import-memory.ts; --import-mb
 // total size of the longest run, default 200; --import-steps step counts, default 30,120;
 // --import-heap-mb the child's V8 heap limit, default 64: a bounded import fits it at any length).
-import { UsageError, parseFlags, usageOf, wholeNumber } from './args';
-import { EXIT_ERROR, EXIT_USAGE } from './exit-codes';
+import { UsageError, parseFlags, usageOf, wholeNumber } from '../cli/args';
+import { EXIT_ERROR, EXIT_USAGE } from '../cli/exit-codes';
 
 // a bad flag is a usage error (exit 2), before any benchmark starts
 const { values: v } = (() => {
@@ -35,9 +35,9 @@ const numbers = () => ({
   threads: wholeNumber('--threads', v.threads, 1) ?? 2,
 });
 
-/** --backend webgpu without --browser: the engine on WebGPU in Node (bench-webgpu.ts). */
+/** --backend webgpu without --browser: the engine on WebGPU in Node (webgpu.ts). */
 async function webgpuInNode(): Promise<void> {
-  const { rerunWithVulkanLoader, runWebgpuBench } = await import('./bench-webgpu');
+  const { rerunWithVulkanLoader, runWebgpuBench } = await import('./webgpu');
   const code = rerunWithVulkanLoader();
   if (code !== null) process.exit(code);
   const ps = v['ensemble-ps']?.split(',').map((p) => wholeNumber('--ensemble-ps', p, 1)!);
@@ -55,17 +55,17 @@ async function main() {
   }
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();
   if (v.import) {
-    const { runImportBench } = await import('./bench-import');
+    const { runImportBench } = await import('./import-memory');
     const stepCounts = (v['import-steps'] ?? '30,120').split(',').map((s) => wholeNumber('--import-steps', s, 1)!);
     console.log(JSON.stringify(await runImportBench({ totalMb: wholeNumber('--import-mb', v['import-mb'], 1) ?? 200, stepCounts, heapMb: wholeNumber('--import-heap-mb', v['import-heap-mb'], 16) ?? 64 }), null, 2));
     return;
   }
   const { reps, leakSteps, ensembleP, longSteps, longEvery, threads } = numbers();
-  const { runBenchmark } = await import('../engine/bench');
+  const { runBenchmark } = await import('./engine');
   const { opProfile } = await import('./profile');
   const { ort } = await import('../engine/node');
   if (v.browser) {
-    const { runBrowserBench } = await import('./bench-browser');
+    const { runBrowserBench } = await import('./browser');
     const pick = <T extends string>(name: string, text: string | undefined, values: readonly T[], fallback: T): T => {
       if (text === undefined) return fallback;
       if (!(values as readonly string[]).includes(text)) throw new UsageError(`--${name} must be one of ${values.join(' | ')}, got ${JSON.stringify(text)}`);

@@ -5,9 +5,9 @@
 // WASM). --quick: a tiny model, P = 1 and 2, one rep — a correctness run on SwiftShader.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { ensembleSweep, parity } from '../engine/bench-backends';
-import { runBenchmark, REFERENCE_BATCH, REFERENCE_SHAPE } from '../engine/bench';
-import { loopStepCosts } from '../engine/bench-costs';
+import { ensembleSweep, parity } from './backends';
+import { runBenchmark, REFERENCE_BATCH, REFERENCE_SHAPE } from './engine';
+import { loopStepCosts } from './costs';
 import { WEBGPU_INSTALL_DIR, loadNodeWebgpu } from '../engine/node-webgpu';
 import type { PolicyShape } from '../core/engine';
 
