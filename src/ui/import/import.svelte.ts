@@ -8,7 +8,7 @@ import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from '../../core/import/index';
 import { ruleRegexEngine } from '../../io/regex/engine';
-import { checkGateText } from '../../core/gates/index';
+import { checkGate } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
 import { errorText } from '../../core/unknown';
 
@@ -47,7 +47,7 @@ export class ImportSession {
   /** Gate replayed on the imported samples (rule language text); '' = none. */
   gateText = $state('');
   /** The gate's errors (each with its rule and character), for the editor. */
-  readonly gateErrors = $derived(this.gateText.trim() ? checkGateText(this.gateText).errors.map((e) => e.message) : []);
+  readonly gateErrors = $derived(this.gateText.trim() ? checkGate(this.gateText).errors.map((e) => e.message) : []);
   #worker: ImportWorker | null = null;
   /** The scanned samples with their state and behavior under the current rules (refreshPreview). */
   preview = $state.raw<PreviewRow[]>([]);
