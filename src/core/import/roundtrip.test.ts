@@ -11,7 +11,7 @@ import { openParquet } from '../../io/hyparquet';
 import { nodeRegexEngine } from '../../io/regex/node';
 import { trlParquet } from '../../io/trl-parquet';
 import { measureLogs } from './analyze';
-import { EXPORT_FORMATS, exportRun, labRules, type StepTraces } from './export';
+import { EXPORT_FORMATS, exportRun, labRules, type StepTraces } from './formats/export';
 import { memorySource } from './sources';
 import type { ImportSource } from './types';
 

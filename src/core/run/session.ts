@@ -199,6 +199,7 @@ export class RunSession {
     await this.disposeRun();
     this.config = config;
     this.runId++;
+    this.transport.rate = 0; // the rate measured on the run before is not this run's
     this.resumed = null;
     this.origin = this.fork?.step ?? 0;
     this.poisoned = '';

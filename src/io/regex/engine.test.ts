@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ruleRegexEngine } from './engine';
-import { normalizePattern } from '../../core/import/regex-syntax';
+import { normalizePattern } from '../../core/import/rules/regex-syntax';
 
 const engine = ruleRegexEngine(null);
 const ALPHABET = ['a', 'b', 'A', 'k', 'K', '\u212A', 's', 'S', '\u017F', ' ', '\t', '\n', '\r', '\u000B', '\u00A0', '\u2028', '\uFEFF', '_', '1', 'é', 'É'];

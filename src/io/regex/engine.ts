@@ -4,8 +4,8 @@
 // the import worker in the page (guard-shared.ts). Without a guard such a pattern compiles (its
 // rule can be checked) but cannot run.
 import { RE2JS } from 're2js';
-import type { MatchSite, RegexEngine, RuleMatch, RuleRegex } from '../../core/import/regex';
-import { normalizePattern } from '../../core/import/regex-syntax';
+import type { MatchSite, RegexEngine, RuleMatch, RuleRegex } from '../../core/import/rules/regex';
+import { normalizePattern } from '../../core/import/rules/regex-syntax';
 import { translateForRe2 } from './translate';
 
 /** Runs `f` (one backtracking match of `rule` at `at`) within what is left of its file's budget, or throws the budget message. */

@@ -2,7 +2,7 @@
 // of its file's budget; V8 interrupts a RegExp mid-backtrack at the timeout, so no pattern can hang
 // the import. ~0.1 ms a match (vm's watchdog), paid only by patterns RE2 cannot run.
 import vm from 'node:vm';
-import { REGEX_BUDGET_MS, regexBudgetMessage } from '../../core/import/regex';
+import { REGEX_BUDGET_MS, regexBudgetMessage } from '../../core/import/rules/regex';
 import type { BacktrackGuard } from './engine';
 
 export function nodeGuard(budgetMs = REGEX_BUDGET_MS): BacktrackGuard {

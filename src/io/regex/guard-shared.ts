@@ -2,7 +2,7 @@
 // worker writes, before each backtracking match, its deadline and the rule, file and line into a
 // SharedArrayBuffer; the page reads it while a call is in flight and ends the worker when the
 // deadline has passed (import-client.ts), saying the same words as the CLI (nodeGuard).
-import { REGEX_BUDGET_MS, regexBudgetMessage, type MatchSite } from '../../core/import/regex';
+import { REGEX_BUDGET_MS, regexBudgetMessage, type MatchSite } from '../../core/import/rules/regex';
 import type { BacktrackGuard } from './engine';
 
 const NAME_CHARS = 1024;

@@ -1,12 +1,12 @@
 // Rules and per-step measures against hand-computed references on fixed batches.
 import { describe, expect, it } from 'vitest';
-import { OPEN_STEPS, measureLogs } from './analyze';
+import { OPEN_STEPS, measureLogs } from '../analyze';
 import { ImportMeasure } from './measure';
-import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from './rules';
-import { memorySource } from './sources';
-import { emptySample } from './formats/common';
-import type { ImportedSample } from './types';
-import { nodeRegexEngine } from '../../io/regex/node';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
+import { memorySource } from '../sources';
+import { emptySample } from '../formats/common';
+import type { ImportedSample } from '../types';
+import { nodeRegexEngine } from '../../../io/regex/node';
 
 const sample = (p: Partial<ImportedSample>): ImportedSample => ({ ...emptySample('f', 1), ...p });
 

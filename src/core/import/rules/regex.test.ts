@@ -4,10 +4,10 @@
 // without an engine a regex rule is refused by name. No wall-time assertions (the budget is a
 // deadline the guard enforces; the test only reads what it says).
 import { describe, expect, it } from 'vitest';
-import { nodeRegexEngine } from '../../io/regex/node';
-import { emptySample } from './formats/common';
-import { measureLogs } from './analyze';
-import { memorySource } from './sources';
+import { nodeRegexEngine } from '../../../io/regex/node';
+import { emptySample } from '../formats/common';
+import { measureLogs } from '../analyze';
+import { memorySource } from '../sources';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from './rules';
 
 const sample = (prompt: string, response = '') => ({ ...emptySample('f', 1), prompt, response });

@@ -4,13 +4,13 @@
 //              regex, length in tokens, first action), else the fallback label.
 // Specs are plain JSON (the CLI's --states / --behaviors files, the lab's editor); parse*Spec
 // validates them and names each bad field. Names are made safe for metric keys (no "/").
-import { evaluate, parseExpression, type Expr, type FieldTable } from '../gates/index';
-import { hash8 } from './formats/common';
+import { errorText, isObject } from '../../unknown';
+import { evaluate, parseExpression, type Expr, type FieldTable } from '../../gates/index';
+import { hash8 } from '../formats/common';
 import { compileRuleRegex, type RegexEngine, type RuleRegex } from './regex';
 import { regexSyntaxError } from './regex-syntax';
-import { firstAction, tokensOf } from './tokens';
-import type { ImportedSample } from './types';
-import { isObject } from '../unknown';
+import { firstAction, tokensOf } from '../measure/tokens';
+import type { ImportedSample } from '../types';
 
 export type StatesSpec =
   | { kind: 'single'; name?: string }

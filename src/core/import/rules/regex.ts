@@ -4,7 +4,7 @@
 // JavaScript's backtracking RegExp under a budget per file that stops the import when spent,
 // naming the rule, the file and the line (src/io/regex/). The core imports no package: the shells
 // pass the engine; without one a regex rule is refused by name.
-import { errorText } from '../unknown';
+import { errorText } from '../../unknown';
 
 /** What a rule reads of a match: the whole match, the first group, the named groups. */
 export interface RuleMatch {

@@ -2,7 +2,7 @@
 // `(?P<name>…)` groups, `(?P=name)` references, and global inline flags at the start, `(?i)` /
 // `(?is)` — rewritten to their JavaScript spelling. `\A`, `\Z` and `\z` are refused by name: in
 // JavaScript they are the letters A, Z, z, which is never what a pasted pattern means.
-import { errorText } from '../unknown';
+import { errorText } from '../../unknown';
 
 export interface Normalized {
   pattern: string;

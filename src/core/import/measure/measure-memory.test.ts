@@ -2,14 +2,14 @@
 // fixed generated run (recorded before the change: tests/fixtures/import/generated-verl-frames.json),
 // and what a measure holds as the step count grows (entries counted, not bytes or time).
 import { describe, expect, it } from 'vitest';
-import { OPEN_STEPS, measureLogs } from './analyze';
+import { OPEN_STEPS, measureLogs } from '../analyze';
 import { ImportMeasure } from './measure';
-import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from './rules';
-import { memorySource } from './sources';
-import { verlSample } from './formats/verl';
-import { nodeRegexEngine } from '../../io/regex/node';
-import { generatedVerlRun } from '../../../tests/support/generated-log';
-import recorded from '../../../tests/fixtures/import/generated-verl-frames.json';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
+import { memorySource } from '../sources';
+import { verlSample } from '../formats/verl';
+import { nodeRegexEngine } from '../../../io/regex/node';
+import { generatedVerlRun } from '../../../../tests/support/generated-log';
+import recorded from '../../../../tests/fixtures/import/generated-verl-frames.json';
 
 const SPEC = {
   states: { kind: 'regex' as const, pattern: 'state=(\\S+)' },
