@@ -10,9 +10,9 @@ cd "$(dirname "$0")/../.."
 [ -f bench/webgpu/node_modules/webgpu/index.js ] || npm --prefix bench/webgpu ci --no-audit --no-fund
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/src/cli" "$stage/node_modules/onnxruntime-web/dist" "$stage/bench/webgpu/node_modules/webgpu/dist"
-node_modules/.bin/esbuild src/cli/bench.ts --bundle --platform=node --format=esm --target=node20 \
-  --external:onnxruntime-web --outfile="$stage/src/cli/bench.mjs" --log-level=warning \
+mkdir -p "$stage/src/bench" "$stage/node_modules/onnxruntime-web/dist" "$stage/bench/webgpu/node_modules/webgpu/dist"
+node_modules/.bin/esbuild src/bench/cli.ts --bundle --platform=node --format=esm --target=node20 \
+  --external:onnxruntime-web --outfile="$stage/src/bench/cli.mjs" --log-level=warning \
   --banner:js="import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 # the code version the bench's JSON names (no git inside the pack)
 node -e "const p=require('./package.json'); const v=require('child_process').execFileSync('git',['rev-parse','--short=12','HEAD']).toString().trim(); require('fs').writeFileSync(process.argv[1], JSON.stringify({name:p.name, version:p.version+'+'+v, type:'module'}))" "$stage/package.json"

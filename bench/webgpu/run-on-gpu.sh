@@ -26,7 +26,7 @@ fi
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 out=$(mktemp)
 # INVLAB_VULKAN_CHECKED: the loader is in place (above); the bench need not look for Chromium's copy
-INVLAB_VULKAN_CHECKED=1 "$pack/node" "$pack/src/cli/bench.mjs" --backend webgpu "$@" > "$out"
+INVLAB_VULKAN_CHECKED=1 "$pack/node" "$pack/src/bench/cli.mjs" --backend webgpu "$@" > "$out"
 adapter=$("$pack/node" -e "const r=JSON.parse(require('fs').readFileSync(process.argv[1],'utf8')); console.log(r.adapter.replace(/[^A-Za-z0-9]+/g,'-').replace(/^-|-\$/g,'').toLowerCase())" "$out")
 name="webgpu-${adapter}-$(date -u +%Y%m%d).json"
 cp "$out" "bench/$name"

@@ -1,6 +1,6 @@
 // Page script of the engine check: `window.engineCheck` runs the engine in a fresh Web Worker.
 import * as Comlink from 'comlink';
-import type { BrowserBenchOptions } from '../../src/engine/bench';
+import type { BrowserBenchOptions } from '../../src/bench/engine';
 import type { EngineCheckApi } from './workers/engine-check.worker';
 
 async function inWorker<T>(fn: (api: Comlink.Remote<EngineCheckApi>) => Promise<T>): Promise<T> {

@@ -1,0 +1,102 @@
+// `npm run bench` — prints one JSON object: the reference model on WASM in Node, with a per-op
+// profile from onnxruntime's profiler. `--browser` runs the same benchmark in headless Chromium for
+// wasm and webgpu (see tests/browser). Options: --reps N, --leak-steps N, --ensemble-p N (0 skips
+// the ensemble figures), --no-profile; with --browser: --backend all|wasm|webgpu, --gpu swiftshader|real,
+// --threads N (WASM threads compared with one, default 2),
+// --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
+// default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
+// --reps 0 skips the engine part). Without --browser, --backend webgpu runs the engine on WebGPU in
+// Node (Dawn; webgpu.ts: parity against WASM, ensembles --ensemble-ps 1,8,32,64; --quick).
+// --import: peak memory of `npm run import` on generated verl runs (import-memory.ts; --import-mb
+// total size of the longest run, default 200; --import-steps step counts, default 30,120;
+// --import-heap-mb the child's V8 heap limit, default 64: a bounded import fits it at any length).
+// --only jobs: `npm run experiment -- --all` with --jobs 1 against --jobs N interleaved (jobs.ts;
+// --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 4, --jobs-steps default 10,
+// --estimate-cores default 8).
+import { UsageError, parseFlags, usageOf, wholeNumber } from '../cli/args';
+import { EXIT_ERROR, EXIT_USAGE } from '../cli/exit-codes';
+
+// a bad flag is a usage error (exit 2), before any benchmark starts
+const { values: v } = (() => {
+  try {
+    return parseFlags(process.argv.slice(2), {
+      help: { type: 'boolean', short: 'h' }, browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
+      reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
+      threads: { type: 'string' }, import: { type: 'boolean' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' },
+      only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' },
+    });
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(EXIT_USAGE);
+  }
+})();
+const numbers = () => ({
+  reps: wholeNumber('--reps', v.reps) ?? 20,
+  leakSteps: wholeNumber('--leak-steps', v['leak-steps']) ?? 2000,
+  ensembleP: wholeNumber('--ensemble-p', v['ensemble-p']) ?? 8,
+  longSteps: wholeNumber('--long-steps', v['long-steps']) ?? 5000,
+  longEvery: wholeNumber('--long-every', v['long-every'], 1) ?? 1000,
+  threads: wholeNumber('--threads', v.threads, 1) ?? 2,
+});
+
+/** --backend webgpu without --browser: the engine on WebGPU in Node (webgpu.ts). */
+async function webgpuInNode(): Promise<void> {
+  const { rerunWithVulkanLoader, runWebgpuBench } = await import('./webgpu');
+  const code = rerunWithVulkanLoader();
+  if (code !== null) process.exit(code);
+  const ps = v['ensemble-ps']?.split(',').map((p) => wholeNumber('--ensemble-ps', p, 1)!);
+  const quick = v.quick === true;
+  const result = await runWebgpuBench({ quick, reps: wholeNumber('--reps', v.reps) ?? (quick ? 1 : 20), leakSteps: wholeNumber('--leak-steps', v['leak-steps']) ?? (quick ? 0 : 500), ps });
+  console.log(JSON.stringify(result, null, 2));
+  // Dawn's teardown can keep the process alive for minutes after the work is done
+  process.exit(0);
+}
+
+async function main() {
+  if (v.help) {
+    console.log(usageOf(import.meta.url, 13).replace(/^\/\/ ?/gm, ''));
+    return;
+  }
+  if (v.only !== undefined && v.only !== 'jobs') throw new UsageError(`--only must be jobs, got ${JSON.stringify(v.only)}`);
+  if (v.only === 'jobs') {
+    const { runJobsBench } = await import('./jobs');
+    const n = (name: 'jobs' | 'jobs-pairs' | 'jobs-seeds' | 'jobs-steps' | 'estimate-cores', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;
+    console.log(JSON.stringify({ jobs: await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 4), steps: n('jobs-steps', 10), estimateCores: n('estimate-cores', 8) }) }, null, 2));
+    return;
+  }
+  if (!v.browser && v.backend === 'webgpu') return webgpuInNode();
+  if (v.import) {
+    const { runImportBench } = await import('./import-memory');
+    const stepCounts = (v['import-steps'] ?? '30,120').split(',').map((s) => wholeNumber('--import-steps', s, 1)!);
+    console.log(JSON.stringify(await runImportBench({ totalMb: wholeNumber('--import-mb', v['import-mb'], 1) ?? 200, stepCounts, heapMb: wholeNumber('--import-heap-mb', v['import-heap-mb'], 16) ?? 64 }), null, 2));
+    return;
+  }
+  const { reps, leakSteps, ensembleP, longSteps, longEvery, threads } = numbers();
+  const { runBenchmark } = await import('./engine');
+  const { opProfile } = await import('./profile');
+  const { ort } = await import('../engine/node');
+  if (v.browser) {
+    const { runBrowserBench } = await import('./browser');
+    const pick = <T extends string>(name: string, text: string | undefined, values: readonly T[], fallback: T): T => {
+      if (text === undefined) return fallback;
+      if (!(values as readonly string[]).includes(text)) throw new UsageError(`--${name} must be one of ${values.join(' | ')}, got ${JSON.stringify(text)}`);
+      return text as T;
+    };
+    const backend = pick('backend', v.backend, ['all', 'wasm', 'webgpu'] as const, 'all');
+    const gpu = pick('gpu', v.gpu, ['swiftshader', 'real'] as const, 'swiftshader');
+    console.log(JSON.stringify(await runBrowserBench({ reps, leakSteps, ensembleP, backend, gpu, longSteps, longEvery, threads }), null, 2));
+    return;
+  }
+  const memory = () => {
+    const m = process.memoryUsage();
+    return { rss: m.rss, array_buffers: m.arrayBuffers };
+  };
+  const result = await runBenchmark(ort, { backend: 'wasm', reps, leakSteps, memory, ensembleP });
+  const ops = v['no-profile'] ? undefined : opProfile();
+  console.log(JSON.stringify({ ...result, node: process.version, op_profile: ops }, null, 2));
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof UsageError ? e.message : e);
+  process.exit(e instanceof UsageError ? EXIT_USAGE : EXIT_ERROR);
+});

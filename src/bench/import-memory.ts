@@ -1,0 +1,102 @@
+// `npm run bench -- --import`: peak memory of `npm run import` on generated verl runs of the same
+// size per step and different step counts (e.g. 50 MB in 30 steps, 200 MB in 120). A log in step
+// order is measured holding at most OPEN_STEPS steps (src/core/import/measure/measure.ts), so the peak
+// should not grow with the step count. Peak RSS is the child's VmHWM (/proc/<pid>/status, Linux).
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { Rng } from '../core/rng';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+/** A verl rollout dump: `{step}.jsonl` per step, responses of 120–280 words from a 6,000-word vocabulary. */
+async function writeRun(dir: string, steps: number, bytesPerStep: number): Promise<number> {
+  const rng = new Rng(7);
+  const rand = () => rng.next();
+  const vocab = Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}`);
+  let total = 0;
+  for (let step = 1; step <= steps; step++) {
+    const out = createWriteStream(join(dir, `${step}.jsonl`));
+    let bytes = 0;
+    for (let i = 0; bytes < bytesPerStep; i++) {
+      const n = 120 + Math.floor(rand() * 160);
+      const words = Array.from({ length: n }, () => vocab[Math.floor(rand() ** 2 * vocab.length)]);
+      const tool = rand() < 0.3 ? '<tool_call>\n{"name": "search", "arguments": {}}\n</tool_call> ' : '';
+      const line = JSON.stringify({ input: `task state=s${i % 6} question ${i % 40}`, output: tool + words.join(' '), score: rand() < 0.4 ? 1 : 0, step }) + '\n';
+      bytes += line.length;
+      if (!out.write(line)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+    total += bytes;
+  }
+  return total;
+}
+
+/** Run the import CLI on `dir`; its peak RSS (VmHWM) and wall time. */
+async function importPeak(dir: string, workDir: string, heapMb: number): Promise<{ peakRssMb: number; seconds: number; steps: number }> {
+  writeFileSync(join(workDir, 'states.json'), JSON.stringify({ kind: 'regex', pattern: 'state=(\\S+)' }));
+  writeFileSync(join(workDir, 'behaviors.json'), JSON.stringify({ rules: [{ label: 'search', toolsInclude: ['search'] }, { label: 'long', minTokens: 200 }], fallback: 'short' }));
+  const out = join(workDir, 'metrics.jsonl');
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', 'tsx', join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, '--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json'), '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (m) peakKb = Math.max(peakKb, Number(m[1]));
+    } catch {
+      /* exited between polls */
+    }
+  }, 100);
+  const [code] = (await once(child, 'exit')) as [number];
+  clearInterval(poll);
+  if (code !== 0) throw new Error(`import exited ${code}: ${stderr.slice(-500)}`);
+  const steps = readFileSync(out, 'utf8').trimEnd().split('\n').length;
+  return { peakRssMb: peakKb / 1024, seconds: (performance.now() - t0) / 1000, steps };
+}
+
+export async function runImportBench(opts: { totalMb: number; stepCounts: number[]; heapMb: number }): Promise<object> {
+  const maxSteps = Math.max(...opts.stepCounts);
+  const bytesPerStep = (opts.totalMb * 1e6) / maxSteps;
+  const runs = [];
+  for (const steps of opts.stepCounts) {
+    const work = mkdtempSync(join(tmpdir(), 'invlab-import-bench-'));
+    const dir = join(work, 'run');
+    mkdirSync(dir);
+    try {
+      const bytes = await writeRun(dir, steps, bytesPerStep);
+      const r = await importPeak(dir, work, opts.heapMb);
+      runs.push({ steps, input_mb: +(bytes / 1e6).toFixed(1), peak_rss_mb: +r.peakRssMb.toFixed(1), seconds: +r.seconds.toFixed(1), frames: r.steps });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  // what Node, tsx and the import's modules take before any data: a run of one step of ten samples
+  const work = mkdtempSync(join(tmpdir(), 'invlab-import-bench-'));
+  let baseline: number;
+  try {
+    mkdirSync(join(work, 'run'));
+    await writeRun(join(work, 'run'), 1, 10_000);
+    baseline = +(await importPeak(join(work, 'run'), work, opts.heapMb)).peakRssMb.toFixed(1);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const first = runs[0];
+  const last = runs[runs.length - 1];
+  return {
+    bench: 'import-memory',
+    format: 'verl',
+    heap_limit_mb: opts.heapMb,
+    mb_per_step: +(bytesPerStep / 1e6).toFixed(2),
+    baseline_rss_mb: baseline,
+    runs,
+    peak_ratio_last_vs_first: +(last.peak_rss_mb / first.peak_rss_mb).toFixed(3),
+    above_baseline_ratio_last_vs_first: +((last.peak_rss_mb - baseline) / (first.peak_rss_mb - baseline)).toFixed(3),
+    node: process.version,
+  };
+}

@@ -1,0 +1,191 @@
+// Long run in the lab page (headless Chromium, WASM): play at max speed with a tiny model until
+// `steps`; at every checkpoint (every 1,000 steps, and at the end) press Pause with a real click,
+// time it both ways (below), read the JS heap after a forced GC (DevTools protocol) while paused,
+// and press Play again. Part of `npm run bench -- --browser`; `--long-steps N` sets N (default
+// 5,000). Each checkpoint is also printed to stderr as it is taken (a cut-short run still reports).
+//
+// Pause latency, from the click's input-event timestamp (so time the page's main thread was busy
+// before handling the click counts too), to the first animation frame in which:
+//  - ui_ms: the page shows paused: the button reads "Play" and the status line says "pausing…" or
+//    "paused" (the step in flight in the worker still completes and is kept: determinism);
+//  - idle_ms: the worker reports idle: the status line says "paused at step N" with the counter at
+//    N, the last frame received. Bounded by the step in flight (one step at most, plus messaging).
+// After idle, 1 s more must append no frame (`frames_after_idle`, expected 0).
+import type { Page } from 'playwright-core';
+
+/** Tiny model and batches so that thousands of steps take minutes on WASM; behavior measured every step (the largest frames). */
+export const LONG_RUN_QUERY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=4&behaviorSamples=4&pretrain=20&measureEvery=1';
+
+export interface PauseSample {
+  /** Counter when Pause was clicked and when the worker was idle. */
+  step_clicked: number;
+  step_paused: number;
+  ui_ms: number;
+  idle_ms: number;
+  frames_after_idle: number;
+}
+
+export interface HeapSample {
+  step: number;
+  heap_mb: number;
+  /** Main-thread long tasks (> 50 ms) since the previous sample: their share of the time, and the longest. */
+  longtask_share?: number;
+  longtask_max_ms?: number;
+}
+
+export interface LongRunResult {
+  steps: number;
+  query: string;
+  /** Wall time while playing (pauses for measuring excluded). */
+  play_s: number;
+  steps_per_s: number;
+  pauses: PauseSample[];
+  pause_ui_ms_median: number;
+  pause_ui_ms_max: number;
+  pause_idle_ms_median: number;
+  pause_idle_ms_max: number;
+  /** Used JS heap of the page after a forced GC: before Play, at step ~100, then at each checkpoint. */
+  heap: HeapSample[];
+  /** Least-squares slope of heap over steps from step 1,000 on (from 100 when the run is shorter). */
+  heap_growth_kb_per_step: number;
+  console_errors: string[];
+}
+
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    return +(usedSize / 2 ** 20).toFixed(2);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+const stepOf = (page: Page) => page.evaluate(() => Number(document.querySelector('[data-testid=step] b')?.textContent ?? 0));
+
+async function waitStep(page: Page, n: number, timeoutMs: number): Promise<void> {
+  await page.waitForFunction((k) => Number(document.querySelector('[data-testid=step] b')?.textContent) >= k, n, { timeout: timeoutMs, polling: 500 });
+}
+
+/** Long tasks on the page's main thread: what delays the handling of a click. */
+const LONGTASKS = `(() => {
+  window.__lt = { sum: 0, max: 0, since: performance.now() };
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__lt.sum += e.duration; window.__lt.max = Math.max(window.__lt.max, e.duration); } }).observe({ type: 'longtask' });
+  } catch { /* no long-task timing here: the shares read 0 */ }
+})()`;
+const TAKE_LONGTASKS = `(() => {
+  const t = performance.now(), lt = window.__lt;
+  const r = { longtask_share: +(lt.sum / (t - lt.since)).toFixed(3), longtask_max_ms: Math.round(lt.max) };
+  window.__lt = { sum: 0, max: 0, since: t };
+  return r;
+})()`;
+
+// Strings, not functions: the bundler's helpers (e.g. __name) do not exist in the page.
+/** Arms the probe: the next pointerdown on the play button starts the clock. */
+const ARM = `(() => {
+  const play = document.querySelector('.transport .play');
+  const status = () => document.querySelector('[data-testid=status]')?.textContent || '';
+  const counter = () => Number(document.querySelector('[data-testid=step] b')?.textContent || 0);
+  window.__pauseProbe = new Promise((resolve) => {
+    play.addEventListener('pointerdown', (e) => {
+      const t0 = e.timeStamp;
+      const stepClicked = counter();
+      let ui = -1;
+      const check = () => {
+        const now = performance.now();
+        if (ui < 0 && /Play/.test(play.textContent || '') && /paus/.test(status())) ui = now - t0;
+        const m = /paused at step (\\d+)/.exec(status());
+        if (ui >= 0 && m && Number(m[1]) === counter()) {
+          const idle = now - t0;
+          const at = counter();
+          setTimeout(() => resolve({ step_clicked: stepClicked, step_paused: at, ui_ms: Math.round(ui), idle_ms: Math.round(idle), frames_after_idle: counter() - at }), 1000);
+        } else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    }, { once: true, capture: true });
+  });
+})()`;
+
+async function measurePause(page: Page): Promise<PauseSample> {
+  await page.evaluate(ARM);
+  await page.locator('.transport .play').click();
+  return (await page.evaluate('window.__pauseProbe')) as PauseSample;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function slope(points: HeapSample[]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((a, p) => a + p.step, 0) / n;
+  const my = points.reduce((a, p) => a + p.heap_mb, 0) / n;
+  const sxy = points.reduce((a, p) => a + (p.step - mx) * (p.heap_mb - my), 0);
+  const sxx = points.reduce((a, p) => a + (p.step - mx) ** 2, 0);
+  return sxx > 0 ? (sxy / sxx) * 1024 : 0;
+}
+
+export async function runLongRunBench(opts: { steps: number; every?: number }): Promise<LongRunResult> {
+  const { openPage } = await import('../cli/browser/open-page');
+  const query = `${LONG_RUN_QUERY}&steps=${opts.steps + 1000}`;
+  const every = opts.every ?? 1000;
+  const h = await openPage('nogpu', `/?v=1&${query}`);
+  const log = (x: unknown) => process.stderr.write(`long run: ${JSON.stringify(x)}\n`);
+  try {
+    const { page } = h;
+    await page.waitForFunction(() => {
+      const play = document.querySelector<HTMLButtonElement>('.transport .play');
+      return !!play && !play.disabled && !document.querySelector('[data-testid=status]')?.textContent?.includes('…');
+    }, null, { timeout: 180_000 });
+    const heap: HeapSample[] = [{ step: 0, heap_mb: await heapMb(page) }];
+    await page.evaluate(LONGTASKS);
+    const pauses: PauseSample[] = [];
+    let playMs = 0;
+    let t0 = Date.now();
+    await page.locator('.transport .play').click();
+    await waitStep(page, 100, 180_000);
+    heap.push({ step: await stepOf(page), heap_mb: await heapMb(page) });
+    log(heap.at(-1));
+    const progress = setInterval(() => void stepOf(page).then((n) => process.stderr.write(`long run: step ${n}/${opts.steps}\n`), () => undefined), 60_000);
+    try {
+      const marks = [...Array(Math.floor(opts.steps / every)).keys()].map((i) => (i + 1) * every);
+      if (marks.at(-1) !== opts.steps) marks.push(opts.steps);
+      for (const mark of marks) {
+        await waitStep(page, mark, 60 * 60_000);
+        playMs += Date.now() - t0;
+        const busy = (await page.evaluate(TAKE_LONGTASKS)) as Pick<HeapSample, 'longtask_share' | 'longtask_max_ms'>;
+        const p = await measurePause(page);
+        pauses.push(p);
+        heap.push({ step: p.step_paused, heap_mb: await heapMb(page), ...busy });
+        log({ ...p, ...heap.at(-1) });
+        if (mark === marks.at(-1)) break;
+        t0 = Date.now();
+        await page.locator('.transport .play').click();
+      }
+    } finally {
+      clearInterval(progress);
+    }
+    const end = heap.at(-1)!.step;
+    const tail = heap.filter((x) => x.step >= Math.min(1000, every));
+    return {
+      steps: end,
+      query,
+      play_s: +(playMs / 1000).toFixed(1),
+      steps_per_s: +(end / (playMs / 1000)).toFixed(2),
+      pauses,
+      pause_ui_ms_median: median(pauses.map((p) => p.ui_ms)),
+      pause_ui_ms_max: Math.max(...pauses.map((p) => p.ui_ms)),
+      pause_idle_ms_median: median(pauses.map((p) => p.idle_ms)),
+      pause_idle_ms_max: Math.max(...pauses.map((p) => p.idle_ms)),
+      heap,
+      heap_growth_kb_per_step: +slope(tail.length >= 2 ? tail : heap.slice(1)).toFixed(3),
+      console_errors: h.errors,
+    };
+  } finally {
+    await h.close();
+  }
+}
