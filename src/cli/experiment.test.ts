@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { firstFrameDifference, parseBundle } from '../core/experiment/bundle';
 import { experimentCell, parseExperimentSpec } from '../core/experiment/spec';
 import { policyShape, pretrainBase } from '../core/pretrain';
-import { TASKS } from '../core/tasks/index';
+import { BUILTIN_TASKS } from '../core/tasks/builtin';
 import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { EXIT_NON_FINITE } from './exit-codes';
 
@@ -116,7 +116,7 @@ describe('npm run experiment', () => {
     // a pretrained tabular base whose logits are all NaN (row keys kept): the first step's metrics are NaN
     const shape = policyShape(cfg);
     const e = createTabularEngine(shape);
-    await pretrainBase(e, TASKS.strategies, 0, { steps: 5, batch: 16, lr: 0.05, temperature: cfg.temperature });
+    await pretrainBase(e, BUILTIN_TASKS.strategies, 0, { steps: 5, batch: 16, lr: 0.05, temperature: cfg.temperature });
     const w = await e.getWeights();
     for (let i = 0; i < w.length; i++) if (i % (shape.vocab + 1) !== 0) w[i] = NaN;
     const base = join(dir, 'nan.f32');

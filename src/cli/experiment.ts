@@ -9,6 +9,7 @@
 //   npm run experiment -- reproduce bundle.json [--index I]        re-train cells, compare bit for bit
 // Options: --task-file SPEC.json (a custom task for every cell), --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
 // Exit codes (src/cli/exit-codes.ts): 0 ok, 1 error, 2 usage, 3 a cell stopped at a non-finite metric.
+import { errorText } from '../core/unknown';
 import { scalarAt, type MetricsFrame } from '../core/metrics';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -226,7 +227,7 @@ main().then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`${errorText(e)}\n`);
     process.exitCode = e instanceof UsageError ? EXIT_USAGE : EXIT_ERROR;
   },
 );

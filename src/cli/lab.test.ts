@@ -10,7 +10,7 @@ import { makeConfig } from '../core/config';
 import { Run } from '../core/loop';
 import { parsePreset } from '../core/presets';
 import { policyShape, pretrainBase } from '../core/pretrain';
-import { TASKS } from '../core/tasks/index';
+import { BUILTIN_TASKS } from '../core/tasks/builtin';
 import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { EXIT_NON_FINITE } from './exit-codes';
 
@@ -19,7 +19,7 @@ async function inProcess(preset: string, over: Record<string, unknown>, pretrain
   const file = join(import.meta.dirname, '../../public/presets', `${preset}.json`);
   const cfg = makeConfig({ ...parsePreset(preset, JSON.parse(readFileSync(file, 'utf8'))).config, ...over });
   const engine = createTabularEngine(policyShape(cfg));
-  await pretrainBase(engine, TASKS[cfg.task], cfg.seed, { steps: pretrainSteps, batch: 64, lr: 0.05, temperature: cfg.temperature });
+  await pretrainBase(engine, BUILTIN_TASKS[cfg.task], cfg.seed, { steps: pretrainSteps, batch: 64, lr: 0.05, temperature: cfg.temperature });
   await engine.setWeights(await engine.getWeights());
   const run = await Run.create(engine, cfg);
   const frames = [];

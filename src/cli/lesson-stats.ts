@@ -8,14 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { behaviorInfo, requestGap } from '../core/measure/behavior-info';
 import { ONSET_RULE, onsetStep, type Point } from '../core/measure/onset';
-import { TASKS } from '../core/tasks/index';
-import type { TaskName } from '../core/tasks/types';
+import { BUILTIN_TASKS, type BuiltinTaskName } from '../core/tasks/builtin';
 
 type Line = Record<string, number>;
 
-function load(file: string): { config: { task: TaskName; behaviorSamples: number }; lines: Line[] } {
+function load(file: string): { config: { task: BuiltinTaskName; behaviorSamples: number }; lines: Line[] } {
   const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  const summary = rows.find((r) => 'summary' in r)?.summary as { config: { task: TaskName; behaviorSamples: number } } | undefined;
+  const summary = rows.find((r) => 'summary' in r)?.summary as { config: { task: BuiltinTaskName; behaviorSamples: number } } | undefined;
   if (!summary) throw new Error(`${file}: no summary line (an unfinished run?)`);
   return { config: summary.config, lines: rows.filter((r) => !('summary' in r)) as Line[] };
 }
@@ -32,7 +31,7 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 function perFile(file: string) {
   const { config, lines } = load(file);
-  const task = TASKS[config.task];
+  const task = BUILTIN_TASKS[config.task];
   const names = [...task.behaviors.map((b) => b.name), 'invalid'];
   const measures = lines.map((l) => {
     const dists = task.states.map((st) => names.map((b) => l[`support/behavior_dist/${st.name}/${b}`]));

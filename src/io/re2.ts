@@ -1,9 +1,9 @@
 // re2js (a pure-JavaScript port of RE2: matching in time linear in the input, no backtracking)
-// behind the core's RegexEngine interface (src/core/import/regex.ts), for the CLI, the import
+// behind the core's RegexEngine interface (src/core/import/rules/regex.ts), for the CLI, the import
 // worker and the page. Chosen over a time limit on RegExp: a time limit still spends the time, and
 // a worker per rule to stop it is heavier than an engine that cannot blow up.
 import { RE2JS } from 're2js';
-import type { RegexEngine } from '../core/import/regex';
+import type { RegexEngine } from '../core/import/rules/regex';
 
 const FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
 

@@ -14,8 +14,9 @@ import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
 import { systemClock, type Clock } from './clock';
-import { errorText, type BaseWeights, type SessionDeps } from './deps';
+import type { BaseWeights, SessionDeps } from './deps';
 import { EngineSlot } from './engine-slot';
+import { errorText } from '../unknown';
 import { createCoalescer, streamed, type Coalescer } from './frames';
 import { replayTo, resumeOf } from './replay';
 import { keepSnapshot, rewindTo } from './rewind';
@@ -149,6 +150,7 @@ export class RunSession {
   private newRun(run: Run, origin: number, continues: number, kept: LabSnapshot[]): void {
     Object.assign(this, { run, origin, continues, kept, resumed: null, poisoned: '', latestTraces: [] });
     this.runId++;
+    this.transport.rate = 0; // the rate measured on the run before is not this run's
   }
 
   /**

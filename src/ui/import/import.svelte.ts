@@ -3,11 +3,12 @@
  * samples), the rules being edited, and the measured run. Parsing and measuring happen in the
  * import worker; the live preview classifies the scanned samples here with the core's classifiers.
  */
+import { errorText } from '../../core/unknown';
 import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec, type BehaviorSpec, type StatesSpec } from '../../core/import/index';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from '../../core/import/index';
 import { re2Engine } from '../../io/re2';
-import { checkGateText } from '../../core/gates/index';
+import { checkGate } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
 
 export interface PreviewRow {
@@ -45,17 +46,17 @@ export class ImportSession {
   /** Gate replayed on the imported samples (rule language text); '' = none. */
   gateText = $state('');
   /** The gate's errors (each with its rule and character), for the editor. */
-  readonly gateErrors = $derived(this.gateText.trim() ? checkGateText(this.gateText).errors.map((e) => e.message) : []);
+  readonly gateErrors = $derived(this.gateText.trim() ? checkGate(this.gateText).errors.map((e) => e.message) : []);
   #worker: ImportWorker | null = null;
 
   /** The behavior rules as typed, or the validation message. */
-  readonly behaviors = $derived.by((): { spec: BehaviorSpec | null; error: string } => {
+  readonly behaviors = $derived.by((): { spec: BehaviorRuleSet | null; error: string } => {
     try {
-      const spec = parseBehaviorSpec(JSON.parse(this.behaviorsText));
+      const spec = parseBehaviorRuleSet(JSON.parse(this.behaviorsText));
       new BehaviorClassifier(spec, re2Engine); // a regex the linear-time engine refuses is named here
       return { spec, error: '' };
     } catch (e) {
-      return { spec: null, error: e instanceof Error ? e.message : String(e) };
+      return { spec: null, error: errorText(e) };
     }
   });
 
@@ -64,7 +65,7 @@ export class ImportSession {
       new StateClassifier(parseStatesSpec(this.statesSpec), re2Engine);
       return '';
     } catch (e) {
-      return e instanceof Error ? e.message : String(e);
+      return errorText(e);
     }
   });
 
@@ -133,7 +134,7 @@ export class ImportSession {
     try {
       await f(onProgress);
     } catch (e) {
-      this.error = e instanceof Error ? e.message : String(e);
+      this.error = errorText(e);
     } finally {
       this.busy = '';
     }

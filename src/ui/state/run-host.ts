@@ -12,6 +12,7 @@
  * replaced worker must get again, the snapshot after a refork).
  */
 import * as Comlink from 'comlink';
+import type { Config } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import { baseFrameOf, framesUpTo } from '../../core/run/frames';
 import { snapshotDue, snapshotOnStatus, snapshotRefusal, snapshotWithin } from '../../core/run/recovery';
@@ -45,6 +46,16 @@ export class RunHost {
   #baseRun = -1;
   /** Counts play/pause presses: a pause's reply is stale once Play was pressed after it. */
   #transport = 0;
+  /**
+   * Runs up to this id were left by a reset (another lesson, task or seed): their late frames are
+   * not shown, and until the new run reports, its status shows the start it goes back to — never
+   * the old run's step, chart or rate under the new lesson's title.
+   */
+  #left = -1;
+  /** The step the left run's views went back to. */
+  #leftAt = 0;
+  /** Where the next reset starts when it is not the run's own start (after Close compare: step 0). */
+  #resetsTo: number | null = null;
 
   constructor(
     readonly name: string,
@@ -95,6 +106,7 @@ export class RunHost {
   async #launch(init: LabInit, reuse?: LabWorker): Promise<void> {
     const worker = reuse ?? startLabWorker(this.name);
     this.#worker = worker;
+    this.#left = -1; // a worker's session counts its runs from 0
     const launch = ++this.#launches;
     if (!reuse) worker.onFailure((why) => void this.#recover(worker, why, false));
     const current = () => worker === this.#worker && launch === this.#launches;
@@ -165,7 +177,7 @@ export class RunHost {
   }
 
   #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
-    if (id < this.#feed.runId) return;
+    if (id < this.#feed.runId || id <= this.#left) return;
     // (a new run's status comes before its frames; were it not so, its first frame says where it starts)
     if (id > this.#feed.runId) this.#newRun(id, (fs[0]?.step ?? 1) - 1);
     // paced while playing; a step taken while idle (Step, the last frames of a pause) shows at once
@@ -173,8 +185,9 @@ export class RunHost {
     if (snapshotDue(last, this.#mirror.snapshot?.step ?? 0, false)) void this.#takeSnapshot();
   }
 
-  #onStatus(s: LabStatus): void {
-    if (s.runId < this.#feed.runId) return;
+  #onStatus(reported: LabStatus): void {
+    if (reported.runId < this.#feed.runId) return;
+    const s = reported.runId <= this.#left ? this.#leftStatus(reported) : reported;
     if (s.runId > this.#feed.runId) this.#newRun(s.runId, s.continues);
     // one step-0 frame per run (statuses arrive ~10/s; the plots need not redraw for an equal one)
     if (!s.baseScalars !== !this.#mirror.baseFrame || this.#baseRun !== s.runId) {
@@ -225,6 +238,36 @@ export class RunHost {
     }
   }
 
+  /** Restart from the base with `config` (default: the current one, same seed); the views leave the run at once. */
+  async reset(config?: Config): Promise<void> {
+    this.#leave();
+    await this.control('reset', config);
+  }
+
+  /** Restart with another seed; the views leave the run at once. */
+  async reseed(seed: number): Promise<void> {
+    this.#leave();
+    await this.control('reseed', seed);
+  }
+
+  /** A reset was asked for: the views drop the current run at once (not when the worker has the new one). */
+  #leave(): void {
+    this.#left = this.#feed.runId;
+    // where the reset goes back to: the run's start (its timeline's first entry), or step 0 after a compare closed
+    this.#leftAt = this.#resetsTo ?? this.#mirror.status?.timeline[0]?.step ?? 0;
+    this.#resetsTo = null;
+    this.#feed.startOver(this.#feed.runId, framesUpTo(this.#feed.all(), this.#leftAt));
+    this.#feed.showNow(); // in the same update as the counter, not at the next animation frame
+    this.#set({ baseFrame: null });
+    if (this.#mirror.status) this.#set({ status: this.#leftStatus({ ...this.#mirror.status, phase: 'loading', message: 'starting the new run…' }) });
+  }
+
+  /** A status of a run the page left: at the start it goes back to, without the old run's base point, rate or timeline. */
+  #leftStatus(s: LabStatus): LabStatus {
+    const start = this.#leftAt;
+    return { ...s, step: start, stepsPerSecond: 0, baseScalars: null, timeline: s.timeline.filter((e) => e.step <= start) };
+  }
+
   /** Kept for a replaced worker too. */
   setSpeed(stepsPerSecond: number): Promise<void> {
     this.#speed = stepsPerSecond;
@@ -239,6 +282,7 @@ export class RunHost {
 
   /** Continue from a fork point beside the fork (history up to it is kept); null: undo on the next reset. */
   async refork(point: ForkPoint | null): Promise<void> {
+    this.#resetsTo = point ? null : 0;
     await this.control('refork', point);
     if (point) {
       // the run restarted at the fork point (fresh moments and streams): keep that state at once

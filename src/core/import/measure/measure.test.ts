@@ -1,12 +1,12 @@
 // Rules and per-step measures against hand-computed references on fixed batches.
 import { describe, expect, it } from 'vitest';
-import { OPEN_STEPS, measureLogs } from './analyze';
+import { OPEN_STEPS, measureLogs } from '../analyze';
 import { ImportMeasure } from './measure';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec } from './rules';
-import { memorySource } from './sources';
-import { emptySample } from './formats/common';
-import type { ImportedSample } from './types';
-import { re2Engine } from '../../io/re2';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
+import { memorySource } from '../sources';
+import { emptySample } from '../formats/common';
+import type { ImportedSample } from '../types';
+import { re2Engine } from '../../../io/re2';
 
 const sample = (p: Partial<ImportedSample>): ImportedSample => ({ ...emptySample('f', 1), ...p });
 
@@ -33,7 +33,7 @@ describe('rules', () => {
 
   it('behaviors: first matching rule in order, each condition, fallback', () => {
     const b = new BehaviorClassifier(
-      parseBehaviorSpec({
+      parseBehaviorRuleSet({
         rules: [
           { label: 'search-then-answer', toolSeq: ['search', 'answer'] },
           { label: 'uses-calc', toolsInclude: ['calc'] },
@@ -58,7 +58,7 @@ describe('rules', () => {
   it('specs are validated with a message per bad field', () => {
     expect(() => parseStatesSpec({ kind: 'regex', pattern: '(' })).toThrow(/states.pattern: invalid regex/);
     expect(() => parseStatesSpec({ kind: 'nope' })).toThrow(/states.kind/);
-    expect(() => parseBehaviorSpec({ rules: [{ label: '', responseRegex: '[' }, { label: 'x' }, { label: 'y', lenght: 3 }], fallback: '' })).toThrow(
+    expect(() => parseBehaviorRuleSet({ rules: [{ label: '', responseRegex: '[' }, { label: 'x' }, { label: 'y', lenght: 3 }], fallback: '' })).toThrow(
       /behaviors.fallback.*rules\[0\].label.*rules\[0\].responseRegex: invalid regex.*rules\[1\]: a rule needs at least one condition.*rules\[2\].lenght: unknown condition/,
     );
   });
@@ -138,8 +138,8 @@ describe('bounded memory', () => {
     const steps = Array.from({ length: 12 }, (_, i) => i + 1);
     const rows = rowsOf(steps);
     const held: number[] = [];
-    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorSpec(spec.behaviors), re2Engine), spec.eps, null, OPEN_STEPS);
-    const all = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorSpec(spec.behaviors), re2Engine), spec.eps, null);
+    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorRuleSet(spec.behaviors), re2Engine), spec.eps, null, OPEN_STEPS);
+    const all = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorRuleSet(spec.behaviors), re2Engine), spec.eps, null);
     const r = await measureLogs([src(rows)], spec, { regex: re2Engine });
     for (const row of rows) {
       const s = { ...emptySample('m.jsonl', 1), step: row.step, group: `${row.step}:${row.group_id}`, state: row.state, prompt: row.prompt, response: row.response, reward: row.reward, tokens: row.tokens ?? null, logprobs: row.rollout_logprobs ?? null };

@@ -2,6 +2,7 @@
 // on an injected linear-time engine, so no pattern can hang an import (`(a+)+$` on 41 characters
 // ran past 240 s on JavaScript's backtracking RegExp). The core imports no package: the shells
 // (CLI, import worker, page) pass src/io/re2.ts; without an engine a regex rule is refused by name.
+import { errorText } from '../../unknown';
 
 /** What a rule reads of a match: the whole match, the first group, the named groups. */
 export interface RuleMatch {
@@ -27,6 +28,6 @@ export function compileRuleRegex(engine: RegexEngine | undefined, pattern: strin
   try {
     return engine.compile(pattern, flags);
   } catch (e) {
-    throw new Error(`${where}: ${engine.name} refuses the regex ${JSON.stringify(pattern)} (${e instanceof Error ? e.message : String(e)}); it runs in linear time, so backreferences and lookarounds are not supported`);
+    throw new Error(`${where}: ${engine.name} refuses the regex ${JSON.stringify(pattern)} (${errorText(e)}); it runs in linear time, so backreferences and lookarounds are not supported`);
   }
 }

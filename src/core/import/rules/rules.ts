@@ -4,11 +4,12 @@
 //              regex, length in tokens, first action), else the fallback label.
 // Specs are plain JSON (the CLI's --states / --behaviors files, the lab's editor); parse*Spec
 // validates them and names each bad field. Names are made safe for metric keys (no "/").
-import { evaluate, parseExpression, type Expr, type FieldTable } from '../gates/index';
-import { hash8 } from './formats/common';
+import { errorText, isObject } from '../../unknown';
+import { evaluate, parseExpression, type Expr, type FieldTable } from '../../gates/index';
+import { hash8 } from '../formats/common';
 import { compileRuleRegex, type RegexEngine, type RuleRegex } from './regex';
-import { firstAction, tokensOf } from './tokens';
-import type { ImportedSample } from './types';
+import { firstAction, tokensOf } from '../measure/tokens';
+import type { ImportedSample } from '../types';
 
 export type StatesSpec =
   | { kind: 'single'; name?: string }
@@ -44,7 +45,7 @@ export const RULE_FIELDS = {
   step: { type: 'number', doc: 'Training step of the sample', range: '≥ 0' },
 } as const satisfies FieldTable;
 
-export interface BehaviorSpec {
+export interface BehaviorRuleSet {
   rules: BehaviorRule[];
   /** Label of a sample no rule matches ("invalid" = outside the support, as the lab's invalid responses). */
   fallback: string;
@@ -60,21 +61,17 @@ export function safeName(s: string): string {
   return t || '_';
 }
 
-function isObj(x: unknown): x is Record<string, unknown> {
-  return !!x && typeof x === 'object' && !Array.isArray(x);
-}
-
 function regexError(src: string, flags = ''): string | null {
   try {
     new RegExp(src, flags);
     return null;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
 }
 
 export function parseStatesSpec(x: unknown): StatesSpec {
-  if (!isObj(x)) throw new Error('states: expected an object like {"kind": "field", "field": "state"}');
+  if (!isObject(x)) throw new Error('states: expected an object like {"kind": "field", "field": "state"}');
   const errs: string[] = [];
   const str = (k: string, req: boolean) => {
     if (x[k] === undefined && !req) return;
@@ -110,15 +107,15 @@ export function parseStatesSpec(x: unknown): StatesSpec {
 
 const RULE_KEYS = new Set(['label', 'toolSeq', 'toolsInclude', 'responseRegex', 'minTokens', 'maxTokens', 'firstAction', 'when']);
 
-export function parseBehaviorSpec(x: unknown): BehaviorSpec {
-  if (!isObj(x)) throw new Error('behaviors: expected an object like {"rules": [...], "fallback": "other"}');
+export function parseBehaviorRuleSet(x: unknown): BehaviorRuleSet {
+  if (!isObject(x)) throw new Error('behaviors: expected an object like {"rules": [...], "fallback": "other"}');
   const errs: string[] = [];
   if (!Array.isArray(x.rules)) errs.push('behaviors.rules: expected a list of rules');
   if (typeof x.fallback !== 'string' || !x.fallback.length) errs.push('behaviors.fallback: expected a non-empty label');
   if (x.useLogLabel !== undefined && typeof x.useLogLabel !== 'boolean') errs.push('behaviors.useLogLabel: expected true or false');
   (Array.isArray(x.rules) ? x.rules : []).forEach((r: unknown, i: number) => {
     const at = `behaviors.rules[${i}]`;
-    if (!isObj(r)) return errs.push(`${at}: expected an object`);
+    if (!isObject(r)) return errs.push(`${at}: expected an object`);
     for (const k of Object.keys(r)) if (!RULE_KEYS.has(k)) errs.push(`${at}.${k}: unknown condition (use ${[...RULE_KEYS].slice(1).join(', ')})`);
     if (typeof r.label !== 'string' || !r.label.length) errs.push(`${at}.label: expected a non-empty label`);
     for (const k of ['toolSeq', 'toolsInclude'])
@@ -143,7 +140,7 @@ export function parseBehaviorSpec(x: unknown): BehaviorSpec {
     if (Object.keys(r).filter((k) => k !== 'label').length === 0) errs.push(`${at}: a rule needs at least one condition`);
   });
   if (errs.length) throw new Error(errs.join('; '));
-  return x as unknown as BehaviorSpec;
+  return x as unknown as BehaviorRuleSet;
 }
 
 /** Compiled state rule: sample → state name. Keeps the first MAX_STATES names; later ones map to "other". */
@@ -202,7 +199,7 @@ export class BehaviorClassifier {
   private exprs: (Expr | null)[];
   readonly fallback: string;
   /** `regex`: the linear-time engine response regexes run on (src/io/re2.ts in the shells). */
-  constructor(readonly spec: BehaviorSpec, regex?: RegexEngine) {
+  constructor(readonly spec: BehaviorRuleSet, regex?: RegexEngine) {
     this.res = spec.rules.map((r, i) => (r.responseRegex !== undefined ? compileRuleRegex(regex, r.responseRegex, '', `behaviors.rules[${i}].responseRegex (${r.label})`) : null));
     this.exprs = spec.rules.map((r) => {
       if (r.when === undefined) return null;

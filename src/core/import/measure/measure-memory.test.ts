@@ -2,14 +2,14 @@
 // fixed generated run (recorded before the change: tests/fixtures/import/generated-verl-frames.json),
 // and what a measure holds as the step count grows (entries counted, not bytes or time).
 import { describe, expect, it } from 'vitest';
-import { OPEN_STEPS, measureLogs } from './analyze';
+import { OPEN_STEPS, measureLogs } from '../analyze';
 import { ImportMeasure } from './measure';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec } from './rules';
-import { memorySource } from './sources';
-import { verlSample } from './formats/verl';
-import { re2Engine } from '../../io/re2';
-import { generatedVerlRun } from '../../../tests/support/generated-log';
-import recorded from '../../../tests/fixtures/import/generated-verl-frames.json';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
+import { memorySource } from '../sources';
+import { verlSample } from '../formats/verl';
+import { re2Engine } from '../../../io/re2';
+import { generatedVerlRun } from '../../../../tests/support/generated-log';
+import recorded from '../../../../tests/fixtures/import/generated-verl-frames.json';
 
 const SPEC = {
   states: { kind: 'regex' as const, pattern: 'state=(\\S+)' },
@@ -28,7 +28,7 @@ describe('import measure memory', () => {
 
   /** The largest number of entries a measure holds while it reads a run of `steps` steps. */
   const peakHeld = (steps: number, openSteps: number) => {
-    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(SPEC.states), re2Engine), new BehaviorClassifier(parseBehaviorSpec(SPEC.behaviors), re2Engine), SPEC.eps, null, openSteps);
+    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(SPEC.states), re2Engine), new BehaviorClassifier(parseBehaviorRuleSet(SPEC.behaviors), re2Engine), SPEC.eps, null, openSteps);
     let peak = 0;
     generatedVerlRun({ steps, samplesPerStep: 40, vocab: 2000 }).forEach((text, i) =>
       text

@@ -1,9 +1,9 @@
 // The gate counterfactual on imported samples, against hand-computed funnels; `when` conditions.
 import { describe, expect, it } from 'vitest';
-import { measureLogs } from './analyze';
-import { BehaviorClassifier, parseBehaviorSpec } from './rules';
-import { emptySample } from './formats/common';
-import { memorySource } from './sources';
+import { measureLogs } from '../analyze';
+import { BehaviorClassifier, parseBehaviorRuleSet } from '../rules/rules';
+import { emptySample } from '../formats/common';
+import { memorySource } from '../sources';
 
 const BINARY = ['!has_next_state => mask0 # no next state', 'score == 0 => mask0 # score 0', 'true => mask1 rl # judged'].join('\n');
 const GRPO = ['group_reward_std == 0 => drop # zero-variance group', 'true => mask1 rl_zscore'].join('\n');
@@ -40,13 +40,13 @@ describe('gate counterfactual', () => {
 
 describe('behavior rules: when', () => {
   it('reads the rule fields in the gates language', () => {
-    const b = new BehaviorClassifier(parseBehaviorSpec({ rules: [{ label: 'long-win', when: 'response_len > 3 && reward > 0' }, { label: 'tooly', when: '"calc" in tools && n_tools >= 2' }], fallback: 'other' }));
+    const b = new BehaviorClassifier(parseBehaviorRuleSet({ rules: [{ label: 'long-win', when: 'response_len > 3 && reward > 0' }, { label: 'tooly', when: '"calc" in tools && n_tools >= 2' }], fallback: 'other' }));
     const s = (p: object) => ({ ...emptySample('f', 1), ...p });
     expect(b.classify(s({ response: 'a b c d', reward: 1 })).behavior).toBe('long-win');
     expect(b.classify(s({ response: 'a b c d', reward: null })).behavior).toBe('other');
     expect(b.classify(s({ toolCalls: ['web', 'calc'] })).behavior).toBe('tooly');
   });
   it('names the rule and position of a bad condition', () => {
-    expect(() => parseBehaviorSpec({ rules: [{ label: 'x', when: 'respone_len > 3' }], fallback: 'o' })).toThrow(/rules\[0\]\.when, character 1: .*respone_len/);
+    expect(() => parseBehaviorRuleSet({ rules: [{ label: 'x', when: 'respone_len > 3' }], fallback: 'o' })).toThrow(/rules\[0\]\.when, character 1: .*respone_len/);
   });
 });

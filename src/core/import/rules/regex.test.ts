@@ -2,9 +2,9 @@
 // the pattern that hung the import on RegExp answers, a pattern the engine cannot run is refused
 // naming the rule, and without an engine a regex rule is refused by name. No wall-time assertions.
 import { describe, expect, it } from 'vitest';
-import { re2Engine } from '../../io/re2';
-import { emptySample } from './formats/common';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec } from './rules';
+import { re2Engine } from '../../../io/re2';
+import { emptySample } from '../formats/common';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet } from './rules';
 
 const sample = (prompt: string, response = '') => ({ ...emptySample('f', 1), prompt, response });
 
@@ -13,7 +13,7 @@ describe('import rule regexes', () => {
     const s = new StateClassifier({ kind: 'regex', pattern: '(a+)+$' }, re2Engine);
     expect(s.classify(sample('a'.repeat(41) + '!'))).toBe('unknown');
     expect(s.classify(sample('b' + 'a'.repeat(41)))).toBe('a'.repeat(41));
-    const b = new BehaviorClassifier(parseBehaviorSpec({ rules: [{ label: 'nested', responseRegex: '^(a|aa)+$' }], fallback: 'other' }), re2Engine);
+    const b = new BehaviorClassifier(parseBehaviorRuleSet({ rules: [{ label: 'nested', responseRegex: '^(a|aa)+$' }], fallback: 'other' }), re2Engine);
     expect(b.classify(sample('', 'a'.repeat(5000) + 'b')).behavior).toBe('other');
     expect(b.classify(sample('', 'a'.repeat(5000))).behavior).toBe('nested');
   });
@@ -23,7 +23,7 @@ describe('import rule regexes', () => {
   });
 
   it('a pattern the engine cannot run, or no engine, is refused naming the rule', () => {
-    const spec = parseBehaviorSpec({ rules: [{ label: 'echo', responseRegex: '(a)\\1' }], fallback: 'other' });
+    const spec = parseBehaviorRuleSet({ rules: [{ label: 'echo', responseRegex: '(a)\\1' }], fallback: 'other' });
     expect(() => new BehaviorClassifier(spec, re2Engine)).toThrow(/^behaviors\.rules\[0\]\.responseRegex \(echo\): re2js refuses the regex "\(a\)\\\\1" .*backreferences/);
     expect(() => new StateClassifier({ kind: 'regex', pattern: 'x(?=y)' }, re2Engine)).toThrow(/^states\.pattern: re2js refuses/);
     expect(() => new StateClassifier({ kind: 'regex', pattern: 'x' })).toThrow(/^states\.pattern: regex rules need a linear-time regex engine/);
