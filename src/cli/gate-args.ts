@@ -3,17 +3,16 @@
 // here, with the gate parser's errors (rule, character, reason) naming the file or the flag it came
 // from; the gate is then kept compiled under its canonical text (keepGate), so the config's check
 // and the loop take it without parsing it again.
-import { readFileSync } from 'node:fs';
 import { UsageError } from './args';
-import { withoutBom } from './files';
+import { readTextFile } from './files';
 import { gateFromRules, keepGate, parseGateJson, parseGateText, parseRuleLine, type Gate, type Rule } from '../core/gates/index';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A gate file's gate; every error names the file. */
 function readGate(path: string, flag: string): Gate {
+  const text = readTextFile(path, flag);
   try {
-    const text = withoutBom(readFileSync(path, 'utf8'));
     return text.trimStart().startsWith('{') ? parseGateJson(JSON.parse(text)) : parseGateText(text);
   } catch (e) {
     throw new Error(`${flag} ${path}: ${message(e)}`);

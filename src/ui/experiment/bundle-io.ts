@@ -4,6 +4,7 @@
  * stored runs side by side as one read-only experiment.
  */
 import pkg from '../../../package.json';
+import { errorLines } from '../../core/config';
 import { BundleError, makeBundle, parseBundle, runIndex, type BundleRun, type ExperimentBundle } from '../../core/experiment/bundle';
 import { cellCount, type ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
@@ -36,7 +37,7 @@ export function readBundle(text: string): { bundle: ExperimentBundle } | { error
   try {
     return { bundle: parseBundle(text) };
   } catch (e) {
-    if (e instanceof BundleError) return { errors: e.errors.map((f) => `${f.field}: ${f.message}`) };
+    if (e instanceof BundleError) return { errors: errorLines(e.errors) };
     return { errors: [e instanceof Error ? e.message : String(e)] };
   }
 }
