@@ -2,11 +2,12 @@
 // directory, empty, not UTF-8, bad JSON, nested past the depth limit, a full disk), a UTF-8
 // byte-order mark is skipped, and JSON is written with non-finite numbers as "NaN" / "Infinity" (as
 // bundles hold them), never as null.
+import { errorText } from '../core/unknown';
 import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { stringifyWithNonFinite } from '../core/experiment/bundle';
 import { depthError } from '../core/json-depth';
 
-const reason = (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e));
+const reason = (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorText(e));
 
 /** Text without a leading UTF-8 byte-order mark (every reader of the CLIs strips it, nothing else). */
 export function withoutBom(text: string): string {
@@ -56,7 +57,7 @@ export function readJsonFile(file: string, what: string): unknown {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${what} ${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new Error(`${what} ${file}: not valid JSON (${errorText(e)})`);
   }
   const deep = depthError(value, 'the JSON');
   if (deep) throw new Error(`${what} ${file}: ${deep}`);
@@ -69,7 +70,7 @@ export function parseFile<T>(file: string, what: string, read: (file: string, wh
   try {
     return parse(x);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorText(e);
     throw new Error(msg.includes(file) ? msg : `${what} ${file}: ${msg}`);
   }
 }

@@ -2,7 +2,7 @@
 // doc, label, UI group, URL key and whether it fixes a run. Validation, the JSON codec, the query codec
 // (the page URL, --set), the controls and the run sessions all read this table; nothing else lists settings.
 
-import { checkGateText } from './gate-text';
+import { gateTextError } from '../gates/compile';
 import { BUILTIN_TASK_NAMES } from '../tasks/builtin';
 import { SPEC_TEXT_MAX, checkTaskSpecText } from './task';
 
@@ -93,7 +93,7 @@ export const SCHEMA = {
   opdAdvClamp: float(0, 0, 100, 'gates', 'OPD: clamp per-token advantage to ±c; 0 = off'),
   wOpd: float(1, 0, 10, 'gates', 'Combine: weight of the OPD term', { label: 'w_opd' }),
   wRl: float(1, 0, 10, 'gates', 'Combine: weight of the RL term', { label: 'w_rl' }),
-  gate: text(2000, checkGateText, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (src/core/gates); empty = the method\'s built-in gate'),
+  gate: text(2000, gateTextError, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (src/core/gates); empty = the method\'s built-in gate'),
 
   groupSize: int(4, 2, 64, 'grpo', 'GRPO group size n (sessions per prompt)'),
   normalizeStd: bool(true, 'grpo', 'GRPO: divide by the group std (Dr.GRPO never does)'),

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkGateDraft } from '../../ui/gates/editor';
 import { MAX_DEPTH } from './syntax';
-import { checkGateText, compileExpression, evaluate, ExprError, gateParses, MAX_GATE_CHARS, MAX_RULES, nearestName, SAMPLE_FIELDS, type FieldTable } from './index';
+import { checkGate, compileExpression, evaluate, ExprError, gateParses, MAX_GATE_CHARS, MAX_RULES, nearestName, SAMPLE_FIELDS, type FieldTable } from './index';
 import { MAX_CHARS, MAX_TOKENS, scanTokens, tokenize } from './tokens';
 
 const F: FieldTable = { score: { type: 'number', doc: '', range: '' }, ok: { type: 'boolean', doc: '', range: '' } };
@@ -48,9 +48,9 @@ describe('caps come before the expensive step', () => {
   });
 
   it('a gate text over the cap is refused unread, and checking stops after MAX_RULES rules', () => {
-    const huge = checkGateText('x'.repeat(MAX_GATE_CHARS + 1));
+    const huge = checkGate('x'.repeat(MAX_GATE_CHARS + 1));
     expect(huge.errors.map((e) => e.reason)).toEqual([`gate too long (${MAX_GATE_CHARS + 1} characters; at most ${MAX_GATE_CHARS})`]);
-    const many = checkGateText(Array.from({ length: 1000 }, (_, i) => `turn == ${i} => drop`).join('\n'));
+    const many = checkGate(Array.from({ length: 1000 }, (_, i) => `turn == ${i} => drop`).join('\n'));
     expect(many.lines).toHaveLength(MAX_RULES + 1); // 200 rules read, the 201st refused, the rest unread
     expect(many.errors.map((e) => [e.rule, e.reason])).toEqual([[MAX_RULES, `too many rules (more than ${MAX_RULES}); the rest is not checked`]]);
   });

@@ -11,7 +11,8 @@ import { checkGateDraft } from '../../ui/gates/editor';
 import { checkField, configFromQuery, encodeQueryValue, makeConfig } from '../config';
 import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, parseBundle } from '../experiment/bundle';
 import { parseExperimentSpec } from '../experiment/spec';
-import { compileExpression, compileGate, evaluate, GateError, parseDecision, parseGateJson, parseRuleLine, SAMPLE_FIELDS } from './index';
+import { parseDecision, parseRuleLine } from './gate';
+import { compileExpression, compileGate, compileGateJson, evaluate, GateError, SAMPLE_FIELDS } from './index';
 
 const NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype', 'hasOwnProperty', 'valueOf', 'toString'])];
 const name = fc.constantFrom(...NAMES);
@@ -42,9 +43,9 @@ describe('names of Object.prototype at every gate entry point', () => {
       fc.property(rule, ({ n, line }) => {
         clear(thrown(() => compileGate(line)), n);
         expect(() => parseRuleLine(line)).toThrow(GateError);
-        clear(thrown(() => parseGateJson({ rules: [line] })), n);
+        clear(thrown(() => compileGateJson({ rules: [line] })), n);
         const [when, then] = line.split(' => ');
-        clear(thrown(() => parseGateJson({ rules: [{ when, then }] })), n);
+        clear(thrown(() => compileGateJson({ rules: [{ when, then }] })), n);
       }),
       { numRuns: 300, seed: 16 },
     );
@@ -54,8 +55,8 @@ describe('names of Object.prototype at every gate entry point', () => {
       clear(thrown(() => compileExpression(`${n} > 0`, SAMPLE_FIELDS)), n);
     }
     // a JSON gate whose own key is "__proto__" (JSON.parse makes it an own property)
-    expect(() => parseGateJson(JSON.parse('{"rules": ["true => drop"], "__proto__": {"x": 1}}'))).toThrow(/unknown key "__proto__"/);
-    expect(() => parseGateJson(JSON.parse('{"rules": [{"when": "true", "then": "drop", "__proto__": 1}]}'))).toThrow(/unknown key "__proto__"/);
+    expect(() => compileGateJson(JSON.parse('{"rules": ["true => drop"], "__proto__": {"x": 1}}'))).toThrow(/unknown key "__proto__"/);
+    expect(() => compileGateJson(JSON.parse('{"rules": [{"when": "true", "then": "drop", "__proto__": 1}]}'))).toThrow(/unknown key "__proto__"/);
   });
 
   it('evaluation reads only own properties of a record (a field named like a prototype key is missing, not inherited)', () => {

@@ -1,7 +1,8 @@
 // Validation of a task spec: every problem as (path, value, why), so an editor can put the message at
 // the field and a CLI or URL can name it. Nothing is repaired silently.
+import { isObject } from '../unknown';
 import {
-  INVALID_NAME, TASK_FORMAT, TASK_VERSION, type TaskSpec, type VocabularySpec,
+  INVALID_NAME, SPEC_NAME, TASK_FORMAT, TASK_VERSION, TOKEN_NAME, type TaskSpec, type VocabularySpec,
 } from './spec';
 import { depthError } from '../json-depth';
 import { HINT_SLOTS, LAB_TOKEN_NAMES, MARKER_SLOTS, RESPONSE_MAX, STATE_SLOTS } from './vocab';
@@ -17,9 +18,7 @@ export interface SpecError {
 /** Longest spec text accepted (a generous bound on what 10 states × 12 behaviors take). */
 export const SPEC_TEXT_MAX = 200_000;
 const SUM_TOLERANCE = 1e-6;
-const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.:-]{0,39}$/;
 const MARKER = /^[A-Z]{1,16}$/;
-const TOKEN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/;
 
 /**
  * `o[k]` when `k` is o's own key, else undefined: a behavior or state may be named like a member of
@@ -40,7 +39,6 @@ function show(v: unknown): string {
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isProb = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1;
 
 class Checker {
@@ -103,9 +101,9 @@ function checkVocabulary(c: Checker, v: unknown): VocabularySpec {
     return xs.filter((x): x is string => typeof x === 'string');
   };
   return {
-    states: part('states', STATE_SLOTS, TOKEN, 'a token name: letters, digits, _.:- (at most 40)'),
+    states: part('states', STATE_SLOTS, TOKEN_NAME, 'a token name: letters, digits, _.:- (at most 40)'),
     markers: part('markers', MARKER_SLOTS, MARKER, 'a marker name: 1–16 capital letters A–Z'),
-    hints: part('hints', HINT_SLOTS, TOKEN, 'a token name: letters, digits, _.:- (at most 40)'),
+    hints: part('hints', HINT_SLOTS, TOKEN_NAME, 'a token name: letters, digits, _.:- (at most 40)'),
   };
 }
 
@@ -155,7 +153,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
   c.keys('', s, ['format', 'version', 'name', 'kind', 'start', 'behaviors', 'states'], ['description', 'vocabulary']);
   if (s.format !== TASK_FORMAT) c.fail('format', s.format, `must be "${TASK_FORMAT}"`);
   if (s.version !== TASK_VERSION) c.fail('version', s.version, `this lab reads version ${TASK_VERSION}`);
-  c.name('name', s.name, NAME, 'a name: 1–40 letters, digits, space, _.:- (starting with a letter or digit)');
+  c.name('name', s.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:- (starting with a letter or digit)');
   if (s.description !== undefined && (typeof s.description !== 'string' || s.description.length > 2000)) c.fail('description', s.description, 'text of at most 2,000 characters');
   const kind = s.kind;
   if (kind !== 'single-turn' && kind !== 'multi-turn' && kind !== 'long-horizon') c.fail('kind', kind, "'single-turn', 'multi-turn' or 'long-horizon'");
@@ -168,7 +166,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
       const p = `behaviors[${i}]`;
       if (!isObject(b)) return void c.fail(p, b, 'expected {name, markers, hint}');
       c.keys(p, b, ['name', 'markers', 'hint']);
-      if (c.name(`${p}.name`, b.name, NAME, 'a name: 1–40 letters, digits, space, _.:-')) {
+      if (c.name(`${p}.name`, b.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:-')) {
         if (b.name === INVALID_NAME) c.fail(`${p}.name`, b.name, `"${INVALID_NAME}" names a response that is no behavior`);
         behaviors.push(b.name);
       }
@@ -200,7 +198,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
       const p = `states[${i}]`;
       if (!isObject(st)) return void c.fail(p, st, 'expected {name, token, baseMix, gold, good, act}');
       c.keys(p, st, ['name', 'token', 'baseMix', 'gold', 'good', 'act']);
-      c.name(`${p}.name`, st.name, NAME, 'a name: 1–40 letters, digits, space, _.:-');
+      c.name(`${p}.name`, st.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:-');
       if (typeof st.token !== 'string' || !vocab.states.includes(st.token)) c.fail(`${p}.token`, st.token, `a state token: ${vocab.states.join(', ')}`);
       c.mix(`${p}.baseMix`, st.baseMix, behaviors, false);
       if (typeof st.gold !== 'string' || !behaviors.includes(st.gold)) c.fail(`${p}.gold`, st.gold, `a behavior: ${behaviors.join(', ')}`);

@@ -3,7 +3,7 @@
 // task this tab's run uses and this tab's link; a reload or a restored tab brings it back, another
 // tab of the lab starts from its own task (a shared localStorage draft would be overwritten by
 // whichever tab typed last).
-import { errorText } from '../../core/run/deps';
+import { errorText } from '../../core/unknown';
 import { SPEC_TEXT_MAX } from '../../core/tasks/validate';
 import { checkTaskDraft } from './draft';
 
