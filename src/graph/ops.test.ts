@@ -30,6 +30,12 @@ const cases: [string, GradCheckInput[], (...xs: Tensor[]) => Tensor][] = [
   ['MatMul 2D', [inp([3, 4], 23), inp([4, 2], 24)], (a, b) => op.matmul(a, b)],
   ['MatMul batched × shared weight', [inp([2, 3, 4], 25), inp([4, 2], 26)], (a, b) => op.matmul(a, b)],
   ['MatMul batched × batched', [inp([2, 3, 4], 27), inp([2, 4, 3], 28)], (a, b) => op.matmul(a, b)],
+  ['Gemm + bias row', [inp([3, 4], 51), inp([4, 2], 52), inp([2], 53)], (a, b, c) => op.gemm(a, b, c)],
+  ['Gemm transA + bias column', [inp([4, 3], 54), inp([4, 2], 55), inp([3, 1], 56)], (a, b, c) => op.gemm(a, b, c, { transA: true })],
+  ['Gemm transB', [inp([3, 4], 57), inp([2, 4], 58)], (a, b) => op.gemm(a, b, undefined, { transB: true })],
+  ['Gemm transA transB + full bias', [inp([4, 3], 59), inp([2, 4], 60), inp([3, 2], 61)], (a, b, c) => op.gemm(a, b, c, { transA: true, transB: true })],
+  ['LayerNormalization (shared scale and shift)', [inp([2, 3, 4], 62, -2, 2), inp([4], 63), inp([4], 64)], (x, g, b) => op.layerNorm(x, g, b)],
+  ['LayerNormalization (per-member scale and shift)', [inp([2, 3, 4], 65, -2, 2), inp([2, 1, 4], 66), inp([2, 1, 4], 67)], (x, g, b) => op.layerNorm(x, g, b)],
   ['Softmax', [inp([2, 5], 29, -2, 2)], (a) => op.softmax(a)],
   ['ReduceLogSumExp', [inp([2, 5], 30, -2, 2)], (a) => op.reduceLogSumExp(a, [-1])],
   ['logSoftmax', [inp([2, 5], 31, -2, 2)], (a) => op.logSoftmax(a)],
@@ -42,6 +48,10 @@ const cases: [string, GradCheckInput[], (...xs: Tensor[]) => Tensor][] = [
   ['Split', [inp([2, 6], 47)], (a) => {
     const [p, q, r] = op.split(a, 1, [1, 2, 3]);
     return op.concat([op.mul(p, 2), op.exp(q), r], 1);
+  }],
+  ['Split into 17 parts (a tree of Splits of at most 7)', [inp([2, 20], 50)], (a) => {
+    const parts = op.split(a, 1, [4, ...new Array<number>(16).fill(1)]);
+    return op.concat(parts.map((p, i) => op.mul(p, i + 1)), 1);
   }],
   ['Split (one part unused)', [inp([2, 5], 48)], (a) => op.split(a, 1, [2, 3])[1]],
   ['Concat', [inp([2, 2], 38), inp([2, 3], 39)], (a, b) => op.concat([a, b], 1)],

@@ -12,14 +12,13 @@ export type Weights = Map<string, Tensor>;
 // [P, rows, d] (rows = batch × positions) so every linear layer is ONE batched MatMul over the
 // members, and attention runs over the P·B sequences at once.
 
-/** Cut the flat parameter matrix [P, N] into named, shaped weights [P, ...]. */
+/** Cut the flat parameter matrix [P, N] into named, shaped weights [P, ...]: ONE Split (one kernel,
+ *  where a Slice per weight was one kernel each), so its gradient is one Concat of the parts'. */
 export function sliceParams(params: Tensor, layout: ParamLayout): Weights {
   const P = params.shape[0] as number;
   const w: Weights = new Map();
-  for (const p of layout.params) {
-    const flat = op.slice(params, 1, p.offset, p.offset + p.size);
-    w.set(p.name, op.reshape(flat, p.shape.length === 1 ? [P, 1, p.size] : [P, ...p.shape]));
-  }
+  const parts = op.split(params, 1, layout.params.map((p) => p.size));
+  layout.params.forEach((p, i) => w.set(p.name, op.reshape(parts[i], p.shape.length === 1 ? [P, 1, p.size] : [P, ...p.shape])));
   return w;
 }
 
@@ -31,18 +30,23 @@ function embed(table: Tensor, ids: Tensor): Tensor {
   return op.gather(op.reshape(table, [P * V, d]), op.add(ids, offsets), { groups: P, local: ids });
 }
 
-function layerNorm(x: Tensor, g: Tensor, b: Tensor): Tensor {
-  const centered = op.sub(x, op.reduceMean(x, [-1], true));
-  const variance = op.reduceMean(op.mul(centered, centered), [-1], true);
-  return op.add(op.mul(op.div(centered, op.sqrt(op.add(variance, 1e-5))), g), b);
-}
+const layerNorm = op.layerNorm;
 
 // GELU, tanh form: Tanh has double kernels in ORT (Erf does not), so the whole model can be
 // gradient-checked in float64.
 const gelu = (x: Tensor) =>
   op.mul(op.mul(x, 0.5), op.add(op.tanh(op.mul(op.add(x, op.mul(op.pow(x, 3), 0.044715)), Math.sqrt(2 / Math.PI))), 1));
-/** x [P, R, k] · w [P, k, n] + b [P, 1, n]: one batched MatMul for all members. */
-const linear = (x: Tensor, w: Tensor, b: Tensor) => op.add(op.matmul(x, w), b);
+/**
+ * x [P, R, k] · w [P, k, n] (+ b [P, 1, n]): one batched MatMul for all members. A single policy
+ * (P = 1) is one Gemm instead, product and bias in one kernel and a backward without Transposes.
+ */
+function linear(x: Tensor, w: Tensor, b?: Tensor): Tensor {
+  const [P, rows] = x.shape;
+  const [k, n] = w.shape.slice(1) as number[];
+  if (P !== 1) return b ? op.add(op.matmul(x, w), b) : op.matmul(x, w);
+  const y = op.gemm(op.reshape(x, ['rows', k]), op.reshape(w, [k, n]), b && op.reshape(b, [n]));
+  return op.reshape(y, [1, rows, n]);
+}
 
 function mlpBlock(x: Tensor, w: Weights, l: number): Tensor {
   const h = layerNorm(x, w.get(`l${l}.ln2.g`)!, w.get(`l${l}.ln2.b`)!);
@@ -75,7 +79,7 @@ function attend(q: Tensor, k: Tensor, v: Tensor, bias?: Tensor): Tensor {
 }
 
 function finalLogits(x: Tensor, w: Weights): Tensor {
-  return op.matmul(layerNorm(x, w.get('ln_f.g')!, w.get('ln_f.b')!), w.get('unembed')!);
+  return linear(layerNorm(x, w.get('ln_f.g')!, w.get('ln_f.b')!), w.get('unembed')!);
 }
 
 /** Full causal pass over the first L positions: tokens [P, B, L] (int32) → logits [P, B, L, V]. */
@@ -107,19 +111,31 @@ export interface KvCache {
 }
 
 /**
- * One position of KV-cached decoding: the token [P, B] at (static) position `pos` is embedded,
- * attends to the cached keys/values of positions < pos and to itself (no mask needed: the cache
- * holds only the past), and the caches grow by one slot. Returns logits [P, B, V] for position pos + 1.
+ * Each position's embedding table for decoding: E[t] = tok_emb + pos_emb[t], [P, V, d] for t = 0 …
+ * count − 1 (one Add and one Split for all positions). A one-hot row [P, B, V] times E[t] is the
+ * embedding of its token at position t, bit for bit (tok_emb[id] + pos_emb[t], plus exact zeros).
+ */
+export function positionTables(w: Weights, count: number): Tensor[] {
+  const tok = w.get('tok_emb')!; // [P, V, d]
+  const pos = w.get('pos_emb')!; // [P, context, d]
+  const [P, V, d] = tok.shape as number[];
+  const rows = (pos.shape[1] as number) === count ? pos : op.slice(pos, 1, 0, count);
+  const tables = op.add(op.unsqueeze(tok, 1), op.unsqueeze(rows, 2)); // [P, count, V, d]
+  return op.split(tables, 1, new Array<number>(count).fill(1)).map((t) => op.reshape(t, [P, V, d]));
+}
+
+/**
+ * One position of KV-cached decoding: the embedded token x [P, B, d] (positionTables) attends to
+ * the cached keys/values of the positions before it and to itself (no mask needed: the cache holds
+ * only the past), and the caches grow by one slot. Returns logits [P, B, V] for the next position.
  */
 export function decodeStep(
   w: Weights,
-  token: Tensor,
-  pos: number,
+  embedded: Tensor,
   caches: (KvCache | null)[],
   layout: ParamLayout,
 ): { logits: Tensor; caches: KvCache[] } {
-  const posRow = op.slice(w.get('pos_emb')!, 1, pos, pos + 1); // [P, 1, d]
-  let x = op.add(embed(w.get('tok_emb')!, token), posRow); // [P, B, d]: rows = sequences
+  let x = embedded; // [P, B, d]: rows = sequences
   const next: KvCache[] = [];
   caches.forEach((cache, l) => {
     const h = layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!);

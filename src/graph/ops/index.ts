@@ -3,3 +3,4 @@ export * from './elementwise';
 export * from './reduce';
 export * from './shape';
 export * from './matmul';
+export * from './norm';
