@@ -7,7 +7,7 @@ import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
 import { oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
 import { adamw } from './optimizer';
-import { decodeStep, forward, positionTables, sliceParams, type KvCache } from './transformer';
+import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
 
 /** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
 export const HYPER_FIELDS = [
@@ -101,21 +101,21 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
   const w = sliceParams(params, layout);
   const plan = positionPlan(prompt, promptLength, newTokens, uniforms, V);
   const tables = kvCache ? positionTables(w, W) : [];
+  const decoding = kvCache ? decodeWeights(w, layout, temperature) : w;
 
   const chosen = [plan.base[0]]; // one-hot rows [P, B, V] of positions 0 … T − 1
   const tempered: Tensor[] = [];
   let caches: (KvCache | null)[] = Array.from({ length: layers }, () => null);
   for (let t = 0; t < W; t++) {
-    let logits: Tensor;
+    let z: Tensor; // tempered logits [P, B, V] of position t + 1
     if (kvCache) {
-      const step = decodeStep(w, op.matmul(chosen[t], tables[t]), caches, layout);
+      const step = decodeStep(decoding, op.matmul(chosen[t], tables[t]), caches, layout);
       caches = step.caches;
-      logits = step.logits;
+      z = step.logits;
     } else {
       const ids = op.cast(op.reshape(op.matmul(stackPositions(chosen), g.constant(Array.from({ length: V }, (_, v) => v), dtype, [V, 1])), [P, 'B', t + 1]), 'int32');
-      logits = op.reshape(op.slice(forward(w, ids, layout), 2, t, t + 1), [P, 'B', V]);
+      z = op.div(op.reshape(op.slice(forward(w, ids, layout), 2, t, t + 1), [P, 'B', V]), temperature);
     }
-    const z = op.div(logits, temperature);
     tempered.push(z);
     chosen.push(sampleOneHot(z, plan.uniforms[t], plan.base[t + 1]));
   }
