@@ -9,7 +9,8 @@ import type { PolicyEngine } from '../src/core/engine';
 import { pretrainBase } from '../src/core/pretrain';
 import { hasShippedBase, taskLabel, taskOf } from '../src/core/tasks/registry';
 import { checkpointMismatch, decodeCheckpoint, type CheckpointEntry, type Manifest } from '../src/model/checkpoint';
-import { errorText, type BaseWeights } from '../src/core/run/deps';
+import type { BaseWeights } from '../src/core/run/deps';
+import { errorText } from '../src/core/unknown';
 
 /** Where checkpoints are fetched from, and an explicit pretraining budget (URL `pretrain=N`). */
 export interface BaseSource {

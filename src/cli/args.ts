@@ -1,6 +1,7 @@
 // Command-line values, the same in every CLI: node:util parseArgs for the flags, strict decimal
 // numbers for their values (never Number()'s "0x1", " 1", "1e0" or "abc" as NaN), the schema's
 // ranges for the settings a flag stands for, and one UsageError (exit 2) for a bad command line.
+import { errorText } from '../core/unknown';
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { checkField, describeValue, parseDecimal, parseWholeNumber, type ConfigKey } from '../core/config';
@@ -24,7 +25,7 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(ar
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    throw new UsageError(errorText(e));
   }
 }
 

@@ -1,10 +1,11 @@
 // Files the CLIs read and write, the same in every CLI: each failure names the file (missing, a
 // directory, empty, bad JSON, a full disk), a UTF-8 byte-order mark is skipped, and JSON is written
 // with non-finite numbers as "NaN" / "Infinity" (as bundles hold them), never as null.
+import { errorText } from '../core/unknown';
 import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { stringifyWithNonFinite } from '../core/experiment/bundle';
 
-const reason = (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e));
+const reason = (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorText(e));
 
 /** Text without a leading UTF-8 byte-order mark (every reader of the CLIs strips it, nothing else). */
 export function withoutBom(text: string): string {
@@ -30,7 +31,7 @@ export function readJsonFile(file: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new Error(`${what} ${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new Error(`${what} ${file}: not valid JSON (${errorText(e)})`);
   }
 }
 
@@ -40,7 +41,7 @@ export function parseFile<T>(file: string, what: string, read: (file: string, wh
   try {
     return parse(x);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorText(e);
     throw new Error(msg.includes(file) ? msg : `${what} ${file}: ${msg}`);
   }
 }

@@ -1,40 +1,42 @@
-// Gates given on the command line: a gate file (rule lines, or JSON {"rules": [...]} as parseGateJson
-// reads it) and single rules (--gate-rule 'EXPR => DECISION # label'). Each rule is parsed once,
-// here, with the gate parser's errors (rule, character, reason) naming the file or the flag it came
-// from; the gate is then kept compiled under its canonical text (keepGate), so the config's check
-// and the loop take it without parsing it again.
+// Gates given on the command line: a gate file (rule lines, or JSON {"rules": [...]} as
+// compileGateJson reads it) and single rules (--gate-rule 'EXPR => DECISION # label'). Both go the
+// one way from text to a gate (src/core/gates/compile.ts), so each rule is parsed once, here, with
+// the gate parser's errors (rule, character, reason) naming the file or the flag it came from; the
+// joined gate is kept compiled under its canonical text (joinedGateText), so the config's check and
+// the loop take it without parsing it again.
 import { readFileSync } from 'node:fs';
 import { UsageError } from './args';
 import { withoutBom } from './files';
-import { gateFromRules, keepGate, parseGateJson, parseGateText, parseRuleLine, type Gate, type Rule } from '../core/gates/index';
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+import { errorText } from '../core/unknown';
+import { compileGate, compileGateJson, GateError, joinedGateText, type Gate } from '../core/gates/index';
 
 /** A gate file's gate; every error names the file. */
 function readGate(path: string, flag: string): Gate {
   try {
     const text = withoutBom(readFileSync(path, 'utf8'));
-    return text.trimStart().startsWith('{') ? parseGateJson(JSON.parse(text)) : parseGateText(text);
+    return text.trimStart().startsWith('{') ? compileGateJson(JSON.parse(text)) : compileGate(text);
   } catch (e) {
-    throw new Error(`${flag} ${path}: ${message(e)}`);
+    throw new Error(`${flag} ${path}: ${errorText(e)}`);
   }
 }
 
 /** A gate file's canonical text (one rule per line), kept compiled. */
 export function readGateFile(path: string, flag = '--gate'): string {
-  return keepGate(readGate(path, flag));
+  return joinedGateText([readGate(path, flag)]);
 }
 
-/** The rules of --gate-rule values, in order (the Nth flag is "rule N" in errors). */
-function flagRules(rules: readonly string[]): Rule[] {
-  return rules.map((r, i) => {
-    if (/[\n\r]/.test(r)) throw new Error(`--gate-rule ${JSON.stringify(r)}: a rule is one line`);
-    try {
-      return parseRuleLine(r, i);
-    } catch (e) {
-      throw new Error(`--gate-rule ${JSON.stringify(r)}: ${message(e)}`);
-    }
-  });
+/** The gate of --gate-rule values, in order (the Nth flag is "rule N" in errors); a bad flag is a UsageError naming it. */
+function flagGate(rules: readonly string[]): Gate {
+  const multiline = rules.find((r) => /[\n\r]/.test(r));
+  if (multiline !== undefined) throw new UsageError(`--gate-rule ${JSON.stringify(multiline)}: a rule is one line`);
+  const blank = rules.find((r) => r.trim() === '');
+  if (blank !== undefined) throw new UsageError(`--gate-rule ${JSON.stringify(blank)}: an empty rule`);
+  try {
+    return compileGate(rules.join('\n'));
+  } catch (e) {
+    if (e instanceof GateError) throw new UsageError(`--gate-rule ${JSON.stringify(rules[e.rule])}: ${e.message}`);
+    throw e;
+  }
 }
 
 /**
@@ -43,12 +45,7 @@ function flagRules(rules: readonly string[]): Rule[] {
  * command line (UsageError naming the flag), a bad file an Error naming the file (exit 1).
  */
 export function gateSetting(flags: readonly string[], file?: string): string | undefined {
-  let rules: Rule[];
-  try {
-    rules = flagRules(flags);
-  } catch (e) {
-    throw new UsageError(message(e));
-  }
-  if (file !== undefined) rules.push(...readGate(file, '--gate').rules);
-  return rules.length ? keepGate(gateFromRules(rules)) : undefined;
+  const gates = flags.length ? [flagGate(flags)] : [];
+  if (file !== undefined) gates.push(readGate(file, '--gate'));
+  return gates.length ? joinedGateText(gates) : undefined;
 }

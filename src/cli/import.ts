@@ -9,14 +9,15 @@
 // JSON {"rules": [...]}); each step's line then holds its counterfactual funnel (esr/*, gate/rule_counts).
 // A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
 // stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
+import { errorText } from '../core/unknown';
 import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FORMATS, ImportError, measureLogs, parseBehaviorSpec, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
+import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
-import { re2Engine } from '../io/re2';
+import { nodeRegexEngine } from '../io/regex/node';
 import { readJsonFile, writeTextFile } from './files';
 import { fitFlags, writeFit } from './fit-task';
 import type { FitOptions } from '../core/tasks/fit';
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
       },
     });
   } catch (e) {
-    console.error(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+    console.error(`${errorText(e)}\n${USAGE}`);
     return 2;
   }
   const v = args.values;
@@ -106,7 +107,7 @@ async function main(): Promise<number> {
   try {
     fit = fitFlags(v);
   } catch (e) {
-    bad.push(e instanceof Error ? e.message : String(e));
+    bad.push(errorText(e));
   }
   const eps = parseDecimal(v.eps) ?? NaN;
   if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
@@ -115,11 +116,11 @@ async function main(): Promise<number> {
   let states, behaviors, gate: string | undefined, files: string[] = [];
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
-    behaviors = parseBehaviorSpec(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
+    behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
     files = expandPaths(args.positionals);
     if (v.gate) gate = readGateFile(v.gate);
   } catch (e) {
-    bad.push(e instanceof Error ? e.message : String(e));
+    bad.push(errorText(e));
   }
   if (bad.length) {
     console.error(`${bad.join('\n')}\n${USAGE}`);
@@ -131,7 +132,7 @@ async function main(): Promise<number> {
       format: format as FormatId | 'auto',
       openclawBatch: batch,
       parquet: openParquet,
-      regex: re2Engine,
+      regex: nodeRegexEngine(),
       onProgress: (p) => {
         const now = Date.now();
         if (now - last < 500 && p.file) return;
@@ -162,7 +163,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    console.error(e instanceof Error ? e.message : String(e));
+    console.error(errorText(e));
     process.exit(1);
   },
 );

@@ -11,6 +11,7 @@
 // and --set change live settings, recorded on the run's timeline as any patch).
 // --fork-at T --fork-out FILE [--fork-set key=value ...]: at step T the run forks; both continue from
 // the same state (the lab's Compare), the fork with the changed settings, its lines in FILE.
+import { errorText } from '../core/unknown';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeValue, makeConfig, parseField, runFixingIn, type Config } from '../core/config';
@@ -36,7 +37,7 @@ function settingsOf(flag: string, pairs: string[]): Record<string, unknown> {
     try {
       partial[kv.slice(0, eq)] = parseField(kv.slice(0, eq), kv.slice(eq + 1));
     } catch (e) {
-      throw new UsageError(`${flag} ${e instanceof Error ? e.message : String(e)}`);
+      throw new UsageError(`${flag} ${errorText(e)}`);
     }
   }
   return partial;

@@ -1,21 +1,20 @@
 // Numbers for the lessons, from `npm run lab -- --out run.jsonl` outputs (one file per seed):
 //   npx tsx src/cli/lesson-stats.ts run-s1.jsonl run-s2.jsonl ...
-// Per file: H(B|S), I(S;B), best-behavior match and the request gap (core/behavior-info.ts,
+// Per file: H(B|S), I(S;B), best-behavior match and the request gap (src/core/measure/behavior-info.ts,
 // recomputed from the sampled behavior distributions, so older outputs work too) averaged over the
-// first and last 5 steps; the cascade's onsets (core/onset.ts, the one rule): ① mean behavior support
+// first and last 5 steps; the cascade's onsets (src/core/measure/onset.ts, the one rule): ① mean behavior support
 // falls, ② grad/reward_var falls, ③ gap/request_kl rises, ④ esr/effective_rate falls. Then the median
 // and range over files. Prints JSON.
 import { readFileSync } from 'node:fs';
 import { behaviorInfo, requestGap } from '../core/measure/behavior-info';
 import { ONSET_RULE, onsetStep, type Point } from '../core/measure/onset';
-import { TASKS } from '../core/tasks/index';
-import type { TaskName } from '../core/tasks/types';
+import { BUILTIN_TASKS, type BuiltinTaskName } from '../core/tasks/builtin';
 
 type Line = Record<string, number>;
 
-function load(file: string): { config: { task: TaskName; behaviorSamples: number }; lines: Line[] } {
+function load(file: string): { config: { task: BuiltinTaskName; behaviorSamples: number }; lines: Line[] } {
   const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  const summary = rows.find((r) => 'summary' in r)?.summary as { config: { task: TaskName; behaviorSamples: number } } | undefined;
+  const summary = rows.find((r) => 'summary' in r)?.summary as { config: { task: BuiltinTaskName; behaviorSamples: number } } | undefined;
   if (!summary) throw new Error(`${file}: no summary line (an unfinished run?)`);
   return { config: summary.config, lines: rows.filter((r) => !('summary' in r)) as Line[] };
 }
@@ -32,7 +31,7 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 function perFile(file: string) {
   const { config, lines } = load(file);
-  const task = TASKS[config.task];
+  const task = BUILTIN_TASKS[config.task];
   const names = [...task.behaviors.map((b) => b.name), 'invalid'];
   const measures = lines.map((l) => {
     const dists = task.states.map((st) => names.map((b) => l[`support/behavior_dist/${st.name}/${b}`]));

@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultConfig, TASK_NAMES } from '../core/config';
+import { defaultConfig } from '../core/config';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import type { Task } from '../core/tasks/types';
-import { BUILTIN_TASKS, type BuiltinTaskName } from '../core/tasks/builtin';
+import { BUILTIN_TASK_NAMES, BUILTIN_TASKS, isBuiltinTask, type BuiltinTaskName } from '../core/tasks/builtin';
 import { taskFromSpec } from '../core/tasks/compile';
 import { parseTaskSpec } from '../core/tasks/validate';
 import { readTaskFile } from './task-args';
@@ -37,7 +37,7 @@ export async function pretrainCheckpoint(task: Task, o: { steps: number; lr: num
 /** The command line: whole numbers and a positive learning rate, strictly (a bad value is exit 2, never a NaN run). */
 export function pretrainArgs(argv: readonly string[]): { steps: number; lr: number; batch: number; seed: number; task: BuiltinTaskName | null; taskFile?: string; out?: string } {
   const { values: v } = parseFlags(argv, { steps: { type: 'string' }, lr: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' }, task: { type: 'string' }, 'task-file': { type: 'string' }, out: { type: 'string' } });
-  if (v.task !== undefined && !(TASK_NAMES as readonly string[]).includes(v.task)) throw new UsageError(`--task must be one of ${TASK_NAMES.join(', ')}, got ${JSON.stringify(v.task)}`);
+  if (v.task !== undefined && !isBuiltinTask(v.task)) throw new UsageError(`--task must be one of ${BUILTIN_TASK_NAMES.join(', ')}, got ${JSON.stringify(v.task)}`);
   return {
     steps: wholeNumber('--steps', v.steps, 1) ?? 400,
     lr: positiveNumber('--lr', v.lr) ?? 0.003,
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   }
   mkdirSync(CHECKPOINT_DIR, { recursive: true });
   const manifest = readManifest();
-  for (const task of TASK_NAMES.filter((t) => !only || t === only) as BuiltinTaskName[]) {
+  for (const task of BUILTIN_TASK_NAMES.filter((t) => !only || t === only)) {
     const { weights: w, losses, sha256 } = await pretrainCheckpoint(BUILTIN_TASKS[task], { steps, lr, batch, seed });
     const file = `${task}.f32`;
     writeFileSync(join(CHECKPOINT_DIR, file), encodeCheckpoint(w));

@@ -3,7 +3,7 @@ import { entropyOf } from './measure/entropy';
 import { measureBehavior, passAtK, ratioHistogram, rewardStats } from './metrics';
 import type { JudgedTurn } from './credit/types';
 import type { Generated } from './serve';
-import { TASKS } from './tasks/index';
+import { BUILTIN_TASKS } from './tasks/builtin';
 import { CONTEXT, EOS, PROMPT_LENGTH, markerToken } from './tasks/vocab';
 
 describe('metrics', () => {
@@ -17,7 +17,7 @@ describe('metrics', () => {
   });
 
   it('behavior distribution, support and standard error from samples', () => {
-    const task = TASKS.strategies;
+    const task = BUILTIN_TASKS.strategies;
     const A = markerToken('ANSWER');
     const states = [0, 0, 0, 0, 1, 1];
     const behavior = [1, 1, 1, 0, 3, -1];

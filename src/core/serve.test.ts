@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PolicyEngine, SampleRequest } from './engine';
 import { Rng } from './rng';
 import { generate } from './serve';
-import { TASKS } from './tasks/index';
+import { BUILTIN_TASKS } from './tasks/builtin';
 import { CONTEXT, EOS, FILLER_BASE, PAD, PROMPT_LENGTH, markerToken } from './tasks/vocab';
 
 // An engine that answers sample() with fixed responses (serve only needs sample()).
@@ -21,7 +21,7 @@ describe('generate', () => {
   const A = markerToken('ANSWER');
   const F = FILLER_BASE;
   it('ends responses at EOS or before a sampled PAD, and classifies them', async () => {
-    const g = await generate(fixed([[A, F, EOS, F, F], [A, PAD, F, EOS], [F, F, F]]), TASKS.strategies, [0, 1, 2], 0.6, new Rng(1));
+    const g = await generate(fixed([[A, F, EOS, F, F], [A, PAD, F, EOS], [F, F, F]]), BUILTIN_TASKS.strategies, [0, 1, 2], 0.6, new Rng(1));
     expect(g.responseLength).toEqual([3, 1, 3]);
     expect(g.behavior).toEqual([1, -1, -1]);
     expect(Array.from(g.tokens.subarray(PROMPT_LENGTH, PROMPT_LENGTH + 5))).toEqual([A, F, EOS, PAD, PAD]);

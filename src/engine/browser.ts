@@ -3,6 +3,7 @@
 // measured on this machine; any WebGPU failure falls back to WASM with the reason kept.
 import * as ort from 'onnxruntime-web/webgpu';
 import type { PolicyShape } from '../core/engine';
+import type { BackendPreference } from '../core/run/types';
 import {
   adapterName, choiceNote, decideBackend, isSoftwareAdapter, webgpuProbeLimitMs, type AdapterSummary, type GpuAdapterInfo, type WebgpuProbe,
 } from './backend-choice';
@@ -13,8 +14,6 @@ import { keepChoice, readChoice } from './probe-cache';
 
 // Re-exported for the browser test workers (probe, engine check): onnxruntime-web is imported only here.
 export { ort };
-
-export type BackendPreference = Backend | 'auto';
 
 export interface BrowserEngineOptions {
   prefer: BackendPreference;

@@ -1,6 +1,7 @@
 // The WebGPU probe in a worker of its own (started by the lab / experiment worker, see browser.ts):
 // a probe that runs past its time limit is ended with terminate(), which no in-thread timeout could
 // do to a session run in flight (shader compilation on a software adapter takes minutes).
+import { errorText } from '../core/unknown';
 import * as ort from 'onnxruntime-web/webgpu';
 import { probeStepsPerSecond, type ProbeReply, type ProbeWorkload } from './backend-probe';
 import { OrtPopulation } from './ort-population';
@@ -14,7 +15,7 @@ self.onmessage = async (e: MessageEvent<ProbeWorkload>) => {
     reply = { ok: true, stepsPerSecond: await probeStepsPerSecond(pop, w.batch) };
     await pop.dispose();
   } catch (err) {
-    reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
+    reply = { ok: false, error: errorText(err) };
   }
   self.postMessage(reply);
 };

@@ -11,7 +11,7 @@ import { sampleRow } from '../../src/core/credit/advantage';
 import { ppoReference } from '../../src/core/ppo';
 import { makeStreams } from '../../src/core/rng';
 import { generate, serveSessions } from '../../src/core/serve';
-import { TASKS } from '../../src/core/tasks/index';
+import { BUILTIN_TASKS } from '../../src/core/tasks/builtin';
 import { CONTEXT } from '../../src/core/tasks/vocab';
 
 /** Returns a fresh engine holding the pretrained base weights of config.task. */
@@ -73,7 +73,7 @@ export async function promotedZeroGradient(make: EngineFactory, o: { seed: numbe
   const cfg = makeConfig({ task: 'assistant', method: 'binary-rl', atLeastOne: true, seed: o.seed, judgeNoise: 0.6 });
   const engine = await make(cfg);
   const rng = makeStreams(o.seed);
-  const turns = await serveSessions(engine, TASKS.assistant, 32, 1, 0, { temperature: cfg.temperature, turns: cfg.sessionTurns, judgeVotes: 2, judgeNoise: 0.6, hintVotes: 3 }, rng);
+  const turns = await serveSessions(engine, BUILTIN_TASKS.assistant, 32, 1, 0, { temperature: cfg.temperature, turns: cfg.sessionTurns, judgeVotes: 2, judgeNoise: 0.6, hintVotes: 3 }, rng);
   const gate = gateOf(cfg);
   const outcomes = applyGate(gate, sampleRecords(turns, { hintMinLength: cfg.hintMinLength, staleness: 0, stateName: String }), loopJudgingOrder(turns));
   const promoted = turns.flatMap((t, i) => (gate.rules[outcomes[i].rule]?.label === 'at-least-one' ? [i] : []));
@@ -201,7 +201,7 @@ export async function sftCompresses(make: EngineFactory, o: { sftSteps: [number,
  */
 /** A fixed PPO batch on the strategies task (advantages and reference log-probs varied by position). */
 export async function referenceBatch(engine: PolicyEngine, cfg: Config) {
-  const turns = await serveSessions(engine, TASKS.strategies, 32, 1, 0, { temperature: cfg.temperature, turns: 1, judgeVotes: 3, judgeNoise: 0.3, hintVotes: 3 }, makeStreams(3));
+  const turns = await serveSessions(engine, BUILTIN_TASKS.strategies, 32, 1, 0, { temperature: cfg.temperature, turns: 1, judgeVotes: 3, judgeNoise: 0.3, hintVotes: 3 }, makeStreams(3));
   const B = turns.length;
   const T = CONTEXT - 1;
   const tokens = fill(new Int32Array(B * CONTEXT), turns.map((t) => t.tokens));
@@ -255,7 +255,7 @@ export async function determinism(make: EngineFactory, o: { steps: number; overr
 /** The frozen base (OPD teacher) follows a hint in the hint slot: P(behavior = hinted) ≥ minFollow. */
 export async function teacherFollowsHint(make: EngineFactory, o: { task: Config['task']; samples: number; minFollow: number }): Promise<FidelityResult> {
   const cfg = makeConfig({ task: o.task });
-  const task = TASKS[o.task];
+  const task = BUILTIN_TASKS[o.task];
   const engine = await make(cfg);
   const states: number[] = [];
   const hinted: number[] = [];

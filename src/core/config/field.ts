@@ -2,10 +2,12 @@
 // (controls, CLI flags, patches, whole configs all call it).
 import { fieldSpec, isConfigKey } from './schema';
 
-/** The first unpaired UTF-16 surrogate in `text` (a link cannot carry one: encodeURIComponent throws), or -1. */
+/** An unpaired UTF-16 surrogate (a link cannot carry one: encodeURIComponent throws). Global: for search and replace, not test. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The first unpaired UTF-16 surrogate in `text`, or -1. */
 export function loneSurrogateAt(text: string): number {
-  const m = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
-  return m ? m.index : -1;
+  return text.search(LONE_SURROGATE);
 }
 
 /** Check one value against its field; returns an error message or null. */

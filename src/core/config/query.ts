@@ -3,7 +3,7 @@
 // settings) are written; decoding is lenient: a bad field is reported once and keeps its base value.
 import { CONFIG_KEYS, CONFIG_VERSION, defaultConfig, settingOfUrlKey, urlKey, type Config, type ConfigKey } from './schema';
 import { formatField, parseField } from './text';
-import { describeValue } from './field';
+import { describeValue, LONE_SURROGATE } from './field';
 import { ConfigError, repairConfig, type FieldError } from './validate';
 
 /** Longest query read (characters); a shared link beyond it is cut at the last whole parameter. */
@@ -17,7 +17,7 @@ export const MAX_UNKNOWN_REPORTS = 10;
  * as U+FFFD, as a browser would.
  */
 export function encodeQueryValue(text: string): string {
-  const wellFormed = text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  const wellFormed = text.replace(LONE_SURROGATE, '\uFFFD');
   return encodeURIComponent(wellFormed).replace(/%20/g, '+').replace(/%2C/g, ',');
 }
 

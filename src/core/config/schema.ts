@@ -2,10 +2,9 @@
 // doc, label, UI group, URL key and whether it fixes a run. Validation, the JSON codec, the query codec
 // (the page URL, --set), the controls and the run sessions all read this table; nothing else lists settings.
 
-import { checkGateText } from './gate-text';
-import { SPEC_TEXT_MAX, TASK_NAMES, checkTaskSpecText } from './task';
-
-export { TASK_NAMES } from './task';
+import { gateTextError } from '../gates/compile';
+import { BUILTIN_TASK_NAMES } from '../tasks/builtin';
+import { SPEC_TEXT_MAX, checkTaskSpecText } from './task';
 
 /**
  * What every setting carries besides its type. `fixesRun`: changing it needs a new run (the engine,
@@ -25,7 +24,7 @@ type Bool = { type: 'bool'; default: boolean };
 type Enum<T extends string> = { type: 'enum'; default: T; values: readonly T[] };
 /** Free text checked by `check` (e.g. a gate's rules); '' is always allowed. */
 type Text = { type: 'text'; default: string; maxLength: number; check: (text: string) => string | null };
-export type FieldSpec = (Num | Bool | Enum<string> | Text) & Meta;
+export type SettingSpec = (Num | Bool | Enum<string> | Text) & Meta;
 
 export type ConfigGroup = 'run' | 'rollout' | 'ppo' | 'optimizer' | 'judge' | 'gates' | 'grpo' | 'credit' | 'async' | 'sft' | 'measure' | 'model';
 
@@ -55,7 +54,7 @@ const text = <E extends Extra>(maxLength: number, check: (t: string) => string |
 const enm = <T extends string, E extends Extra = Extra>(d: NoInfer<T>, values: readonly T[], group: ConfigGroup, doc: string, extra?: E) => ({ type: 'enum' as const, default: d, values, group, doc, ...extra });
 
 export const SCHEMA = {
-  task: enm('strategies', TASK_NAMES, 'run', 'Toy agentic task (a built-in; a custom spec below replaces it)', { fixesRun: true }),
+  task: enm('strategies', BUILTIN_TASK_NAMES, 'run', 'Toy agentic task (a built-in; a custom spec below replaces it)', { fixesRun: true }),
   taskSpec: text(SPEC_TEXT_MAX, checkTaskSpecText, 'run', 'Custom task: its JSON spec (format invariant-lab-task, src/core/tasks/spec.ts); empty = the built-in task', { fixesRun: true, label: 'custom task', url: 'spec' }),
   method: enm('binary-rl', METHOD_NAMES, 'run', 'Training method (OpenClaw Binary RL, OPD, Combine; GRPO / Dr.GRPO baselines)'),
   seed: int(1, 0, 2 ** 31 - 1, 'run', 'Run seed (init, environment/judge and sampling streams derive from it)', { fixesRun: true }),
@@ -94,7 +93,7 @@ export const SCHEMA = {
   opdAdvClamp: float(0, 0, 100, 'gates', 'OPD: clamp per-token advantage to ±c; 0 = off'),
   wOpd: float(1, 0, 10, 'gates', 'Combine: weight of the OPD term', { label: 'w_opd' }),
   wRl: float(1, 0, 10, 'gates', 'Combine: weight of the RL term', { label: 'w_rl' }),
-  gate: text(2000, checkGateText, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (src/core/gates); empty = the method\'s built-in gate'),
+  gate: text(2000, gateTextError, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (src/core/gates); empty = the method\'s built-in gate'),
 
   groupSize: int(4, 2, 64, 'grpo', 'GRPO group size n (sessions per prompt)'),
   normalizeStd: bool(true, 'grpo', 'GRPO: divide by the group std (Dr.GRPO never does)'),
@@ -122,7 +121,7 @@ export const SCHEMA = {
   layers: int(2, 1, 12, 'model', 'Transformer layers', { fixesRun: true }),
   heads: int(4, 1, 16, 'model', 'Attention heads', { fixesRun: true }),
   mlp: int(256, 4, 2048, 'model', 'MLP hidden width', { fixesRun: true }),
-} satisfies Record<string, FieldSpec>;
+} satisfies Record<string, SettingSpec>;
 
 type Schema = typeof SCHEMA;
 type ValueOf<F> = F extends { type: 'bool' } ? boolean : F extends { type: 'text' } ? string : F extends { type: 'enum'; values: readonly (infer T)[] } ? T : number;
@@ -136,8 +135,8 @@ export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(SCHEMA, key);
 }
 
-export function fieldSpec(key: ConfigKey): FieldSpec {
-  return SCHEMA[key] as FieldSpec;
+export function fieldSpec(key: ConfigKey): SettingSpec {
+  return SCHEMA[key] as SettingSpec;
 }
 
 export function defaultConfig(): Config {

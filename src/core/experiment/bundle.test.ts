@@ -2,7 +2,7 @@
 // JSON and parsed back; every bad field named; a re-run reproduces bit for bit.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { policyShape, pretrainBase } from '../pretrain';
-import { TASKS } from '../tasks/index';
+import { BUILTIN_TASKS } from '../tasks/builtin';
 import { createTabularEngine } from '../../engine/tabular/tabular-engine';
 import { BundleError, bundleToJson, firstFrameDifference, makeBundle, mergeCells, parseBundle, reproduceCheck, type BundleRun, type ExperimentBundle } from './bundle';
 import { endLine, frameLine, headerLine, parseCellLog } from './cell-log';
@@ -30,7 +30,7 @@ let bundle: ExperimentBundle;
 beforeAll(async () => {
   const cfg = experimentCell(spec, 0).config;
   const e = createTabularEngine(policyShape(cfg));
-  await pretrainBase(e, TASKS.strategies, 0, { steps: 30, batch: 32, lr: 0.05, temperature: cfg.temperature });
+  await pretrainBase(e, BUILTIN_TASKS.strategies, 0, { steps: 30, batch: 32, lr: 0.05, temperature: cfg.temperature });
   baseWeights = await e.getWeights();
   runs = [];
   for (const c of experimentCells(spec)) runs.push(await train(c.index));

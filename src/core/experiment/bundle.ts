@@ -4,6 +4,7 @@
 // valid: frames only at the spec's steps and with metrics, changes that are settings on the run's
 // timeline, traces shaped as samples, no run carrying another seed's frames, and the runs are
 // checked even when the spec itself is bad.
+import { isObject } from '../unknown';
 import { configErrors, type Config, type FieldError } from '../config';
 import type { TimelineEntry } from '../loop';
 import { scalarAt, seriesAt, type MetricsFrame } from '../metrics';
@@ -90,8 +91,6 @@ export function makeBundle(spec: ExperimentSpec, runs: BundleRun[], codeVersion:
 }
 
 // ---- parsing ---------------------------------------------------------------------------------
-
-const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 
 function numberRecord(x: unknown, path: string, errors: FieldError[]): Record<string, number> {
   const out: Record<string, number> = {};

@@ -1,6 +1,7 @@
 // An experiment: a base config, K variants (patches of any settings, run-fixing ones included) and
 // a seed set; every (variant, seed) cell is a run from step 0. Validation reuses the config table's
 // field checks and names every bad field by its path in the spec.
+import { isObject } from '../unknown';
 import { CONFIG_KEYS, checkField, configErrors, defaultConfig, makeConfig, type Config, type ConfigKey, type FieldError } from '../config';
 
 export const EXPERIMENT_VERSION = 1;
@@ -43,8 +44,6 @@ const SPEC_KEYS = ['version', 'name', 'description', 'base', 'variants', 'seeds'
  * schema: every cell is a new run, so a variant may patch those.)
  */
 const SPEC_OWNED: ReadonlySet<string> = new Set<ConfigKey>(['seed', 'steps']);
-
-const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 
 /**
  * A JSON-like value copied into plain objects and arrays. A spec goes to structured clone

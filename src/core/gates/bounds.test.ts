@@ -2,9 +2,9 @@
 // nesting cap, error positions and NaN equality are as documented. Asserted on counts, positions
 // and messages, never on wall time.
 import { describe, expect, it } from 'vitest';
-import { checkDraft } from '../../ui/gates/editor';
+import { checkGateDraft } from '../../ui/gates/editor';
 import { MAX_DEPTH } from './syntax';
-import { checkGateText, compileExpression, evaluate, ExprError, gateParses, MAX_GATE_CHARS, MAX_RULES, nearestName, SAMPLE_FIELDS, type FieldTable } from './index';
+import { checkGate, compileExpression, evaluate, ExprError, gateParses, MAX_GATE_CHARS, MAX_RULES, nearestName, SAMPLE_FIELDS, type FieldTable } from './index';
 import { MAX_CHARS, MAX_TOKENS, scanTokens, tokenize } from './tokens';
 
 const F: FieldTable = { score: { type: 'number', doc: '', range: '' }, ok: { type: 'boolean', doc: '', range: '' } };
@@ -48,9 +48,9 @@ describe('caps come before the expensive step', () => {
   });
 
   it('a gate text over the cap is refused unread, and checking stops after MAX_RULES rules', () => {
-    const huge = checkGateText('x'.repeat(MAX_GATE_CHARS + 1));
+    const huge = checkGate('x'.repeat(MAX_GATE_CHARS + 1));
     expect(huge.errors.map((e) => e.reason)).toEqual([`gate too long (${MAX_GATE_CHARS + 1} characters; at most ${MAX_GATE_CHARS})`]);
-    const many = checkGateText(Array.from({ length: 1000 }, (_, i) => `turn == ${i} => drop`).join('\n'));
+    const many = checkGate(Array.from({ length: 1000 }, (_, i) => `turn == ${i} => drop`).join('\n'));
     expect(many.lines).toHaveLength(MAX_RULES + 1); // 200 rules read, the 201st refused, the rest unread
     expect(many.errors.map((e) => [e.rule, e.reason])).toEqual([[MAX_RULES, `too many rules (more than ${MAX_RULES}); the rest is not checked`]]);
   });
@@ -58,16 +58,16 @@ describe('caps come before the expensive step', () => {
   it('the editor: 10,000 pasted lines are refused by the setting limit before any rule is parsed, with a message', () => {
     const pasted = 'votes_pos > 0 => drop\n'.repeat(10_000);
     const before = gateParses();
-    const r = checkDraft(pasted);
+    const r = checkGateDraft(pasted);
     expect(gateParses()).toBe(before);
     expect(r.gate).toBeNull();
     expect(r.problems.map((p) => p.reason)).toEqual([`${pasted.length} characters is over the limit of 2000: shorten the gate (nothing was checked)`]);
     // the import page's replay (no setting limit): bounded by the gate cap
-    expect(checkDraft(pasted, false).problems.map((p) => p.reason)).toEqual([`${pasted.length} characters is over the limit of ${MAX_GATE_CHARS}: shorten the gate (nothing was checked)`]);
+    expect(checkGateDraft(pasted, false).problems.map((p) => p.reason)).toEqual([`${pasted.length} characters is over the limit of ${MAX_GATE_CHARS}: shorten the gate (nothing was checked)`]);
     // a draft that compiles is parsed once: Apply's setting check finds it compiled
     const ok = `turn == ${before} => drop\ntrue => mask1 rl  \n`;
     const n = gateParses();
-    expect(checkDraft(ok).gate).not.toBeNull();
+    expect(checkGateDraft(ok).gate).not.toBeNull();
     expect(gateParses()).toBe(n + 1);
   });
 });

@@ -5,9 +5,9 @@ import { makeConfig } from '../config';
 import { Run } from '../loop';
 import { gateOf } from './builtin';
 import { funnelOf, replayCaveats } from './funnel';
-import { parseGateText } from './gate';
+import { compileGate } from './compile';
 
-const GATE = parseGateText(['votes_pos > 0 && votes_neg > 0 => drop # disagree', '!has_next_state => mask0 # unjudged', 'hint_accepted => mask1 0.5*rl + opd # hint', 'reward > 0 => mask1 rl # good'].join('\n'));
+const GATE = compileGate(['votes_pos > 0 && votes_neg > 0 => drop # disagree', '!has_next_state => mask0 # unjudged', 'hint_accepted => mask1 0.5*rl + opd # hint', 'reward > 0 => mask1 rl # good'].join('\n'));
 
 /** The same gate written out by hand: which rule, and whether the sample is queued / masked / effective. */
 function reference(r: { votes_pos: number; votes_neg: number; has_next_state: boolean; hint_accepted: boolean; hint_len: number; reward: number }) {
@@ -70,11 +70,11 @@ describe('funnelOf', () => {
   });
 
   it('names what a replay cannot know', () => {
-    const plain = parseGateText('true => mask1 rl');
+    const plain = compileGate('true => mask1 rl');
     expect(replayCaveats(plain, plain)).toEqual([]);
-    const grouped = parseGateText('group_reward_std < 1e-6 => drop\ntrue => mask1 rl_zscore');
+    const grouped = compileGate('group_reward_std < 1e-6 => drop\ntrue => mask1 rl_zscore');
     expect(replayCaveats(grouped, plain).join()).toMatch(/group fields/);
     expect(replayCaveats(grouped, grouped)).toEqual([]);
-    expect(replayCaveats(parseGateText('rollout_logp_gap > 0.1 => drop\ntrue => mask1 rl'), plain).join()).toMatch(/rollout_logp_gap was not computed/);
+    expect(replayCaveats(compileGate('rollout_logp_gap > 0.1 => drop\ntrue => mask1 rl'), plain).join()).toMatch(/rollout_logp_gap was not computed/);
   });
 });

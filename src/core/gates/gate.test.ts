@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GateError, STD_EPS, applyGate, checkGateText, gateText, parseDecision, parseGateJson, parseGateText, parseRuleLine, ruleCounts, ruleName } from './index';
+import { parseDecision, parseRuleLine } from './gate';
+import { GateError, STD_EPS, applyGate, checkGate, gateText, compileGateJson, compileGate, ruleCounts, ruleName } from './index';
 
 const rec = (o: Record<string, unknown>) => ({ has_next_state: true, reward: 0, hint_len: 0, group_reward_mean: 0, group_reward_std: 0, votes_pos: 0, votes_neg: 0, ...o });
 
@@ -41,34 +42,34 @@ describe('rules', () => {
   });
 
   it('checks every line of a gate text and keeps going after an error', () => {
-    const { gate, errors, lines } = checkGateText('score > 0 => mask1 rl\n\nsocre => drop\ntrue => kep');
+    const { gate, errors, lines } = checkGate('score > 0 => mask1 rl\n\nsocre => drop\ntrue => kep');
     expect(gate).toBeNull();
     expect(errors.map((e) => e.rule)).toEqual([1, 2]);
     expect(lines).toEqual([0, 2, 3]);
-    expect(() => parseGateText('')).toThrowError(/at least one rule/);
+    expect(() => compileGate('')).toThrowError(/at least one rule/);
   });
 
   it('round-trips through text and reads from JSON (strings or objects)', () => {
     const text = 'votes_pos > 0 && votes_neg > 0 => drop # disagree\n!has_next_state => mask0\ntrue => mask1 0.5*rl + opd';
-    expect(gateText(parseGateText(text))).toBe(text);
-    const j = parseGateJson({ name: 'x', rules: ['votes_pos > 0 && votes_neg > 0 => drop # disagree', { when: '!has_next_state', then: 'mask0' }, { when: 'true', then: 'mask1 0.5*rl + opd' }] });
+    expect(gateText(compileGate(text))).toBe(text);
+    const j = compileGateJson({ name: 'x', rules: ['votes_pos > 0 && votes_neg > 0 => drop # disagree', { when: '!has_next_state', then: 'mask0' }, { when: 'true', then: 'mask1 0.5*rl + opd' }] });
     expect(gateText(j)).toBe(text);
-    expect(() => parseGateJson({ rules: [{ when: 'true', then: 'mask1', extra: 1 }] })).toThrowError(/unknown key "extra"/);
-    expect(() => parseGateJson({ rules: [{ when: 'sc > 0', then: 'drop' }] })).toThrowError(/rule 1 \(when\), character 1: unknown field "sc"/);
-    expect(() => parseGateJson({ rule: [] })).toThrowError(/unknown key "rule"/);
-    expect(() => parseGateJson([])).toThrowError(/expected an object/);
+    expect(() => compileGateJson({ rules: [{ when: 'true', then: 'mask1', extra: 1 }] })).toThrowError(/unknown key "extra"/);
+    expect(() => compileGateJson({ rules: [{ when: 'sc > 0', then: 'drop' }] })).toThrowError(/rule 1 \(when\), character 1: unknown field "sc"/);
+    expect(() => compileGateJson({ rule: [] })).toThrowError(/unknown key "rule"/);
+    expect(() => compileGateJson([])).toThrowError(/expected an object/);
   });
 
   it('knows which fields it reads and whether it needs groups', () => {
-    expect(parseGateText('true => mask1 rl').grouped).toBe(false);
-    expect(parseGateText('true => mask1 rl_zscore').grouped).toBe(true);
-    expect(parseGateText('group_reward_std == 0 => drop\ntrue => mask1 rl').grouped).toBe(true);
-    expect([...parseGateText('hint_accepted => mask1 opd').reads].sort()).toEqual(['hint_accepted', 'hint_len']);
+    expect(compileGate('true => mask1 rl').grouped).toBe(false);
+    expect(compileGate('true => mask1 rl_zscore').grouped).toBe(true);
+    expect(compileGate('group_reward_std == 0 => drop\ntrue => mask1 rl').grouped).toBe(true);
+    expect([...compileGate('hint_accepted => mask1 opd').reads].sort()).toEqual(['hint_accepted', 'hint_len']);
   });
 });
 
 describe('applyGate', () => {
-  const g = parseGateText([
+  const g = compileGate([
     '!has_next_state => mask0 # no next state',
     'votes_pos > 0 && votes_neg > 0 => drop # disagree',
     'group_reward_std < 1e-6 => mask1 # flat group',
@@ -99,7 +100,7 @@ describe('applyGate', () => {
   });
 
   it('an OPD term without any hint gives no teacher term', () => {
-    const [o] = applyGate(parseGateText('true => mask1 opd'), [rec({ hint_len: 0 })]);
+    const [o] = applyGate(compileGate('true => mask1 opd'), [rec({ hint_len: 0 })]);
     expect([o.opdWeight, o.usesHint, o.reward]).toEqual([0, false, 0]);
   });
 

@@ -12,7 +12,6 @@ import { type GateDecision, type RlSource, type RuleAction } from './decision';
 import { evaluate, fieldsOf } from './evaluate';
 import { GROUP_FIELDS, SAMPLE_FIELDS } from './fields';
 import { parseAction, parseRule, parseTypedExpression } from './syntax';
-import { scanTokens } from './tokens';
 import { ExprError, type Expr, type FieldRecord, type FieldTable } from './types';
 
 const EFFECTIVE_BEFORE = 'session_effective_before';
@@ -105,68 +104,7 @@ export function gateFromRules(rules: Rule[]): Gate {
   return { rules, reads, grouped: GROUP_FIELDS.some((f) => reads.has(f)) };
 }
 
-/** Parse a gate's text (one rule per line; blank lines ignored). Throws the first GateError. */
-export function parseGateText(text: string): Gate {
-  const { gate, errors } = checkGateText(text);
-  if (errors.length) throw errors[0];
-  return gate!;
-}
-
-/** Every error of a gate's text (the editor shows all), and the gate when there is none. Bounded: a text over MAX_GATE_CHARS is refused unread, and parsing stops after MAX_RULES rules. */
-export function checkGateText(text: string): { gate: Gate | null; errors: GateError[]; lines: number[] } {
-  if (typeof text !== 'string') return { gate: null, errors: [new GateError(0, 'rule', 'expected the gate as text', 0)], lines: [] };
-  if (text.length > MAX_GATE_CHARS) return { gate: null, errors: [new GateError(0, 'rule', `gate too long (${text.length} characters; at most ${MAX_GATE_CHARS})`, 0)], lines: [0] };
-  const rules: Rule[] = [];
-  const errors: GateError[] = [];
-  const lines: number[] = [];
-  const all = text.split('\n');
-  for (let n = 0; n < all.length; n++) {
-    const line = all[n];
-    if (line.trim() === '') continue;
-    const index = lines.length;
-    lines.push(n);
-    if (index >= MAX_RULES) {
-      errors.push(new GateError(index, 'rule', `too many rules (more than ${MAX_RULES}); the rest is not checked`, 0, line.length));
-      break;
-    }
-    try {
-      rules.push(parseRuleLine(line.replace(/\r$/, ''), index));
-    } catch (e) {
-      if (e instanceof GateError) errors.push(e);
-      else throw e;
-    }
-  }
-  if (!errors.length && !rules.length) errors.push(new GateError(0, 'rule', 'a gate needs at least one rule', 0));
-  return { gate: errors.length ? null : gateFromRules(rules), errors, lines };
-}
-
-/** A gate from JSON: { rules: ["EXPR => DECISION # label" | { when, then, label? }, …] }. */
-export function parseGateJson(obj: unknown): Gate {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new GateError(0, 'rule', 'expected an object { "rules": [...] }', 0);
-  const o = obj as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== 'rules' && k !== 'name' && k !== 'description') throw new GateError(0, 'rule', `unknown key "${k}" (expected rules, name, description)`, 0);
-  if (!Array.isArray(o.rules)) throw new GateError(0, 'rule', '"rules" must be a list', 0);
-  if (o.rules.length > MAX_RULES) throw new GateError(MAX_RULES, 'rule', `too many rules (${o.rules.length}; at most ${MAX_RULES})`, 0);
-  const rules = o.rules.map((r: unknown, i) => {
-    if (typeof r === 'string') {
-      if (/[\n\r]/.test(r)) throw new GateError(i, 'rule', 'a rule is one line', 0);
-      return parseRuleLine(r, i);
-    }
-    if (r === null || typeof r !== 'object') throw new GateError(i, 'rule', 'a rule is "EXPR => DECISION" or { "when", "then", "label" }', 0);
-    const x = r as Record<string, unknown>;
-    for (const k of Object.keys(x)) if (!['when', 'then', 'label'].includes(k)) throw new GateError(i, 'rule', `unknown key "${k}" (expected when, then, label)`, 0);
-    if (typeof x.when !== 'string') throw new GateError(i, 'when', '"when" must be a string', 0);
-    if (typeof x.then !== 'string') throw new GateError(i, 'then', '"then" must be a string', 0);
-    if (x.label !== undefined && typeof x.label !== 'string') throw new GateError(i, 'rule', '"label" must be a string', 0);
-    if (/[\n\r]/.test(x.when) || /[\n\r#]/.test(x.then) || /[\n\r]/.test((x.label as string) ?? '')) throw new GateError(i, 'rule', 'when, then and label are one line each (and then has no #)', 0);
-    const arrow = scanTokens(x.when, 'expression').find((t) => t.kind === 'op' && t.text === '=>');
-    if (arrow) throw new GateError(i, 'when', '"when" holds the condition only (no =>)', arrow.pos, arrow.end);
-    return makeRule(x.when, x.then, (x.label as string | undefined) ?? '', i);
-  });
-  return gateFromRules(rules);
-}
-
-/** The canonical text of a gate (parseGateText(gateText(g)) gives the same rules). */
+/** The canonical text of a gate (compileGate(gateText(g)) gives the same rules). */
 export function gateText(g: Gate): string {
   return g.rules.map(ruleLine).join('\n');
 }

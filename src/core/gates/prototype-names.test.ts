@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateSetting, readGateFile } from '../../cli/gate-args';
-import { checkDraft } from '../../ui/gates/editor';
+import { checkGateDraft } from '../../ui/gates/editor';
 import { checkField, configFromQuery, encodeQueryValue, makeConfig } from '../config';
 import { BUNDLE_SCHEMA, BUNDLE_SCHEMA_VERSION, parseBundle } from '../experiment/bundle';
 import { parseExperimentSpec } from '../experiment/spec';
-import { compileExpression, compileGate, evaluate, GateError, parseDecision, parseGateJson, parseRuleLine, SAMPLE_FIELDS } from './index';
+import { parseDecision, parseRuleLine } from './gate';
+import { compileExpression, compileGate, compileGateJson, evaluate, GateError, SAMPLE_FIELDS } from './index';
 
 const NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__', 'prototype', 'hasOwnProperty', 'valueOf', 'toString'])];
 const name = fc.constantFrom(...NAMES);
@@ -42,9 +43,9 @@ describe('names of Object.prototype at every gate entry point', () => {
       fc.property(rule, ({ n, line }) => {
         clear(thrown(() => compileGate(line)), n);
         expect(() => parseRuleLine(line)).toThrow(GateError);
-        clear(thrown(() => parseGateJson({ rules: [line] })), n);
+        clear(thrown(() => compileGateJson({ rules: [line] })), n);
         const [when, then] = line.split(' => ');
-        clear(thrown(() => parseGateJson({ rules: [{ when, then }] })), n);
+        clear(thrown(() => compileGateJson({ rules: [{ when, then }] })), n);
       }),
       { numRuns: 300, seed: 16 },
     );
@@ -54,8 +55,8 @@ describe('names of Object.prototype at every gate entry point', () => {
       clear(thrown(() => compileExpression(`${n} > 0`, SAMPLE_FIELDS)), n);
     }
     // a JSON gate whose own key is "__proto__" (JSON.parse makes it an own property)
-    expect(() => parseGateJson(JSON.parse('{"rules": ["true => drop"], "__proto__": {"x": 1}}'))).toThrow(/unknown key "__proto__"/);
-    expect(() => parseGateJson(JSON.parse('{"rules": [{"when": "true", "then": "drop", "__proto__": 1}]}'))).toThrow(/unknown key "__proto__"/);
+    expect(() => compileGateJson(JSON.parse('{"rules": ["true => drop"], "__proto__": {"x": 1}}'))).toThrow(/unknown key "__proto__"/);
+    expect(() => compileGateJson(JSON.parse('{"rules": [{"when": "true", "then": "drop", "__proto__": 1}]}'))).toThrow(/unknown key "__proto__"/);
   });
 
   it('evaluation reads only own properties of a record (a field named like a prototype key is missing, not inherited)', () => {
@@ -89,7 +90,7 @@ describe('names of Object.prototype at every gate entry point', () => {
         clear(thrown(() => readGateFile(file)), n);
         writeFileSync(file, JSON.stringify({ rules: [line] }));
         clear(thrown(() => readGateFile(file)), n);
-        const draft = checkDraft(line);
+        const draft = checkGateDraft(line);
         expect(draft.gate).toBeNull();
         clear(draft.problems.map((p) => p.reason).join('; '), n);
       }

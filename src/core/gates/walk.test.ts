@@ -3,7 +3,7 @@
 // edit, the URL codec — gets the compiled gate; in the worker (modules and a compile cache of its
 // own), the message's check parses it once and the loop's gateOf reuses it (docs/gates.md, "The walk").
 import { describe, expect, it, vi } from 'vitest';
-import { checkDraft, normalized } from '../../ui/gates/editor';
+import { checkGateDraft, normalized } from '../../ui/gates/editor';
 import { configFromQuery, configToQuery, makeConfig, withField } from '../config';
 import { recorder, tabularSessionDeps } from '../../../tests/support/session-deps';
 import { gateOf } from './builtin';
@@ -13,7 +13,7 @@ describe('a gate rule from the editor to the loop', () => {
   it('is parsed once on the page side: the editor\'s check; Apply, the URL and the loop reuse it', () => {
     const typed = '\n  votes_pos > 0 && votes_neg > 0 => drop # votes disagree   \ntrue => mask1 rl\n\n';
     const start = gateParses();
-    const check = checkDraft(typed); // every keystroke: the text Apply would send
+    const check = checkGateDraft(typed); // every keystroke: the text Apply would send
     expect(check.problems).toEqual([]);
     expect(gateParses()).toBe(start + 1);
     const config = withField(makeConfig(), 'gate', normalized(typed)); // Apply: Lab.setField → LabSettings.setField

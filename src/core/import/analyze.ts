@@ -1,11 +1,11 @@
 // The two passes the lab and the CLI run over a set of log files: `scanLogs` (format, counts,
 // issues, the first samples for the rules preview) and `measureLogs` (every sample classified and
 // measured into per-step frames). Both stream; neither holds the files.
-import { parseGateText } from '../gates/index';
+import { compileGate } from '../gates/index';
 import type { MetricsFrame } from '../metrics';
-import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure';
-import { importSamples, type ImportOptions, type ImportResult } from './pipeline';
-import { BehaviorClassifier, StateClassifier, parseBehaviorSpec, parseStatesSpec, type BehaviorSpec, type StatesSpec } from './rules';
+import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure/measure';
+import { importSamples, type ImportOptions, type ImportResult } from './read/pipeline';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from './rules/rules';
 import type { ImportSource, ImportedSample } from './types';
 
 export const PREVIEW_SAMPLES = 200;
@@ -33,7 +33,7 @@ export async function scanLogs(sources: readonly ImportSource[], opts: ImportOpt
 
 export interface MeasureSpec {
   states: StatesSpec;
-  behaviors: BehaviorSpec;
+  behaviors: BehaviorRuleSet;
   /** Feasibility threshold ε of behavior support. */
   eps: number;
   /** Gate text (the gates' rule language, one rule per line) replayed on every step, or none. */
@@ -55,9 +55,9 @@ export const OPEN_STEPS = 2;
 
 export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void): Promise<MeasureResult> {
   const statesSpec = parseStatesSpec(spec.states);
-  const behaviorSpec = parseBehaviorSpec(spec.behaviors);
+  const behaviorSpec = parseBehaviorRuleSet(spec.behaviors);
   if (!(spec.eps >= 0 && spec.eps < 1)) throw new Error(`eps: expected a number in [0, 1), got ${spec.eps}`);
-  const gate = spec.gate ? parseGateText(spec.gate) : null;
+  const gate = spec.gate ? compileGate(spec.gate) : null;
   let delivered = 0;
   // Bounded memory for a log in step order; a log out of order is read again holding every step
   // (onSample sees each sample once: the second pass skips those the first one delivered).

@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../config';
 import { Run } from '../loop';
 import { behaviorScalars } from '../metrics';
-import { TASKS } from '../tasks/index';
+import { BUILTIN_TASKS } from '../tasks/builtin';
 import { tabularFactory } from '../../../tests/support/factory';
 import { openParquet } from '../../io/hyparquet';
-import { re2Engine } from '../../io/re2';
+import { nodeRegexEngine } from '../../io/regex/node';
 import { trlParquet } from '../../io/trl-parquet';
 import { measureLogs } from './analyze';
-import { EXPORT_FORMATS, exportRun, labRules, type StepTraces } from './export';
+import { EXPORT_FORMATS, exportRun, labRules, type StepTraces } from './formats/export';
 import { memorySource } from './sources';
 import type { ImportSource } from './types';
 
@@ -30,7 +30,7 @@ async function labRun(cfg: Config, n: number): Promise<StepTraces[]> {
 
 /** The reference: the lab's own labels of the traced samples, through the lab's metric function. */
 function expected(cfg: Config, steps: StepTraces[], eps: number) {
-  const names = TASKS[cfg.task].behaviors.map((b) => b.name);
+  const names = BUILTIN_TASKS[cfg.task].behaviors.map((b) => b.name);
   return steps.map(({ traces }) => {
     const out: Record<string, number> = {};
     for (const st of new Set(traces.map((t) => t.state))) {
@@ -66,7 +66,7 @@ describe('export → import round trip', () => {
         'regex',
       ]);
       for (const [format, src, by] of sources) {
-        const m = await measureLogs(src, { ...labRules(cfg, by), eps }, { parquet: openParquet, regex: re2Engine });
+        const m = await measureLogs(src, { ...labRules(cfg, by), eps }, { parquet: openParquet, regex: nodeRegexEngine() });
         expect(m.issues, format).toEqual([]);
         expect(m.frames.map((f) => f.step), format).toEqual(steps.map((s) => s.step));
         m.frames.forEach((f, i) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { behaviorInfo, requestGap } from './behavior-info';
 import { measureBehavior } from '../metrics';
 import type { Generated } from '../serve';
-import { TASKS } from '../tasks/index';
+import { BUILTIN_TASKS } from '../tasks/builtin';
 import { CONTEXT } from '../tasks/vocab';
 
 /** I(S;B) straight from the joint: Σ p(s,b) log(p(s,b) / (p(s) p(b))), uniform p(s). */
@@ -63,7 +63,7 @@ describe('behaviorInfo', () => {
   });
 
   it('measureBehavior reports them under support/ names from the sampled distributions', () => {
-    const task = TASKS.strategies;
+    const task = BUILTIN_TASKS.strategies;
     // math: all decompose; code: all decompose; explain: half search-first, half invalid
     const states = [0, 0, 1, 1, 2, 2];
     const behavior = [0, 0, 0, 0, 2, -1];

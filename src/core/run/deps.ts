@@ -22,7 +22,3 @@ export interface SessionDeps {
   /** Default systemClock (real waits between steps while playing at a set speed). */
   clock?: Clock;
 }
-
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}

@@ -6,7 +6,7 @@ import type { PolicyShape } from '../engine';
 import { Run } from '../loop';
 import type { MetricsFrame } from '../metrics';
 import { policyShape, pretrainBase } from '../pretrain';
-import { TASKS } from '../tasks/index';
+import { BUILTIN_TASKS } from '../tasks/builtin';
 import { createTabularEngine } from '../../engine/tabular/tabular-engine';
 import { tabularSessionDeps } from '../../../tests/support/session-deps';
 import { TabularPopulation } from '../../engine/tabular/tabular-population';
@@ -17,7 +17,7 @@ const cfg = (patch: Partial<Config> = {}) => makeConfig({ lr: 0.05, behaviorSamp
 
 async function base(c: Config): Promise<Float32Array> {
   const e = createTabularEngine(policyShape(c));
-  await pretrainBase(e, TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
+  await pretrainBase(e, BUILTIN_TASKS[c.task], 0, { steps: 10, batch: 32, lr: 0.05, temperature: c.temperature });
   return e.getWeights();
 }
 

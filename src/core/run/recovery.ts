@@ -5,6 +5,7 @@
  * timeline up to the step it had reached (deterministic: the same frames again). One plan for every
  * case, read by the session's init (ResumeFrom) and by the page (what to keep, what to say).
  */
+import { errorText } from '../unknown';
 import { makeConfig, type Config } from '../config';
 import type { TimelineEntry } from '../loop';
 import type { MetricsFrame } from '../metrics';
@@ -77,7 +78,7 @@ export function snapshotWithin(snapshot: LabSnapshot | null, keptTo: number): La
  * else '' (a failing worker: the watchdog's business, a later snapshot may work).
  */
 export function snapshotRefusal(e: unknown): string {
-  const why = e instanceof Error ? e.message : String(e);
+  const why = errorText(e);
   return /cannot export/.test(why) ? why : '';
 }
 

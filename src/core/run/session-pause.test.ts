@@ -92,4 +92,15 @@ describe('RunSession pause at a step boundary', () => {
     expect(frames.map((f) => f.step)).toEqual(frames.map((_, i) => i + 1));
     await s.dispose();
   });
+
+  it("a reset's new run reports no steps/s until it plays (not the old run's rate)", async () => {
+    const { s, inFlight } = session();
+    await s.init();
+    await s.play();
+    await inFlight(3);
+    const paused = await within(s.pause(), 'pause');
+    expect(paused.stepsPerSecond).toBeGreaterThan(0);
+    expect((await s.reset()).stepsPerSecond).toBe(0);
+    await s.dispose();
+  });
 });

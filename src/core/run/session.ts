@@ -14,7 +14,8 @@ import { Run } from '../loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
 import { policyShape } from '../pretrain';
 import { systemClock, type Clock } from './clock';
-import { errorText, type BaseWeights, type SessionDeps } from './deps';
+import type { BaseWeights, SessionDeps } from './deps';
+import { errorText } from '../unknown';
 import { createCoalescer, streamed, type Coalescer } from './frames';
 import { replayTo } from './replay';
 import { startRun } from './start';
@@ -198,6 +199,7 @@ export class RunSession {
     await this.disposeRun();
     this.config = config;
     this.runId++;
+    this.transport.rate = 0; // the rate measured on the run before is not this run's
     this.resumed = null;
     this.origin = this.fork?.step ?? 0;
     this.poisoned = '';

@@ -3,6 +3,7 @@
  * bytes in base64 ({"$f32": "..."}, {"$f64": "..."}: every bit kept, -0 and NaN payloads included),
  * and reading checks the shape and the settings before anything runs on it.
  */
+import { errorText, isObject } from '../unknown';
 import { makeConfig } from '../config';
 import type { LabSnapshot } from './types';
 
@@ -31,8 +32,6 @@ function fromBase64(text: string, width: 4 | 8): Float32Array | Float64Array {
   return width === 4 ? new Float32Array(bytes.buffer) : new Float64Array(bytes.buffer);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function revive(_key: string, v: unknown): unknown {
   if (!isObject(v)) return v;
   const keys = Object.keys(v);
@@ -48,7 +47,7 @@ export function snapshotFromJson(text: string): LabSnapshot {
   try {
     doc = JSON.parse(text.replace(/^\uFEFF/, ''), revive);
   } catch (e) {
-    throw new Error(`not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new Error(`not valid JSON (${errorText(e)})`);
   }
   if (!isObject(doc) || doc.format !== SNAPSHOT_FILE_FORMAT) throw new Error(`not a run snapshot (expected "format": "${SNAPSHOT_FILE_FORMAT}")`);
   const s = doc.snapshot;

@@ -7,6 +7,7 @@ import type { Rng } from '../rng';
 import type { Vote } from './judge';
 import { INVALID_NAME, type TaskSpec, type TransitionSpec } from './spec';
 import type { Env, Task, Transition } from './types';
+import { own } from './validate';
 import { LAB_TOKEN_NAMES, slotToken, type TokenNames } from './vocab';
 
 interface Step {
@@ -42,12 +43,19 @@ function bernoulli(p: number, r: Rng): boolean {
 function compileStep(t: TransitionSpec, states: readonly string[], behaviors: readonly string[]): Step {
   const next = t.next === 'end' ? null : t.next === 'uniform' ? 'uniform'
     : typeof t.next === 'string' ? states.map((s) => (s === t.next ? 1 : 0))
-      : states.map((s) => (t.next as Record<string, number>)[s] ?? 0);
+      : states.map((s) => own(t.next as Record<string, number>, s) ?? 0);
   return {
     truth: t.truth,
     hint: t.hint ? { to: behaviors.indexOf(t.hint.to), p: t.hint.p ?? 1, notPositive: t.hint.when === 'not-positive' } : null,
     next, outcome: t.outcome ?? 0, nextMessage: t.nextMessage ?? true,
   };
+}
+
+/** An entry a valid spec holds as its own (never one of Object.prototype's members). */
+function ownOf<T>(o: Readonly<Record<string, T>>, k: string): T {
+  const v = own(o, k);
+  if (v === undefined) throw new Error(`task spec: ${JSON.stringify(k)} is missing (validate the spec first)`);
+  return v;
 }
 
 /** The runtime task of a spec that `validateTaskSpec` accepted. */
@@ -56,7 +64,7 @@ export function taskFromSpec(spec: TaskSpec): Task {
   const behaviorNames = spec.behaviors.map((b) => b.name);
   const stateNames = spec.states.map((s) => s.name);
   const long = spec.kind === 'long-horizon';
-  const table = spec.states.map((s) => [...behaviorNames, INVALID_NAME].map((b) => compileStep(s.act[b], stateNames, behaviorNames)));
+  const table = spec.states.map((s) => [...behaviorNames, INVALID_NAME].map((b) => compileStep(ownOf(s.act, b), stateNames, behaviorNames)));
   const fixedStart = spec.start === 'uniform' ? -1 : stateNames.indexOf(spec.start);
   const n = spec.states.length;
 
@@ -107,7 +115,7 @@ export function taskFromSpec(spec: TaskSpec): Task {
       markers: b.markers.map((m) => slotToken('markers', names.markers.indexOf(m))),
       hint: slotToken('hints', names.hints.indexOf(b.hint)),
     })),
-    baseMix: spec.states.map((s) => behaviorNames.map((b) => s.baseMix[b])),
+    baseMix: spec.states.map((s) => behaviorNames.map((b) => ownOf(s.baseMix, b))),
     gold: spec.states.map((s) => behaviorNames.indexOf(s.gold)),
     good: spec.states.map((s) => s.good.map((g) => behaviorNames.indexOf(g)).sort((a, b) => a - b)),
     longHorizon: long,

@@ -1,10 +1,7 @@
 // Names and token slots of a fitted task: an imported state or behavior keeps its name where the
 // spec's name rule allows it (so the fitted run's metric keys line up with the import's), else it
 // is spelled safely; each gets its own token slot, in the import's order, with a readable name.
-import type { VocabularySpec } from './spec';
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.:-]{0,39}$/;
-const TOKEN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/;
+import { SPEC_NAME, TOKEN_NAME, type VocabularySpec } from './spec';
 
 function unique(candidate: string, used: Set<string>, fallback: string): string {
   let name = candidate;
@@ -15,8 +12,8 @@ function unique(candidate: string, used: Set<string>, fallback: string): string 
 }
 
 /** A spec name for an import name: the same when it is one, else with each other character as "_". */
-export function specName(raw: string, used: Set<string>, fallback: string, pattern = NAME): string {
-  let s = raw.replace(pattern === NAME ? /[^A-Za-z0-9 _.:-]/g : /[^A-Za-z0-9_.:-]/g, '_').replace(/^[^A-Za-z0-9]+/, '').slice(0, 40);
+export function specName(raw: string, used: Set<string>, fallback: string, pattern = SPEC_NAME): string {
+  let s = raw.replace(pattern === SPEC_NAME ? /[^A-Za-z0-9 _.:-]/g : /[^A-Za-z0-9_.:-]/g, '_').replace(/^[^A-Za-z0-9]+/, '').slice(0, 40);
   if (!pattern.test(s)) s = fallback;
   return unique(s, used, fallback);
 }
@@ -49,9 +46,9 @@ export function fittedNames(states: readonly string[], behaviors: readonly strin
     states: s,
     behaviors: b,
     vocabulary: {
-      states: s.map((x, i) => specName(x, tokens, `state${i + 1}`, TOKEN)),
+      states: s.map((x, i) => specName(x, tokens, `state${i + 1}`, TOKEN_NAME)),
       markers: b.map((x, i) => markerName(x, markers, i)),
-      hints: b.map((x, i) => specName(`hint:${x}`, hints, `hint${i + 1}`, TOKEN)),
+      hints: b.map((x, i) => specName(`hint:${x}`, hints, `hint${i + 1}`, TOKEN_NAME)),
     },
   };
 }

@@ -1,13 +1,11 @@
-// Task registry (the built-in specs, compiled) and the reference (base) distribution used for
-// pretraining and SFT on gold.
+// The reference (base) distribution used for pretraining and SFT on gold (the built-in tasks are
+// in builtin.ts, a config's task in registry.ts).
 import type { Rng } from '../rng';
-import { BUILTIN_TASKS } from './builtin';
 import { renderBehavior } from './grammar';
-import type { Task, TaskName } from './types';
+import type { Task } from './types';
 import { CONTEXT, PROMPT_LENGTH, promptTokens } from './vocab';
 
-export const TASKS: Record<TaskName, Task> = BUILTIN_TASKS;
-export type { Task, TaskName } from './types';
+export type { Task } from './types';
 
 export interface ReferenceOptions {
   /** Share of rows whose prompt carries a hint token. */

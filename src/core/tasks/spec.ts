@@ -81,3 +81,8 @@ export interface TaskSpec {
 }
 
 export const INVALID_NAME = 'invalid';
+
+/** A state's or behavior's name: letters, digits, space and _.:- (at most 40; it appears in metric keys). */
+export const SPEC_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.:-]{0,39}$/;
+/** A token slot's name: as SPEC_NAME without the space. */
+export const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/;

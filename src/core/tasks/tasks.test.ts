@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
 import { INVALID, classify, renderBehavior } from './grammar';
-import { TASKS, referenceBatch, referenceMix, REFERENCE_DEFAULTS } from './index';
+import { BUILTIN_TASKS } from './builtin';
+import { referenceBatch, referenceMix, REFERENCE_DEFAULTS } from './index';
 import { castVotes, chooseHint, majority, type HintVote } from './judge';
 import { CONTEXT, EOS, FILLER_BASE, NEW_TOKENS, PROMPT_LENGTH, VOCAB, VOCAB_USED, markerToken } from './vocab';
 
@@ -38,7 +39,7 @@ describe('judge', () => {
 });
 
 describe('classifier', () => {
-  const b = TASKS.strategies.behaviors.map((x) => x.markers);
+  const b = BUILTIN_TASKS.strategies.behaviors.map((x) => x.markers);
   const [PLAN, STEP, ANSWER, CHECK] = (['PLAN', 'STEP', 'ANSWER', 'CHECK'] as const).map(markerToken);
   const f = FILLER_BASE;
   it('reads structure and ignores fillers', () => {
@@ -54,7 +55,7 @@ describe('classifier', () => {
   });
   it('every rendered behavior classifies back, in every task', () => {
     const rng = new Rng(3);
-    for (const task of Object.values(TASKS)) {
+    for (const task of Object.values(BUILTIN_TASKS)) {
       const markers = task.behaviors.map((x) => x.markers);
       for (let i = 0; i < markers.length; i++) {
         for (let k = 0; k < 20; k++) {
@@ -69,7 +70,7 @@ describe('classifier', () => {
 
 describe('tasks', () => {
   it('reference mixes and batches', () => {
-    const t = TASKS.strategies;
+    const t = BUILTIN_TASKS.strategies;
     expect(referenceMix(t, 0, null, REFERENCE_DEFAULTS)).toEqual([0.3, 0.4, 0.2, 0.1]);
     const hinted = referenceMix(t, 0, 3, REFERENCE_DEFAULTS);
     expect(hinted[3]).toBeGreaterThan(0.8);
@@ -81,15 +82,15 @@ describe('tasks', () => {
   });
   it('assistant sessions end without a next state; toolchain ends with an outcome', () => {
     const rng = new Rng(5);
-    const env = TASKS.assistant.newEnv(rng, 3);
+    const env = BUILTIN_TASKS.assistant.newEnv(rng, 3);
     const tr = [env.act(0, rng), env.act(1, rng), env.act(2, rng)];
     expect(tr.map((x) => x.hasNext)).toEqual([true, true, false]);
     expect(tr[2].done).toBe(true);
-    const tc = TASKS.toolchain.newEnv(rng, 4);
+    const tc = BUILTIN_TASKS.toolchain.newEnv(rng, 4);
     const a = tc.act(2, rng);
     expect(a.done).toBe(true);
     expect(a.outcome === 0 || a.outcome === 1).toBe(true);
-    expect(TASKS.toolchain.good[0]).toEqual([0]);
-    expect(TASKS.strategies.good).toEqual([[0], [3], [0, 2]]);
+    expect(BUILTIN_TASKS.toolchain.good[0]).toEqual([0]);
+    expect(BUILTIN_TASKS.strategies.good).toEqual([[0], [3], [0, 2]]);
   });
 });

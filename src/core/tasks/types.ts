@@ -5,8 +5,6 @@ import type { Vote } from './judge';
 import type { TaskKind } from './spec';
 import type { TokenNames } from './vocab';
 
-export type { BuiltinTaskName as TaskName } from './builtin';
-
 export interface StateDef {
   /** Short name used in metric keys (`support/behavior_support/<name>`). */
   name: string;

@@ -47,3 +47,16 @@ describe('task spec validation', () => {
     expect(parseTaskSpec(JSON.stringify(BUILTIN_SPECS.toolchain)).ok).toBe(true);
   });
 });
+
+describe('a spec nested thousands of levels deep', () => {
+  it('is refused naming the depth limit, never a RangeError (as text, as a value, at any field)', () => {
+    for (const depth of [4000, 90_000]) {
+      const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      const text = JSON.stringify(BUILTIN_SPECS.strategies).replace('"kind":"single-turn"', `"kind":${deep}`);
+      for (const r of [parseTaskSpec(text), validateTaskSpec(JSON.parse(text)), parseTaskSpec(deep)]) {
+        expect(r.ok).toBe(false);
+        expect(r.errors).toEqual([{ path: '', value: '"nested too deep"', message: 'the task spec nests objects or arrays more than 64 levels deep (the limit is 64)' }]);
+      }
+    }
+  });
+});

@@ -1,8 +1,10 @@
 // Validation of a task spec: every problem as (path, value, why), so an editor can put the message at
 // the field and a CLI or URL can name it. Nothing is repaired silently.
+import { isObject } from '../unknown';
 import {
-  INVALID_NAME, TASK_FORMAT, TASK_VERSION, type TaskSpec, type VocabularySpec,
+  INVALID_NAME, SPEC_NAME, TASK_FORMAT, TASK_VERSION, TOKEN_NAME, type TaskSpec, type VocabularySpec,
 } from './spec';
+import { depthError } from '../json-depth';
 import { HINT_SLOTS, LAB_TOKEN_NAMES, MARKER_SLOTS, RESPONSE_MAX, STATE_SLOTS } from './vocab';
 
 export interface SpecError {
@@ -16,21 +18,27 @@ export interface SpecError {
 /** Longest spec text accepted (a generous bound on what 10 states × 12 behaviors take). */
 export const SPEC_TEXT_MAX = 200_000;
 const SUM_TOLERANCE = 1e-6;
-const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.:-]{0,39}$/;
 const MARKER = /^[A-Z]{1,16}$/;
-const TOKEN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/;
+
+/**
+ * `o[k]` when `k` is o's own key, else undefined: a behavior or state may be named like a member of
+ * Object.prototype ("constructor", "toString"), and a lookup by `in` or `[]` would find that instead.
+ */
+export function own<T>(o: Readonly<Record<string, T>>, k: string): T | undefined {
+  return Object.hasOwn(o, k) ? o[k] : undefined;
+}
 
 function show(v: unknown): string {
-  let s: string;
+  let s: string | undefined;
   try {
     s = v === undefined ? 'missing' : JSON.stringify(v);
   } catch {
-    s = String(v);
+    s = undefined;
   }
+  s ??= Object.prototype.toString.call(v);
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isProb = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1;
 
 class Checker {
@@ -42,7 +50,7 @@ class Checker {
   /** Only the listed keys (a typo is an error, not an ignored field). */
   keys(path: string, o: Record<string, unknown>, required: readonly string[], optional: readonly string[] = []): boolean {
     let ok = true;
-    for (const k of required) if (!(k in o)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, undefined, 'required');
+    for (const k of required) if (!Object.hasOwn(o, k)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, undefined, 'required');
     for (const k of Object.keys(o)) {
       if (!required.includes(k) && !optional.includes(k)) ok = this.fail(`${path}${path ? '.' : ''}${k}`, o[k], `unknown field (known: ${[...required, ...optional].join(', ')})`);
     }
@@ -74,7 +82,7 @@ class Checker {
       else if (!isProb(p)) ok = this.fail(`${path}.${k}`, p, 'a probability in [0, 1]');
       else sum += p;
     }
-    if (!allowMissing) for (const n of names) if (!(n in v)) ok = this.fail(`${path}.${n}`, undefined, 'required (0 is allowed)');
+    if (!allowMissing) for (const n of names) if (!Object.hasOwn(v, n)) ok = this.fail(`${path}.${n}`, undefined, 'required (0 is allowed)');
     if (ok && Math.abs(sum - 1) > SUM_TOLERANCE) ok = this.fail(path, `sum ${sum}`, 'probabilities must sum to 1');
     return ok;
   }
@@ -93,9 +101,9 @@ function checkVocabulary(c: Checker, v: unknown): VocabularySpec {
     return xs.filter((x): x is string => typeof x === 'string');
   };
   return {
-    states: part('states', STATE_SLOTS, TOKEN, 'a token name: letters, digits, _.:- (at most 40)'),
+    states: part('states', STATE_SLOTS, TOKEN_NAME, 'a token name: letters, digits, _.:- (at most 40)'),
     markers: part('markers', MARKER_SLOTS, MARKER, 'a marker name: 1–16 capital letters A–Z'),
-    hints: part('hints', HINT_SLOTS, TOKEN, 'a token name: letters, digits, _.:- (at most 40)'),
+    hints: part('hints', HINT_SLOTS, TOKEN_NAME, 'a token name: letters, digits, _.:- (at most 40)'),
   };
 }
 
@@ -132,6 +140,11 @@ export type SpecCheck = { ok: true; spec: TaskSpec; errors: [] } | { ok: false; 
 /** Check a parsed spec; every problem with its path. */
 export function validateTaskSpec(input: unknown): SpecCheck {
   const c = new Checker();
+  const deep = depthError(input, 'the task spec');
+  if (deep) {
+    c.fail('', 'nested too deep', deep);
+    return { ok: false, spec: null, errors: c.errors };
+  }
   if (!isObject(input)) {
     c.fail('', input, 'a task spec is a JSON object');
     return { ok: false, spec: null, errors: c.errors };
@@ -140,7 +153,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
   c.keys('', s, ['format', 'version', 'name', 'kind', 'start', 'behaviors', 'states'], ['description', 'vocabulary']);
   if (s.format !== TASK_FORMAT) c.fail('format', s.format, `must be "${TASK_FORMAT}"`);
   if (s.version !== TASK_VERSION) c.fail('version', s.version, `this lab reads version ${TASK_VERSION}`);
-  c.name('name', s.name, NAME, 'a name: 1–40 letters, digits, space, _.:- (starting with a letter or digit)');
+  c.name('name', s.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:- (starting with a letter or digit)');
   if (s.description !== undefined && (typeof s.description !== 'string' || s.description.length > 2000)) c.fail('description', s.description, 'text of at most 2,000 characters');
   const kind = s.kind;
   if (kind !== 'single-turn' && kind !== 'multi-turn' && kind !== 'long-horizon') c.fail('kind', kind, "'single-turn', 'multi-turn' or 'long-horizon'");
@@ -153,7 +166,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
       const p = `behaviors[${i}]`;
       if (!isObject(b)) return void c.fail(p, b, 'expected {name, markers, hint}');
       c.keys(p, b, ['name', 'markers', 'hint']);
-      if (c.name(`${p}.name`, b.name, NAME, 'a name: 1–40 letters, digits, space, _.:-')) {
+      if (c.name(`${p}.name`, b.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:-')) {
         if (b.name === INVALID_NAME) c.fail(`${p}.name`, b.name, `"${INVALID_NAME}" names a response that is no behavior`);
         behaviors.push(b.name);
       }
@@ -185,7 +198,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
       const p = `states[${i}]`;
       if (!isObject(st)) return void c.fail(p, st, 'expected {name, token, baseMix, gold, good, act}');
       c.keys(p, st, ['name', 'token', 'baseMix', 'gold', 'good', 'act']);
-      c.name(`${p}.name`, st.name, NAME, 'a name: 1–40 letters, digits, space, _.:-');
+      c.name(`${p}.name`, st.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:-');
       if (typeof st.token !== 'string' || !vocab.states.includes(st.token)) c.fail(`${p}.token`, st.token, `a state token: ${vocab.states.join(', ')}`);
       c.mix(`${p}.baseMix`, st.baseMix, behaviors, false);
       if (typeof st.gold !== 'string' || !behaviors.includes(st.gold)) c.fail(`${p}.gold`, st.gold, `a behavior: ${behaviors.join(', ')}`);
@@ -197,7 +210,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
       }
       if (!isObject(st.act)) return void c.fail(`${p}.act`, st.act, `expected {behavior: transition} for ${[...behaviors, INVALID_NAME].join(', ')}`);
       c.keys(`${p}.act`, st.act, [...behaviors, INVALID_NAME]);
-      for (const b of [...behaviors, INVALID_NAME]) if (b in st.act) checkTransition(c, `${p}.act.${b}`, st.act[b], String(kind), states, behaviors);
+      for (const b of [...behaviors, INVALID_NAME]) if (Object.hasOwn(st.act, b)) checkTransition(c, `${p}.act.${b}`, st.act[b], String(kind), states, behaviors);
     });
   }
   if (typeof s.start !== 'string' || (s.start !== 'uniform' && !states.includes(s.start))) c.fail('start', s.start, `'uniform' or a state: ${states.join(', ')}`);

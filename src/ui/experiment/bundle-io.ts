@@ -3,6 +3,7 @@
  * a validated bundle (core parseBundle) or its per-field errors, a bundle → a stored record, and
  * stored runs side by side as one read-only experiment.
  */
+import { errorText } from '../../core/unknown';
 import pkg from '../../../package.json';
 import { BundleError, makeBundle, parseBundle, runIndex, type BundleRun, type ExperimentBundle } from '../../core/experiment/bundle';
 import { cellCount, type ExperimentSpec } from '../../core/experiment/spec';
@@ -37,7 +38,7 @@ export function readBundle(text: string): { bundle: ExperimentBundle } | { error
     return { bundle: parseBundle(text) };
   } catch (e) {
     if (e instanceof BundleError) return { errors: e.errors.map((f) => `${f.field}: ${f.message}`) };
-    return { errors: [e instanceof Error ? e.message : String(e)] };
+    return { errors: [errorText(e)] };
   }
 }
 

@@ -6,6 +6,7 @@
  * none were kept, and the message says which. One tab trains a stored experiment at a time (its
  * writer lock): another tab opens it read-only and says so.
  */
+import { errorText } from '../../core/unknown';
 import { experimentCells, type ExperimentSpec } from '../../core/experiment/spec';
 import type { ExperimentBundle } from '../../core/experiment/bundle';
 import type { CellInit } from '../../../workers/experiment.api';
@@ -17,7 +18,6 @@ import { bundleRecord, compareRecords, readBundle } from './bundle-io';
 import { OpenExperiment } from './open-experiment.svelte';
 import type { CellRunnerOptions } from './runner';
 
-const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class ExperimentLab {
   store: ExperimentStore | null = null;
@@ -42,7 +42,7 @@ export class ExperimentLab {
       await fn();
     } catch (e) {
       if (e instanceof StoreError) this.storeProblem = e.message;
-      else this.message = errText(e);
+      else this.message = errorText(e);
     }
   }
 
@@ -52,7 +52,7 @@ export class ExperimentLab {
       try {
         this.store = await ExperimentStore.open();
       } catch (e) {
-        this.storeProblem = `${errText(e)} Experiments still train, but are not stored.`;
+        this.storeProblem = `${errorText(e)} Experiments still train, but are not stored.`;
         return;
       }
       await this.refresh();
@@ -125,7 +125,7 @@ export class ExperimentLab {
     try {
       await fn(this.store);
     } catch (e) {
-      this.storeProblem = errText(e);
+      this.storeProblem = errorText(e);
     }
   }
 

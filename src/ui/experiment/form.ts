@@ -4,6 +4,7 @@
  * parseField; the assembled spec is validated by the core's parseExperimentSpec, and every problem
  * comes back as one line naming its field.
  */
+import { errorText } from '../../core/unknown';
 import { formatField, parseField, type Config, type ConfigKey } from '../../core/config';
 import { parseExperimentSpec, type ExperimentSpec } from '../../core/experiment/spec';
 
@@ -46,7 +47,7 @@ export function parsePatch(body: string, where: string, errors: string[]): Parti
     try {
       patch[key] = parseField(key, kv.slice(eq + 1).trim());
     } catch (e) {
-      errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+      errors.push(`${where}: ${errorText(e)}`);
     }
   }
   return patch as Partial<Config>;
@@ -87,7 +88,7 @@ export function specFromForm(f: ExperimentForm): { spec: ExperimentSpec } | { er
     return { spec: parseExperimentSpec({ version: 1, name: f.name.trim(), base, variants, seeds, steps: f.steps, ...extra }) };
   } catch (e) {
     const list = (e as { errors?: { field: string; message: string }[] }).errors;
-    return { errors: list ? list.map((x) => `${x.field}: ${x.message}`) : [e instanceof Error ? e.message : String(e)] };
+    return { errors: list ? list.map((x) => `${x.field}: ${x.message}`) : [errorText(e)] };
   }
 }
 

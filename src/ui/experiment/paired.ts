@@ -4,6 +4,7 @@
  * that cover the window, sign test, bootstrap CI). Nothing is computed here but the inputs. While
  * cells still train, a window left open ends at the step every training cell has reached.
  */
+import { errorText } from '../../core/unknown';
 import { makeBundle } from '../../core/experiment/bundle';
 import { pairedFromBundle, type BundlePairs } from '../../core/experiment/compare';
 import { experimentCells, type ExperimentSpec } from '../../core/experiment/spec';
@@ -42,6 +43,6 @@ export function pairedTable(spec: ExperimentSpec, frames: readonly (readonly Met
   try {
     return { pairs: pairedFromBundle(makeBundle(spec, runs, ''), q.metric, q.a, q.b, { from: q.from, to, higherIsBetter: q.higherIsBetter }), problem: '', soFar };
   } catch (e) {
-    return { pairs: null, problem: e instanceof Error ? e.message : String(e), soFar };
+    return { pairs: null, problem: errorText(e), soFar };
   }
 }

@@ -3,7 +3,7 @@
  * the editor, a refused Apply, a change of the run's gate and, through the tab's session storage,
  * a reload), whether the editor is open, and its check by the core. Logic in editor.ts (pure).
  */
-import { checkDraft, follow, normalized, storedDraft, type Draft } from './editor';
+import { checkGateDraft, follow, normalized, storedDraft, type Draft } from './editor';
 
 const KEY = 'invariant-lab/gate-draft';
 
@@ -12,7 +12,7 @@ export class GateDraft {
   #d = $state<Draft>({ text: '', applied: '' });
   /** The edited draft that a loaded gate or a revert replaced (one step back, so nothing typed is lost). */
   #previous = $state<string | null>(null);
-  readonly check = $derived(checkDraft(this.#d.text));
+  readonly check = $derived(checkGateDraft(this.#d.text));
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
     let kept: ReturnType<typeof storedDraft> = null;

@@ -1,29 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_FIELDS } from '../../core/gates/index';
-import { appliedText, checkDraft, complete, completions, follow, normalized, problemText, storedDraft, wordAt } from './editor';
+import { appliedText, checkGateDraft, complete, completions, follow, normalized, problemText, storedDraft, wordAt } from './editor';
 
 const NAMES = Object.keys(SAMPLE_FIELDS);
 
 describe('gate editor logic', () => {
   it('locates the core\'s problems by editor line and character (blank lines counted)', () => {
     const text = 'true => mask1 rl\n\n  socre > 0 => drop # typo\nvotes_pos > 0 => keep';
-    const { gate, problems } = checkDraft(text);
+    const { gate, problems } = checkGateDraft(text);
     expect(gate).toBeNull();
     expect(problems.map(problemText)).toEqual([
       'line 3, character 3: unknown field "socre"; did you mean "score"?',
       'line 4, character 18: unknown decision "keep": expected drop, mask0, mask1',
     ]);
     expect(problems[0].text.slice(problems[0].col - 1, problems[0].end - 1)).toBe('socre');
-    expect(checkDraft('').problems.map((p) => p.reason)).toEqual(['a gate needs at least one rule']);
-    const ok = checkDraft('votes_pos > 0 && votes_neg > 0 => drop # disagree\ntrue => mask1 rl');
+    expect(checkGateDraft('').problems.map((p) => p.reason)).toEqual(['a gate needs at least one rule']);
+    const ok = checkGateDraft('votes_pos > 0 && votes_neg > 0 => drop # disagree\ntrue => mask1 rl');
     expect(ok.problems).toEqual([]);
     expect(ok.gate?.rules.map((r) => r.label)).toEqual(['disagree', '']);
   });
 
   it('refuses what the setting refuses (its length limit)', () => {
     const long = Array.from({ length: 60 }, (_, i) => `turn == ${i} => drop # a long label to pass the limit`).join('\n');
-    expect(checkDraft(long).gate).toBeNull();
-    expect(checkDraft(long).problems[0].reason).toMatch(/over the limit of 2000/);
+    expect(checkGateDraft(long).gate).toBeNull();
+    expect(checkGateDraft(long).problems[0].reason).toMatch(/over the limit of 2000/);
   });
 
   it('finds the field name under the cursor, not in decisions, labels or strings', () => {

@@ -16,7 +16,7 @@ export interface Problem {
   text: string;
 }
 
-export interface DraftCheck {
+export interface GateDraftCheck {
   /** The parsed gate when the text has no problem (and fits the setting's length limit). */
   gate: Gate | null;
   problems: Problem[];
@@ -28,7 +28,7 @@ export interface DraftCheck {
  * Bounded work on every keystroke: a text over the limit is refused before anything is parsed,
  * and what is checked is the text Apply would send (so Apply finds it compiled).
  */
-export function checkDraft(text: string, asSetting = true): DraftCheck {
+export function checkGateDraft(text: string, asSetting = true): GateDraftCheck {
   const limit = fieldSpec('gate');
   const max = asSetting && limit.type === 'text' ? limit.maxLength : MAX_GATE_CHARS;
   if (text.length > max) {

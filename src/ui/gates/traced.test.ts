@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { funnelOf, parseGateText } from '../../core/gates/index';
+import { funnelOf, compileGate } from '../../core/gates/index';
 import { keepTraced, replayOn, stepsText } from './traced';
 
 const rec = (reward: number, votes_neg = 0) => ({ reward, votes_neg, has_next_state: true });
@@ -19,8 +19,8 @@ describe('traced samples and replay', () => {
   });
 
   it('replays both gates on the same records through funnelOf', () => {
-    const inUse = parseGateText('reward == 0 => mask0\ntrue => mask1 rl');
-    const draft = parseGateText('votes_neg > 0 => drop # any no\ntrue => mask1 rl');
+    const inUse = compileGate('reward == 0 => mask0\ntrue => mask1 rl');
+    const draft = compileGate('votes_neg > 0 => drop # any no\ntrue => mask1 rl');
     const buf = keepTraced(keepTraced([], 4, [rec(1), rec(0, 1)]), 6, [rec(-1, 2), rec(1)]);
     const r = replayOn(buf, inUse, draft);
     const all = [rec(1), rec(0, 1), rec(-1, 2), rec(1)];

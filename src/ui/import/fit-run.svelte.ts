@@ -4,6 +4,7 @@
  * its own (the lab's RunState: the same worker and session API as run A, real training) for the
  * import's step count under the gate the user chose, so the views can put it beside the import.
  */
+import { errorText } from '../../core/unknown';
 import type { Config } from '../../core/config';
 import type { MeasureResult } from '../../core/import/index';
 import type { MetricsFrame } from '../../core/metrics';
@@ -38,7 +39,7 @@ export class FitRun {
       this.source = result;
     } catch (e) {
       this.fit = null;
-      this.error = e instanceof Error ? e.message : String(e);
+      this.error = errorText(e);
     }
   }
 
@@ -78,7 +79,7 @@ export class FitRun {
       if (run.status?.phase === 'error') throw new Error(run.status.message || 'the simulated run failed to start');
       await run.stepN(steps);
     } catch (e) {
-      if (this.sim === run) this.simError = e instanceof Error ? e.message : String(e);
+      if (this.sim === run) this.simError = errorText(e);
     }
   }
 

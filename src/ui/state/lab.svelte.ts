@@ -2,9 +2,11 @@
  * The lab controller (rune state): settings (URL state), the main run A and an optional compare run
  * B forked from A. Every user action is a named mutator here; components only call them.
  */
+import { errorText } from '../../core/unknown';
 import { fixesRun, withField, type Config, type ConfigKey } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
 import type { BackendPreference, LabInit } from '../../../workers/lab.api';
+import { taskLabel } from '../../core/tasks/registry';
 import { GateDraft } from '../gates/draft.svelte';
 import { TaskDraft } from '../tasks/draft.svelte';
 import { RunState } from './run.svelte';
@@ -84,7 +86,10 @@ export class Lab {
 
   /** Why the controls cannot change `key` for the targeted run ('' = they can): B keeps A's run-fixing settings. */
   lockedWhy(key: ConfigKey): string {
-    return this.target === 'B' && this.compare && fixesRun(key) ? "run B keeps run A's (fork)" : '';
+    if (this.target === 'B' && this.compare && fixesRun(key)) return "run B keeps run A's (fork)";
+    // a custom or fitted task replaces the built-in one: the built-in's name is not what trains
+    if (key === 'task' && this.editing.taskSpec.trim()) return `not in use: the run trains ${taskLabel(this.editing)} (Task editor)`;
+    return '';
   }
 
   /** Settings hidden from the audience now (presenter mode, until the checkpoint). */
@@ -113,7 +118,7 @@ export class Lab {
       store = await LabRunStore.open();
       return await loadLabRun(store);
     } catch (e) {
-      this.message = `The stored run could not be read (${e instanceof Error ? e.message : String(e)}); starting a new one.`;
+      this.message = `The stored run could not be read (${errorText(e)}); starting a new one.`;
       return null;
     } finally {
       store?.close();
@@ -251,6 +256,19 @@ export class Lab {
     return this.#guard(async () => {
       this.closeCompare();
       this.settings.chooseLesson(id);
+      await this.main.reset(this.settings.config);
+      await this.#applyPresenter();
+    });
+  }
+
+  /**
+   * The page's URL changed under it (Back / Forward to another history entry): its settings, as a
+   * new run. The settings change synchronously (the caller reads the entry's lesson right after).
+   */
+  async followUrl(search: string): Promise<void> {
+    return this.#guard(async () => {
+      this.closeCompare();
+      this.settings.loadUrl(search, this.settings.lessons);
       await this.main.reset(this.settings.config);
       await this.#applyPresenter();
     });

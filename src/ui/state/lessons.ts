@@ -3,6 +3,7 @@
  * core schema by the core's parsePreset. The glob below only lists the files (its importers are
  * never called), so the presets stay plain public files, served as they are in dev and in the build.
  */
+import { errorText } from '../../core/unknown';
 import type { Config } from '../../core/config';
 import { parsePreset, type Preset } from '../../core/presets';
 
@@ -32,7 +33,7 @@ export async function fetchLessons(baseUrl: string): Promise<{ lessons: Lessons;
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         return parseLesson(id, await res.json());
       } catch (e) {
-        problems.push(`lesson ${id}: ${e instanceof Error ? e.message : String(e)}`);
+        problems.push(`lesson ${id}: ${errorText(e)}`);
         return null;
       }
     }),

@@ -2,6 +2,7 @@
  * How a failed action is reported while a dead worker is replaced (the plan for bringing the run
  * back is the core's: src/core/run/recovery-plan.ts).
  */
+import { errorText } from '../../core/unknown';
 
 /** The error a call to a worker that died rejects with (lab-client.ts); the run's recovery reports it. */
 export class WorkerStopped extends Error {
@@ -15,5 +16,5 @@ export class WorkerStopped extends Error {
  */
 export function actionMessage(e: unknown): string {
   if (e instanceof WorkerStopped) return '';
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }

@@ -62,4 +62,14 @@ describe('RunFeed', () => {
     expect(draws()).toBe(2);
     expect(shown.allFrames?.length).toBe(5);
   });
+
+  it('showNow publishes the kept frames synchronously (a left run disappears with its counter, not a frame later)', () => {
+    const { f, shown } = feed();
+    f.startOver(0, []);
+    f.push([frame(1), frame(2)], [], false);
+    f.startOver(0, [frame(1)]);
+    f.showNow();
+    expect(shown.frames?.map((x) => x.step)).toEqual([1]);
+    expect(shown.allFrames?.map((x) => x.step)).toEqual([1]);
+  });
 });

@@ -19,10 +19,12 @@ export class RunFeed {
   /** The traces the views show now. */
   #shown: SampleTrace[] = [];
   #traced: TracedStep[] = [];
-  #pacer = new RedrawPacer(() => {
+  #pacer = new RedrawPacer(() => this.#publish(), browserClock());
+
+  #publish(): void {
     this.#shown = this.#latest;
     this.view.draw({ frames: this.#history.drawn().slice(), allFrames: this.#history.all().slice(), framesRun: this.#runId, traces: this.#latest });
-  }, browserClock());
+  }
 
   constructor(private readonly view: RunView) {}
 
@@ -61,6 +63,11 @@ export class RunFeed {
       this.view.set({ traced: this.#traced });
     }
     return last;
+  }
+
+  /** Show what is kept now, synchronously (the run was left: its frames go in the same update as its counter). */
+  showNow(): void {
+    this.#publish();
   }
 
   /** The run went idle: the views and exports show every frame now, not after the redraw gap. */

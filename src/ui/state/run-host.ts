@@ -70,6 +70,12 @@ export class RunHost {
   #baseRun = -1;
   /** Counts play/pause presses: a pause's reply is stale once Play was pressed after it. */
   #transport = 0;
+  /**
+   * Runs up to this id were left by a reset (another lesson, task or seed): their late frames are
+   * not shown, and until the new run reports, its status shows the start it goes back to — never
+   * the old run's step, chart or rate under the new lesson's title.
+   */
+  #left = -1;
 
   constructor(
     readonly name: string,
@@ -121,6 +127,7 @@ export class RunHost {
   async #launch(init: LabInit, reuse?: LabWorker): Promise<void> {
     const worker = reuse ?? startLabWorker(this.name);
     this.#worker = worker;
+    this.#left = -1; // a worker's session counts its runs from 0
     const launch = ++this.#launches;
     if (!reuse) worker.onFailure((why) => void this.#recover(worker, why, false));
     const current = () => worker === this.#worker && launch === this.#launches;
@@ -187,15 +194,16 @@ export class RunHost {
   }
 
   #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
-    if (id < this.#feed.runId) return;
+    if (id < this.#feed.runId || id <= this.#left) return;
     if (id > this.#feed.runId) this.#newRun(id);
     // paced while playing; a step taken while idle (Step, the last frames of a pause) shows at once
     const last = this.#feed.push(fs, traces, this.phase === 'running');
     if (snapshotDue(last, this.#mirror.snapshot?.step ?? 0, false)) void this.#takeSnapshot();
   }
 
-  #onStatus(s: LabStatus): void {
-    if (s.runId < this.#feed.runId) return;
+  #onStatus(reported: LabStatus): void {
+    if (reported.runId < this.#feed.runId) return;
+    const s = reported.runId <= this.#left ? this.#leftStatus(reported) : reported;
     if (s.runId > this.#feed.runId) this.#newRun(s.runId);
     // one step-0 frame per run (statuses arrive ~10/s; the plots need not redraw for an equal one)
     if (!s.baseScalars !== !this.#mirror.baseFrame || this.#baseRun !== s.runId) {
@@ -249,12 +257,29 @@ export class RunHost {
 
   async reset(config?: Config): Promise<void> {
     this.#toStart();
+    this.#leave();
     this.#onStatus(await this.#api().reset(config));
   }
 
   async reseed(seed: number): Promise<void> {
     this.#toStart();
+    this.#leave();
     this.#onStatus(await this.#api().reseed(seed));
+  }
+
+  /** A reset was asked for: the views drop the current run at once (not when the worker has the new one). */
+  #leave(): void {
+    this.#left = this.#feed.runId;
+    this.#feed.startOver(this.#feed.runId, this.#prefix);
+    this.#feed.showNow(); // in the same update as the counter, not at the next animation frame
+    this.#set({ baseFrame: null });
+    if (this.#mirror.status) this.#set({ status: this.#leftStatus({ ...this.#mirror.status, phase: 'loading', message: 'starting the new run…' }) });
+  }
+
+  /** A status of a run the page left: at the start it goes back to, without the old run's base point, rate or timeline. */
+  #leftStatus(s: LabStatus): LabStatus {
+    const start = this.#prefix[this.#prefix.length - 1]?.step ?? 0;
+    return { ...s, step: start, stepsPerSecond: 0, baseScalars: null, timeline: s.timeline.filter((e) => e.step <= start) };
   }
 
   setSpeed(stepsPerSecond: number): Promise<void> {

@@ -6,7 +6,7 @@ import type { BackendPreference } from '../../../workers/lab.api';
 import { fixesRun, withField, type Config, type ConfigKey } from '../../core/config';
 import type { Lessons } from './lessons';
 import { hiddenKeys } from './presenter';
-import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, type Presenter, type UrlState } from './url';
+import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, trainsLessonTask, type Presenter, type UrlState } from './url';
 import { browserSpecLinks, type SpecLinks } from './task-links';
 import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
 
@@ -73,7 +73,11 @@ export class LabSettings {
    */
   setField<K extends ConfigKey>(key: K, value: Config[K]): boolean {
     this.config = withField(this.config, key, value);
-    if (key === 'task' || key === 'taskSpec') this.viewState = 'mean'; // the old task's states do not exist in the new one
+    if (key === 'task' || key === 'taskSpec') {
+      this.viewState = 'mean'; // the old task's states do not exist in the new one
+      // another task is not the open lesson: its title and text would describe what is not running
+      if (this.lesson !== null && !trainsLessonTask(this.lessons.get(this.lesson)?.config, this.config)) this.lesson = null;
+    }
     return fixesRun(key);
   }
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, makeConfig } from '../../core/config';
 import { readFileSync } from 'node:fs';
 import { LESSON_IDS, parseLesson } from './lessons';
-import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, type UrlState } from './url';
-import { checkDraft } from '../gates/editor';
+import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, trainsLessonTask, type UrlState } from './url';
+import { checkGateDraft } from '../gates/editor';
 
 // The lessons as the lab fetches them (public/presets/<id>.json).
 const dir = new URL('../../../public/presets/', import.meta.url);
@@ -157,12 +157,29 @@ describe('decodeUrl hardening', () => {
 describe('unpaired surrogates', () => {
   const rule = 'true => drop # \ud800';
   it('the gate editor cannot apply such a draft, and says which character', () => {
-    const check = checkDraft(rule);
+    const check = checkGateDraft(rule);
     expect(check.gate).toBeNull();
     expect(check.problems.map((p) => p.reason).join('\n')).toMatch(/character 16 is half of a character pair/);
   });
   it('the encoder never throws, even for a config that skipped validation', () => {
     const s: UrlState = { ...defaultUrlState(), config: { ...defaultConfig(), gate: rule } };
     expect(encodeUrl(s, lessons)).toBe('v=1&gate=true+%3D%3E+drop+%23+%EF%BF%BD');
+  });
+});
+
+describe('trainsLessonTask', () => {
+  const spec = (name: string) => JSON.stringify({ ...JSON.parse(readFileSync(new URL('../../../public/tasks/triage.json', import.meta.url), 'utf8')), name });
+  it('a custom or fitted task, or another built-in, is not the open lesson any more; its own task (even re-spelled) is', () => {
+    const a = { task: 'strategies' as const };
+    expect(trainsLessonTask(a, lessonBase(a))).toBe(true);
+    expect(trainsLessonTask(a, { ...lessonBase(a), lr: 0.1 })).toBe(true);
+    expect(trainsLessonTask(a, { ...lessonBase(a), taskSpec: spec('mine') })).toBe(false);
+    expect(trainsLessonTask(a, { ...lessonBase(a), task: 'assistant' })).toBe(false);
+    // a lesson on a fitted task (o) keeps it when the same spec comes back in another spelling
+    const o = { taskSpec: spec('fitted') };
+    const respelled = JSON.stringify(JSON.parse(o.taskSpec), null, 2);
+    expect(trainsLessonTask(o, { ...lessonBase(o), taskSpec: respelled })).toBe(true);
+    expect(trainsLessonTask(o, { ...lessonBase(o), taskSpec: spec('other') })).toBe(false);
+    expect(trainsLessonTask(o, { ...lessonBase(o), taskSpec: '' })).toBe(false);
   });
 });

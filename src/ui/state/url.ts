@@ -14,7 +14,8 @@ import {
   type Config, type ConfigKey, type FieldError,
 } from '../../core/config';
 import type { BackendPreference } from '../../../workers/lab.api';
-import { taskLabel, taskOf } from '../../core/tasks/registry';
+import { specText, taskLabel, taskOf } from '../../core/tasks/registry';
+import { parseTaskSpec } from '../../core/tasks/validate';
 import { specFromLink, specLinkValue, type SpecLinks } from './task-links';
 import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
 
@@ -51,6 +52,23 @@ export function defaultUrlState(): UrlState {
 /** The config a lesson starts from: defaults ⊕ the lesson's settings. */
 export function lessonBase(lessonConfig: Partial<Config> | null | undefined): Config {
   return { ...defaultConfig(), ...(lessonConfig ?? {}) };
+}
+
+/** A task spec's text in canonical form ('' for none; a spec that does not validate as written). */
+function canonicalSpec(text: string): string {
+  if (!text.trim()) return '';
+  const r = parseTaskSpec(text);
+  return r.ok ? specText(r.spec) : text;
+}
+
+/**
+ * Whether `config` still trains the lesson's task. A lesson's title and text talk about its task:
+ * a custom or fitted task, or another built-in one, is no longer that lesson (the page leaves it).
+ */
+export function trainsLessonTask(lessonConfig: Partial<Config> | null | undefined, config: Config): boolean {
+  const base = lessonBase(lessonConfig);
+  const spec = canonicalSpec(config.taskSpec);
+  return spec === canonicalSpec(base.taskSpec) && (spec !== '' || config.task === base.task);
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

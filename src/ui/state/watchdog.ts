@@ -1,3 +1,4 @@
+import { errorText } from '../../core/unknown';
 /**
  * Liveness of a worker: ping it every `intervalMs`; a ping unanswered after `timeoutMs` means the
  * worker is gone (terminated, crashed, or stuck). A dead worker answers nothing, so without this a
@@ -43,7 +44,7 @@ export function startWatchdog(ping: () => Promise<unknown>, onDead: (why: string
         cancel();
         if (stopped) return;
         stopped = true;
-        onDead(`the worker failed a call: ${e instanceof Error ? e.message : String(e)}`);
+        onDead(`the worker failed a call: ${errorText(e)}`);
       },
     );
   };

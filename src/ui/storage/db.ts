@@ -4,6 +4,7 @@
  * failures as StoreError with a message for people. The stores per kind sit over it: records.ts
  * (what every stored run has: record, frames), experiment-store.ts, lab-run-store.ts.
  */
+import { errorText } from '../../core/unknown';
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { Config } from '../../core/config';
 import type { Resume } from '../../core/experiment/bundle';
@@ -78,7 +79,7 @@ export class StoreError extends Error {
 export function storeError(e: unknown, doing: string): StoreError {
   if (e instanceof StoreError) return e;
   const name = (e as { name?: string } | null)?.name ?? '';
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = errorText(e);
   if (name === 'QuotaExceededError' || /quota/i.test(msg)) {
     return new StoreError(`browser storage is full while ${doing}: nothing of this batch was saved (the stored run stays as it was). Delete old runs or their weights in the Runs panel.`, 'quota');
   }
@@ -168,7 +169,7 @@ export async function openLabDb(name = DB_NAME, version = DB_VERSION): Promise<L
     db = await Promise.race([opening, blocked]);
   } catch (e) {
     void opening.then((d) => d.close(), () => undefined);
-    throw e instanceof StoreError ? e : new StoreError(`the run database cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 'unavailable');
+    throw e instanceof StoreError ? e : new StoreError(`the run database cannot be opened: ${errorText(e)}`, 'unavailable');
   }
   return db;
 }

@@ -14,6 +14,7 @@
  * the recording with a message (training goes on, unstored). close() ends the recording: what was
  * handed over lands first, nothing after it (the writer lock may go then).
  */
+import { errorText } from '../../core/unknown';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import { RETRY_MS, storeError, type StoreError } from './db';
@@ -98,7 +99,7 @@ export class Recorder {
         this.cell(cell).weights = w; // the latest replaces one still waiting for its frames
         this.kick();
       })
-      .catch((e: unknown) => this.opts.onError(`could not read weights to store: ${e instanceof Error ? e.message : String(e)}`))
+      .catch((e: unknown) => this.opts.onError(`could not read weights to store: ${errorText(e)}`))
       .finally(() => this.fetching.delete(cell));
     this.fetching.set(cell, fetch);
   }

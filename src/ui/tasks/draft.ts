@@ -3,9 +3,10 @@
 import { BUILTIN_SPECS, type BuiltinTaskName } from '../../core/tasks/builtin';
 import { specText } from '../../core/tasks/registry';
 import type { TaskSpec } from '../../core/tasks/spec';
-import { parseTaskSpec, type SpecError } from '../../core/tasks/validate';
+import { nestingDepth, MAX_JSON_DEPTH } from '../../core/json-depth';
+import { own, parseTaskSpec, type SpecError } from '../../core/tasks/validate';
 
-export interface DraftCheck {
+export interface TaskDraftCheck {
   /** The parsed JSON (even when the spec is invalid), or null when the text is not JSON. */
   json: TaskSpec | null;
   errors: SpecError[];
@@ -13,11 +14,12 @@ export interface DraftCheck {
   valid: string | null;
 }
 
-export function checkDraft(text: string): DraftCheck {
+export function checkTaskDraft(text: string): TaskDraftCheck {
   let json: TaskSpec | null = null;
   try {
     const v = JSON.parse(text) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) json = v as TaskSpec;
+    // the form walks the object: one nested past the limit is only shown as text (with the error)
+    if (v && typeof v === 'object' && !Array.isArray(v) && nestingDepth(v) <= MAX_JSON_DEPTH) json = v as TaskSpec;
   } catch {
     json = null;
   }
@@ -53,13 +55,16 @@ export interface StatePreview {
   mean: number | null;
 }
 
+/** An own entry of a draft's object (a behavior named "constructor" never finds Object.prototype's). */
+const entry = (o: unknown, k: unknown): unknown => (o !== null && typeof o === 'object' && typeof k === 'string' ? own(o as Record<string, unknown>, k) : undefined);
+
 export function preview(spec: TaskSpec): StatePreview[] {
   const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
   return (Array.isArray(spec.states) ? spec.states : []).map((st) => {
     const rows = (Array.isArray(spec.behaviors) ? spec.behaviors : []).map((b) => {
-      const t = st?.act?.[b?.name]?.truth;
+      const t = entry(entry(st?.act, b?.name), 'truth');
       const reward = Array.isArray(t) && num(t[0]) !== null && num(t[2]) !== null ? (t[0] as number) - (t[2] as number) : null;
-      return { behavior: String(b?.name), mix: num(st?.baseMix?.[b?.name]) ?? 0, reward };
+      return { behavior: String(b?.name), mix: num(entry(st?.baseMix, b?.name)) ?? 0, reward };
     });
     const known = rows.every((r) => r.reward !== null);
     return { state: String(st?.name), rows, mean: known ? rows.reduce((a, r) => a + r.mix * (r.reward as number), 0) : null };

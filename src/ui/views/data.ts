@@ -33,6 +33,11 @@ export function taskStates(task: TaskChoice): string[] {
   return taskOf(task).states.map((s) => s.name);
 }
 
+/** How many behaviors the task has (the `invalid` outcome not counted): the headline's scales before the first frame. */
+export function taskBehaviorCount(task: TaskChoice): number {
+  return taskOf(task).behaviors.length;
+}
+
 /** Per step, π(b | state) and its recorded standard error for each valid behavior (the marker rule's input). */
 export function behaviorPoints(frames: readonly MetricsFrame[], state: string): Omit<BehaviorPoint, 'tokenEntropy'>[] {
   const beh = behaviorsOf(frames, state).filter((b) => b !== 'invalid');

@@ -55,7 +55,7 @@ describe('divergenceMarkers', () => {
   it('calls it a plain collapse when token entropy fell below the high share too', () => {
     const pts = exact([[0.5, 0.5, 0], [0.5, 0.5, 0], [0.5, 0.5, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0]], [2, 2, 2, 1, 1, 1]);
     const m = divergenceMarkers(pts, { eps: 0.02, samples: 1000, window: 3 });
-    expect(m).toEqual([{ step: 4, from: 2, to: 1, tokenShare: 0.5, kind: 'collapse' }]);
+    expect(m).toEqual([{ step: 4, from: 2, to: 1, tokenShare: 0.5, kind: 'collapse', startAt: 'steps 1–3' }]);
     expect(divergenceMarkers(pts, { eps: 0.02, samples: 1000, window: 3, highShare: 0.4 })[0].kind).toBe('divergence');
   });
 
@@ -75,7 +75,30 @@ describe('divergenceMarkers', () => {
   });
 
   it('describes markers in plain words', () => {
-    expect(describeMarker({ step: 5, from: 4, to: 2, tokenShare: 0.95, kind: 'divergence' }, 'math')).toBe('math: 4→2 behaviors, token entropy still 95 % of start');
-    expect(describeMarker({ step: 5, from: 4, to: 3, tokenShare: 0.4, kind: 'collapse' }, 'code')).toBe('code: 4→3 behaviors, token entropy fell too (40 % of start)');
+    expect(describeMarker({ step: 5, from: 4, to: 2, tokenShare: 0.95, kind: 'divergence', startAt: 'step 0' }, 'math')).toBe('math: 4→2 behaviors, token entropy still 95 % of step 0');
+    expect(describeMarker({ step: 5, from: 4, to: 3, tokenShare: 0.4, kind: 'collapse', startAt: 'step 0' }, 'code')).toBe('code: 4→3 behaviors, token entropy fell too (40 % of step 0)');
+  });
+
+  it('the same share reads the same on every marker: 0.7996 is a collapse at "79 %", 0.8004 a divergence at "80 %"', () => {
+    const drop = (h: number) => exact([[0.5, 0.5, 0], [0.5, 0.5, 0], [0.5, 0.5, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0]], [2, 2, 2, h, h, h]);
+    const low = divergenceMarkers(drop(2 * 0.7996), { eps: 0.02, samples: 1000, window: 3 })[0];
+    const high = divergenceMarkers(drop(2 * 0.8004), { eps: 0.02, samples: 1000, window: 3 })[0];
+    expect(low.kind).toBe('collapse');
+    expect(describeMarker(low, 'math')).toContain('fell too (79 % of steps 1–3)');
+    expect(high.kind).toBe('divergence');
+    expect(describeMarker(high, 'math')).toContain('still 80 % of steps 1–3');
+    // whatever the share, the kind and the words agree: "still p %" only at p ≥ 80
+    for (let k = 0; k <= 200; k++) {
+      const m = divergenceMarkers(drop((2 * k) / 200), { eps: 0.02, samples: 1000, window: 3 })[0];
+      const pct = Number(/(\d+) %/.exec(describeMarker(m, 's'))![1]);
+      expect(m.kind === 'divergence').toBe(pct >= 80);
+    }
+  });
+
+  it('"start" is step 0 when the base\'s token entropy is given (the point the plot labels step 0)', () => {
+    const pts = exact([[0.5, 0.5, 0], [0.5, 0.5, 0], [0.5, 0.5, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0]], [1.5, 1.5, 1.5, 1.5, 1.5, 1.5]);
+    const m = divergenceMarkers(pts, { eps: 0.02, samples: 1000, window: 3, tokenStart: 2 })[0];
+    expect(m).toMatchObject({ tokenShare: 0.75, kind: 'collapse', startAt: 'step 0' });
+    expect(describeMarker(m, 'code')).toBe('code: 2→1 behaviors, token entropy fell too (75 % of step 0)');
   });
 });

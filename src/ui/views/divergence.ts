@@ -11,9 +11,11 @@
  * hysteresis, so a behavior sitting at ε changes nothing. The recorded SE √(p(1 − p)/n) is 0 at
  * p = 0 (no sample ⇒ no spread), so each point's SE is at least the SE at the threshold, √(ε(1 − ε)/n).
  * A marker sits at the first step of a window in which the supported set shrank. Each marker
- * records token entropy at that step as a share of its starting value (mean of the first `baseline`
- * points): at or above `highShare` the marker is a *divergence* (the behaviors collapsed, the token
- * surface did not); below it a plain *collapse*. Only drops from at least `minFrom` (default 2)
+ * records token entropy at that step as a share of its starting value — at step 0 (the base, where
+ * the plot starts) when `tokenStart` gives it, else the mean of the first `baseline` points: at or
+ * above `highShare` the marker is a *divergence* (the behaviors collapsed, the token surface did
+ * not); below it a plain *collapse*. The text rounds the share down, so that the same share never
+ * reads "still 80 %" on one marker and "fell too (80 %)" on another. Only drops from at least `minFrom` (default 2)
  * behaviors are marked: 1→0 is not a loss of diversity but a policy with no valid behavior at all.
  */
 
@@ -34,6 +36,8 @@ export interface DivergenceMarker {
   /** Token entropy at the marker / its starting value. */
   tokenShare: number;
   kind: 'divergence' | 'collapse';
+  /** What the share is of: "step 0", or "steps 1–3" when the base's token entropy is not known. */
+  startAt: string;
 }
 
 export interface MarkerOptions {
@@ -47,8 +51,10 @@ export interface MarkerOptions {
   window?: number;
   /** Token entropy share of its start that still counts as "high" (default 0.8). */
   highShare?: number;
-  /** Points averaged for the token entropy start (default 3). */
+  /** Points averaged for the token entropy start when `tokenStart` is not given (default 3). */
   baseline?: number;
+  /** Token entropy at step 0 (the base before training): the start the share is of. */
+  tokenStart?: number;
   /** Smallest support a marked drop may start from (default 2). */
   minFrom?: number;
 }
@@ -63,7 +69,9 @@ export function divergenceMarkers(points: readonly BehaviorPoint[], opts: Marker
   const pts = points.filter((p) => Number.isFinite(p.tokenEntropy) && p.p.length > 0 && p.p.every(Number.isFinite));
   if (pts.length === 0) return [];
   const base = pts.slice(0, Math.max(1, opts.baseline ?? 3));
-  const h0 = base.reduce((a, p) => a + p.tokenEntropy, 0) / base.length;
+  const known = opts.tokenStart !== undefined && Number.isFinite(opts.tokenStart);
+  const h0 = known ? opts.tokenStart! : base.reduce((a, p) => a + p.tokenEntropy, 0) / base.length;
+  const startAt = known ? 'step 0' : base.length > 1 ? `steps ${base[0].step}–${base[base.length - 1].step}` : `step ${base[0].step}`;
   const nb = pts[0].p.length;
   const inSet = pts[0].p.map((x) => x > eps);
   const out: DivergenceMarker[] = [];
@@ -79,18 +87,21 @@ export function divergenceMarkers(points: readonly BehaviorPoint[], opts: Marker
     const after = inSet.filter(Boolean).length;
     if (after < before && before >= minFrom) {
       const tokenShare = h0 > 0 ? pts[i].tokenEntropy / h0 : 0;
-      out.push({ step: pts[i].step, from: before, to: after, tokenShare, kind: tokenShare >= highShare ? 'divergence' : 'collapse' });
+      out.push({ step: pts[i].step, from: before, to: after, tokenShare, kind: percentOf(tokenShare) >= Math.round(highShare * 100) ? 'divergence' : 'collapse', startAt });
     }
   }
   return out;
 }
 
+/** A share as the whole percent the marker says (rounded down); the kind is decided on the same number. */
+const percentOf = (share: number): number => Math.floor(share * 100 + 1e-9);
+
 /** One-line annotation of a marker, for the plot and its screen-reader list. */
 export function describeMarker(m: DivergenceMarker, state: string): string {
   const who = state === 'mean' ? 'mean support' : state;
-  const pct = `${Math.round(m.tokenShare * 100)} %`;
+  const pct = `${percentOf(m.tokenShare)} %`;
   const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
   return m.kind === 'divergence'
-    ? `${who}: ${fmt(m.from)}→${fmt(m.to)} behaviors, token entropy still ${pct} of start`
-    : `${who}: ${fmt(m.from)}→${fmt(m.to)} behaviors, token entropy fell too (${pct} of start)`;
+    ? `${who}: ${fmt(m.from)}→${fmt(m.to)} behaviors, token entropy still ${pct} of ${m.startAt}`
+    : `${who}: ${fmt(m.from)}→${fmt(m.to)} behaviors, token entropy fell too (${pct} of ${m.startAt})`;
 }

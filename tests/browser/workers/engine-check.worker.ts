@@ -1,7 +1,8 @@
 // Test worker: runs the cross-backend engine check and the benchmark inside a real Web Worker.
 import * as Comlink from 'comlink';
 import { ort } from '../../../src/engine/browser';
-import { createBrowserEngine, defaultWasmThreads, webgpuAdapter, type BackendPreference } from '../../../src/engine/browser';
+import type { BackendPreference } from '../../../src/core/run/types';
+import { createBrowserEngine, defaultWasmThreads, webgpuAdapter } from '../../../src/engine/browser';
 import { runBenchmark, type BenchResult, type BrowserBenchEnv, type BrowserBenchOptions } from '../../../src/bench/engine';
 import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../../support/engine-check';
 

@@ -4,39 +4,39 @@ import type { ImportedSample } from '../types';
 
 export type Rec = Record<string, unknown>;
 
-export class FieldError extends Error {}
+export class RecordFieldError extends Error {}
 
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 export function reqString(r: Rec, k: string): string {
   const v = r[k];
-  if (v === undefined) throw new FieldError(`missing field \`${k}\``);
-  if (typeof v !== 'string') throw new FieldError(`field \`${k}\`: expected a string, got ${kind(v)}`);
+  if (v === undefined) throw new RecordFieldError(`missing field \`${k}\``);
+  if (typeof v !== 'string') throw new RecordFieldError(`field \`${k}\`: expected a string, got ${kind(v)}`);
   return v;
 }
 
 /** A finite number (numeric strings are refused: a type error in a log is worth reporting). */
 export function reqNumber(r: Rec, k: string): number {
   const v = r[k];
-  if (v === undefined) throw new FieldError(`missing field \`${k}\``);
+  if (v === undefined) throw new RecordFieldError(`missing field \`${k}\``);
   if (typeof v === 'bigint') return Number(v);
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new FieldError(`field \`${k}\`: expected a finite number, got ${kind(v)}${typeof v === 'number' ? ` (${v})` : ''}`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RecordFieldError(`field \`${k}\`: expected a finite number, got ${kind(v)}${typeof v === 'number' ? ` (${v})` : ''}`);
   return v;
 }
 
 export function reqInt(r: Rec, k: string): number {
   const v = reqNumber(r, k);
-  if (!Number.isInteger(v) || v < 0) throw new FieldError(`field \`${k}\`: expected a non-negative integer, got ${v}`);
+  if (!Number.isInteger(v) || v < 0) throw new RecordFieldError(`field \`${k}\`: expected a non-negative integer, got ${v}`);
   return v;
 }
 
 /** Turn or session id: a string or an integer. */
 export function reqKey(r: Rec, k: string): string {
   const v = r[k];
-  if (v === undefined || v === null) throw new FieldError(`missing join key \`${k}\``);
+  if (v === undefined || v === null) throw new RecordFieldError(`missing join key \`${k}\``);
   if (typeof v === 'string' && v.length) return v;
   if (typeof v === 'number' && Number.isInteger(v)) return String(v);
-  throw new FieldError(`join key \`${k}\`: expected a string or an integer, got ${kind(v)}`);
+  throw new RecordFieldError(`join key \`${k}\`: expected a string or an integer, got ${kind(v)}`);
 }
 
 /** Plain text of a chat message's content (string, or OpenAI multimodal parts). */
@@ -50,13 +50,13 @@ export function contentText(c: unknown): string {
 export function chatText(v: unknown, k: string): string {
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return v.map((m) => (m && typeof m === 'object' ? contentText((m as Rec).content) : '')).join('\n');
-  throw new FieldError(`field \`${k}\`: expected a string or a list of chat messages, got ${kind(v)}`);
+  throw new RecordFieldError(`field \`${k}\`: expected a string or a list of chat messages, got ${kind(v)}`);
 }
 
 /** Tool names of OpenAI-style `tool_calls` ({function: {name}}), plain names, or {name}. */
 export function toolNames(v: unknown, k = 'tool_calls'): string[] {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new FieldError(`field \`${k}\`: expected a list of tool calls, got ${kind(v)}`);
+  if (!Array.isArray(v)) throw new RecordFieldError(`field \`${k}\`: expected a list of tool calls, got ${kind(v)}`);
   return v.map((c, i) => {
     if (typeof c === 'string') return c;
     if (c && typeof c === 'object') {
@@ -64,7 +64,7 @@ export function toolNames(v: unknown, k = 'tool_calls'): string[] {
       const name = f && typeof f === 'object' ? (f as Rec).name : (c as Rec).name;
       if (typeof name === 'string') return name;
     }
-    throw new FieldError(`field \`${k}[${i}]\`: expected a tool call with a name`);
+    throw new RecordFieldError(`field \`${k}[${i}]\`: expected a tool call with a name`);
   });
 }
 

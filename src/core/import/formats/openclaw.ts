@@ -9,7 +9,9 @@
 // several record files, its file's snapshot step (`snapshotStep`: the number of the nearest
 // directory that has one, e.g. `step_0012/record.jsonl` → 12; else the file's place, 1, 2, …); a
 // single file without steps is cut every rollout batch (16) of records, which can split sessions.
-import { FieldError, contentText, emptySample, reqKey, toolNames, type Rec } from './common';
+import { RecordFieldError, contentText, emptySample, reqKey, toolNames, type Rec } from './common';
+import { fieldChecked, type RecordReader } from '../read/records';
+import type { PlannedFile, SampleSink } from '../read/tally';
 import { scalarFields, type ImportedSample } from '../types';
 
 export const OPENCLAW_BATCH = 16;
@@ -42,35 +44,30 @@ function voteValue(v: unknown, i: number): number | null {
   if (v === null || v === 'fail') return null;
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (v && typeof v === 'object') return voteValue((v as Rec).score, i);
-  throw new FieldError(`field \`votes[${i}]\`: expected a number, null or {score}`);
+  throw new RecordFieldError(`field \`votes[${i}]\`: expected a number, null or {score}`);
 }
 
 export function prmEntry(r: Rec, line: number): { key: string; entry: PrmEntry } {
   const key = joinKey(reqKey(r, 'session_id'), reqKey(r, 'turn'));
   let score: number | null = null;
   if (r.score !== undefined && r.score !== null) {
-    if (typeof r.score !== 'number' || !Number.isFinite(r.score)) throw new FieldError('field `score`: expected a finite number');
+    if (typeof r.score !== 'number' || !Number.isFinite(r.score)) throw new RecordFieldError('field `score`: expected a finite number');
     score = r.score;
   }
   let accepted: boolean | null = null;
   if (r.accepted !== undefined) {
-    if (typeof r.accepted !== 'boolean') throw new FieldError('field `accepted`: expected true or false');
+    if (typeof r.accepted !== 'boolean') throw new RecordFieldError('field `accepted`: expected true or false');
     accepted = r.accepted;
   }
-  if (score === null && accepted === null) throw new FieldError('PRM record has neither `score` (Binary RL) nor `accepted` (OPD)');
+  if (score === null && accepted === null) throw new RecordFieldError('PRM record has neither `score` (Binary RL) nor `accepted` (OPD)');
   let hintLen: number | null = null;
   if (typeof r.hint_len === 'number') hintLen = r.hint_len;
   else if (typeof r.hint === 'string' && accepted) hintLen = r.hint.length;
-  const votes = r.votes === undefined || r.votes === null ? [] : Array.isArray(r.votes) ? r.votes.map(voteValue).filter((v): v is number => v !== null) : (() => { throw new FieldError('field `votes`: expected a list'); })();
+  const votes = r.votes === undefined || r.votes === null ? [] : Array.isArray(r.votes) ? r.votes.map(voteValue).filter((v): v is number => v !== null) : (() => { throw new RecordFieldError('field `votes`: expected a list'); })();
   const hintWords = accepted && typeof r.hint === 'string' && r.hint.trim() ? r.hint.trim().split(/\s+/).length : null;
   return { key, entry: { score, accepted, hintLen, hintWords, votes, line, used: false } };
 }
 
-/**
- * One conversation record joined with its PRM entry (or none: a turn without a next state is never
- * judged). Loss mask follows OpenClaw: Binary RL trains a turn with a next state and score ≠ 0;
- * OPD trains accepted turns (the others are dropped, never queued).
- */
 /** Where a record without a `step` field belongs: its file's snapshot step, or its index / batch. */
 export type RecordStep = { fileStep: number } | { index: number; batch: number };
 
@@ -84,18 +81,23 @@ export function snapshotStep(path: string): number | null {
   return null;
 }
 
+/**
+ * One conversation record joined with its PRM entry (or none: a turn without a next state is never
+ * judged). Loss mask follows OpenClaw: Binary RL trains a turn with a next state and score ≠ 0;
+ * OPD trains accepted turns (the others are dropped, never queued).
+ */
 export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, at: RecordStep, file: string, line: number): ImportedSample {
   const s = emptySample(file, line);
   const session = reqKey(r, 'session_id');
   const turn = reqKey(r, 'turn');
-  if (typeof r.response_text !== 'string') throw new FieldError(r.response_text === undefined ? 'missing field `response_text`' : 'field `response_text`: expected a string');
+  if (typeof r.response_text !== 'string') throw new RecordFieldError(r.response_text === undefined ? 'missing field `response_text`' : 'field `response_text`: expected a string');
   s.response = r.response_text;
   if (typeof r.prompt_text === 'string') s.prompt = r.prompt_text;
   else if (Array.isArray(r.messages)) s.prompt = r.messages.map((m) => (m && typeof m === 'object' ? contentText((m as Rec).content) : '')).join('\n');
-  else throw new FieldError('missing field `prompt_text` (and no `messages`)');
+  else throw new RecordFieldError('missing field `prompt_text` (and no `messages`)');
   s.toolCalls = toolNames(r.tool_calls);
   if (r.step !== undefined) {
-    if (typeof r.step !== 'number' || !Number.isInteger(r.step) || r.step < 0) throw new FieldError('field `step`: expected a non-negative integer');
+    if (typeof r.step !== 'number' || !Number.isInteger(r.step) || r.step < 0) throw new RecordFieldError('field `step`: expected a non-negative integer');
     s.step = r.step;
   } else s.step = 'fileStep' in at ? at.fileStep : Math.floor(at.index / at.batch);
   s.group = session;
@@ -123,4 +125,75 @@ export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, at: R
   }
   s.fields = fields;
   return s;
+}
+
+const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
+const keyText = (key: string) => key.replace('\u0000', ', ');
+
+/**
+ * The OpenClaw reader: PRM lines are kept (small entries, keyed by (session_id, turn)) and each
+ * conversation record is joined with its entry as it is read; the PRM files are read first. What
+ * cannot be joined is reported: a judged turn without a PRM line, a PRM line without its turn, a
+ * duplicate PRM line.
+ */
+export class OpenClawReader implements RecordReader {
+  private readonly prm = new Map<string, PrmEntry>();
+  private readonly prmFiles: PlannedFile[];
+  /** The step of each record file when there are several (per-step snapshots). */
+  private readonly fileSteps: Map<string, number> | null = null;
+  private index = 0;
+  private unjudged: number[] = [];
+
+  constructor(
+    plan: readonly PlannedFile[],
+    private readonly sink: SampleSink,
+    private readonly batch = OPENCLAW_BATCH,
+  ) {
+    this.prmFiles = plan.filter((x) => x.kind === 'openclaw-prm');
+    if (!this.prmFiles.length) for (const x of plan) sink.issue(x.source.name, 0, 'no PRM record file given: turns have no score (pass the matching *_prm.jsonl too)', x.sum);
+    // several record files are a run's per-step snapshots: each file is one step
+    const records = plan.filter((x) => x.kind === 'openclaw-record');
+    if (records.length < 2) return;
+    const snapshots = records.map((x) => snapshotStep(x.source.name));
+    const byName = snapshots.every((n) => n !== null);
+    this.fileSteps = new Map(records.map((x, i) => [x.source.name, byName ? snapshots[i]! : i + 1]));
+    if (!byName) for (const x of records) sink.issue(x.source.name, 0, `records without \`step\` take the file's place as their step (${this.fileSteps.get(x.source.name)}): no directory name of every record file has a number`, x.sum);
+  }
+
+  order(plan: readonly PlannedFile[]): PlannedFile[] {
+    return [...plan.filter((x) => x.kind === 'openclaw-prm'), ...plan.filter((x) => x.kind !== 'openclaw-prm')];
+  }
+
+  record(f: PlannedFile, r: Rec, line: number): void {
+    const name = f.source.name;
+    fieldChecked(this.sink, name, line, f.sum, () => {
+      if (f.kind === 'openclaw-prm') return this.prmLine(f, r, line);
+      const fileStep = this.fileSteps?.get(name);
+      const at: RecordStep = fileStep !== undefined ? { fileStep } : { index: this.index++, batch: this.batch };
+      const s = openclawSample(r, this.prm, at, name, line);
+      if (this.prmFiles.length && s.fields.has_next_state === true && !Object.hasOwn(s.fields, 'prm_score')) this.unjudged.push(line);
+      this.sink.sample(s, f.sum);
+    });
+  }
+
+  private prmLine(f: PlannedFile, r: Rec, line: number): void {
+    const { key, entry } = prmEntry(r, line);
+    const first = this.prm.get(key);
+    if (first) this.sink.issue(f.source.name, line, `duplicate PRM record for (session_id, turn) = (${keyText(key)}); the first (line ${first.line}) is kept`, f.sum);
+    else this.prm.set(key, entry);
+    f.sum.samples++;
+  }
+
+  endFile(f: PlannedFile): void {
+    const u = this.unjudged;
+    this.unjudged = [];
+    if (!u.length) return;
+    const lines = `${u.slice(0, 5).join(', ')}${u.length > 5 ? ', …' : ''}`;
+    this.sink.issue(f.source.name, u[0], `${u.length} record${plural(u.length, ' has', 's have')} a next_state but no PRM line (line${plural(u.length, '', 's')} ${lines}): left unjudged, loss mask 0`, f.sum);
+  }
+
+  finish(): void {
+    for (const x of this.prmFiles)
+      for (const [key, e] of this.prm) if (!e.used) this.sink.issue(x.source.name, e.line, `PRM record (session_id, turn) = (${keyText(key)}) has no conversation record`, x.sum);
+  }
 }

@@ -2,7 +2,7 @@
 // {input, output, score, step, ...reward extra infos}; `gts` in newer versions. The n samples of a
 // GRPO group share `input`, so the group key is the input's hash within the step. Tool calls are
 // in the decoded output (`<tool_call>…</tool_call>`, Qwen's template).
-import { FieldError, hash8, reqInt, reqNumber, reqString, textToolNames, type Rec } from './common';
+import { RecordFieldError, hash8, reqInt, reqNumber, reqString, textToolNames, type Rec } from './common';
 import { emptySample } from './common';
 import { scalarFields, type ImportedSample } from '../types';
 
@@ -25,6 +25,6 @@ export function verlSample(r: Rec, file: string, line: number): ImportedSample {
 /** `12.jsonl` → 12 (the dump's file name is the step when a line lacks `step`). */
 export function stepFromName(file: string): number {
   const m = /(\d+)\.jsonl$/.exec(file);
-  if (!m) throw new FieldError('missing field `step` (and the file name is not `{step}.jsonl`)');
+  if (!m) throw new RecordFieldError('missing field `step` (and the file name is not `{step}.jsonl`)');
   return Number(m[1]);
 }

@@ -1,0 +1,53 @@
+// The compact step tallies (step-tokens.ts) against the frames the Map-based tallies measured on a
+// fixed generated run (recorded before the change: tests/fixtures/import/generated-verl-frames.json),
+// and what a measure holds as the step count grows (entries counted, not bytes or time).
+import { describe, expect, it } from 'vitest';
+import { OPEN_STEPS, measureLogs } from '../analyze';
+import { ImportMeasure } from './measure';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
+import { memorySource } from '../sources';
+import { verlSample } from '../formats/verl';
+import { nodeRegexEngine } from '../../../io/regex/node';
+import { generatedVerlRun } from '../../../../tests/support/generated-log';
+import recorded from '../../../../tests/fixtures/import/generated-verl-frames.json';
+
+const SPEC = {
+  states: { kind: 'regex' as const, pattern: 'state=(\\S+)' },
+  behaviors: { rules: [{ label: 'search', toolsInclude: ['search'] }, { label: 'long', minTokens: 40 }], fallback: 'short' },
+  eps: 0.05,
+  gate: 'group_reward_std == 0 => drop # flat\ntrue => mask1 rl_zscore',
+};
+
+describe('import measure memory', () => {
+  it('measures on a generated 6-step run exactly what the Map-based tallies measured', async () => {
+    const files = generatedVerlRun({ steps: 6, samplesPerStep: 80 });
+    const r = await measureLogs(files.map((t, i) => memorySource(`${i + 1}.jsonl`, t, 4096)), SPEC, { format: 'verl', regex: nodeRegexEngine() });
+    expect(r.stepOrder).toBe('ordered');
+    expect(r.frames.map((f) => ({ step: f.step, scalars: f.scalars, series: f.series }))).toEqual(recorded);
+  });
+
+  /** The largest number of entries a measure holds while it reads a run of `steps` steps. */
+  const peakHeld = (steps: number, openSteps: number) => {
+    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(SPEC.states), nodeRegexEngine()), new BehaviorClassifier(parseBehaviorRuleSet(SPEC.behaviors), nodeRegexEngine()), SPEC.eps, null, openSteps);
+    let peak = 0;
+    generatedVerlRun({ steps, samplesPerStep: 40, vocab: 2000 }).forEach((text, i) =>
+      text
+        .trimEnd()
+        .split('\n')
+        .forEach((l, j) => {
+          m.add(verlSample(JSON.parse(l), `${i + 1}.jsonl`, j + 1));
+          peak = Math.max(peak, m.heldEntries);
+        }),
+    );
+    expect(m.frames().length).toBe(steps);
+    return peak;
+  };
+
+  it('holds as much for a 24-step run as for a 6-step run of the same step size', () => {
+    const short = peakHeld(6, OPEN_STEPS);
+    const long = peakHeld(24, OPEN_STEPS);
+    expect(long).toBeLessThan(short * 1.25);
+    // holding every step (a log out of step order) grows with the steps: the measure above can fail
+    expect(peakHeld(24, Infinity)).toBeGreaterThan(long * 3);
+  });
+});

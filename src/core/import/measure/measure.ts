@@ -1,0 +1,231 @@
+// Per-step measurements of imported samples under the lab's metric names (../measure/names.ts), through the
+// same functions the lab uses (behaviorScalars, bucketVariance, entropyOf):
+//   support/behavior_dist[_se]/<state>/<behavior>, support/behavior_entropy/<state>,
+//   support/behavior_support/<state>; grad/reward_var, grad/zero_std_frac (within the groups of
+//   two or more judged samples; a one-sample group has no within-group variance to measure, so a
+//   step without such groups — OpenClaw's sessions, one sample per prompt — is bucketed by state,
+//   as the lab does for methods without groups: metrics.ts rewardStats);
+//   support/token_entropy ONLY from the log's own per-token log-probs (−mean log π(sampled token),
+//   an unbiased estimate of the policy's token entropy); without log-probs the empirical
+//   support/token_entropy_empirical = H(next token | previous token) over the step's tokenized
+//   responses, and support/distinct_1 / support/distinct_2 (unique n-grams / n-grams);
+//   reward/mean, reward/var (all judged samples of the step); import/samples, import/judged,
+//   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
+//   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
+//   entropies support/token_entropy[_empirical]/<state>; and the counts a task fit reads (fit-counts.ts).
+import type { ScalarsWith } from '../../measure/names';
+import { behaviorScalars, bucketVariance, type MetricsFrame } from '../../metrics';
+import type { Gate } from '../../gates/index';
+import { FitCounts } from './fit-counts';
+import { behaviorCountKey, stateSamplesKey } from './fit-keys';
+import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
+import type { BehaviorClassifier, StateClassifier } from '../rules/rules';
+import { PairCounts } from './pair-counts';
+import { StepTokens } from './step-tokens';
+import { tokensOf } from './tokens';
+import type { ImportedSample } from '../types';
+
+/** Tokens per response used by the empirical token statistics (bounds memory on long responses). */
+export const TOKEN_CAP = 256;
+
+class StepAcc {
+  n = 0;
+  judged = 0;
+  unclassified = 0;
+  counts = new Map<string, Map<string, number>>();
+  groups = new Map<string, number[]>();
+  byState = new Map<string, number[]>();
+  rSum = 0;
+  rSq = 0;
+  /** −Σ log π and token count, per state (pooled at frame time). */
+  logprob = new Map<string, { sum: number; n: number }>();
+  gate: GateSample[] = [];
+  fit = new FitCounts();
+  constructor(
+    /** Next-token counts per state and previous token, distinct n-grams. */
+    readonly tokens: StepTokens,
+  ) {}
+}
+
+function pushTo(m: Map<string, number[]>, key: string, x: number): void {
+  const xs = m.get(key);
+  if (xs) xs.push(x);
+  else m.set(key, [x]);
+}
+
+/** The groups with two or more judged samples; none → the step's states. */
+function rewardBuckets(a: StepAcc): number[][] {
+  const groups = [...a.groups.values()].filter((xs) => xs.length > 1);
+  return groups.length ? groups : [...a.byState.values()];
+}
+
+export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
+
+/** A sample of a step that was already measured and let go (the log is not in step order). */
+export class StepOrderError extends Error {
+  constructor(readonly step: number, file: string, line: number) {
+    super(`${file}:${line}: step ${step} appears again after later steps were measured`);
+  }
+}
+
+/** A measured step: the behavior counts (named at the end, when every behavior is known) and the rest. */
+interface MeasuredStep {
+  counts: Map<string, Map<string, number>>;
+  scalars: ScalarsWith;
+  series: MetricsFrame['series'];
+}
+
+/**
+ * Per-step tallies of imported samples. With `openSteps` finite, memory is bounded by that many
+ * steps' tallies: when a sample opens a step beyond it, the oldest open step is measured and its
+ * token tables, rewards and gate samples are let go (a log in step order — verl, TRL and OpenClaw
+ * snapshots one file a step — never returns to it). A sample of a step already let go throws
+ * StepOrderError; `measureLogs` then measures again holding every step.
+ */
+export class ImportMeasure {
+  private steps = new Map<number, StepAcc>();
+  private measured = new Map<number, MeasuredStep>();
+  /** Token tables of measured steps, emptied, for the next steps to reuse; the pooled counts' table, shared. */
+  private spareTokens: StepTokens[] = [];
+  private pooledScratch = new PairCounts();
+  private behaviorsSeen = new Set<string>();
+  unclassified = 0;
+  samples = 0;
+  private withLogprobs = 0;
+
+  constructor(
+    readonly states: StateClassifier,
+    readonly behaviors: BehaviorClassifier,
+    readonly eps: number,
+    /** Gate to replay on each step's samples (the counterfactual funnel), or null. */
+    readonly gate: Gate | null = null,
+    /** Steps held open at once (Infinity: all, for a log out of step order). */
+    readonly openSteps = Infinity,
+  ) {}
+
+  add(s: ImportedSample): { state: string; behavior: string; rule: number | null } {
+    if (this.measured.has(s.step)) throw new StepOrderError(s.step, s.file, s.line);
+    const state = this.states.classify(s);
+    const c = this.behaviors.classify(s);
+    let a = this.steps.get(s.step);
+    if (!a) {
+      // the oldest step is measured first, so the new one can take its emptied token tables
+      while (this.steps.size >= this.openSteps) this.measureStep(Math.min(...this.steps.keys()));
+      this.steps.set(s.step, (a = new StepAcc(this.spareTokens.pop() ?? new StepTokens())));
+    }
+    a.n++;
+    this.samples++;
+    if (c.rule === null) {
+      a.unclassified++;
+      this.unclassified++;
+    }
+    this.behaviorsSeen.add(c.behavior);
+    let m = a.counts.get(state);
+    if (!m) a.counts.set(state, (m = new Map()));
+    m.set(c.behavior, (m.get(c.behavior) ?? 0) + 1);
+    if (s.reward !== null) {
+      a.judged++;
+      a.rSum += s.reward;
+      a.rSq += s.reward * s.reward;
+      const g = s.group ?? `state:${state}`;
+      pushTo(a.groups, g, s.reward);
+      pushTo(a.byState, state, s.reward);
+    }
+    if (s.logprobs && s.logprobs.length) {
+      this.withLogprobs++;
+      let lp = a.logprob.get(state);
+      if (!lp) a.logprob.set(state, (lp = { sum: 0, n: 0 }));
+      for (const x of s.logprobs) lp.sum -= x;
+      lp.n += s.logprobs.length;
+    }
+    if (this.gate) a.gate.push(gateSample(s, state));
+    a.fit.add(s, state, c.behavior);
+    a.tokens.add(state, tokensOf(s, TOKEN_CAP));
+    return { state, behavior: c.behavior, rule: c.rule };
+  }
+
+  tokenEntropyKind(): TokenEntropyKind {
+    return this.withLogprobs === 0 ? 'empirical' : this.withLogprobs === this.samples ? 'logprob' : 'mixed';
+  }
+
+  /** Behavior names in legend order: the rules' labels (a label no sample had is listed, with 0), then labels seen only in the log. */
+  behaviorNames(): string[] {
+    const fromRules = this.behaviors.labels();
+    const extra = [...this.behaviorsSeen].filter((b) => !fromRules.includes(b)).sort();
+    return [...fromRules, ...extra].filter((b) => b !== 'invalid');
+  }
+
+  /** Steps whose tallies are held now (the bound the benchmark checks). */
+  get openStepCount(): number {
+    return this.steps.size;
+  }
+
+  /** Entries the open steps hold (token-table entries, rewards, gate samples): what grows with a step's size, never with the step count. */
+  get heldEntries(): number {
+    let n = 0;
+    for (const a of this.steps.values()) n += a.tokens.entries + 2 * a.judged + a.gate.length;
+    return n;
+  }
+
+  frames(): MetricsFrame[] {
+    for (const step of [...this.steps.keys()]) this.measureStep(step);
+    const names = this.behaviorNames();
+    const steps = [...this.measured.keys()].sort((x, y) => x - y);
+    return steps.map((step) => {
+      const done = this.measured.get(step)!;
+      const scalars: ScalarsWith = {};
+      for (const [state, m] of [...done.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+        const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
+        behaviorScalars(state, names, counts, this.eps, scalars);
+        // the counts behind the distribution: n per state and per behavior (0 for one no sample had)
+        scalars[stateSamplesKey(state)] = counts.reduce((x, y) => x + y, 0);
+        names.forEach((b, i) => (scalars[behaviorCountKey(state, b)] = counts[i]));
+        scalars[behaviorCountKey(state, 'invalid')] = counts[names.length];
+      }
+      Object.assign(scalars, done.scalars);
+      // an imported step carries the subset of the metrics a log can give
+      return { step, version: step, scalars, series: done.series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
+    });
+  }
+
+  /** Everything of a step but its behavior counts, measured now; its tallies are let go. */
+  private measureStep(step: number): void {
+    const a = this.steps.get(step)!;
+    this.steps.delete(step);
+    const scalars: ScalarsWith = {};
+    let lpSum = 0;
+    let lpN = 0;
+    for (const [state, lp] of a.logprob) {
+      scalars[`support/token_entropy/${state}`] = lp.sum / lp.n;
+      lpSum += lp.sum;
+      lpN += lp.n;
+    }
+    if (lpN) scalars['support/token_entropy'] = lpSum / lpN;
+    a.tokens.scalars(scalars, this.pooledScratch);
+    const responseTokens = a.n ? a.tokens.tokens / a.n : 0;
+    if (this.openSteps !== Infinity) {
+      a.tokens.reset();
+      this.spareTokens.push(a.tokens);
+    }
+    if (a.judged) {
+      const mean = a.rSum / a.judged;
+      scalars['reward/mean'] = mean;
+      scalars['reward/var'] = Math.max(0, a.rSq / a.judged - mean * mean);
+      const rv = bucketVariance(rewardBuckets(a));
+      scalars['grad/reward_var'] = rv.rewardVar;
+      scalars['grad/zero_std_frac'] = rv.zeroStdFrac;
+    }
+    a.fit.scalars(scalars);
+    scalars['import/samples'] = a.n;
+    scalars['import/judged'] = a.judged;
+    scalars['import/unclassified'] = a.unclassified;
+    scalars['import/response_tokens'] = responseTokens;
+    const series: MetricsFrame['series'] = {};
+    if (this.gate) {
+      const f = gateFunnel(this.gate, a.gate);
+      Object.assign(scalars, funnelScalars(f));
+      series['gate/rule_counts'] = f.rules;
+    }
+    this.measured.set(step, { counts: a.counts, scalars, series });
+  }
+}
