@@ -6,6 +6,7 @@ import type { MetricsFrame } from '../metrics';
 import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure/measure';
 import { importSamples, type ImportOptions, type ImportResult } from './read/pipeline';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from './rules/rules';
+import { RewardReader, describeReward, type RewardChoice } from './rules/reward';
 import type { ImportSource, ImportedSample } from './types';
 
 export const PREVIEW_SAMPLES = 200;
@@ -38,6 +39,8 @@ export interface MeasureSpec {
   eps: number;
   /** Gate text (the gates' rule language, one rule per line) replayed on every step, or none. */
   gate?: string;
+  /** Which number is the judge's score (default: the format's own reward). */
+  reward?: RewardChoice;
 }
 
 export interface MeasureResult extends ImportResult {
@@ -48,6 +51,8 @@ export interface MeasureResult extends ImportResult {
   tokenEntropy: TokenEntropyKind;
   /** 'ordered': measured holding at most OPEN_STEPS steps at once; 'unordered': steps came back, every step was held. */
   stepOrder: 'ordered' | 'unordered';
+  /** The reward that was read, in words (describeReward). */
+  reward: string;
 }
 
 /** Steps held open at once in a measure (a little slack for a log whose steps interleave at the edges). */
@@ -62,7 +67,7 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
   // Bounded memory for a log in step order; a log out of order is read again holding every step
   // (onSample sees each sample once: the second pass skips those the first one delivered).
   const pass = async (openSteps: number) => {
-    const m = new ImportMeasure(new StateClassifier(statesSpec, opts.regex), new BehaviorClassifier(behaviorSpec, opts.regex), spec.eps, gate, openSteps);
+    const m = new ImportMeasure(new StateClassifier(statesSpec, opts.regex), new BehaviorClassifier(behaviorSpec, opts.regex), spec.eps, gate, openSteps, spec.reward ? new RewardReader(spec.reward) : null);
     let seen = 0;
     const r = await importSamples(sources, opts, (s) => {
       const c = m.add(s);
@@ -82,7 +87,8 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
     run = await pass(Infinity);
   }
   const { m, r } = run;
+  m.reward?.check();
   const frames = m.frames();
   const stateNames = [...new Set(frames.flatMap((f) => Object.keys(f.scalars).filter((k) => k.startsWith('support/behavior_entropy/')).map((k) => k.slice(25))))];
-  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind(), stepOrder };
+  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind(), stepOrder, reward: describeReward(spec.reward) };
 }

@@ -7,3 +7,4 @@ export { EXPECTED, FORMAT_LABELS } from './formats/detect';
 export { TOKEN_CAP, type TokenEntropyKind } from './measure/measure';
 export { memorySource } from './sources';
 export type { RegexEngine, RuleRegex, RuleMatch } from './rules/regex';
+export * from './rules/reward';
