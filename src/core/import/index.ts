@@ -1,4 +1,4 @@
-// Public surface of the log import (see README.md "Importing real rollouts").
+// Public surface of the log import (docs/import.md).
 export * from './types';
 export * from './rules/rules';
 export * from './analyze';

@@ -1,4 +1,4 @@
-// Per-step measurements of imported samples under the lab's metric names (DESIGN.md), through the
+// Per-step measurements of imported samples under the lab's metric names (../measure/names.ts), through the
 // same functions the lab uses (behaviorScalars, bucketVariance, entropyOf):
 //   support/behavior_dist[_se]/<state>/<behavior>, support/behavior_entropy/<state>,
 //   support/behavior_support/<state>; grad/reward_var, grad/zero_std_frac (within the groups of
