@@ -1,4 +1,4 @@
-// Every metric name, in one module: one typed union per kind (DESIGN.md "Metric names") shared by
+// Every metric name, in one module: one typed union per kind shared by
 // the loop, the worker, the views, the importer and the CLI, so a mistyped name does not compile;
 // and the scalars a frame really carries (`ScalarsWith`).
 
