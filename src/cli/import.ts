@@ -21,6 +21,7 @@ import { nodeRegexEngine } from '../io/regex/node';
 import { readJsonFile, writeTextFile } from './files';
 import { fitFlags, writeFit } from './fit-task';
 import type { FitOptions } from '../core/tasks/fit';
+import { frameLine } from '../core/import/follow/frame-line';
 import { readGateFile } from './gate-args';
 
 const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]';
@@ -168,7 +169,7 @@ async function main(): Promise<number> {
     });
     process.stderr.write('\n');
     report(r, v.out);
-    if (v.out) writeTextFile(v.out, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars, ...f.series })).join('\n') + (r.frames.length ? '\n' : ''));
+    if (v.out) writeTextFile(v.out, r.frames.map(frameLine).join('\n') + (r.frames.length ? '\n' : ''));
     if (v['fit-task'] && r.samples) writeFit(r, fit, v['fit-task']);
     return r.samples ? 0 : 1;
   } catch (e) {
