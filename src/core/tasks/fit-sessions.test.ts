@@ -41,7 +41,7 @@ function writeRun(seed: number): { rec: string; prm: string; lengths: number[] }
     let turn = 0;
     while (state !== 'end') {
       turn++;
-      const tool = rng.bernoulli(MIX[state]) ? 'a' : 'b';
+      const tool: 'a' | 'b' = rng.bernoulli(MIX[state]) ? 'a' : 'b';
       const next: State | 'end' = turn === MAX_TURNS ? 'end' : draw(rng, NEXT[state][tool]);
       const step = 1 + (k % 10);
       rec.push(JSON.stringify({ session_id: `s${k}`, turn, step, prompt_text: `state=${state}`, response_text: 'x', tool_calls: [{ function: { name: tool } }], next_state: next === 'end' ? null : { content: 'n' } }));
