@@ -14,7 +14,9 @@ import { errorText } from '../core/unknown';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { bundleToJson, mergeCells, parseBundle, reproduceCheck, runIndex, type BundleRun } from '../core/experiment/bundle';
+import { bundleToJson, mergeCells, parseBundle, runIndex, type BundleRun } from '../core/experiment/bundle';
+import type { FrameDifference } from '../core/experiment/frame-difference';
+import { reproduceCheck } from '../core/experiment/reproduce';
 import { parseCellLog } from '../core/experiment/cell-log';
 import { pairedFromBundle, pairsText } from '../core/experiment/compare';
 import { intervalText } from '../core/experiment/stats';
@@ -24,9 +26,9 @@ import { UsageError, arrayIndex, baseFlags, parseFlags, usageOf, wholeNumber } f
 import { codeVersion } from './code-version';
 import type { EngineKind } from './engine-setup';
 import { trainOnJobs } from './experiment-jobs';
-import { cellFile, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
+import { cellFile, cpuSeconds, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
-import { parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
+import { jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
 import { readTaskFile } from './task-args';
 
 const { values: opt, positionals } = (() => {
@@ -119,7 +121,8 @@ async function trainCells(s: TrainSettings, cells: number[], together: boolean):
     for (const c of done) console.log(c.summary);
   });
   progress.end();
-  info(`${cells.length} cell(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${jobs} worker(s); peak RSS per worker ${out.peakRssMb.map((m) => `${m.toFixed(0)} MB`).join(', ')}`);
+  const list = (xs: number[], unit: string, digits: number) => xs.map((x) => `${x.toFixed(digits)} ${unit}`).join(', ');
+  info(`${cells.length} cell(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${jobs} worker(s); peak RSS per worker ${list(out.peakRssMb, 'MB', 0)}; CPU per worker ${list(out.cpuSeconds, 's', 1)}${jobs > 1 ? ` (this process ${cpuSeconds().toFixed(1)} s)` : ''}`);
   return out.cells.map((c) => c.run);
 }
 
@@ -186,16 +189,31 @@ function report(file: string | undefined): number {
   return 0;
 }
 
+/** A value of a frame for a one-line message (a long series cut). */
+const shown = (v: unknown): string => {
+  const s = jsonText(v);
+  return s.length > 120 ? `${s.slice(0, 117)}…` : s;
+};
+
+/** What differs, where: the cell (its variant and seed), the step, the metric, both values. */
+function notReproducedText(spec: ExperimentSpec, d: FrameDifference & { cell: number }, why?: string): string {
+  const cell = experimentCell(spec, d.cell);
+  return `NOT reproduced: cell ${d.cell} (variant ${spec.variants[cell.variant].name}, seed ${cell.seed}), step ${d.step}, ${d.key}: the bundle has ${shown(d.expected)}, the re-run gave ${shown(d.got)}`
+    + (why ? ` (the bundle says why: ${why})` : ' (the bundle\'s frame is not what this code trains from its seed: an edited file, or another code version)');
+}
+
 async function reproduce(file: string | undefined): Promise<number> {
   if (!file) throw new UsageError('reproduce BUNDLE [--index I]');
   const bundle = parseFile(file, 'file', readJsonFile, parseBundle);
   const only = int('index', opt.index);
   const stored = new Set(bundle.runs.map((r) => runIndex(bundle.spec, r)));
   const cells = Array.from({ length: cellCount(bundle.spec) }, (_, i) => i).filter((i) => (only === undefined || i === only) && stored.has(i));
+  if (cells.length === 0) throw new Error(`reproduce: ${only === undefined ? 'the bundle stores no cell' : `cell ${only} is not stored in the bundle (stored: ${[...stored].sort((x, y) => x - y).join(', ') || 'none'})`}`);
   const reruns = await trainCells(settings(bundle.spec, codeVersion()), cells, false);
   const r = reproduceCheck(bundle, reruns);
   console.log(JSON.stringify(r));
-  info(r.identical ? `reproduced: ${r.cells} cell(s) identical bit for bit` : `NOT reproduced: cell ${r.first!.cell}, step ${r.first!.step}, ${r.first!.key}: ${JSON.stringify(r.first!.expected)} vs ${JSON.stringify(r.first!.got)}${r.why ? ` (the bundle says why: ${r.why})` : ''}`);
+  if (r.identical) info(`reproduced: ${r.cells} cell(s) identical bit for bit`);
+  else process.stderr.write(`${notReproducedText(bundle.spec, r.first!, r.why)}\n`); // the verdict of exit 1: said even with --quiet
   if (r.otherEngine.length) info(`cells ${r.otherEngine.join(', ')} ran on another engine than stored: bit-for-bit equality is not expected there`);
   return r.identical ? 0 : EXIT_ERROR;
 }
