@@ -7,6 +7,8 @@
 // every step) choose the windows of the base mix and the judge's truth; --fit-name names the task.
 // --gate: a gate in the lab's rule language (text, one `CONDITION => DECISION # label` per line, or
 // JSON {"rules": [...]}); each step's line then holds its counterfactual funnel (esr/*, gate/rule_counts).
+// --reward COL[+COL…]: the judge's score is that field (or the sum of those fields) instead of the
+// format's own reward; --reward-threshold τ[,τ']: a scalar score as a vote (r ≥ τ → +1, r ≤ τ' → −1).
 // A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
 // stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
 import { errorText } from '../core/unknown';
@@ -14,7 +16,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
+import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type FormatId, type ImportSource, type MeasureResult, type MeasureSpec, type RewardChoice } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { nodeRegexEngine } from '../io/regex/node';
@@ -24,7 +26,7 @@ import type { FitOptions } from '../core/tasks/fit';
 import { frameLine } from '../core/import/follow/frame-line';
 import { readGateFile } from './gate-args';
 
-const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]';
+const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--reward COL[+COL…]] [--reward-threshold τ[,τ\']] [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]';
 
 const READ_CHUNK = 1 << 18;
 
@@ -68,41 +70,39 @@ export function expandPaths(paths: readonly string[]): string[] {
   });
 }
 
+const OPTIONS = {
+  format: { type: 'string' },
+  states: { type: 'string' },
+  behaviors: { type: 'string' },
+  out: { type: 'string' },
+  gate: { type: 'string' },
+  eps: { type: 'string', default: '0.05' },
+  reward: { type: 'string' },
+  'reward-threshold': { type: 'string' },
+  'openclaw-batch': { type: 'string', default: '16' },
+  'fit-task': { type: 'string' },
+  'fit-base-steps': { type: 'string' },
+  'fit-truth-steps': { type: 'string' },
+  'fit-name': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
+/** What the command line asks for, read and checked. */
+interface ImportFlags {
+  files: string[];
+  spec: MeasureSpec;
+  format: FormatId | 'auto';
+  batch: number;
+  fit: FitOptions;
+}
 
-async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      allowPositionals: true,
-      options: {
-        format: { type: 'string' },
-        states: { type: 'string' },
-        behaviors: { type: 'string' },
-        out: { type: 'string' },
-        gate: { type: 'string' },
-        eps: { type: 'string', default: '0.05' },
-        'openclaw-batch': { type: 'string', default: '16' },
-        'fit-task': { type: 'string' },
-        'fit-base-steps': { type: 'string' },
-        'fit-truth-steps': { type: 'string' },
-        'fit-name': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    console.error(`${errorText(e)}\n${USAGE}`);
-    return 2;
-  }
-  const v = args.values;
-  if (v.help) {
-    console.log(USAGE);
-    return 0;
-  }
+/** The flags as an import, or every problem with them (each names its flag or file). */
+function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFlags } | { problems: string[] } {
   const bad: string[] = [];
   const format = v.format ?? 'auto';
   if (format !== 'auto' && !FORMATS.includes(format as FormatId)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${format}`);
-  if (!args.positionals.length) bad.push('no log files given');
+  if (!positionals.length) bad.push('no log files given');
   if (!v.out && !v['fit-task']) bad.push('--out (or --fit-task) is required');
   let fit: FitOptions = {};
   try {
@@ -115,22 +115,58 @@ async function main(): Promise<number> {
   const batch = parseWholeNumber(v['openclaw-batch']) ?? NaN;
   if (!(batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
   let states, behaviors, gate: string | undefined, files: string[] = [];
+  let reward: RewardChoice | undefined;
+  try {
+    if (v.reward !== undefined || v['reward-threshold'] !== undefined) reward = parseRewardChoice(v.reward ?? '', v['reward-threshold'] ?? '');
+  } catch (e) {
+    bad.push(`--${errorText(e)}`);
+  }
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
     behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
-    files = expandPaths(args.positionals);
+    files = expandPaths(positionals);
     if (v.gate) gate = readGateFile(v.gate);
   } catch (e) {
     bad.push(errorText(e));
   }
-  if (bad.length) {
-    console.error(`${bad.join('\n')}\n${USAGE}`);
+  if (bad.length) return { problems: bad };
+  return { flags: { files, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, format: format as FormatId | 'auto', batch, fit } };
+}
+
+/** The import's issues (the first 50) and one summary line, on stderr. */
+function report(r: MeasureResult, out: string | undefined): void {
+  for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
+  if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
+  const entropy = r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)';
+  console.error(
+    `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
+      `${r.unclassified} unclassified, reward: ${r.reward}, token entropy: ${entropy}; ${r.issuesTotal} issues${out ? ` → ${out}` : ''}`,
+  );
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (e) {
+    console.error(`${errorText(e)}\n${USAGE}`);
     return 2;
   }
+  const v = args.values;
+  if (v.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const read = readFlags(v, args.positionals);
+  if ('problems' in read) {
+    console.error(`${read.problems.join('\n')}\n${USAGE}`);
+    return 2;
+  }
+  const { files, spec, format, batch, fit } = read.flags;
   let last = 0;
   try {
-    const r = await measureLogs(files.map(fileSource), { states: states!, behaviors: behaviors!, eps, gate }, {
-      format: format as FormatId | 'auto',
+    const r = await measureLogs(files.map(fileSource), spec, {
+      format,
       openclawBatch: batch,
       parquet: openParquet,
       regex: nodeRegexEngine(),
@@ -142,14 +178,8 @@ async function main(): Promise<number> {
       },
     });
     process.stderr.write('\n');
-    for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
-    if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
+    report(r, v.out);
     if (v.out) writeTextFile(v.out, r.frames.map(frameLine).join('\n') + (r.frames.length ? '\n' : ''));
-    console.error(
-      `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
-        `${r.unclassified} unclassified, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +
-        `${r.issuesTotal} issues${v.out ? ` → ${v.out}` : ''}`,
-    );
     if (v['fit-task'] && r.samples) writeFit(r, fit, v['fit-task']);
     return r.samples ? 0 : 1;
   } catch (e) {
