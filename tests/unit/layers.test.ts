@@ -45,9 +45,8 @@ const CYCLES_TO_REMOVE: string[][] = [
  * changes in flight. An entry back under the budget must leave the list.
  */
 const OVER_BUDGET: readonly string[] = [
-  // the run controls' redesign and the one write queue (issue 23 §1, §3)
-  'src/core/run/session.ts: 407 lines',
-  'src/ui/storage/lab-run.ts: 409 lines',
+  // the run controls' redesign (issue 23 §1)
+  'src/core/run/session.ts: 401 lines',
   // following a run live (src/core/import/follow), new
   'src/cli/watch.ts:46 main: 95 lines',
 ];
