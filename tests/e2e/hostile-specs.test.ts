@@ -20,7 +20,7 @@ const TINY = `${TINY_MODEL}&backend=wasm`;
 /** strategies with its behavior `decompose` renamed "constructor" and left out of math's act. */
 function constructorSpec(): string {
   const s = JSON.parse(JSON.stringify(BUILTIN_SPECS.strategies).replaceAll('"decompose"', '"constructor"')) as { states: { act: Record<string, unknown> }[] };
-  delete s.states[0].act.constructor;
+  Reflect.deleteProperty(s.states[0].act, 'constructor');
   return JSON.stringify(s);
 }
 
