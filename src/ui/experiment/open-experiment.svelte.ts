@@ -10,7 +10,8 @@ import type { CellFrames, CellInit, GroupStatus } from '../../../workers/experim
 import { Recorder } from '../storage/recorder';
 import type { StoredExperiment } from '../storage/db';
 import type { ExperimentStore } from '../storage/experiment-store';
-import { reproduceCheck, type ExperimentBundle, type Reproduction } from '../../core/experiment/bundle';
+import type { ExperimentBundle } from '../../core/experiment/bundle';
+import { reproduceCheck, type Reproduction } from '../../core/experiment/reproduce';
 import { bundleOf } from './bundle-io';
 import { startCellRunner, type CellRunner, type CellRunnerOptions } from './runner';
 
