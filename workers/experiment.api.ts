@@ -15,6 +15,7 @@ export interface ExperimentInit {
   prefer: BackendPreference;
   baseUrl: string;
   pretrainSteps?: number;
+  /** WASM threads at most (the worker's share of the cores); never more than defaultWasmThreads(). */
   numThreads?: number;
 }
 

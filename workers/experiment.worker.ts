@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import { PopulationSession } from '../src/core/run/population';
-import { createBrowserEngine, createBrowserPopulation } from '../src/engine/browser';
+import { createBrowserEngine, createBrowserPopulation, defaultWasmThreads } from '../src/engine/browser';
 import { BASE_SEED, loadBase } from './base';
 import type { ExperimentApi, ExperimentInit, ExperimentListener } from './experiment.api';
 
@@ -19,12 +19,14 @@ function need(): PopulationSession {
 const api: ExperimentApi = {
   async init(init: ExperimentInit, listener: ExperimentListener) {
     if (session) await session.dispose();
+    // the runner's share of the cores, never more than this page may use (cross-origin isolation)
+    const numThreads = Math.min(init.numThreads ?? Infinity, defaultWasmThreads());
     session = new PopulationSession(
       {
-        createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads }),
+        createEngine: (shape) => createBrowserEngine(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads }),
         // the variant's seeds as one population (one graph of P members), probed at that size
         createPopulation: (shape, size) =>
-          createBrowserPopulation(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads: init.numThreads, size, probeBatch: init.cells[0]?.config.rolloutBatch }),
+          createBrowserPopulation(shape, { prefer: init.prefer, seed: BASE_SEED, numThreads, size, probeBatch: init.cells[0]?.config.rolloutBatch }),
         loadBase: (engine, config, progress) => loadBase(init, engine, config, progress),
       },
       listener,

@@ -3,9 +3,10 @@
  * import pipeline, so a large log neither freezes the page nor sits in memory at once.
  */
 import * as Comlink from 'comlink';
-import { measureLogs, scanLogs, type ImportSource } from '../src/core/import/index';
+import { BehaviorClassifier, StateClassifier, measureLogs, scanLogs, type ImportSource } from '../src/core/import/index';
 import { openParquet } from '../src/io/hyparquet';
-import { re2Engine } from '../src/io/re2';
+import { ruleRegexEngine } from '../src/io/regex/engine';
+import { sharedGuard } from '../src/io/regex/guard-shared';
 import type { ImportApi } from './import.api';
 
 export function fileSource(f: File): ImportSource {
@@ -29,9 +30,23 @@ export function fileSource(f: File): ImportSource {
   };
 }
 
+let guardMemory: SharedArrayBuffer | null = null;
+// one engine per call, so each import's files start with their whole budget
+const regexEngine = () => ruleRegexEngine(guardMemory ? sharedGuard(guardMemory) : null);
+
 const api: ImportApi = {
+  guard: (sab) => void (guardMemory = sab),
   scan: (files, opts, onProgress) => scanLogs(files.map(fileSource), { ...opts, onProgress, parquet: openParquet }),
-  measure: (files, spec, opts, onProgress) => measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: re2Engine }),
+  measure: (files, spec, opts, onProgress) => measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }),
+  async classify(samples, states, behaviors) {
+    const engine = regexEngine();
+    const sc = new StateClassifier(states, engine);
+    const bc = new BehaviorClassifier(behaviors, engine);
+    return samples.map((s) => {
+      const c = bc.classify(s);
+      return { state: sc.classify(s), behavior: c.behavior, rule: c.rule };
+    });
+  },
 };
 
 Comlink.expose(api);

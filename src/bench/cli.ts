@@ -10,6 +10,9 @@
 // --import: peak memory of `npm run import` on generated verl runs (import-memory.ts; --import-mb
 // total size of the longest run, default 200; --import-steps step counts, default 30,120;
 // --import-heap-mb the child's V8 heap limit, default 64: a bounded import fits it at any length).
+// --only jobs: `npm run experiment -- --all` with --jobs 1 against --jobs N interleaved (jobs.ts;
+// --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 4, --jobs-steps default 10,
+// --estimate-cores default 8).
 import { UsageError, parseFlags, usageOf, wholeNumber } from '../cli/args';
 import { EXIT_ERROR, EXIT_USAGE } from '../cli/exit-codes';
 
@@ -20,6 +23,7 @@ const { values: v } = (() => {
       help: { type: 'boolean', short: 'h' }, browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
       reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
       threads: { type: 'string' }, import: { type: 'boolean' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' },
+      only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' },
     });
   } catch (e) {
     console.error((e as Error).message);
@@ -50,7 +54,14 @@ async function webgpuInNode(): Promise<void> {
 
 async function main() {
   if (v.help) {
-    console.log(usageOf(import.meta.url, 10).replace(/^\/\/ ?/gm, ''));
+    console.log(usageOf(import.meta.url, 13).replace(/^\/\/ ?/gm, ''));
+    return;
+  }
+  if (v.only !== undefined && v.only !== 'jobs') throw new UsageError(`--only must be jobs, got ${JSON.stringify(v.only)}`);
+  if (v.only === 'jobs') {
+    const { runJobsBench } = await import('./jobs');
+    const n = (name: 'jobs' | 'jobs-pairs' | 'jobs-seeds' | 'jobs-steps' | 'estimate-cores', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;
+    console.log(JSON.stringify({ jobs: await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 4), steps: n('jobs-steps', 10), estimateCores: n('estimate-cores', 8) }) }, null, 2));
     return;
   }
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();

@@ -1,6 +1,6 @@
 // `npm run bench -- --import`: peak memory of `npm run import` on generated verl runs of the same
 // size per step and different step counts (e.g. 50 MB in 30 steps, 200 MB in 120). A log in step
-// order is measured holding at most OPEN_STEPS steps (src/core/import/measure.ts), so the peak
+// order is measured holding at most OPEN_STEPS steps (src/core/import/measure/measure.ts), so the peak
 // should not grow with the step count. Peak RSS is the child's VmHWM (/proc/<pid>/status, Linux).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

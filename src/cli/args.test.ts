@@ -59,11 +59,11 @@ describe('strict integers', () => {
 
 describe('npm run bench -- --help', () => {
   it('prints the usage and exits 0 (it used to start the benchmark); a bad number is exit 2', { timeout: scaled(120_000) }, () => {
-    const help = spawnSync('npx', ['tsx', 'src/bench/cli.ts', '--help'], { encoding: 'utf8', timeout: scaled(60_000) });
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'src/bench/cli.ts', '--help'], { encoding: 'utf8', timeout: scaled(60_000) });
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/^`npm run bench` — prints one JSON object/);
     expect(help.stdout).toMatch(/--long-every N/);
-    const bad = spawnSync('npx', ['tsx', 'src/bench/cli.ts', '--reps', '0x1'], { encoding: 'utf8', timeout: scaled(60_000) });
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/bench/cli.ts', '--reps', '0x1'], { encoding: 'utf8', timeout: scaled(60_000) });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--reps needs a whole number ≥ 0, got "0x1"/);
   });

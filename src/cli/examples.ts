@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { makeConfig } from '../core/config';
-import { exportRun, labRules, type StepTraces } from '../core/import/export';
+import { exportRun, labRules, type StepTraces } from '../core/import/formats/export';
 import type { SampleTrace } from '../core/metrics';
 import { parsePreset } from '../core/presets';
 import { trlParquet } from '../io/trl-parquet';

@@ -1,9 +1,7 @@
 // The experiment CLI end to end on the tabular reference engine (seconds): every index run as its
 // own process and merged equals the whole experiment in one process; scheduler index variables;
-// an incomplete cell is refused; a non-finite stop exits with EXIT_NON_FINITE.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// an incomplete cell is refused; a non-finite stop exits with EXIT_NON_FINITE. (--jobs: experiment-jobs.test.ts.)
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firstFrameDifference, parseBundle } from '../core/experiment/bundle';
@@ -12,23 +10,9 @@ import { policyShape, pretrainBase } from '../core/pretrain';
 import { BUILTIN_TASKS } from '../core/tasks/builtin';
 import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { EXIT_NON_FINITE } from './exit-codes';
+import { LONG, experimentCli as cli, experimentFixture } from '../../tests/support/experiment-cli';
 
-const dir = mkdtempSync(join(tmpdir(), 'experiment-'));
-const specFile = join(dir, 'exp.json');
-const specObj = {
-  version: 1, name: 'cli-tiny', base: { task: 'strategies', method: 'grpo', rolloutBatch: 8, groupSize: 4, behaviorSamples: 8, lr: 0.05 },
-  variants: [{ name: 'A', patch: {} }, { name: 'B', patch: { clipHigh: 0.2 } }], seeds: [4, 7], steps: 3,
-};
-writeFileSync(specFile, JSON.stringify(specObj));
-const common = ['--engine', 'tabular', '--pretrain-steps', '20', '--quiet'];
-
-function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync('npx', ['tsx', 'src/cli/experiment.ts', ...args], { encoding: 'utf8', env: { ...process.env, SLURM_ARRAY_TASK_ID: '', JOB_COMPLETION_INDEX: '', ...env } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-// each CLI call starts tsx (seconds on a loaded machine): generous per-test limits
-const LONG = 600_000;
+const { dir, specFile, specObj, common } = experimentFixture();
 
 describe('npm run experiment', () => {
   it('--list prints the cell count, --list --json the indices', { timeout: LONG }, () => {
@@ -48,7 +32,7 @@ describe('npm run experiment', () => {
     const merged = join(dir, 'merged.json');
     expect(cli(['merge', cells, '--out', merged]).code).toBe(0);
     const one = join(dir, 'one.json');
-    const r = cli(['--spec', specFile, '--all', '--out', one, ...common]);
+    const r = cli(['--spec', specFile, '--all', '--out', one, '--jobs', '1', ...common]);
     expect(r.code, r.err).toBe(0);
     const a = parseBundle(readFileSync(merged, 'utf8'));
     const b = parseBundle(readFileSync(one, 'utf8'));

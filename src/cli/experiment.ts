@@ -2,28 +2,31 @@
 //   npm run experiment -- --spec exp.json --list [--json]          cell count (or the JSON array of indices)
 //   npm run experiment -- --spec exp.json --index I [--out-dir D]  train cell I → D/cell-0000I.jsonl
 //     (--index defaults to $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)
-//   npm run experiment -- --spec exp.json --all --out bundle.json  every cell in this process → bundle
+//   npm run experiment -- --spec exp.json --all --out bundle.json  every cell → bundle, on --jobs N worker
+//     processes (default: every core; 1: in this process; the same frames bit for bit for any N)
 //     (--ensemble: each variant's seeds trained together as one ensemble, one graph call per phase)
 //   npm run experiment -- merge DIR --out bundle.json [--partial]  cell logs → bundle (the lab imports it)
 //   npm run experiment -- report bundle.json --metric M [--a 0 --b 1 --from S --to S --lower-is-better]
-//   npm run experiment -- reproduce bundle.json [--index I]        re-train cells, compare bit for bit
+//   npm run experiment -- reproduce bundle.json [--index I] [--jobs N]  re-train cells, compare bit for bit
 // Options: --task-file SPEC.json (a custom task for every cell), --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
 // Exit codes (src/cli/exit-codes.ts): 0 ok, 1 error, 2 usage, 3 a cell stopped at a non-finite metric.
 import { errorText } from '../core/unknown';
-import { scalarAt, type MetricsFrame } from '../core/metrics';
 import { mkdirSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { bundleToJson, mergeCells, parseBundle, reproduceCheck, runIndex, type BundleRun } from '../core/experiment/bundle';
-import { endLine, frameLine, headerLine, parseCellLog } from '../core/experiment/cell-log';
+import { parseCellLog } from '../core/experiment/cell-log';
 import { pairedFromBundle, pairsText } from '../core/experiment/compare';
 import { intervalText } from '../core/experiment/stats';
-import { runCell, runCellsTogether } from '../core/experiment/run-cell';
-import { cellCount, experimentCell, parseExperimentSpec, variantLabel, type ExperimentCell, type ExperimentSpec } from '../core/experiment/spec';
+import { cellGroups, workerCount } from '../core/experiment/jobs';
+import { cellCount, experimentCell, parseExperimentSpec, type ExperimentSpec } from '../core/experiment/spec';
 import { UsageError, arrayIndex, baseFlags, parseFlags, usageOf, wholeNumber } from './args';
 import { codeVersion } from './code-version';
-import { createCliEngine, createCliPopulation, loadBase, type EngineKind } from './engine-setup';
+import type { EngineKind } from './engine-setup';
+import { trainOnJobs } from './experiment-jobs';
+import { cellFile, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
-import { appendTextFile, jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
+import { parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
 import { readTaskFile } from './task-args';
 
 const { values: opt, positionals } = (() => {
@@ -33,7 +36,7 @@ const { values: opt, positionals } = (() => {
       out: { type: 'string' }, 'out-dir': { type: 'string' }, partial: { type: 'boolean' },
       metric: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'lower-is-better': { type: 'boolean' },
       'task-file': { type: 'string' }, engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
-      trace: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      jobs: { type: 'string' }, trace: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     }, true);
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
@@ -57,95 +60,72 @@ function readSpec(): ExperimentSpec {
   return parseFile(opt.spec, '--spec', readJsonFile, (x) => parseExperimentSpec(withTask(x)));
 }
 
-function progress(cell: ExperimentCell, step: number, t0: number): void {
-  if (opt.quiet || !process.stderr.isTTY) return; // no progress lines in scheduler logs
-  const w = 30;
-  const done = Math.round((step / cell.config.steps) * w);
-  const rate = step / ((performance.now() - t0) / 1000);
-  process.stderr.write(`\rcell ${cell.index} [${'#'.repeat(done)}${'.'.repeat(w - done)}] ${step}/${cell.config.steps}  ${rate.toFixed(2)} steps/s `);
+/** Progress of the cells in training (one line on a terminal: every active cell's step). */
+class Progress {
+  private readonly active = new Map<number, { step: number; steps: number }>();
+  private readonly t0 = performance.now();
+  private steps = 0;
+  readonly tty = !opt.quiet && process.stderr.isTTY; // no progress lines in scheduler logs
+
+  readonly report: TrainReport = {
+    info: (line) => {
+      if (opt.quiet) return;
+      if (this.tty && this.active.size) process.stderr.write('\n');
+      process.stderr.write(line + '\n');
+    },
+    step: (cell, step, steps) => {
+      this.steps++;
+      if (step >= steps) this.active.delete(cell);
+      else this.active.set(cell, { step, steps });
+      this.draw();
+    },
+  };
+
+  private draw(): void {
+    if (!this.tty) return;
+    const rate = this.steps / ((performance.now() - this.t0) / 1000);
+    const cells = [...this.active].map(([c, p]) => `cell ${c} ${p.step}/${p.steps}`).join(' · ');
+    process.stderr.write(`\r\x1b[K${cells}${cells ? '  ' : ''}${rate.toFixed(2)} steps/s`);
+  }
+
+  end(): void {
+    if (this.tty) process.stderr.write('\n');
+  }
 }
 
 const baseOptions = () => baseFlags(opt);
 
-/** Writes a cell's JSONL as it trains and prints its summary line at the end. */
-class CellOutput {
-  private readonly t0 = performance.now();
-  constructor(
-    private readonly spec: ExperimentSpec,
-    private readonly cell: ExperimentCell,
-    private readonly file: string | undefined,
-    version: string,
-    engine: string,
-  ) {
-    if (file) writeTextFile(file, headerLine({ codeVersion: version, engine, index: cell.index, variant: cell.variant, seed: cell.seed, spec, config: cell.config }) + '\n', 'cell log');
-  }
-
-  readonly onFrame = (f: MetricsFrame): void => {
-    if (this.file) appendTextFile(this.file, frameLine(f) + '\n', 'cell log');
-    progress(this.cell, f.step, this.t0);
-  };
-
-  finish(run: BundleRun): BundleRun {
-    const { spec, cell, file } = this;
-    const wallSeconds = (performance.now() - this.t0) / 1000;
-    if (!opt.quiet && process.stderr.isTTY) process.stderr.write('\n');
-    if (file) appendTextFile(file, endLine({ stepsTaken: run.frames.length, stoppedBy: run.stoppedBy, timeline: run.timeline, wallSeconds }) + '\n', 'cell log');
-    const lastFrame = run.frames.at(-1);
-    const metrics = spec.metrics ?? Object.keys(lastFrame?.scalars ?? {}).filter((k) => /^(support\/(token_entropy|behavior_support)|esr\/effective_rate|gap\/clipfrac|train\/loss)/.test(k));
-    console.log(jsonText({ cell: cell.index, variant: cell.variant, seed: cell.seed, stepsTaken: run.frames.length, stepsPlanned: cell.config.steps, stoppedBy: run.stoppedBy ?? null, wallSeconds: +wallSeconds.toFixed(2), final: Object.fromEntries(metrics.map((m) => [m, (lastFrame && scalarAt(lastFrame.scalars, m)) ?? null])) }));
-    if (run.stoppedBy) process.stderr.write(`cell ${cell.index} stopped: ${run.stoppedBy} (${run.frames.length} of ${cell.config.steps} steps taken)\n`);
-    return run;
-  }
-}
-
-/** Train one cell on a fresh engine; streams its JSONL to `file` when given. */
-async function trainCell(spec: ExperimentSpec, cell: ExperimentCell, version: string, file?: string): Promise<BundleRun> {
-  const kind = engineKind();
-  const engine = await createCliEngine(kind, cell.config);
-  try {
-    const base = await loadBase(engine, kind, cell.config, baseOptions());
-    info(`cell ${cell.index}/${cellCount(spec)}: ${spec.variants[cell.variant].name} (${variantLabel(spec, cell.variant)}), seed ${cell.seed}; ${engine.backend}; ${base}`);
-    const out = new CellOutput(spec, cell, file, version, engine.backend);
-    return out.finish(await runCell(engine, cell, { trace: opt.trace, onFrame: out.onFrame }));
-  } finally {
-    await engine.dispose();
-  }
+/** What every cell trains with (the worker processes get it too). */
+function settings(spec: ExperimentSpec, codeVersion: string, outDir?: string): TrainSettings {
+  return { spec, codeVersion, engine: engineKind(), base: baseOptions(), trace: opt.trace === true, quiet: opt.quiet === true, ...(outDir ? { outDir } : {}) };
 }
 
 /**
- * `--ensemble`: the cells of one variant (its seeds) trained together on one population engine.
- * Each member's base weights are loaded as a single cell's would be, so every cell's frames equal
- * trainCell's (bit for bit on the tabular engine, within float32 noise on WASM).
+ * Train `cells` on --jobs worker processes (default: every core) and print each cell's summary line
+ * in cell order. --ensemble: a variant's seeds train together, split in halves while there are fewer
+ * groups than workers (a member's frames do not depend on its population: src/core/experiment/jobs.ts).
  */
-async function trainTogether(spec: ExperimentSpec, cells: ExperimentCell[], version: string, dir?: string): Promise<BundleRun[]> {
-  const kind = engineKind();
-  const bases: Float32Array[] = [];
-  for (const cell of cells) {
-    const single = await createCliEngine(kind, cell.config);
-    try {
-      info(`cell ${cell.index}/${cellCount(spec)}: ${spec.variants[cell.variant].name} (${variantLabel(spec, cell.variant)}), seed ${cell.seed}; ${await loadBase(single, kind, cell.config, baseOptions())}`);
-      bases.push(await single.getWeights());
-    } finally {
-      await single.dispose();
-    }
-  }
-  const engine = await createCliPopulation(kind, cells[0].config, cells.length);
-  try {
-    info(`training ${cells.length} seeds of variant ${spec.variants[cells[0].variant].name} together (${engine.backend} population)`);
-    await engine.setWeights(bases);
-    const outs = cells.map((c) => new CellOutput(spec, c, dir && cellFile(dir, c.index), version, engine.backend));
-    const runs = await runCellsTogether(engine, cells, (p) => ({ trace: opt.trace, onFrame: outs[p].onFrame }));
-    return runs.map((r, p) => outs[p].finish(r));
-  } finally {
-    await engine.dispose();
-  }
+async function trainCells(s: TrainSettings, cells: number[], together: boolean): Promise<BundleRun[]> {
+  const planned = cells.map((i) => experimentCell(s.spec, i));
+  const requested = int('jobs', opt.jobs);
+  if (requested === 0) throw new UsageError('--jobs must be at least 1');
+  const wanted = workerCount(requested, availableParallelism(), cells.length);
+  const groups = together ? cellGroups(planned, wanted) : cells.map((i) => [i]);
+  const jobs = workerCount(wanted, wanted, groups.length);
+  const progress = new Progress();
+  info(`training ${cells.length} cell(s) in ${groups.length} group(s) on ${jobs} worker${jobs > 1 ? ' processes' : ' (this process)'}`);
+  const t0 = performance.now();
+  const out = await trainOnJobs(s, groups, together, jobs, progress.report, (done) => {
+    for (const c of done) console.log(c.summary);
+  });
+  progress.end();
+  info(`${cells.length} cell(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${jobs} worker(s); peak RSS per worker ${out.peakRssMb.map((m) => `${m.toFixed(0)} MB`).join(', ')}`);
+  return out.cells.map((c) => c.run);
 }
-
-const cellFile = (dir: string, index: number) => join(dir, `cell-${String(index).padStart(5, '0')}.jsonl`);
 
 async function main(): Promise<number> {
   if (opt.help) {
-    console.log(usageOf(import.meta.url, 12));
+    console.log(usageOf(import.meta.url, 14));
     return 0;
   }
   const [command, target] = positionals;
@@ -161,14 +141,10 @@ async function main(): Promise<number> {
   }
   const version = codeVersion();
   if (opt.ensemble && !opt.all) throw new UsageError('--ensemble trains each variant\'s seeds together: use it with --all');
+  if (opt.jobs !== undefined && !opt.all) throw new UsageError('--jobs trains several cells at once: use it with --all (or reproduce)');
   if (opt.all) {
     if (opt['out-dir']) mkdirSync(opt['out-dir'], { recursive: true });
-    const runs: BundleRun[] = [];
-    if (opt.ensemble) {
-      for (let v = 0; v < spec.variants.length; v++) runs.push(...(await trainTogether(spec, spec.seeds.map((_, i) => experimentCell(spec, v * spec.seeds.length + i)), version, opt['out-dir'])));
-    } else {
-      for (let i = 0; i < cellCount(spec); i++) runs.push(await trainCell(spec, experimentCell(spec, i), version, opt['out-dir'] && cellFile(opt['out-dir'], i)));
-    }
+    const runs = await trainCells(settings(spec, version, opt['out-dir']), Array.from({ length: cellCount(spec) }, (_, i) => i), opt.ensemble === true);
     if (opt.out) writeTextFile(opt.out, bundleToJson(mergeCells(spec, runs, version)));
     return runs.some((r) => r.stoppedBy) ? EXIT_NON_FINITE : 0;
   }
@@ -176,7 +152,10 @@ async function main(): Promise<number> {
   const dir = opt['out-dir'] ?? 'cells';
   const file = opt.out ?? cellFile(dir, cell.index);
   if (!opt.out) mkdirSync(dir, { recursive: true });
-  const run = await trainCell(spec, cell, version, file);
+  const progress = new Progress();
+  const { run, summary } = await trainCell(settings(spec, version), cell, progress.report, file);
+  progress.end();
+  console.log(summary);
   return run.stoppedBy ? EXIT_NON_FINITE : 0;
 }
 
@@ -213,8 +192,7 @@ async function reproduce(file: string | undefined): Promise<number> {
   const only = int('index', opt.index);
   const stored = new Set(bundle.runs.map((r) => runIndex(bundle.spec, r)));
   const cells = Array.from({ length: cellCount(bundle.spec) }, (_, i) => i).filter((i) => (only === undefined || i === only) && stored.has(i));
-  const reruns: BundleRun[] = [];
-  for (const i of cells) reruns.push(await trainCell(bundle.spec, experimentCell(bundle.spec, i), codeVersion()));
+  const reruns = await trainCells(settings(bundle.spec, codeVersion()), cells, false);
   const r = reproduceCheck(bundle, reruns);
   console.log(JSON.stringify(r));
   info(r.identical ? `reproduced: ${r.cells} cell(s) identical bit for bit` : `NOT reproduced: cell ${r.first!.cell}, step ${r.first!.step}, ${r.first!.key}: ${JSON.stringify(r.first!.expected)} vs ${JSON.stringify(r.first!.got)}${r.why ? ` (the bundle says why: ${r.why})` : ''}`);

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
-import { re2Engine } from '../io/re2';
+import { nodeRegexEngine } from '../io/regex/node';
 import { readJsonFile, writeTextFile } from './files';
 import { fitFlags, writeFit } from './fit-task';
 import type { FitOptions } from '../core/tasks/fit';
@@ -132,7 +132,7 @@ async function main(): Promise<number> {
       format: format as FormatId | 'auto',
       openclawBatch: batch,
       parquet: openParquet,
-      regex: re2Engine,
+      regex: nodeRegexEngine(),
       onProgress: (p) => {
         const now = Date.now();
         if (now - last < 500 && p.file) return;

@@ -10,12 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { scaled } from '../../tests/support/speed';
 import { EXIT_ERROR, EXIT_USAGE } from './exit-codes';
 
-const RUN = ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--quiet'];
+const RUN = ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--quiet'];
 const BASE = ['--preset', 'f-combine-gating', '--seed', '2', '--set', 'lr=0.05', '--set', 'updatesPerRollout=2', '--pretrain-steps', '50'];
 
 function cli(args: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
-    execFile('npx', [...RUN, ...args], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
+    execFile(process.execPath, [...RUN, ...args], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
   });
 }
 

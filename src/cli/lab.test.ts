@@ -31,7 +31,7 @@ async function inProcess(preset: string, over: Record<string, unknown>, pretrain
 describe('npm run lab', () => {
   it('runs a preset and writes one line per step (equal to the same run in process) plus a summary', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'lab-')), 'run.jsonl');
-    execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--preset', 'f-combine-gating', '--steps', '3', '--seed', '2', '--set', 'lr=0.05', '--pretrain-steps', '50', '--out', out, '--quiet'], { stdio: 'pipe' });
+    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--preset', 'f-combine-gating', '--steps', '3', '--seed', '2', '--set', 'lr=0.05', '--pretrain-steps', '50', '--out', out, '--quiet'], { stdio: 'pipe' });
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(4);
     const ref = await inProcess('f-combine-gating', { steps: 3, seed: 2, lr: 0.05 }, 50);
@@ -48,7 +48,7 @@ describe('npm run lab', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'lab-nan-')), 'run.jsonl');
     const set = ['dModel=16', 'layers=1', 'heads=2', 'mlp=32', 'rolloutBatch=8', 'behaviorSamples=8', 'lr=10', 'maxGradNorm=0', 'temperature=0.05', 'updatesPerRollout=16'];
     const r = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'wasm', '--steps', '20', '--pretrain-steps', '10', ...set.flatMap((x) => ['--set', x]), '--out', out, '--quiet'], (err, stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'wasm', '--steps', '20', '--pretrain-steps', '10', ...set.flatMap((x) => ['--set', x]), '--out', out, '--quiet'], (err, stdout, stderr) =>
         done({ code: err ? Number((err as { code?: number }).code) : 0, stdout, stderr }),
       );
     });
@@ -67,14 +67,14 @@ describe('npm run lab', () => {
     expect(r.stdout).not.toMatch(/: null/);
   }, scaled(300_000));
   it('rejects a bad --set naming the field', () => {
-    expect(() => execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--set', 'clipLow=7'], { stdio: 'pipe' })).toThrow(/config\.clipLow/);
+    expect(() => execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--set', 'clipLow=7'], { stdio: 'pipe' })).toThrow(/config\.clipLow/);
   });
   it('--gate FILE.json and repeatable --gate-rule set the gate (rules first, then the file) and it decides the samples', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lab-'));
     const file = join(dir, 'gate.json');
     writeFileSync(file, JSON.stringify({ name: 'all rl', rules: ['!has_next_state => mask0 # no next state', { when: 'true', then: 'mask1 rl', label: 'all' }] }));
     const out = join(dir, 'run.jsonl');
-    execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--steps', '1', '--pretrain-steps', '10', '--set', 'task=assistant', '--set', 'judgeNoise=0.5',
+    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--steps', '1', '--pretrain-steps', '10', '--set', 'task=assistant', '--set', 'judgeNoise=0.5',
       '--gate-rule', 'votes_pos > 0 && votes_neg > 0 => drop # votes disagree', '--gate-rule', 'score < 0 => mask0', '--gate', file, '--out', out, '--quiet'], { stdio: 'pipe' });
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[1].summary.config.gate).toBe('votes_pos > 0 && votes_neg > 0 => drop # votes disagree\nscore < 0 => mask0\n!has_next_state => mask0 # no next state\ntrue => mask1 rl # all');
@@ -85,7 +85,7 @@ describe('npm run lab', () => {
   it('rejects a bad --gate-rule or --gate file naming the rule or file, with position and reason', () => {
     const err = (args: string[]) => {
       try {
-        execFileSync('npx', ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', ...args], { stdio: 'pipe' });
+        execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', ...args], { stdio: 'pipe' });
       } catch (e) {
         const x = e as { stderr: Buffer; status: number };
         return `exit ${x.status}: ${String(x.stderr)}`;
@@ -108,7 +108,7 @@ describe('npm run lab', () => {
     writeFileSync(proto, JSON.stringify({ title: 'p', explanation: 'x'.repeat(50), config: { constructor: 1 } }));
     const folder = join(dir, 'folder.json');
     mkdirSync(folder);
-    const base = ['tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--steps', '1', '--pretrain-steps', '2'];
+    const base = ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--steps', '1', '--pretrain-steps', '2'];
     const cases: [string[], number, RegExp][] = [
       [['--set', 'lr=abc'], 2, /--set config\.lr: expected a decimal number, got "abc"/],
       [['--set', 'seed=0x10'], 2, /config\.seed: .*"0x10"/],
@@ -128,7 +128,7 @@ describe('npm run lab', () => {
     ];
     const results = await Promise.all(
       cases.map(([args]) => new Promise<{ code: number; stderr: string }>((done) => {
-        execFile('npx', [...base, ...args], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
+        execFile(process.execPath, [...base, ...args], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
       })),
     );
     results.forEach((r, i) => {

@@ -1,8 +1,8 @@
 // Numbers for the lessons, from `npm run lab -- --out run.jsonl` outputs (one file per seed):
 //   npx tsx src/cli/lesson-stats.ts run-s1.jsonl run-s2.jsonl ...
-// Per file: H(B|S), I(S;B), best-behavior match and the request gap (core/behavior-info.ts,
+// Per file: H(B|S), I(S;B), best-behavior match and the request gap (src/core/measure/behavior-info.ts,
 // recomputed from the sampled behavior distributions, so older outputs work too) averaged over the
-// first and last 5 steps; the cascade's onsets (core/onset.ts, the one rule): ① mean behavior support
+// first and last 5 steps; the cascade's onsets (src/core/measure/onset.ts, the one rule): ① mean behavior support
 // falls, ② grad/reward_var falls, ③ gap/request_kl rises, ④ esr/effective_rate falls. Then the median
 // and range over files. Prints JSON.
 import { readFileSync } from 'node:fs';

@@ -31,7 +31,7 @@ describe('Run', () => {
     expect(JSON.stringify(c)).not.toBe(JSON.stringify(d));
   });
 
-  it('frames carry the DESIGN.md metric names', async () => {
+  it('frames carry the metric names of measure/names.ts', async () => {
     const [f] = await frames(makeConfig({ task: 'strategies', lr: 0.05 }), 1);
     for (const k of <ScalarName[]>[
       'support/token_entropy', 'support/token_support', 'support/behavior_entropy/math', 'support/behavior_support/math',

@@ -1,5 +1,5 @@
 // The measurements of the four invariants, written once, under the metric names of measure/names.ts
-// (DESIGN.md), and the frame they fill: a frame's type says which metrics it really carries.
+// (measure/names.ts), and the frame they fill: a frame's type says which metrics it really carries.
 import type { BuiltBatch, Queued } from './batch';
 import type { TrainMetrics } from './engine';
 import { isEffective } from './gates/funnel';
@@ -54,7 +54,7 @@ export interface MetricsFrame<K extends ScalarName = never, S extends SeriesName
   step: number;
   /** Trainer version (optimizer steps) after this step. */
   version: number;
-  /** Scalar metrics by DESIGN.md name; deterministic given seed + config. */
+  /** Scalar metrics by name (measure/names.ts); deterministic given seed + config. */
   scalars: ScalarsWith<K>;
   /** Vector metrics: `support/pass_at_k` and `support/pass_at_k_base` (index k − 1), `gap/ratio_hist`, `gate/rule_counts`. */
   series: SeriesWith<S>;
@@ -79,7 +79,7 @@ export function passAtK(n: number, c: number, k: number): number {
 /**
  * One state's behavior distribution from counts (`counts[names.length]` = invalid), its standard
  * error sqrt(p(1 − p)/n), entropy over the valid behaviors and support #{b : p(b) > eps}, written
- * into `out` under the DESIGN.md names. The lab's Monte Carlo measure and imported logs both use it.
+ * into `out` under the names of measure/names.ts. The lab's Monte Carlo measure and imported logs both use it.
  */
 export function behaviorScalars(state: string, names: readonly string[], counts: readonly number[], eps: number, out: ScalarsWith): void {
   const n = counts.reduce((a, c) => a + c, 0);

@@ -1,5 +1,7 @@
 // Ensembles on the transformer (WASM): member p of a population run gives the metrics of a single
-// run with that seed, within float32 noise (batched MatMuls may round differently).
+// run with that seed, within float32 noise (batched MatMuls may round differently); and a member's
+// frames are the same bit for bit whatever the population's size and other members (what lets an
+// experiment split a variant's seeds over workers: src/core/experiment/jobs.ts).
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../core/config';
 import { Ensemble, seedConfigs } from '../core/ensemble';
@@ -46,4 +48,25 @@ describe('Ensemble on the ORT engine (WASM)', () => {
     // the members really differ (own seeds, own streams)
     expect(frames[0][STEPS - 1].trace.map((t) => t.response)).not.toEqual(frames[1][STEPS - 1].trace.map((t) => t.response));
   }, 900_000);
+
+  it("a member's frames do not depend on the population's size or its other members, bit for bit", async () => {
+    const cfg = makeConfig({ task: 'strategies', method: 'grpo', dModel: 16, layers: 1, heads: 2, mlp: 32, lr: 3e-3, rolloutBatch: 8, groupSize: 4, behaviorSamples: 4 });
+    const shape = policyShape(cfg);
+    const base = initParams(paramLayout(shape), 7);
+    const train = async (seeds: number[]) => {
+      const pop = await createNodePopulation(shape, { size: seeds.length, seed: 0, weights: base });
+      const ens = await Ensemble.create(pop, seedConfigs(cfg, seeds));
+      const frames: MetricsFrame[][] = seeds.map(() => []);
+      for (let s = 0; s < STEPS; s++) (await ens.step()).forEach((f, p) => frames[p].push(f!));
+      await ens.dispose();
+      return frames.map((fs) => fs.map(({ perf: _p, ...rest }) => rest));
+    };
+    const three = await train([1, 2, 3]);
+    const [alone] = await train([2]);
+    const pair = await train([3, 5]);
+    expect(alone).toEqual(three[1]);
+    expect(pair[0]).toEqual(three[2]);
+    expect(three[0]).not.toEqual(three[1]);
+  }, 900_000);
 });
+

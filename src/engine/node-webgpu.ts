@@ -1,7 +1,8 @@
 // onnxruntime-web's WebGPU EP in Node (benchmarks only): Dawn's Node bindings (npm `webgpu`, a
 // bench-only install in bench/webgpu/, kept out of the lab's dependencies) give Node a
 // `navigator.gpu`; ORT's WebGPU build is imported by file path (its `webgpu` subpath fails in Node).
-// The three shims are the recipe of DESIGN.md "WebGPU without a browser". The WebGPU calls ORT makes
+// Three shims make it work (loadNodeWebgpu: navigator.gpu, copies of shared-memory views, a
+// keep-alive timer; docs/engine.md "WebGPU in Node"). The WebGPU calls ORT makes
 // are counted at the API (`gpuCalls`): kernels dispatched, command buffers submitted, buffers mapped
 // for reading (readbacks the run waits for), buffer writes (uploads) and their bytes.
 import { existsSync } from 'node:fs';

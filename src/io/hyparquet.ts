@@ -1,8 +1,8 @@
-// hyparquet behind the core's ParquetOpen interface (src/core/import/parquet.ts), shared by the
+// hyparquet behind the core's ParquetOpen interface (src/core/import/read/parquet.ts), shared by the
 // import worker, the CLI and the tests.
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import type { Rec } from '../core/import/formats/common';
-import type { ParquetOpen } from '../core/import/parquet';
+import type { ParquetOpen } from '../core/import/read/parquet';
 
 const NUMERIC = new Set(['DOUBLE', 'FLOAT', 'INT32', 'INT64']);
 

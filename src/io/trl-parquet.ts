@@ -2,7 +2,7 @@
 // dependency: used by the example writer and the import tests, never by the page).
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Config } from '../core/config';
-import { trlColumns } from '../core/import/export';
+import { trlColumns } from '../core/import/formats/export';
 import type { SampleTrace } from '../core/metrics';
 
 export function trlParquet(config: Config, traces: readonly SampleTrace[], step: number): { name: string; bytes: Uint8Array } {

@@ -178,7 +178,7 @@ export interface PpoLossInputs {
 }
 
 /**
- * The PPO objective of DESIGN.md as graph ops (src/core/ppo.ts is its plain-TS reference), per
+ * The PPO objective as graph ops (src/core/ppo.ts writes it once in plain TS: the reference), per
  * member: every returned value is [P] (ratio [P, B, W]); `total` sums the members' losses (their
  * parameters are disjoint, so its gradient is each member's own).
  */

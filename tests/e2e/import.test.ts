@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
 import { measureLogs } from '../../src/core/import/analyze';
 import { memorySource } from '../../src/core/import/sources';
-import { re2Engine } from '../../src/io/re2';
+import { nodeRegexEngine } from '../../src/io/regex/node';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-results/`;
@@ -63,7 +63,7 @@ describe('import panel', () => {
     // the measured frames equal the core's on the same bytes in Node
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Export metrics of run imported' }).getByRole('button', { name: 'JSON' }).click()]);
     const got = JSON.parse(readFileSync((await dl.path())!, 'utf8')) as { frames: { step: number; scalars: Record<string, number> }[] };
-    const want = await measureLogs([memorySource('import-e2e.jsonl', text)], { states: { kind: 'field', field: 'state' }, behaviors: JSON.parse(behaviors), eps: 0.05 }, { regex: re2Engine });
+    const want = await measureLogs([memorySource('import-e2e.jsonl', text)], { states: { kind: 'field', field: 'state' }, behaviors: JSON.parse(behaviors), eps: 0.05 }, { regex: nodeRegexEngine() });
     expect(got.frames.map((f) => f.step)).toEqual(want.frames.map((f) => f.step));
     got.frames.forEach((f, i) => {
       // Chromium's and Node's Math.log may differ in the last bit: equal keys, values to 12 digits
@@ -82,6 +82,24 @@ describe('import panel', () => {
     expect(h!.errors).toEqual([]);
   });
 
+  it('a rule past the regex budget stops with the rule, the file and the line; the next import runs', async () => {
+    const page = h!.page;
+    const rows = ['ok', `${'a'.repeat(40)}!`, 'fine'].map((r, i) => JSON.stringify({ step: 1, state: 's', prompt: 'p', response: r, reward: i % 2 }));
+    const file = `${ARTIFACTS}import-budget.jsonl`;
+    writeFileSync(file, rows.join('\n') + '\n');
+    await page.locator('[data-testid=import-files]').setInputFiles(file);
+    await page.waitForFunction(() => /1 step|3 samples/.test(document.querySelector('[data-testid=import-format]')?.textContent ?? ''), null, { timeout: 60_000 });
+    await page.getByLabel('Behavior rules (JSON)').fill('{"rules": [{"label": "slow", "responseRegex": "^(?=a)(a+)+$"}], "fallback": "other"}');
+    await page.waitForSelector('[data-testid=import-error]', { timeout: 60_000 });
+    expect(await page.locator('[data-testid=import-error]').innerText()).toMatch(/behaviors\.rules\[0\]\.responseRegex \(slow\): the regex ran past its budget \(2 s of backtracking per file\) on import-budget\.jsonl line 2, so the import stopped/);
+    // a fresh worker runs the next rules (a lookahead that does not backtrack badly)
+    await page.getByLabel('Behavior rules (JSON)').fill('{"rules": [{"label": "ok", "responseRegex": "^(?=o)ok$"}], "fallback": "other"}');
+    await page.locator('[data-testid=import-measure]').click();
+    await page.waitForFunction(() => /3 samples in 1 step/.test(document.querySelector('[data-testid=import-summary]')?.textContent ?? ''), null, { timeout: 60_000 });
+    expect(await page.locator('[data-testid=import-error]').count()).toBe(0);
+    expect(h!.errors).toEqual([]);
+  });
+
   it('loads the TRL parquet and OpenClaw-RL examples (hyparquet and the record+PRM join in the worker)', async () => {
     const page = h!.page;
     const fmt = page.locator('[data-testid=import-format]');
@@ -92,7 +110,8 @@ describe('import panel', () => {
         console.error('[import e2e]', await fmt.allInnerTexts(), await page.locator('[data-testid=import-error]').allInnerTexts(), await page.locator('.progress').allInnerTexts(), h!.errors);
         throw e;
       });
-    expect(await page.locator('[data-testid=preview-summary]').innerText()).toMatch(/Preview of the first 200 samples: \d+ unclassified/);
+    // the preview is classified in the worker, after the scan
+    await page.waitForFunction(() => /Preview of the first 200 samples: \d+ unclassified/.test(document.querySelector('[data-testid=preview-summary]')?.textContent ?? ''), null, { timeout: 60_000 });
     await page.getByRole('button', { name: 'openclaw', exact: true }).click();
     await page.waitForFunction(() => /OpenClaw-RL record \+ PRM JSONL: 1280 samples, steps 1–20 \(20\), no log-probs, with tool calls · 2 files/.test((document.querySelector('[data-testid=import-format]')?.textContent ?? '').replace(/\s+/g, ' ')), null, { timeout: 120_000 });
     expect(await fmt.innerText()).toContain('OpenClaw-RL');

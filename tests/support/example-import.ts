@@ -6,7 +6,7 @@ import { measureLogs, type MeasureResult, type MeasureSpec } from '../../src/cor
 import { memorySource } from '../../src/core/import/sources';
 import type { FormatId, ImportSource } from '../../src/core/import/types';
 import { openParquet } from '../../src/io/hyparquet';
-import { re2Engine } from '../../src/io/re2';
+import { nodeRegexEngine } from '../../src/io/regex/node';
 
 export const EXAMPLES = join(import.meta.dirname, '../../public/examples');
 const index = JSON.parse(readFileSync(join(EXAMPLES, 'index.json'), 'utf8')) as { files: Record<FormatId, string[]>; states: string; behaviors: Record<FormatId, string> };
@@ -23,5 +23,5 @@ export function exampleSources(format: FormatId): ImportSource[] {
 }
 
 export function importExample(format: FormatId, eps = 0.05): Promise<MeasureResult> {
-  return measureLogs(exampleSources(format), { ...exampleRules(format), eps }, { format, parquet: openParquet, regex: re2Engine });
+  return measureLogs(exampleSources(format), { ...exampleRules(format), eps }, { format, parquet: openParquet, regex: nodeRegexEngine() });
 }

@@ -2,7 +2,7 @@
  * Launch Debian's Chromium (never a downloaded browser) through playwright-core.
  *
  * Two profiles:
- * - `webgpu`: SwiftShader WebGPU adapter, no GPU needed (flags from DESIGN.md). Do NOT add
+ * - `webgpu`: SwiftShader WebGPU adapter, no GPU needed (WEBGPU_FLAGS below). Do NOT add
  *   `--use-angle=swiftshader` here: with `--use-webgpu-adapter=swiftshader` requestAdapter() hangs.
  * - `nogpu`: WebGPU disabled (`navigator.gpu` absent), to exercise the WASM fallback.
  * - `gpu`: the machine's real GPU through Vulkan (for benchmarks on a machine that has one).

@@ -3,7 +3,7 @@ import { ConfigError, MAX_UNKNOWN_REPORTS, applyPatch, checkField, encodeQueryVa
 import { parsePreset } from '../presets';
 
 describe('config', () => {
-  it('defaults follow DESIGN.md', () => {
+  it('defaults are the documented ones', () => {
     const c = defaultConfig();
     expect([c.rolloutBatch, c.clipLow, c.clipHigh, c.beta1, c.beta2, c.weightDecay, c.temperature, c.judgeVotes]).toEqual([16, 0.2, 0.28, 0.9, 0.98, 0.1, 0.6, 3]);
     expect([c.entropyCoef, c.klCoef, c.gamma, c.wOpd, c.wRl]).toEqual([0, 0, 1, 1, 1]);

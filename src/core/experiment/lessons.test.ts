@@ -9,7 +9,7 @@ import { builtinGateText } from '../gates/builtin';
 import { measureLogs } from '../import/analyze';
 import { specText } from '../tasks/registry';
 import type { TaskSpec } from '../tasks/spec';
-import { re2Engine } from '../../io/re2';
+import { nodeRegexEngine } from '../../io/regex/node';
 import { exampleRules, exampleSources } from '../../../tests/support/example-import';
 import { experimentCells, parseExperimentSpec, variantLabel } from './spec';
 
@@ -58,7 +58,7 @@ describe('lesson o: a gate counted on a log vs trained on the task fitted from i
 
   it('the counts the lesson quotes: the two gates replayed on the verl example (the import\'s gate replay)', async () => {
     const replay = async (gate: string) => (await measureLogs(
-      exampleSources('verl'), { ...exampleRules('verl'), eps: 0.05, gate }, { regex: re2Engine },
+      exampleSources('verl'), { ...exampleRules('verl'), eps: 0.05, gate }, { regex: nodeRegexEngine() },
     )).frames.map((f) => f.scalars as Record<string, number>);
     const own = await replay(builtinGateText({ ...defaultConfig(), method: 'binary-rl' }));
     const drop = await replay(o.variants[1].patch.gate as string);

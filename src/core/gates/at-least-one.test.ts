@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { measureLogs } from '../import/analyze';
-import { gateRecords, gateSample, judgingOrder } from '../import/gate';
+import { gateRecords, gateSample, judgingOrder } from '../import/measure/gate';
 import { memorySource } from '../import/sources';
 import type { ImportedSample } from '../import/types';
 import type { JudgedTurn } from '../credit/types';

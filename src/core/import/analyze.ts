@@ -3,9 +3,9 @@
 // measured into per-step frames). Both stream; neither holds the files.
 import { compileGate } from '../gates/index';
 import type { MetricsFrame } from '../metrics';
-import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure';
-import { importSamples, type ImportOptions, type ImportResult } from './pipeline';
-import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from './rules';
+import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure/measure';
+import { importSamples, type ImportOptions, type ImportResult } from './read/pipeline';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from './rules/rules';
 import type { ImportSource, ImportedSample } from './types';
 
 export const PREVIEW_SAMPLES = 200;

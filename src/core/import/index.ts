@@ -1,9 +1,9 @@
-// Public surface of the log import (see README.md "Importing real rollouts").
+// Public surface of the log import (docs/import.md).
 export * from './types';
-export * from './rules';
+export * from './rules/rules';
 export * from './analyze';
-export { importSamples, ImportError, type ImportOptions, type ImportResult, type ImportFileSummary } from './pipeline';
-export { EXPECTED, FORMAT_LABELS } from './detect';
-export { TOKEN_CAP, type TokenEntropyKind } from './measure';
+export { importSamples, ImportError, type ImportOptions, type ImportResult, type ImportFileSummary } from './read/pipeline';
+export { EXPECTED, FORMAT_LABELS } from './formats/detect';
+export { TOKEN_CAP, type TokenEntropyKind } from './measure/measure';
 export { memorySource } from './sources';
-export type { RegexEngine, RuleRegex, RuleMatch } from './regex';
+export type { RegexEngine, RuleRegex, RuleMatch } from './rules/regex';

@@ -8,10 +8,10 @@ import { behaviorScalars } from '../metrics';
 import { BUILTIN_TASKS } from '../tasks/builtin';
 import { tabularFactory } from '../../../tests/support/factory';
 import { openParquet } from '../../io/hyparquet';
-import { re2Engine } from '../../io/re2';
+import { nodeRegexEngine } from '../../io/regex/node';
 import { trlParquet } from '../../io/trl-parquet';
 import { measureLogs } from './analyze';
-import { EXPORT_FORMATS, exportRun, labRules, type StepTraces } from './export';
+import { EXPORT_FORMATS, exportRun, labRules, type StepTraces } from './formats/export';
 import { memorySource } from './sources';
 import type { ImportSource } from './types';
 
@@ -66,7 +66,7 @@ describe('export → import round trip', () => {
         'regex',
       ]);
       for (const [format, src, by] of sources) {
-        const m = await measureLogs(src, { ...labRules(cfg, by), eps }, { parquet: openParquet, regex: re2Engine });
+        const m = await measureLogs(src, { ...labRules(cfg, by), eps }, { parquet: openParquet, regex: nodeRegexEngine() });
         expect(m.issues, format).toEqual([]);
         expect(m.frames.map((f) => f.step), format).toEqual(steps.map((s) => s.step));
         m.frames.forEach((f, i) => {

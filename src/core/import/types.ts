@@ -4,6 +4,9 @@
 export type FormatId = 'openclaw' | 'verl' | 'trl' | 'jsonl';
 export const FORMATS: readonly FormatId[] = ['openclaw', 'verl', 'trl', 'jsonl'];
 
+/** What a file is in its run: an OpenClaw record or PRM file, a verl step file, a TRL completions file, generic JSONL. */
+export type FileKind = 'openclaw-record' | 'openclaw-prm' | 'verl' | 'jsonl' | 'trl';
+
 export interface ImportedSample {
   /** Source file and 1-based line (parquet: 1-based row). */
   file: string;

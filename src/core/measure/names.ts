@@ -1,4 +1,4 @@
-// Every metric name, in one module: one typed union per kind (DESIGN.md "Metric names") shared by
+// Every metric name, in one module: one typed union per kind shared by
 // the loop, the worker, the views, the importer and the CLI, so a mistyped name does not compile;
 // and the scalars a frame really carries (`ScalarsWith`).
 
@@ -11,13 +11,13 @@ export type ScalarName =
   | `support/behavior_dist/${string}/${string}` | `support/behavior_dist_se/${string}/${string}`
   | StepScalarName;
 
-/** What an imported log gives besides the support metrics (src/core/import/measure.ts). */
+/** What an imported log gives besides the support metrics (src/core/import/measure/measure.ts). */
 export type ImportScalarName =
   | 'support/token_entropy_empirical' | 'support/distinct_1' | 'support/distinct_2' | 'reward/mean' | 'reward/var'
   | 'import/samples' | 'import/judged' | 'import/unclassified' | 'import/response_tokens'
   | `import/state_samples/${string}` | `support/behavior_count/${string}/${string}`
   | `support/token_entropy/${string}` | `support/token_entropy_empirical/${string}`
-  // the counts a task fit reads (src/core/import/fit-counts.ts)
+  // the counts a task fit reads (src/core/import/measure/fit-counts.ts)
   | `import/reward_count/${string}/${string}/${'pos' | 'zero' | 'neg'}` | `import/reward_nonternary/${string}/${string}`
   | `import/next_count/${string}/${string}/${string}` | `import/end_count/${string}/${string}` | `import/no_next_count/${string}/${string}`;
 

@@ -23,7 +23,7 @@ export function framesUpTo(frames: readonly MetricsFrame[], step: number): Metri
 }
 
 /**
- * One measurement of one training step, keyed by the metric names of DESIGN.md
+ * One measurement of one training step, keyed by the metric names of ../measure/names.ts
  * ("support/token_entropy", "support/behavior_entropy/<state>", ...) plus `step`.
  */
 export type MetricFrame = Record<string, number>;

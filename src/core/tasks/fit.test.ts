@@ -22,7 +22,7 @@ import { memorySource } from '../import/sources';
 import { Run } from '../loop';
 import { policyShape, pretrainBase } from '../pretrain';
 import { createTabularEngine } from '../../engine/tabular/tabular-engine';
-import { re2Engine } from '../../io/re2';
+import { nodeRegexEngine } from '../../io/regex/node';
 import { importExample } from '../../../tests/support/example-import';
 import { exactMultinomialP } from '../../../tests/support/multinomial';
 import { makeStreams } from '../rng';
@@ -199,7 +199,7 @@ describe('every shipped format fits a valid task', () => {
 const jsonl = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
 async function crafted(name: string, text: string): Promise<MeasureResult> {
-  return measureLogs([memorySource(name, text)], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'never', responseRegex: '^NEVER$' }], fallback: 'invalid', useLogLabel: true }, eps: 0.05 }, { regex: re2Engine });
+  return measureLogs([memorySource(name, text)], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'never', responseRegex: '^NEVER$' }], fallback: 'invalid', useLogLabel: true }, eps: 0.05 }, { regex: nodeRegexEngine() });
 }
 
 describe('what the fit cannot know', () => {
@@ -257,7 +257,7 @@ describe('what the fit cannot know', () => {
       states: { kind: 'regex', pattern: 'state=(\\S+)' },
       behaviors: { rules: [{ label: 'a', toolSeq: ['a'] }, { label: 'b', toolSeq: ['b'] }], fallback: 'invalid' },
       eps: 0.05,
-    }, { regex: re2Engine });
+    }, { regex: nodeRegexEngine() });
     const fit = fitTask(m);
     expect(valid(fit).errors).toEqual([]);
     expect(fit.spec.kind).toBe('multi-turn');

@@ -13,7 +13,7 @@ import { EOS, PAD, PROMPT_LENGTH, isFiller, isMarker } from '../../core/tasks/vo
 type Table = Map<number, Float64Array>;
 
 export interface TabularOptions {
-  /** SGD instead of Adam (LESSONS.md calibrations use SGD on per-token-mean losses). */
+  /** SGD instead of Adam: the weights move along −∇loss exactly, which tabular-engine.test.ts checks by finite differences. */
   optimizer?: 'adam' | 'sgd';
 }
 

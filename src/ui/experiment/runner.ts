@@ -1,9 +1,12 @@
 /**
- * Where experiment cells train: ONE function, so that moving to P seeds in one graph later is a
- * local change. Today: one worker per variant (cells of different variants may differ in task or
- * model shape), training that variant's seeds in lockstep (src/core/run/population.ts).
+ * Where experiment cells train: as many workers as the machine has cores
+ * (`navigator.hardwareConcurrency`), each training its cells in lockstep as one population
+ * (src/core/run/population.ts). Which cells go to which worker is the core's rule, shared with the
+ * CLI's --jobs (src/core/experiment/jobs.ts): a variant's seeds per group (one model shape), split
+ * in halves while there are fewer groups than cores; a cell's frames are the same on any worker.
  */
 import * as Comlink from 'comlink';
+import { planWorkers } from '../../core/experiment/jobs';
 import type { CellFrames, CellInit, ExperimentApi, ExperimentListener, GroupStatus } from '../../../workers/experiment.api';
 import type { BackendPreference } from '../../../workers/lab.api';
 
@@ -11,6 +14,8 @@ export interface CellRunnerOptions {
   prefer: BackendPreference;
   baseUrl: string;
   pretrainSteps?: number;
+  /** Workers at most (default: navigator.hardwareConcurrency). */
+  workers?: number;
 }
 
 export interface CellRunnerListener {
@@ -29,11 +34,11 @@ export interface CellRunner {
   dispose(): void;
 }
 
-/** `variantOf(cell)` groups cells; each group gets its worker. */
+/** Start the workers of `cells` (their variants group them) and initialise each with its cells. */
 export async function startCellRunner(cells: (CellInit & { variant: number })[], opts: CellRunnerOptions, listener: CellRunnerListener): Promise<CellRunner> {
-  const byVariant = new Map<number, (CellInit & { variant: number })[]>();
-  for (const c of cells) byVariant.set(c.variant, [...(byVariant.get(c.variant) ?? []), c]);
-  const groups = [...byVariant.values()];
+  const plan = planWorkers(cells, navigator.hardwareConcurrency || 1, opts.workers);
+  const byIndex = new Map(cells.map((c) => [c.index, c]));
+  const groups = plan.cells.map((w) => w.map((i) => byIndex.get(i)!));
   const workers = groups.map((_, g) => new Worker(new URL('../../../workers/experiment.worker.ts', import.meta.url), { type: 'module', name: `experiment-${g}` }));
   const apis = workers.map((w) => Comlink.wrap<ExperimentApi>(w));
   const owner = new Map<number, number>();
@@ -46,7 +51,7 @@ export async function startCellRunner(cells: (CellInit & { variant: number })[],
     await Promise.all(
       groups.map((g, i) => {
         const l: ExperimentListener = { frames: (b) => listener.frames(b), status: (s) => listener.status(i, s) };
-        const init = { cells: g.map(({ variant: _v, ...c }) => c), prefer: opts.prefer, baseUrl: opts.baseUrl, ...(opts.pretrainSteps !== undefined ? { pretrainSteps: opts.pretrainSteps } : {}) };
+        const init = { cells: g.map(({ variant: _v, ...c }) => c), prefer: opts.prefer, baseUrl: opts.baseUrl, numThreads: plan.threads, ...(opts.pretrainSteps !== undefined ? { pretrainSteps: opts.pretrainSteps } : {}) };
         const transfer = g.flatMap((c) => (c.resume ? [c.resume.weights.buffer] : []));
         return apis[i].init(Comlink.transfer(init, transfer), Comlink.proxy(l)).then((s) => listener.status(i, s));
       }),

@@ -1,15 +1,16 @@
 /**
  * State of the Import panel (rune module): the chosen files, the scan (format, issues, preview
  * samples), the rules being edited, and the measured run. Parsing and measuring happen in the
- * import worker; the live preview classifies the scanned samples here with the core's classifiers.
+ * import worker, the live preview's classification too (a rule's regex may need the backtracking
+ * engine, which runs only under the worker's budget); here the rules are only compiled, to name a bad one.
  */
-import { errorText } from '../../core/unknown';
 import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from '../../core/import/index';
-import { re2Engine } from '../../io/re2';
+import { ruleRegexEngine } from '../../io/regex/engine';
 import { checkGate } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
+import { errorText } from '../../core/unknown';
 
 export interface PreviewRow {
   file: string;
@@ -48,12 +49,17 @@ export class ImportSession {
   /** The gate's errors (each with its rule and character), for the editor. */
   readonly gateErrors = $derived(this.gateText.trim() ? checkGate(this.gateText).errors.map((e) => e.message) : []);
   #worker: ImportWorker | null = null;
+  /** The scanned samples with their state and behavior under the current rules (refreshPreview). */
+  preview = $state.raw<PreviewRow[]>([]);
+  #previewAsked = 0;
+  #errorOfPreview = false;
+  #previewScan: ScanResult | null = null;
 
   /** The behavior rules as typed, or the validation message. */
   readonly behaviors = $derived.by((): { spec: BehaviorRuleSet | null; error: string } => {
     try {
       const spec = parseBehaviorRuleSet(JSON.parse(this.behaviorsText));
-      new BehaviorClassifier(spec, re2Engine); // a regex the linear-time engine refuses is named here
+      new BehaviorClassifier(spec, ruleRegexEngine(null)); // a regex that cannot compile is named here
       return { spec, error: '' };
     } catch (e) {
       return { spec: null, error: errorText(e) };
@@ -62,34 +68,47 @@ export class ImportSession {
 
   readonly statesError = $derived.by(() => {
     try {
-      new StateClassifier(parseStatesSpec(this.statesSpec), re2Engine);
+      new StateClassifier(parseStatesSpec(this.statesSpec), ruleRegexEngine(null));
       return '';
     } catch (e) {
       return errorText(e);
     }
   });
 
-  /** The scanned samples with their state and behavior under the current rules. */
-  readonly preview = $derived.by((): PreviewRow[] => {
+  /** Classify the scanned samples in the worker; the page's effect calls it when the scan or the rules change. */
+  async refreshPreview(): Promise<void> {
     const b = this.behaviors.spec;
-    if (!this.scan || !b || this.statesError) return [];
-    const sc = new StateClassifier(this.statesSpec, re2Engine);
-    const bc = new BehaviorClassifier(b, re2Engine);
-    return this.scan.preview.map((s) => {
-      const c = bc.classify(s);
-      return {
+    const scan = this.scan;
+    if (!scan || !b || this.statesError) {
+      this.preview = [];
+      return;
+    }
+    const asked = ++this.#previewAsked;
+    if (this.#previewScan !== scan) this.preview = []; // rows of another scan never show under this one
+    this.#previewScan = scan;
+    const states = $state.snapshot(this.statesSpec) as StatesSpec;
+    try {
+      const cls = await this.worker.call((api) => api.classify(scan.preview, states, b));
+      if (asked !== this.#previewAsked) return; // the rules changed meanwhile
+      if (this.#errorOfPreview) this.error = '';
+      this.#errorOfPreview = false;
+      this.preview = scan.preview.map((s, i) => ({
         file: s.file,
         line: s.line,
         step: s.step,
-        state: sc.classify(s),
-        behavior: c.behavior,
-        unclassified: c.rule === null,
+        state: cls[i].state,
+        behavior: cls[i].behavior,
+        unclassified: cls[i].rule === null,
         reward: s.reward,
         tools: s.toolCalls.join(' → '),
         response: s.response.length > 140 ? `${s.response.slice(0, 140)}…` : s.response,
-      };
-    });
-  });
+      }));
+    } catch (e) {
+      if (asked !== this.#previewAsked) return;
+      this.error = errorText(e);
+      this.#errorOfPreview = true;
+    }
+  }
 
   get worker(): ImportWorker {
     return (this.#worker ??= startImportWorker());
@@ -104,7 +123,7 @@ export class ImportSession {
 
   async runScan(): Promise<void> {
     await this.#run('scan', async (onProgress) => {
-      this.scan = await this.worker.api.scan(this.files, { format: this.format, openclawBatch: this.openclawBatch }, onProgress);
+      this.scan = await this.worker.call((api) => api.scan(this.files, { format: this.format, openclawBatch: this.openclawBatch }, onProgress));
       if (this.scan.preview.some((s) => s.state !== null) && this.statesSpec.kind === 'single') this.statesSpec = { kind: 'field', field: 'state' };
     });
   }
@@ -113,7 +132,7 @@ export class ImportSession {
     const b = this.behaviors.spec;
     if (!b || this.statesError) return;
     await this.#run('measure', async (onProgress) => {
-      this.result = await this.worker.api.measure(this.files, { states: $state.snapshot(this.statesSpec) as StatesSpec, behaviors: b, eps: this.eps, ...(this.gateText.trim() && !this.gateErrors.length ? { gate: this.gateText } : {}) }, { format: this.format, openclawBatch: this.openclawBatch }, onProgress);
+      this.result = await this.worker.call((api) => api.measure(this.files, { states: $state.snapshot(this.statesSpec) as StatesSpec, behaviors: b, eps: this.eps, ...(this.gateText.trim() && !this.gateErrors.length ? { gate: this.gateText } : {}) }, { format: this.format, openclawBatch: this.openclawBatch }, onProgress));
     });
   }
 

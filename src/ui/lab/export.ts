@@ -4,7 +4,7 @@ import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import type { MetricFrame } from '../../core/run/frames';
 
-/** Flat row for CSV: step, version, every scalar and perf metric by its DESIGN.md name. */
+/** Flat row for CSV: step, version, every scalar and perf metric by its name (src/core/measure/names.ts). */
 export function flatFrame(f: MetricsFrame): MetricFrame {
   return { step: f.step, version: f.version, ...f.scalars, ...f.perf };
 }

@@ -1,5 +1,5 @@
 /**
- * The four invariant cards (pure): their metrics under their DESIGN.md names, each in its
+ * The four invariant cards (pure): their metrics under their names (src/core/measure/names.ts), each in its
  * quantity's colour (charts/colours.ts, the same as in every other view), the compare run dashed.
  */
 import type { Config, ConfigKey } from '../../core/config';

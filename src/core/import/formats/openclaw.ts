@@ -10,6 +10,8 @@
 // directory that has one, e.g. `step_0012/record.jsonl` → 12; else the file's place, 1, 2, …); a
 // single file without steps is cut every rollout batch (16) of records, which can split sessions.
 import { RecordFieldError, contentText, emptySample, reqKey, toolNames, type Rec } from './common';
+import { fieldChecked, type RecordReader } from '../read/records';
+import type { PlannedFile, SampleSink } from '../read/tally';
 import { scalarFields, type ImportedSample } from '../types';
 
 export const OPENCLAW_BATCH = 16;
@@ -66,11 +68,6 @@ export function prmEntry(r: Rec, line: number): { key: string; entry: PrmEntry }
   return { key, entry: { score, accepted, hintLen, hintWords, votes, line, used: false } };
 }
 
-/**
- * One conversation record joined with its PRM entry (or none: a turn without a next state is never
- * judged). Loss mask follows OpenClaw: Binary RL trains a turn with a next state and score ≠ 0;
- * OPD trains accepted turns (the others are dropped, never queued).
- */
 /** Where a record without a `step` field belongs: its file's snapshot step, or its index / batch. */
 export type RecordStep = { fileStep: number } | { index: number; batch: number };
 
@@ -84,6 +81,11 @@ export function snapshotStep(path: string): number | null {
   return null;
 }
 
+/**
+ * One conversation record joined with its PRM entry (or none: a turn without a next state is never
+ * judged). Loss mask follows OpenClaw: Binary RL trains a turn with a next state and score ≠ 0;
+ * OPD trains accepted turns (the others are dropped, never queued).
+ */
 export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, at: RecordStep, file: string, line: number): ImportedSample {
   const s = emptySample(file, line);
   const session = reqKey(r, 'session_id');
@@ -123,4 +125,75 @@ export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, at: R
   }
   s.fields = fields;
   return s;
+}
+
+const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
+const keyText = (key: string) => key.replace('\u0000', ', ');
+
+/**
+ * The OpenClaw reader: PRM lines are kept (small entries, keyed by (session_id, turn)) and each
+ * conversation record is joined with its entry as it is read; the PRM files are read first. What
+ * cannot be joined is reported: a judged turn without a PRM line, a PRM line without its turn, a
+ * duplicate PRM line.
+ */
+export class OpenClawReader implements RecordReader {
+  private readonly prm = new Map<string, PrmEntry>();
+  private readonly prmFiles: PlannedFile[];
+  /** The step of each record file when there are several (per-step snapshots). */
+  private readonly fileSteps: Map<string, number> | null = null;
+  private index = 0;
+  private unjudged: number[] = [];
+
+  constructor(
+    plan: readonly PlannedFile[],
+    private readonly sink: SampleSink,
+    private readonly batch = OPENCLAW_BATCH,
+  ) {
+    this.prmFiles = plan.filter((x) => x.kind === 'openclaw-prm');
+    if (!this.prmFiles.length) for (const x of plan) sink.issue(x.source.name, 0, 'no PRM record file given: turns have no score (pass the matching *_prm.jsonl too)', x.sum);
+    // several record files are a run's per-step snapshots: each file is one step
+    const records = plan.filter((x) => x.kind === 'openclaw-record');
+    if (records.length < 2) return;
+    const snapshots = records.map((x) => snapshotStep(x.source.name));
+    const byName = snapshots.every((n) => n !== null);
+    this.fileSteps = new Map(records.map((x, i) => [x.source.name, byName ? snapshots[i]! : i + 1]));
+    if (!byName) for (const x of records) sink.issue(x.source.name, 0, `records without \`step\` take the file's place as their step (${this.fileSteps.get(x.source.name)}): no directory name of every record file has a number`, x.sum);
+  }
+
+  order(plan: readonly PlannedFile[]): PlannedFile[] {
+    return [...plan.filter((x) => x.kind === 'openclaw-prm'), ...plan.filter((x) => x.kind !== 'openclaw-prm')];
+  }
+
+  record(f: PlannedFile, r: Rec, line: number): void {
+    const name = f.source.name;
+    fieldChecked(this.sink, name, line, f.sum, () => {
+      if (f.kind === 'openclaw-prm') return this.prmLine(f, r, line);
+      const fileStep = this.fileSteps?.get(name);
+      const at: RecordStep = fileStep !== undefined ? { fileStep } : { index: this.index++, batch: this.batch };
+      const s = openclawSample(r, this.prm, at, name, line);
+      if (this.prmFiles.length && s.fields.has_next_state === true && !Object.hasOwn(s.fields, 'prm_score')) this.unjudged.push(line);
+      this.sink.sample(s, f.sum);
+    });
+  }
+
+  private prmLine(f: PlannedFile, r: Rec, line: number): void {
+    const { key, entry } = prmEntry(r, line);
+    const first = this.prm.get(key);
+    if (first) this.sink.issue(f.source.name, line, `duplicate PRM record for (session_id, turn) = (${keyText(key)}); the first (line ${first.line}) is kept`, f.sum);
+    else this.prm.set(key, entry);
+    f.sum.samples++;
+  }
+
+  endFile(f: PlannedFile): void {
+    const u = this.unjudged;
+    this.unjudged = [];
+    if (!u.length) return;
+    const lines = `${u.slice(0, 5).join(', ')}${u.length > 5 ? ', …' : ''}`;
+    this.sink.issue(f.source.name, u[0], `${u.length} record${plural(u.length, ' has', 's have')} a next_state but no PRM line (line${plural(u.length, '', 's')} ${lines}): left unjudged, loss mask 0`, f.sum);
+  }
+
+  finish(): void {
+    for (const x of this.prmFiles)
+      for (const [key, e] of this.prm) if (!e.used) this.sink.issue(x.source.name, e.line, `PRM record (session_id, turn) = (${keyText(key)}) has no conversation record`, x.sum);
+  }
 }

@@ -4,7 +4,12 @@
 // chat messages for conversational data. Reward = sum of the reward-function columns (TRL's
 // default weights are 1); the group key is the prompt within the step.
 import { RecordFieldError, chatText, emptySample, hash8, messageToolNames, textToolNames, type Rec } from './common';
-import { scalarFields, type ImportedSample } from '../types';
+import { EXPECTED } from './detect';
+import type { ParquetOpen, ParquetTable } from '../read/parquet';
+import { fieldChecked } from '../read/records';
+import type { ImportFileSummary, SampleSink } from '../read/tally';
+import { errorText } from '../../unknown';
+import { scalarFields, type ImportSource, type ImportedSample } from '../types';
 
 const NOT_REWARD = new Set(['step', 'advantage', 'prompt', 'completion', 'mode', 'image', 'images']);
 
@@ -38,4 +43,26 @@ export function trlSample(r: Rec, rewardColumns: readonly string[], file: string
   s.group = `${s.step}:${hash8(s.prompt)}`;
   s.fields = scalarFields(r);
   return s;
+}
+
+/** A whole completions file, row group by row group (a parquet file is readable once its footer is written). */
+export async function readTrlFile(src: ImportSource, openParquet: ParquetOpen | undefined, sum: ImportFileSummary, sink: SampleSink): Promise<void> {
+  if (!openParquet) return sink.issue(src.name, 0, 'parquet files cannot be read here (no parquet reader was given to the import)', sum);
+  const file = { byteLength: src.size, slice: (a: number, b?: number) => src.slice(a, b ?? src.size) };
+  let table: ParquetTable;
+  try {
+    table = await openParquet(file);
+  } catch (e) {
+    return sink.issue(src.name, 0, `not a readable parquet file (${errorText(e)})`, sum);
+  }
+  const names = table.columns.map((c) => c.name);
+  const missing = ['step', 'prompt', 'completion'].find((need) => !names.includes(need));
+  if (missing) return sink.issue(src.name, 0, `missing column \`${missing}\` (columns: ${names.join(', ')}); ${EXPECTED}`, sum);
+  const rewards = trlRewardColumns(table.columns);
+  let rowStart = 0;
+  for (const n of table.rowGroups) {
+    const rows = await table.read(rowStart, rowStart + n);
+    rows.forEach((r, i) => fieldChecked(sink, src.name, rowStart + i + 1, sum, () => sink.sample(trlSample(r, rewards, src.name, rowStart + i + 1), sum)));
+    rowStart += n;
+  }
 }

@@ -1,12 +1,12 @@
 // Rules and per-step measures against hand-computed references on fixed batches.
 import { describe, expect, it } from 'vitest';
-import { OPEN_STEPS, measureLogs } from './analyze';
+import { OPEN_STEPS, measureLogs } from '../analyze';
 import { ImportMeasure } from './measure';
-import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from './rules';
-import { memorySource } from './sources';
-import { emptySample } from './formats/common';
-import type { ImportedSample } from './types';
-import { re2Engine } from '../../io/re2';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
+import { memorySource } from '../sources';
+import { emptySample } from '../formats/common';
+import type { ImportedSample } from '../types';
+import { nodeRegexEngine } from '../../../io/regex/node';
 
 const sample = (p: Partial<ImportedSample>): ImportedSample => ({ ...emptySample('f', 1), ...p });
 
@@ -16,8 +16,8 @@ describe('rules', () => {
     expect(new StateClassifier({ kind: 'field', field: 'env' }).classify(s)).toBe('calc');
     expect(new StateClassifier({ kind: 'field', field: 'state' }).classify(s)).toBe('given');
     expect(new StateClassifier({ kind: 'field', field: 'nope', missing: '?' }).classify(s)).toBe('?');
-    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (\\w+)' }, re2Engine).classify(s)).toBe('math');
-    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (?<state>\\w+)' }, re2Engine).classify(sample({ prompt: 'x' }))).toBe('unknown');
+    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (\\w+)' }, nodeRegexEngine()).classify(s)).toBe('math');
+    expect(new StateClassifier({ kind: 'regex', pattern: 'Task: (?<state>\\w+)' }, nodeRegexEngine()).classify(sample({ prompt: 'x' }))).toBe('unknown');
     const t = new StateClassifier({ kind: 'template' });
     expect(t.classify(s)).toBe(t.classify(sample({ prompt: 'Task: math. Solve 3 + 99' })));
     expect(t.classify(s)).not.toBe(t.classify(sample({ prompt: 'Write a poem' })));
@@ -43,7 +43,7 @@ describe('rules', () => {
         ],
         fallback: 'other',
       }),
-      re2Engine,
+      nodeRegexEngine(),
     );
     const c = (p: Partial<ImportedSample>) => b.classify(sample(p));
     expect(c({ toolCalls: ['search', 'answer'], response: 'ok' })).toEqual({ behavior: 'search-then-answer', rule: 0 });
@@ -77,7 +77,7 @@ describe('measures', () => {
       { step: 2, group_id: 'g3', state: 'a', prompt: 'p', response: 'zz', reward: 0, tokens: ['zz'], rollout_logprobs: [-1.5] },
     ];
     const src = memorySource('m.jsonl', rows.map((r) => JSON.stringify(r)).join('\n'));
-    const m = await measureLogs([src], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'x', responseRegex: 'x$' }, { label: 'y', responseRegex: 'y$' }], fallback: 'invalid' }, eps: 0.1 }, { regex: re2Engine });
+    const m = await measureLogs([src], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [{ label: 'x', responseRegex: 'x$' }, { label: 'y', responseRegex: 'y$' }], fallback: 'invalid' }, eps: 0.1 }, { regex: nodeRegexEngine() });
     expect(m.behaviors).toEqual(['x', 'y']);
     expect(m.states).toEqual(['a', 'b']);
     expect(m.unclassified).toBe(1);
@@ -138,9 +138,9 @@ describe('bounded memory', () => {
     const steps = Array.from({ length: 12 }, (_, i) => i + 1);
     const rows = rowsOf(steps);
     const held: number[] = [];
-    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorRuleSet(spec.behaviors), re2Engine), spec.eps, null, OPEN_STEPS);
-    const all = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorRuleSet(spec.behaviors), re2Engine), spec.eps, null);
-    const r = await measureLogs([src(rows)], spec, { regex: re2Engine });
+    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorRuleSet(spec.behaviors), nodeRegexEngine()), spec.eps, null, OPEN_STEPS);
+    const all = new ImportMeasure(new StateClassifier(parseStatesSpec(spec.states)), new BehaviorClassifier(parseBehaviorRuleSet(spec.behaviors), nodeRegexEngine()), spec.eps, null);
+    const r = await measureLogs([src(rows)], spec, { regex: nodeRegexEngine() });
     for (const row of rows) {
       const s = { ...emptySample('m.jsonl', 1), step: row.step, group: `${row.step}:${row.group_id}`, state: row.state, prompt: row.prompt, response: row.response, reward: row.reward, tokens: row.tokens ?? null, logprobs: row.rollout_logprobs ?? null };
       m.add(s);
@@ -161,8 +161,8 @@ describe('bounded memory', () => {
     // step 1 again after steps 2–4: move two step-1 rows to the end
     const back = [...shuffled.filter((_, i) => i !== 0 && i !== 1), shuffled[0], shuffled[1]];
     const seen: number[] = [];
-    const want = await measureLogs([src(ordered)], spec, { regex: re2Engine });
-    const got = await measureLogs([src(back)], spec, { regex: re2Engine }, (s) => seen.push(s.step));
+    const want = await measureLogs([src(ordered)], spec, { regex: nodeRegexEngine() });
+    const got = await measureLogs([src(back)], spec, { regex: nodeRegexEngine() }, (s) => seen.push(s.step));
     expect(got.stepOrder).toBe('unordered');
     expect(seen.length).toBe(back.length);
     expect(seen).toEqual(back.map((r) => r.step));

@@ -1,7 +1,7 @@
 // Streaming line reader: bytes in chunks → complete lines with their 1-based numbers. Handles a
 // UTF-8 BOM, CRLF and LF, multi-byte characters split across chunks, and a last line without a
 // newline (returned by `end()`; a truncated JSON record then fails to parse and is reported there).
-import { errorText } from '../unknown';
+import { errorText } from '../../unknown';
 
 export interface Line {
   text: string;
@@ -22,6 +22,11 @@ export class LineSplitter {
       this.first = false;
     }
     return this.split(s, false);
+  }
+
+  /** Lines returned so far (the number of the last one). */
+  get lines(): number {
+    return this.n;
   }
 
   /** The remaining partial line, if any (a file that does not end with a newline). */

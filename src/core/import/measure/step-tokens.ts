@@ -6,7 +6,7 @@
 //   support/token_entropy_empirical/<state> = H(next | previous) over the state's responses
 //     (the first token's previous is START), support/token_entropy_empirical pooled over states,
 //   support/distinct_1 = distinct tokens / tokens, support/distinct_2 = distinct bigrams / bigrams.
-import type { ScalarsWith } from '../measure/names';
+import type { ScalarsWith } from '../../measure/names';
 import { PairCounts } from './pair-counts';
 
 const START = 0;

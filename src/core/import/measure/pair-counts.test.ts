@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../rng';
+import { Rng } from '../../rng';
 import { PairCounts } from './pair-counts';
 
 describe('PairCounts', () => {

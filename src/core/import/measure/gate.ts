@@ -9,10 +9,10 @@
 //   judging order:      OpenClaw: PRM file order (session_effective_before counts in it); else log order
 //   group_*:            the log's groups (verl/TRL: same prompt in the step; JSONL: group_id)
 //   staleness, rollout_logp_gap: unknown in a log → NaN (a comparison with them is false)
-import { funnelOf, type GateFunnel } from '../gates/funnel';
-import type { FieldRecord, Gate, JudgingOrder } from '../gates/index';
+import { funnelOf, type GateFunnel } from '../../gates/funnel';
+import type { FieldRecord, Gate, JudgingOrder } from '../../gates/index';
 import { tokensOf } from './tokens';
-import type { ImportedSample } from './types';
+import type { ImportedSample } from '../types';
 
 /** What a gate replay keeps of a sample (no text). */
 export interface GateSample {
@@ -108,7 +108,7 @@ export function gateRecords(samples: readonly GateSample[]): FieldRecord[] {
   return out;
 }
 
-export type { GateFunnel } from '../gates/funnel';
+export type { GateFunnel } from '../../gates/funnel';
 
 /** The samples' judging order (PRM file order; unjudged turns last, as the server submits them at session end). */
 export function judgingOrder(samples: readonly GateSample[]): JudgingOrder {

@@ -1,6 +1,6 @@
 // The parquet reader the import pipeline needs, as an interface: the core reads no file format
 // library itself. The worker and the CLI pass the hyparquet adapter (src/io/hyparquet.ts).
-import type { Rec } from './formats/common';
+import type { Rec } from '../formats/common';
 
 /** Random access to a file's bytes (a File, a Node file, a buffer). */
 export interface ByteFile {

@@ -1,4 +1,4 @@
-// Per-step measurements of imported samples under the lab's metric names (DESIGN.md), through the
+// Per-step measurements of imported samples under the lab's metric names (../measure/names.ts), through the
 // same functions the lab uses (behaviorScalars, bucketVariance, entropyOf):
 //   support/behavior_dist[_se]/<state>/<behavior>, support/behavior_entropy/<state>,
 //   support/behavior_support/<state>; grad/reward_var, grad/zero_std_frac (within the groups of
@@ -13,16 +13,17 @@
 //   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
 //   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
 //   entropies support/token_entropy[_empirical]/<state>; and the counts a task fit reads (fit-counts.ts).
-import type { ScalarsWith } from '../measure/names';
-import { behaviorScalars, bucketVariance, type MetricsFrame } from '../metrics';
-import type { Gate } from '../gates/index';
+import type { ScalarsWith } from '../../measure/names';
+import { behaviorScalars, bucketVariance, type MetricsFrame } from '../../metrics';
+import type { Gate } from '../../gates/index';
 import { FitCounts } from './fit-counts';
+import { behaviorCountKey, stateSamplesKey } from './fit-keys';
 import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
-import type { BehaviorClassifier, StateClassifier } from './rules';
+import type { BehaviorClassifier, StateClassifier } from '../rules/rules';
 import { PairCounts } from './pair-counts';
 import { StepTokens } from './step-tokens';
 import { tokensOf } from './tokens';
-import type { ImportedSample } from './types';
+import type { ImportedSample } from '../types';
 
 /** Tokens per response used by the empirical token statistics (bounds memory on long responses). */
 export const TOKEN_CAP = 256;
@@ -177,9 +178,9 @@ export class ImportMeasure {
         const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
         behaviorScalars(state, names, counts, this.eps, scalars);
         // the counts behind the distribution: n per state and per behavior (0 for one no sample had)
-        scalars[`import/state_samples/${state}`] = counts.reduce((x, y) => x + y, 0);
-        names.forEach((b, i) => (scalars[`support/behavior_count/${state}/${b}`] = counts[i]));
-        scalars[`support/behavior_count/${state}/invalid`] = counts[names.length];
+        scalars[stateSamplesKey(state)] = counts.reduce((x, y) => x + y, 0);
+        names.forEach((b, i) => (scalars[behaviorCountKey(state, b)] = counts[i]));
+        scalars[behaviorCountKey(state, 'invalid')] = counts[names.length];
       }
       Object.assign(scalars, done.scalars);
       // an imported step carries the subset of the metrics a log can give

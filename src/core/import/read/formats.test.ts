@@ -2,12 +2,12 @@
 // CRLF, empty files; detection and its messages.
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { openParquet } from '../../io/hyparquet';
-import { snapshotStep } from './formats/openclaw';
-import type { Rec } from './formats/common';
+import { openParquet } from '../../../io/hyparquet';
+import { snapshotStep } from '../formats/openclaw';
+import type { Rec } from '../formats/common';
 import { ImportError, importSamples } from './pipeline';
-import { memorySource } from './sources';
-import type { ImportSource, ImportedSample } from './types';
+import { memorySource } from '../sources';
+import type { ImportSource, ImportedSample } from '../types';
 
 async function run(sources: ImportSource[], format?: 'openclaw' | 'verl' | 'trl' | 'jsonl') {
   const samples: ImportedSample[] = [];

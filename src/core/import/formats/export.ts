@@ -3,11 +3,11 @@
 // A response is the lab's token names ("PLAN w3 STEP ANSWER EOS"); its marker tokens are written as
 // the tool calls of the OpenClaw record, so tool-sequence rules can classify it. The prompt names the
 // task and state ("task=strategies state=math"), so a regex state rule recovers the state.
-import type { Config } from '../config';
-import type { SampleTrace } from '../metrics';
-import { EOS, MARKER_NAMES, tokenName } from '../tasks/vocab';
-import { taskOf } from '../tasks/registry';
-import type { BehaviorRuleSet, StatesSpec } from './rules';
+import type { Config } from '../../config';
+import type { SampleTrace } from '../../metrics';
+import { EOS, MARKER_NAMES, tokenName } from '../../tasks/vocab';
+import { taskOf } from '../../tasks/registry';
+import type { BehaviorRuleSet, StatesSpec } from '../rules/rules';
 
 export type ExportFormat = 'openclaw' | 'verl' | 'jsonl';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['openclaw', 'verl', 'jsonl'];

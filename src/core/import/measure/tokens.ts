@@ -1,6 +1,6 @@
 // Response tokens when a log has no tokenizer output: words and single punctuation marks. Used for
 // the empirical token statistics and for rule lengths, and labelled as such wherever shown.
-import type { ImportedSample } from './types';
+import type { ImportedSample } from '../types';
 
 const WORD = /[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 

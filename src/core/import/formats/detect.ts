@@ -1,11 +1,11 @@
 // Which format a file is, from its name and first record. Unknown files get a message that names
 // what was expected, so a user can see which field is missing.
-import { isGenericJsonl } from './formats/jsonl';
-import { isOpenClawPrm, isOpenClawRecord } from './formats/openclaw';
-import { isVerl } from './formats/verl';
-import type { FormatId } from './types';
+import { isGenericJsonl } from './jsonl';
+import { isOpenClawPrm, isOpenClawRecord } from './openclaw';
+import { isVerl } from './verl';
+import type { FileKind, FormatId } from '../types';
 
-export type FileKind = 'openclaw-record' | 'openclaw-prm' | 'verl' | 'jsonl' | 'trl';
+export type { FileKind } from '../types';
 
 export const KIND_FORMAT: Record<FileKind, FormatId> = { 'openclaw-record': 'openclaw', 'openclaw-prm': 'openclaw', verl: 'verl', jsonl: 'jsonl', trl: 'trl' };
 

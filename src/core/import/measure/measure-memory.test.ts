@@ -2,14 +2,14 @@
 // fixed generated run (recorded before the change: tests/fixtures/import/generated-verl-frames.json),
 // and what a measure holds as the step count grows (entries counted, not bytes or time).
 import { describe, expect, it } from 'vitest';
-import { OPEN_STEPS, measureLogs } from './analyze';
+import { OPEN_STEPS, measureLogs } from '../analyze';
 import { ImportMeasure } from './measure';
-import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from './rules';
-import { memorySource } from './sources';
-import { verlSample } from './formats/verl';
-import { re2Engine } from '../../io/re2';
-import { generatedVerlRun } from '../../../tests/support/generated-log';
-import recorded from '../../../tests/fixtures/import/generated-verl-frames.json';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
+import { memorySource } from '../sources';
+import { verlSample } from '../formats/verl';
+import { nodeRegexEngine } from '../../../io/regex/node';
+import { generatedVerlRun } from '../../../../tests/support/generated-log';
+import recorded from '../../../../tests/fixtures/import/generated-verl-frames.json';
 
 const SPEC = {
   states: { kind: 'regex' as const, pattern: 'state=(\\S+)' },
@@ -21,14 +21,14 @@ const SPEC = {
 describe('import measure memory', () => {
   it('measures on a generated 6-step run exactly what the Map-based tallies measured', async () => {
     const files = generatedVerlRun({ steps: 6, samplesPerStep: 80 });
-    const r = await measureLogs(files.map((t, i) => memorySource(`${i + 1}.jsonl`, t, 4096)), SPEC, { format: 'verl', regex: re2Engine });
+    const r = await measureLogs(files.map((t, i) => memorySource(`${i + 1}.jsonl`, t, 4096)), SPEC, { format: 'verl', regex: nodeRegexEngine() });
     expect(r.stepOrder).toBe('ordered');
     expect(r.frames.map((f) => ({ step: f.step, scalars: f.scalars, series: f.series }))).toEqual(recorded);
   });
 
   /** The largest number of entries a measure holds while it reads a run of `steps` steps. */
   const peakHeld = (steps: number, openSteps: number) => {
-    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(SPEC.states), re2Engine), new BehaviorClassifier(parseBehaviorRuleSet(SPEC.behaviors), re2Engine), SPEC.eps, null, openSteps);
+    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(SPEC.states), nodeRegexEngine()), new BehaviorClassifier(parseBehaviorRuleSet(SPEC.behaviors), nodeRegexEngine()), SPEC.eps, null, openSteps);
     let peak = 0;
     generatedVerlRun({ steps, samplesPerStep: 40, vocab: 2000 }).forEach((text, i) =>
       text

@@ -4,12 +4,13 @@
 //              regex, length in tokens, first action), else the fallback label.
 // Specs are plain JSON (the CLI's --states / --behaviors files, the lab's editor); parse*Spec
 // validates them and names each bad field. Names are made safe for metric keys (no "/").
-import { errorText, isObject } from '../unknown';
-import { evaluate, parseExpression, type Expr, type FieldTable } from '../gates/index';
-import { hash8 } from './formats/common';
+import { errorText, isObject } from '../../unknown';
+import { evaluate, parseExpression, type Expr, type FieldTable } from '../../gates/index';
+import { hash8 } from '../formats/common';
 import { compileRuleRegex, type RegexEngine, type RuleRegex } from './regex';
-import { firstAction, tokensOf } from './tokens';
-import type { ImportedSample } from './types';
+import { regexSyntaxError } from './regex-syntax';
+import { firstAction, tokensOf } from '../measure/tokens';
+import type { ImportedSample } from '../types';
 
 export type StatesSpec =
   | { kind: 'single'; name?: string }
@@ -61,6 +62,7 @@ export function safeName(s: string): string {
   return t || '_';
 }
 
+<<<<<<< HEAD:src/core/import/rules.ts
 /**
  * Names for labels, one per label: `safeName` folds whitespace and `/` (a metric key's separator),
  * so `x y`, `x_y` and `x/y` would become one state or behavior with their samples pooled. The first
@@ -99,6 +101,8 @@ function regexError(src: string, flags = ''): string | null {
   }
 }
 
+=======
+>>>>>>> main:src/core/import/rules/rules.ts
 export function parseStatesSpec(x: unknown): StatesSpec {
   if (!isObject(x)) throw new Error('states: expected an object like {"kind": "field", "field": "state"}');
   const errs: string[] = [];
@@ -119,7 +123,7 @@ export function parseStatesSpec(x: unknown): StatesSpec {
       str('missing', false);
       if (x.flags !== undefined && (typeof x.flags !== 'string' || !/^[imsu]*$/.test(x.flags))) errs.push('states.flags: expected some of "imsu"');
       if (typeof x.pattern === 'string') {
-        const e = regexError(x.pattern, typeof x.flags === 'string' ? x.flags : '');
+        const e = regexSyntaxError(x.pattern, typeof x.flags === 'string' ? x.flags : '');
         if (e) errs.push(`states.pattern: invalid regex (${e})`);
       }
       break;
@@ -152,7 +156,7 @@ export function parseBehaviorRuleSet(x: unknown): BehaviorRuleSet {
     if (r.responseRegex !== undefined) {
       if (typeof r.responseRegex !== 'string') errs.push(`${at}.responseRegex: expected a string`);
       else {
-        const e = regexError(r.responseRegex);
+        const e = regexSyntaxError(r.responseRegex);
         if (e) errs.push(`${at}.responseRegex: invalid regex (${e})`);
       }
     }
@@ -195,7 +199,7 @@ export class StateClassifier {
         return v === undefined || v === null || v === '' ? (spec.missing ?? 'unknown') : String(v);
       }
       case 'regex': {
-        const m = this.re!.find(s.prompt);
+        const m = this.re!.find(s.prompt, s);
         const v = m ? (m.named.state ?? m.first ?? m.text) : undefined;
         return v === undefined || v === '' ? (spec.missing ?? 'unknown') : v;
       }
@@ -264,7 +268,7 @@ export class BehaviorClassifier {
         if (r.maxTokens !== undefined && len > r.maxTokens) continue;
       }
       const re = this.res[i];
-      if (re && !re.find(s.response)) continue;
+      if (re && !re.find(s.response, s)) continue;
       const ex = this.exprs[i];
       if (ex && evaluate(ex, ruleRecord(s, len ?? (len = tokensOf(s).length))) !== true) continue;
       return { behavior: this.names.name(r.label), rule: i };

@@ -1,9 +1,9 @@
 // The gate counterfactual on imported samples, against hand-computed funnels; `when` conditions.
 import { describe, expect, it } from 'vitest';
-import { measureLogs } from './analyze';
-import { BehaviorClassifier, parseBehaviorRuleSet } from './rules';
-import { emptySample } from './formats/common';
-import { memorySource } from './sources';
+import { measureLogs } from '../analyze';
+import { BehaviorClassifier, parseBehaviorRuleSet } from '../rules/rules';
+import { emptySample } from '../formats/common';
+import { memorySource } from '../sources';
 
 const BINARY = ['!has_next_state => mask0 # no next state', 'score == 0 => mask0 # score 0', 'true => mask1 rl # judged'].join('\n');
 const GRPO = ['group_reward_std == 0 => drop # zero-variance group', 'true => mask1 rl_zscore'].join('\n');

@@ -1,0 +1,25 @@
+// A worker process of `npm run experiment -- --jobs N` (started by experiment-jobs.ts, never by
+// hand): trains the groups of cells it is sent, one at a time, and sends back their runs, progress
+// and info lines; exits when the parent closes the channel.
+import { errorText } from '../core/unknown';
+import type { TrainMessage, WorkerMessage } from './experiment-jobs';
+import { trainGroup, type TrainReport } from './experiment-train';
+
+const send = (m: WorkerMessage) => process.send!(m);
+
+if (!process.send) {
+  process.stderr.write('experiment-worker: started by `npm run experiment -- --jobs N`, not by hand\n');
+  process.exit(2);
+}
+
+process.on('message', (m: TrainMessage) => {
+  const report: TrainReport = {
+    info: (line) => m.settings.quiet || send({ kind: 'info', line }),
+    step: (cell, step, steps) => send({ kind: 'step', cell, step, steps }),
+  };
+  trainGroup(m.settings, m.group, m.together, report).then(
+    (cells) => send({ kind: 'trained', cells, maxRssKb: process.resourceUsage().maxRSS }),
+    (e: unknown) => send({ kind: 'failed', message: errorText(e) }),
+  );
+});
+process.on('disconnect', () => process.exit(0));

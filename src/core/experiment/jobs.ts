@@ -1,0 +1,131 @@
+// An experiment on several workers (child processes of `npm run experiment -- --jobs N`, Web Workers
+// of the experiments page): which cells train together on one engine (a group), which worker takes
+// which group, and the results put back in cell order whatever order the workers finish in. The CLI
+// and the page share these rules. A cell's frames do not depend on its worker or its group: it
+// trains on its own engine or as one member of a population, and a member's results are the same
+// bit for bit whatever the population's size and other members (src/engine/ensemble.test.ts), so
+// every worker count gives the frames of one worker.
+
+export interface PlannedCell {
+  index: number;
+  variant: number;
+}
+
+/** Workers to start: the count asked for (default: every core), never more than there is work. */
+export function workerCount(requested: number | undefined, cores: number, groups: number): number {
+  const want = requested ?? Math.max(1, Math.floor(cores) || 1);
+  if (!Number.isInteger(want) || want < 1) throw new Error(`workers: a whole number ≥ 1 is needed, not ${requested}`);
+  return Math.max(1, Math.min(want, groups));
+}
+
+/**
+ * Cells trained together: each variant's cells (one model shape, one population), split in
+ * contiguous halves — the largest group first, the earlier on a tie — until there are at least
+ * `minGroups` groups or every group is a single cell. In cell order.
+ */
+export function cellGroups(cells: readonly PlannedCell[], minGroups = 1): number[][] {
+  const byVariant = new Map<number, number[]>();
+  for (const c of [...cells].sort((a, b) => a.index - b.index)) byVariant.set(c.variant, [...(byVariant.get(c.variant) ?? []), c.index]);
+  const groups = [...byVariant.values()];
+  while (groups.length < minGroups) {
+    let largest = -1;
+    for (let g = 0; g < groups.length; g++) if (groups[g].length > 1 && (largest < 0 || groups[g].length > groups[largest].length)) largest = g;
+    if (largest < 0) break;
+    const g = groups[largest];
+    const half = Math.ceil(g.length / 2);
+    groups.splice(largest, 1, g.slice(0, half), g.slice(half));
+  }
+  return groups;
+}
+
+/**
+ * Groups handed out once and for all (the page: a worker keeps its cells for play, pause and step):
+ * each group in turn to the worker with the fewest cells so far (the first on a tie). Returns each
+ * worker's cells in cell order; no worker is left without cells.
+ */
+export function assignGroups(groups: readonly number[][], workers: number): number[][] {
+  const n = workerCount(workers, workers, groups.length);
+  const out: number[][] = Array.from({ length: n }, () => []);
+  for (const g of groups) {
+    let least = 0;
+    for (let w = 1; w < n; w++) if (out[w].length < out[least].length) least = w;
+    out[least].push(...g);
+  }
+  return out.map((w) => w.sort((a, b) => a - b));
+}
+
+/**
+ * The page's workers: one per core (at most `most`, never more than cells), each holding its groups'
+ * cells for good, and each worker's share of the cores (its WASM threads).
+ */
+export function planWorkers(cells: readonly PlannedCell[], cores: number, most?: number): { cells: number[][]; threads: number } {
+  const n = workerCount(most, cores, cells.length);
+  const workers = assignGroups(cellGroups(cells, n), n);
+  return { cells: workers, threads: Math.max(1, Math.floor(cores / workers.length)) };
+}
+
+/**
+ * Results that come in any order, released in cell order: `put` returns the results that are now
+ * next in line (the CLI prints each cell's summary as soon as every earlier cell has one).
+ */
+export class InOrder<T> {
+  private readonly waiting = new Map<number, T>();
+  private next = 0;
+  private readonly done: T[] = [];
+
+  /** `order`: the indices in the order they are released (cell indices, ascending). */
+  constructor(private readonly order: readonly number[]) {}
+
+  put(index: number, value: T): T[] {
+    if (!this.order.includes(index) || this.waiting.has(index) || this.order.indexOf(index) < this.next) throw new Error(`in order: ${index} is not awaited`);
+    this.waiting.set(index, value);
+    const released: T[] = [];
+    while (this.next < this.order.length && this.waiting.has(this.order[this.next])) {
+      const key = this.order[this.next++];
+      released.push(this.waiting.get(key)!);
+      this.waiting.delete(key);
+    }
+    this.done.push(...released);
+    return released;
+  }
+
+  /** Every result, in order (throws while some are missing). */
+  all(): T[] {
+    if (this.next < this.order.length) throw new Error(`in order: ${this.order.length - this.next} result(s) missing, the first ${this.order[this.next]}`);
+    return [...this.done];
+  }
+}
+
+/**
+ * Train `groups` on `workers` workers that each take the next group as soon as they are free (the
+ * CLI's processes: a slow group does not hold the others back). `train(worker, group)` returns the
+ * group's results, one per cell in the group's order; `released` gets them in cell order as soon as
+ * every earlier cell's is in. Returns every cell's result in cell order. The first failure stops
+ * handing out groups and is thrown once the groups in flight are done.
+ */
+export async function runOnWorkers<R>(
+  groups: readonly number[][],
+  workers: number,
+  train: (worker: number, group: readonly number[]) => Promise<R[]>,
+  released: (rs: R[]) => void = () => undefined,
+): Promise<R[]> {
+  const order = groups.flat().sort((a, b) => a - b);
+  const results = new InOrder<R>(order);
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const loop = async (worker: number) => {
+    while (!failure && next < groups.length) {
+      const group = groups[next++];
+      try {
+        const rs = await train(worker, group);
+        if (rs.length !== group.length) throw new Error(`worker ${worker}: ${rs.length} result(s) for ${group.length} cell(s)`);
+        group.forEach((cell, i) => released(results.put(cell, rs[i])));
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: workerCount(workers, workers, groups.length) }, (_, w) => loop(w)));
+  if (failure) throw (failure as { error: unknown }).error;
+  return results.all();
+}
