@@ -62,7 +62,6 @@ export function safeName(s: string): string {
   return t || '_';
 }
 
-<<<<<<< HEAD:src/core/import/rules.ts
 /**
  * Names for labels, one per label: `safeName` folds whitespace and `/` (a metric key's separator),
  * so `x y`, `x_y` and `x/y` would become one state or behavior with their samples pooled. The first
@@ -92,17 +91,6 @@ export class DistinctNames {
   }
 }
 
-function regexError(src: string, flags = ''): string | null {
-  try {
-    new RegExp(src, flags);
-    return null;
-  } catch (e) {
-    return errorText(e);
-  }
-}
-
-=======
->>>>>>> main:src/core/import/rules/rules.ts
 export function parseStatesSpec(x: unknown): StatesSpec {
   if (!isObject(x)) throw new Error('states: expected an object like {"kind": "field", "field": "state"}');
   const errs: string[] = [];

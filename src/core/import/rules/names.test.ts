@@ -1,9 +1,9 @@
 // Labels that differ only in whitespace or "/" stay apart (safeName folds both), and the import says so.
 import { describe, expect, it } from 'vitest';
-import { measureLogs } from './analyze';
+import { measureLogs } from '../analyze';
 import { BehaviorClassifier, DistinctNames, StateClassifier, parseBehaviorRuleSet } from './rules';
-import { emptySample } from './formats/common';
-import { memorySource } from './sources';
+import { emptySample } from '../formats/common';
+import { memorySource } from '../sources';
 
 const jl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
