@@ -9,6 +9,7 @@ import type { PolicyEngine } from '../src/core/engine';
 import { pretrainBase } from '../src/core/pretrain';
 import { hasShippedBase, taskLabel, taskOf } from '../src/core/tasks/registry';
 import { checkpointMismatch, decodeCheckpoint, type CheckpointEntry, type Manifest } from '../src/model/checkpoint';
+import { initParams, paramLayout } from '../src/model/layout';
 import type { BaseWeights } from '../src/core/run/deps';
 import { errorText } from '../src/core/unknown';
 
@@ -61,6 +62,10 @@ export async function loadBase(init: BaseSource, engine: PolicyEngine, config: C
   const steps = init.pretrainSteps ?? DEFAULT_PRETRAIN_STEPS;
   progress(`${why}: pretraining the base in the worker (0/${steps})…`);
   let last = 0;
+  // From the init of BASE_SEED, as `npm run pretrain` on its fresh engine: the engine handed in may
+  // hold a run already (a restored run before "Start fresh", the previous task's base in an
+  // experiment), and pretraining from those weights gave another base in every browser profile.
+  await engine.setWeights(initParams(paramLayout(engine.shape), BASE_SEED));
   await pretrainBase(engine, taskOf(config), BASE_SEED, {
     steps,
     batch: 64,

@@ -38,8 +38,9 @@ describe('strict integers', () => {
 
   it('the lab CLI: --steps and --seed are the schema settings (digits, the schema range)', () => {
     expect(usage(() => parseLabArgs(['--seed', ' 1']))).toMatch(/--seed needs a whole number/);
-    expect(usage(() => parseLabArgs(['--steps', '0']))).toBe('--steps: 0 is outside [1, 100000]');
-    expect(usage(() => parseLabArgs(['--seed', '-5']))).toBe('--seed needs a whole number ≥ 0, got "-5"');
+    // one rule, one message for every bad value (issue 24: 0 and -1 got two different rules)
+    for (const bad of ['0', '-1', '100001', '1.5', 'abc']) expect(usage(() => parseLabArgs(['--steps', bad])), bad).toBe(`--steps needs a whole number in [1, 100000], got "${bad}"`);
+    expect(usage(() => parseLabArgs(['--seed', '-5']))).toMatch(/^--seed needs a whole number in \[0, \d+\], got "-5"$/);
     expect(usage(() => parseLabArgs(['--bogus']))).toMatch(/Unknown option '--bogus'/);
     expect(usage(() => parseLabArgs(['--out']))).toMatch(/--out/);
     expect(parseLabArgs(['--steps', '12', '--set', 'lr=0.1', '--set', 'seed=3', '--quiet'])).toMatchObject({ steps: 12, set: ['lr=0.1', 'seed=3'], quiet: true, engine: 'wasm' });
@@ -47,6 +48,7 @@ describe('strict integers', () => {
 
   it('pretrain: the same strict numbers (Number() took "0x10" and trained on NaN for "abc")', () => {
     expect(usage(() => pretrainArgs(['--steps', '0x10']))).toMatch(/--steps needs a whole number ≥ 1/);
+    for (const bad of ['0', '-1']) expect(usage(() => pretrainArgs(['--steps', bad])), bad).toBe(`--steps needs a whole number ≥ 1, got "${bad}"`);
     expect(usage(() => pretrainArgs(['--lr', 'abc']))).toMatch(/--lr needs a number > 0/);
     expect(usage(() => pretrainArgs(['--task', 'constructor']))).toMatch(/--task must be one of/);
     expect(pretrainArgs([])).toEqual({ steps: 400, lr: 0.003, batch: 64, seed: 0, task: null });

@@ -4,7 +4,7 @@
 import { errorText } from '../core/unknown';
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { checkField, describeValue, parseDecimal, parseWholeNumber, type ConfigKey } from '../core/config';
+import { describeValue, fieldSpec, parseDecimal, parseWholeNumber, type ConfigKey } from '../core/config';
 
 /** A bad command line (exit 2), as opposed to a bad file or a failing run (exit 1). */
 export class UsageError extends Error {}
@@ -29,11 +29,14 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(ar
   }
 }
 
-/** `--name N`: a whole number in decimal digits, at least `min`; undefined when not given. */
-export function wholeNumber(name: string, text: string | undefined, min = 0): number | undefined {
+/**
+ * `--name N`: a whole number in decimal digits within [min, max]; undefined when not given. One rule
+ * and one message for every bad value ("0", "-1", "1.5", "abc" alike), which names the range.
+ */
+export function wholeNumber(name: string, text: string | undefined, min = 0, max = Infinity): number | undefined {
   if (text === undefined) return undefined;
   const v = parseWholeNumber(text);
-  if (v === null || v < min) throw new UsageError(`${name} needs a whole number ≥ ${min}, got ${describeValue(text)}`);
+  if (v === null || v < min || v > max) throw new UsageError(`${name} needs a whole number ${max === Infinity ? `≥ ${min}` : `in [${min}, ${max}]`}, got ${describeValue(text)}`);
   return v;
 }
 
@@ -47,11 +50,9 @@ export function positiveNumber(name: string, text: string | undefined): number |
 
 /** A flag that stands for a whole-number setting (--steps, --seed): decimal digits, the schema's range. */
 export function settingNumber(name: string, key: ConfigKey, text: string | undefined): number | undefined {
-  const v = wholeNumber(name, text, 0);
-  if (v === undefined) return undefined;
-  const msg = checkField(key, v);
-  if (msg) throw new UsageError(`${name}: ${msg}`);
-  return v;
+  const f = fieldSpec(key);
+  if (f.type !== 'int') throw new TypeError(`${key} is not a whole-number setting`);
+  return wholeNumber(name, text, f.min, f.max);
 }
 
 /** `--name VALUE` that must not be empty. */

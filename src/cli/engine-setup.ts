@@ -35,11 +35,27 @@ export async function createCliPopulation(kind: EngineKind, cfg: Config, size: n
   return createNodePopulation(shape, { size, seed: cfg.seed });
 }
 
+/** A --base file (raw little-endian float32, as getWeights gives them) into the engine; else an error naming the file. */
+async function setBase(engine: PolicyEngine, kind: EngineKind, file: string): Promise<void> {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch (e) {
+    throw new Error(`--base ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  const what = `raw little-endian float32 weights of the ${kind} engine's policy`;
+  if (buf.byteLength === 0 || buf.byteLength % 4 !== 0) throw new Error(`--base ${file}: ${buf.byteLength} bytes is no whole number of float32 values (${what})`);
+  try {
+    await engine.setWeights(new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)));
+  } catch (e) {
+    throw new Error(`--base ${file}: not ${what}: ${(e as Error).message}`);
+  }
+}
+
 /** Put the base weights into a fresh engine; returns where they came from. */
 export async function loadBase(engine: PolicyEngine, kind: EngineKind, cfg: Config, o: BaseOptions = {}): Promise<string> {
   if (o.base) {
-    const buf = readFileSync(o.base);
-    await engine.setWeights(new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4).slice());
+    await setBase(engine, kind, o.base);
     return `base weights: ${o.base}`;
   }
   const shipped = !hasShippedBase(cfg) ? `a custom task (${taskLabel(cfg)}) has no shipped checkpoint` : kind === 'wasm' && o.pretrainSteps === undefined ? shippedBase(cfg.task, engine.shape, cfg.temperature) : 'pretrain asked for';

@@ -14,7 +14,7 @@ import { errorText } from '../core/unknown';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { bundleToJson, mergeCells, parseBundle, reproduceCheck, runIndex, type BundleRun } from '../core/experiment/bundle';
+import { bundleToJson, mergeCells, parseBundle, reproduceCheck, runIndex, type BundleRun, type FrameDifference } from '../core/experiment/bundle';
 import { parseCellLog } from '../core/experiment/cell-log';
 import { pairedFromBundle, pairsText } from '../core/experiment/compare';
 import { intervalText } from '../core/experiment/stats';
@@ -26,7 +26,7 @@ import type { EngineKind } from './engine-setup';
 import { trainOnJobs } from './experiment-jobs';
 import { cellFile, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
-import { parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
+import { jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
 import { readTaskFile } from './task-args';
 
 const { values: opt, positionals } = (() => {
@@ -186,16 +186,31 @@ function report(file: string | undefined): number {
   return 0;
 }
 
+/** A value of a frame for a one-line message (a long series cut). */
+const shown = (v: unknown): string => {
+  const s = jsonText(v);
+  return s.length > 120 ? `${s.slice(0, 117)}…` : s;
+};
+
+/** What differs, where: the cell (its variant and seed), the step, the metric, both values. */
+function notReproducedText(spec: ExperimentSpec, d: FrameDifference & { cell: number }, why?: string): string {
+  const cell = experimentCell(spec, d.cell);
+  return `NOT reproduced: cell ${d.cell} (variant ${spec.variants[cell.variant].name}, seed ${cell.seed}), step ${d.step}, ${d.key}: the bundle has ${shown(d.expected)}, the re-run gave ${shown(d.got)}`
+    + (why ? ` (the bundle says why: ${why})` : ' (the bundle\'s frame is not what this code trains from its seed: an edited file, or another code version)');
+}
+
 async function reproduce(file: string | undefined): Promise<number> {
   if (!file) throw new UsageError('reproduce BUNDLE [--index I]');
   const bundle = parseFile(file, 'file', readJsonFile, parseBundle);
   const only = int('index', opt.index);
   const stored = new Set(bundle.runs.map((r) => runIndex(bundle.spec, r)));
   const cells = Array.from({ length: cellCount(bundle.spec) }, (_, i) => i).filter((i) => (only === undefined || i === only) && stored.has(i));
+  if (cells.length === 0) throw new Error(`reproduce: ${only === undefined ? 'the bundle stores no cell' : `cell ${only} is not stored in the bundle (stored: ${[...stored].sort((x, y) => x - y).join(', ') || 'none'})`}`);
   const reruns = await trainCells(settings(bundle.spec, codeVersion()), cells, false);
   const r = reproduceCheck(bundle, reruns);
   console.log(JSON.stringify(r));
-  info(r.identical ? `reproduced: ${r.cells} cell(s) identical bit for bit` : `NOT reproduced: cell ${r.first!.cell}, step ${r.first!.step}, ${r.first!.key}: ${JSON.stringify(r.first!.expected)} vs ${JSON.stringify(r.first!.got)}${r.why ? ` (the bundle says why: ${r.why})` : ''}`);
+  if (r.identical) info(`reproduced: ${r.cells} cell(s) identical bit for bit`);
+  else process.stderr.write(`${notReproducedText(bundle.spec, r.first!, r.why)}\n`); // the verdict of exit 1: said even with --quiet
   if (r.otherEngine.length) info(`cells ${r.otherEngine.join(', ')} ran on another engine than stored: bit-for-bit equality is not expected there`);
   return r.identical ? 0 : EXIT_ERROR;
 }

@@ -38,6 +38,28 @@ describe('CLI files', () => {
     expect(() => readJsonFile(file('empty.json', ' \n'), '--spec')).toThrow(/the file is empty/);
   });
 
+  it('a file that is not UTF-8 is refused naming the file and the byte offset (it was read as U+FFFD)', () => {
+    const latin1 = join(dir, 'latin1.txt');
+    writeFileSync(latin1, Buffer.concat([Buffer.from('true => drop # caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+    const msg = `--gate ${latin1}: not UTF-8 text: byte offset 18 (0xe9) starts no UTF-8 character; save the file as UTF-8`;
+    expect(() => readGateFile(latin1)).toThrow(msg);
+    const gateJson = join(dir, 'bad.json');
+    writeFileSync(gateJson, Buffer.concat([Buffer.from('\uFEFF{"rules":["true => drop # '), Buffer.from([0xc3, 0x28]), Buffer.from('"]}')]));
+    expect(() => readGateFile(gateJson)).toThrow(`--gate ${gateJson}: not UTF-8 text: byte offset 29 (0xc3)`);
+    expect(() => readJsonFile(gateJson, '--spec')).toThrow(`--spec ${gateJson}: not UTF-8 text: byte offset 29`);
+    // a character cut at the end of the file, and valid text with a U+FFFD of its own
+    const cut = join(dir, 'cut.txt');
+    writeFileSync(cut, Buffer.from([0x61, 0xe2, 0x82]));
+    expect(() => readTextFile(cut, 'cell log')).toThrow(`cell log ${cut}: not UTF-8 text: byte offset 1 (0xe2)`);
+    expect(readTextFile(file('ok.txt', 'x\uFFFDé€😀'), 'x')).toBe('x\uFFFDé€😀');
+  });
+
+  it('JSON nested past the depth limit names the file and the limit (a stack overflow did)', () => {
+    const deep = file('deep.json', `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    expect(() => readJsonFile(deep, '--spec')).toThrow(`--spec ${deep}: the JSON nests objects or arrays more than 64 levels deep, the limit`);
+    expect(readJsonFile(file('ok.json', `${'['.repeat(64)}${']'.repeat(64)}`), 'x')).toHaveLength(1);
+  });
+
   it('--out /dev/full names the file', () => {
     expect(() => writeTextFile('/dev/full', 'x')).toThrow('--out /dev/full: cannot write (ENOSPC)');
     expect(() => appendTextFile('/dev/full', 'x', 'cell log')).toThrow('cell log /dev/full: cannot write (ENOSPC)');

@@ -1,9 +1,11 @@
 // Files the CLIs read and write, the same in every CLI: each failure names the file (missing, a
-// directory, empty, bad JSON, a full disk), a UTF-8 byte-order mark is skipped, and JSON is written
-// with non-finite numbers as "NaN" / "Infinity" (as bundles hold them), never as null.
+// directory, empty, not UTF-8, bad JSON, nested past the depth limit, a full disk), a UTF-8
+// byte-order mark is skipped, and JSON is written with non-finite numbers as "NaN" / "Infinity" (as
+// bundles hold them), never as null.
 import { errorText } from '../core/unknown';
 import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { stringifyWithNonFinite } from '../core/experiment/bundle';
+import { depthError } from '../core/json-depth';
 
 const reason = (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorText(e));
 
@@ -12,12 +14,35 @@ export function withoutBom(text: string): string {
   return text.replace(/^\uFEFF/, '');
 }
 
-/** A text file's content without a leading BOM; `what` names it in errors ("--spec", "preset"). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Offset of the first byte that is not UTF-8: decoded leniently (a bad sequence becomes U+FFFD) and
+ * encoded again, the text equals the file up to that byte.
+ */
+function firstInvalidByte(bytes: Uint8Array): number {
+  const again = Buffer.from(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), 'utf8');
+  let i = 0;
+  while (i < bytes.length && bytes[i] === again[i]) i++;
+  return i;
+}
+
+/** The bytes as UTF-8 text; any other encoding is refused with the offset of its first bad byte. */
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    const at = firstInvalidByte(bytes);
+    throw new Error(`not UTF-8 text: byte offset ${at} (0x${bytes[at].toString(16).padStart(2, '0')}) starts no UTF-8 character; save the file as UTF-8`);
+  }
+}
+
+/** A text file's content (UTF-8) without a leading BOM; `what` names it in errors ("--spec", "preset"). */
 export function readTextFile(file: string, what: string): string {
   let text: string;
   try {
     if (statSync(file).isDirectory()) throw new Error('is a directory, expected a file');
-    text = readFileSync(file, 'utf8');
+    text = decodeUtf8(readFileSync(file));
   } catch (e) {
     throw new Error(`${what} ${file}: ${reason(e)}`);
   }
@@ -28,11 +53,15 @@ export function readTextFile(file: string, what: string): string {
 export function readJsonFile(file: string, what: string): unknown {
   const text = readTextFile(file, what);
   if (text.trim() === '') throw new Error(`${what} ${file}: the file is empty, expected JSON`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new Error(`${what} ${file}: not valid JSON (${errorText(e)})`);
   }
+  const deep = depthError(value, 'the JSON');
+  if (deep) throw new Error(`${what} ${file}: ${deep}`);
+  return value;
 }
 
 /** Run `parse` on a file's content; its error is prefixed with the file unless it names it already. */

@@ -4,16 +4,15 @@
 // the gate parser's errors (rule, character, reason) naming the file or the flag it came from; the
 // joined gate is kept compiled under its canonical text (joinedGateText), so the config's check and
 // the loop take it without parsing it again.
-import { readFileSync } from 'node:fs';
 import { UsageError } from './args';
-import { withoutBom } from './files';
+import { readTextFile } from './files';
 import { errorText } from '../core/unknown';
 import { compileGate, compileGateJson, GateError, joinedGateText, type Gate } from '../core/gates/index';
 
 /** A gate file's gate; every error names the file. */
 function readGate(path: string, flag: string): Gate {
+  const text = readTextFile(path, flag);
   try {
-    const text = withoutBom(readFileSync(path, 'utf8'));
     return text.trimStart().startsWith('{') ? compileGateJson(JSON.parse(text)) : compileGate(text);
   } catch (e) {
     throw new Error(`${flag} ${path}: ${errorText(e)}`);

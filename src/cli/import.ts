@@ -21,6 +21,7 @@ import { nodeRegexEngine } from '../io/regex/node';
 import { readJsonFile, writeTextFile } from './files';
 import { fitFlags, writeFit } from './fit-task';
 import type { FitOptions } from '../core/tasks/fit';
+import { frameLine } from '../core/import/follow/frame-line';
 import { readGateFile } from './gate-args';
 
 const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]';
@@ -143,7 +144,7 @@ async function main(): Promise<number> {
     process.stderr.write('\n');
     for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
     if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
-    if (v.out) writeTextFile(v.out, r.frames.map((f) => JSON.stringify({ step: f.step, ...f.scalars, ...f.series })).join('\n') + (r.frames.length ? '\n' : ''));
+    if (v.out) writeTextFile(v.out, r.frames.map(frameLine).join('\n') + (r.frames.length ? '\n' : ''));
     console.error(
       `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
         `${r.unclassified} unclassified, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +

@@ -27,5 +27,5 @@ export function nestingDepth(value: unknown, stopAt = MAX_JSON_DEPTH): number {
 
 /** The error for a value nested deeper than MAX_JSON_DEPTH, naming what it is; null when it is not. */
 export function depthError(value: unknown, what: string): string | null {
-  return nestingDepth(value) > MAX_JSON_DEPTH ? `${what} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep (the limit is ${MAX_JSON_DEPTH})` : null;
+  return nestingDepth(value) > MAX_JSON_DEPTH ? `${what} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep, the limit` : null;
 }

@@ -15,10 +15,13 @@ import { chooseHint } from './tasks/judge';
 import type { Task } from './tasks/types';
 import { CONTEXT, NEW_TOKENS, PROMPT_LENGTH, tokenName } from './tasks/vocab';
 
-/** A scalar by a name known only at run time (a parsed file, a user's metric list): undefined when absent. */
-export const scalarAt = (scalars: ScalarsWith, name: string): number | undefined => (scalars as Partial<Record<string, number>>)[name];
-/** A series by a run-time name. */
-export const seriesAt = (series: SeriesWith, name: string): number[] | undefined => (series as Partial<Record<string, number[]>>)[name];
+/**
+ * A scalar by a name known only at run time (a parsed file, a user's metric list, `--metric`):
+ * undefined when absent. Own entries only: "constructor" is no metric, not Object's function.
+ */
+export const scalarAt = (scalars: ScalarsWith, name: string): number | undefined => (Object.hasOwn(scalars, name) ? (scalars as Partial<Record<string, number>>)[name] : undefined);
+/** A series by a run-time name (own entries only, as scalarAt). */
+export const seriesAt = (series: SeriesWith, name: string): number[] | undefined => (Object.hasOwn(series, name) ? (series as Partial<Record<string, number[]>>)[name] : undefined);
 
 export interface SampleTrace {
   session: number;

@@ -1,6 +1,7 @@
 // Presets: workshop lessons as { title, explanation, config, state?, watch? } where config holds only
 // the settings that differ from the defaults. Validated against the config schema and the task.
 import { ConfigError, makeConfig, type Config } from './config';
+import { depthError } from './json-depth';
 import { taskLabel, taskOf } from './tasks/registry';
 
 export interface Preset {
@@ -15,6 +16,8 @@ export interface Preset {
 }
 
 export function parsePreset(name: string, obj: unknown): Preset & { resolved: Config } {
+  const deep = depthError(obj, `preset ${name}`);
+  if (deep) throw new Error(deep);
   if (obj === null || typeof obj !== 'object') throw new Error(`preset ${name}: expected an object`);
   const o = obj as Record<string, unknown>;
   for (const k of Object.keys(o)) if (!['title', 'explanation', 'config', 'state', 'watch'].includes(k)) throw new Error(`preset ${name}: unknown key ${k}`);

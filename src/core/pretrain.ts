@@ -33,7 +33,11 @@ export async function sftSteps(engine: PolicyEngine, task: Task, rng: Rng, o: Sf
   return losses;
 }
 
-/** Pretrain a base policy on the task's full reference distribution (deterministic from the seed). */
+/**
+ * Pretrain a base policy on the task's full reference distribution, from the weights and optimizer
+ * state the engine holds (deterministic from the seed when that is a fresh engine's init: a loader
+ * that reuses an engine puts the init back first, as workers/base.ts does).
+ */
 export function pretrainBase(engine: PolicyEngine, task: Task, seed: number, o: Omit<SftOptions, 'reference'>): Promise<number[]> {
   return sftSteps(engine, task, new Rng(seed ^ 0x5eed), { ...o, reference: REFERENCE_DEFAULTS });
 }

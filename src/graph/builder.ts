@@ -46,6 +46,8 @@ export interface GraphNode {
   readonly attrs: Record<string, Attr>;
   /** Extra data a backward rule needs that is not an ONNX attribute (e.g. a non-differentiable tag). */
   readonly meta?: Record<string, unknown>;
+  /** The operator set of a non-standard op (onnxruntime's 'com.microsoft'); undefined: ONNX itself. */
+  readonly domain?: string;
 }
 
 export type ConstData = Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array;
@@ -115,10 +117,11 @@ export class Graph {
     outs: { dtype: DType; shape: Shape }[],
     attrs: Record<string, Attr> = {},
     meta?: Record<string, unknown>,
+    domain?: string,
   ): Tensor[] {
     for (const t of inputs) if (t.graph !== this) throw new Error(`${op}: input ${t.name} belongs to another graph`);
     const outputs: Tensor[] = [];
-    const node: GraphNode = { op, inputs, outputs, attrs, meta };
+    const node: GraphNode = { op, inputs, outputs, attrs, meta, domain };
     for (const o of outs) outputs.push(new Tensor(this, this.fresh(op.toLowerCase()), o.dtype, o.shape, node));
     this.nodes.push(node);
     return outputs;

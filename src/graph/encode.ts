@@ -7,6 +7,7 @@ type AttributeProto = InstanceType<typeof onnx.AttributeProto>;
 
 export const OPSET = 17;
 export const IR_VERSION = 8;
+export const MS_DOMAIN = 'com.microsoft';
 
 const ELEM_TYPE: Record<DType, number> = { float32: 1, int32: 6, int64: 7, bool: 9, float64: 11 };
 
@@ -49,6 +50,7 @@ export function encodeModel(g: Graph): Uint8Array {
       onnx.NodeProto.create({
         name: `n${i}_${n.op}`,
         opType: n.op,
+        ...(n.domain ? { domain: n.domain } : {}),
         input: n.inputs.map((t) => t.name),
         output: n.outputs.map((t) => t.name),
         attribute: Object.entries(n.attrs).map(([k, v]) => attributeProto(k, v)),
@@ -68,7 +70,8 @@ export function encodeModel(g: Graph): Uint8Array {
   const model = onnx.ModelProto.create({
     irVersion: IR_VERSION,
     producerName: 'invariant-lab',
-    opsetImport: [{ domain: '', version: OPSET }],
+    // onnxruntime's contrib ops (fused LayerNorm with a residual) are version 1 of 'com.microsoft'
+    opsetImport: [{ domain: '', version: OPSET }, ...(g.nodes.some((n) => n.domain === MS_DOMAIN) ? [{ domain: MS_DOMAIN, version: 1 }] : [])],
     graph,
   });
   return onnx.ModelProto.encode(model).finish();

@@ -1,8 +1,11 @@
 // Every backward rule against central finite differences (float64 through ORT's WASM EP).
 import { describe, expect, it } from 'vitest';
 import { gradCheck, type GradCheckInput } from '../../tests/support/gradcheck';
+import { ort } from '../engine/node';
+import { encodeModel } from './encode';
+import { grad } from './grad';
 import * as op from './ops';
-import type { Tensor } from './builder';
+import { Graph, type Tensor } from './builder';
 
 const rand = (n: number, seed: number, lo = -1, hi = 1) =>
   Array.from({ length: n }, (_, i) => lo + (hi - lo) * (0.5 + 0.5 * Math.sin(seed * 12.9898 + i * 78.233) * 0.999));
@@ -30,6 +33,12 @@ const cases: [string, GradCheckInput[], (...xs: Tensor[]) => Tensor][] = [
   ['MatMul 2D', [inp([3, 4], 23), inp([4, 2], 24)], (a, b) => op.matmul(a, b)],
   ['MatMul batched × shared weight', [inp([2, 3, 4], 25), inp([4, 2], 26)], (a, b) => op.matmul(a, b)],
   ['MatMul batched × batched', [inp([2, 3, 4], 27), inp([2, 4, 3], 28)], (a, b) => op.matmul(a, b)],
+  ['Gemm + bias row', [inp([3, 4], 51), inp([4, 2], 52), inp([2], 53)], (a, b, c) => op.gemm(a, b, c)],
+  ['Gemm transA + bias column', [inp([4, 3], 54), inp([4, 2], 55), inp([3, 1], 56)], (a, b, c) => op.gemm(a, b, c, { transA: true })],
+  ['Gemm transB', [inp([3, 4], 57), inp([2, 4], 58)], (a, b) => op.gemm(a, b, undefined, { transB: true })],
+  ['Gemm transA transB + full bias', [inp([4, 3], 59), inp([2, 4], 60), inp([3, 2], 61)], (a, b, c) => op.gemm(a, b, c, { transA: true, transB: true })],
+  ['LayerNormalization (shared scale and shift)', [inp([2, 3, 4], 62, -2, 2), inp([4], 63), inp([4], 64)], (x, g, b) => op.layerNorm(x, g, b)],
+  ['LayerNormalization (per-member scale and shift)', [inp([2, 3, 4], 65, -2, 2), inp([2, 1, 4], 66), inp([2, 1, 4], 67)], (x, g, b) => op.layerNorm(x, g, b)],
   ['Softmax', [inp([2, 5], 29, -2, 2)], (a) => op.softmax(a)],
   ['ReduceLogSumExp', [inp([2, 5], 30, -2, 2)], (a) => op.reduceLogSumExp(a, [-1])],
   ['logSoftmax', [inp([2, 5], 31, -2, 2)], (a) => op.logSoftmax(a)],
@@ -42,6 +51,10 @@ const cases: [string, GradCheckInput[], (...xs: Tensor[]) => Tensor][] = [
   ['Split', [inp([2, 6], 47)], (a) => {
     const [p, q, r] = op.split(a, 1, [1, 2, 3]);
     return op.concat([op.mul(p, 2), op.exp(q), r], 1);
+  }],
+  ['Split into 17 parts (a tree of Splits of at most 7)', [inp([2, 20], 50)], (a) => {
+    const parts = op.split(a, 1, [4, ...new Array<number>(16).fill(1)]);
+    return op.concat(parts.map((p, i) => op.mul(p, i + 1)), 1);
   }],
   ['Split (one part unused)', [inp([2, 5], 48)], (a) => op.split(a, 1, [2, 3])[1]],
   ['Concat', [inp([2, 2], 38), inp([2, 3], 39)], (a, b) => op.concat([a, b], 1)],
@@ -68,5 +81,29 @@ describe('backward rules match finite differences', () => {
     const r = await gradCheck([inp([4], 46)], (a) => op.mul(op.stopGradient(a), a));
     r.analytic[0].forEach((v, i) => expect(v).toBeCloseTo(r.numeric[0][i] / 2, 6));
     expect(r.maxAbsErr).toBeGreaterThan(1e-2);
+  });
+
+  it('LayerNormalization in float32 takes its backward from the node\'s own mean and 1/std, equal to the checked float64 rule', async () => {
+    // float64 graphs recompute the row statistics (onnxruntime keeps them in float32 only); float32
+    // graphs read them off the node: both must give the same gradients
+    const x = rand(2 * 3 * 4, 68, -2, 2);
+    const gamma = rand(4, 69);
+    const beta = rand(4, 70);
+    const weights = rand(2 * 3 * 4, 71);
+    const run = async (dtype: 'float32' | 'float64') => {
+      const g = new Graph('ln');
+      const [tx, tg, tb] = [g.input('x', dtype, [2, 3, 4]), g.input('g', dtype, [4]), g.input('b', dtype, [4])];
+      const y = op.layerNorm(tx, tg, tb);
+      if (dtype === 'float32') expect(y.producer!.outputs).toHaveLength(3);
+      const loss = op.reduceSum(op.mul(y, g.constant(weights, dtype, [2, 3, 4])), [0, 1, 2]);
+      grad(loss, [tx, tg, tb]).forEach((d, i) => g.output(`d${i}`, d));
+      const session = await ort.InferenceSession.create(encodeModel(g), { executionProviders: ['wasm'] });
+      const Arr = dtype === 'float32' ? Float32Array : Float64Array;
+      const feeds = { x: new ort.Tensor(dtype, Arr.from(x), [2, 3, 4]), g: new ort.Tensor(dtype, Arr.from(gamma), [4]), b: new ort.Tensor(dtype, Arr.from(beta), [4]) };
+      const out = await session.run(feeds);
+      return [0, 1, 2].map((i) => Array.from(out[`d${i}`].data as Float32Array | Float64Array));
+    };
+    const [f32, f64] = [await run('float32'), await run('float64')];
+    f64.forEach((d, i) => d.forEach((v, j) => expect(Math.abs(f32[i][j] - v), `d${i}[${j}]`).toBeLessThan(1e-5)));
   });
 });

@@ -5,9 +5,9 @@ import { Graph, type DType, type Tensor } from '../graph/builder';
 import { grad } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
-import { oneHot, sampleTokens, tokenStats } from './heads';
+import { oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
 import { adamw } from './optimizer';
-import { decodeStep, forward, sliceParams, type KvCache } from './transformer';
+import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
 
 /** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
 export const HYPER_FIELDS = [
@@ -81,66 +81,99 @@ export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'floa
  * forward work (keys/values of the past are kept); without it every position recomputes the whole
  * prefix (the O(L²) baseline the benchmark compares against). Outputs tokens [P, B, T] and, for
  * generated positions only, log-probs and entropies [P, B, T − 1] (0 elsewhere) in the engine layout.
+ *
+ * Kernels per position are what the GPU pays for (each is a dispatch), so everything that does not
+ * depend on the previous token is done once for all positions, before or after the loop: which
+ * positions are forced (prompt, PAD) or sampled, their uniforms and one-hots, the embedding tables,
+ * and the log-probs and entropies (from the stacked tempered logits). A position carries its token
+ * as a one-hot row: sampleOneHot makes it, a MatMul with the position's table embeds it.
  */
 export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
-  const { context: T, layers } = layout.shape;
+  const { context: T, layers, vocab: V } = layout.shape;
+  const W = T - 1;
   const g = new Graph(kvCache ? 'generate_kv' : 'generate_recompute');
   const params = g.input('params', dtype, [P, layout.total]);
   const prompt = g.input('prompt', 'int32', [P, 'B', T]);
   const promptLength = g.input('promptLength', 'int32', [P, 'B']);
   const newTokens = g.input('newTokens', 'int32', [P]);
-  const uniforms = g.input('uniforms', dtype, [P, 'B', T - 1]);
+  const uniforms = g.input('uniforms', dtype, [P, 'B', W]);
   const temperature = perMember(g.input('temperature', dtype, [P]), 3);
   const w = sliceParams(params, layout);
-  const column = (x: Tensor, t: number) => op.reshape(op.slice(x, 2, t, t + 1), [P, 'B']);
-  const end = op.add(promptLength, perMember(newTokens, 2));
-  // Token ids travel as floats (exact) and are cast to int32 where an index is needed: the WebGPU EP
-  // has no int32 Slice / Split, so slicing the int32 prompt per position ran on the CPU (one CPU
-  // node and T − 1 copies to the device per run, and graph capture refused).
-  const promptIds = op.cast(prompt, dtype);
-  const ids = (x: Tensor) => op.cast(x, 'int32');
+  const plan = positionPlan(prompt, promptLength, newTokens, uniforms, V);
+  const tables = kvCache ? positionTables(w, W) : [];
+  const decoding = kvCache ? decodeWeights(w, layout, temperature) : w;
 
-  const tokens = [column(promptIds, 0)];
-  const logps: Tensor[] = [];
-  const entropies: Tensor[] = [];
+  const chosen = [plan.base[0]]; // one-hot rows [P, B, V] of positions 0 … T − 1
+  const tempered: Tensor[] = [];
   let caches: (KvCache | null)[] = Array.from({ length: layers }, () => null);
-  for (let t = 0; t < T - 1; t++) {
-    let logits: Tensor;
+  for (let t = 0; t < W; t++) {
+    let z: Tensor; // tempered logits [P, B, V] of position t + 1
     if (kvCache) {
-      const step = decodeStep(w, ids(tokens[t]), t, caches, layout);
+      const step = decodeStep(decoding, op.matmul(chosen[t], tables[t]), caches, layout);
       caches = step.caches;
-      logits = step.logits;
+      z = step.logits;
     } else {
-      const prefix = ids(op.concat(tokens.map((c) => op.unsqueeze(c, 2)), 2)); // [P, B, t + 1]
-      logits = op.reshape(op.slice(forward(w, prefix, layout), 2, t, t + 1), [P, 'B', layout.shape.vocab]);
+      const ids = op.cast(op.reshape(op.matmul(stackPositions(chosen), g.constant(Array.from({ length: V }, (_, v) => v), dtype, [V, 1])), [P, 'B', t + 1]), 'int32');
+      z = op.div(op.reshape(op.slice(forward(w, ids, layout), 2, t, t + 1), [P, 'B', V]), temperature);
     }
-    const s = sampleTokens(logits, column(uniforms, t), temperature);
-    const position = t + 1;
-    const inPrompt = op.less(position, promptLength);
-    const generated = op.and(op.less(promptLength, position + 1), op.less(position, end));
-    tokens.push(op.where(inPrompt, column(promptIds, position), op.where(generated, s.index, 0)));
-    logps.push(op.where(generated, s.logp, 0));
-    entropies.push(op.where(generated, s.entropy, 0));
+    tempered.push(z);
+    chosen.push(sampleOneHot(z, plan.uniforms[t], plan.base[t + 1]));
   }
-  const stack = (cols: Tensor[]) => op.concat(cols.map((c) => op.unsqueeze(c, 2)), 2);
+  const oneHots = stackPositions(chosen); // [P, B, T, V]
+  const tokens = op.reshape(op.matmul(oneHots, g.constant(Array.from({ length: V }, (_, v) => v), dtype, [V, 1])), [P, 'B', T]);
+  const stats = temperedStats(stackPositions(tempered), op.slice(oneHots, 2, 1, T));
+  const logp = op.where(plan.sampled, stats.logp, 0);
+  const entropy = op.where(plan.sampled, stats.entropy, 0);
   if (outputs === 'fused') {
-    g.output('out', op.concat([stack(tokens), stack(logps), stack(entropies)], 2));
+    g.output('out', op.concat([tokens, logp, entropy], 2));
   } else {
-    g.output('tokens', ids(stack(tokens)));
-    g.output('logp', stack(logps));
-    g.output('entropy', stack(entropies));
+    g.output('tokens', op.cast(tokens, 'int32'));
+    g.output('logp', logp);
+    g.output('entropy', entropy);
   }
   return g;
+}
+
+/** Rows [P, B, V] of the positions stacked into [P, B, positions, V] (one Concat). */
+const stackPositions = (rows: Tensor[]) => op.concat(rows.map((r) => op.unsqueeze(r, 2)), 2);
+
+/**
+ * What generation decides per position before any token is drawn, for all positions at once:
+ * `sampled` [P, B, W] (positions promptLength … end − 1 of 1 … T − 1), per position t the uniforms
+ * [P, B, 1] of its next token (−1 where that token is forced: no cdf is below it) and per position
+ * 0 … T − 1 the one-hot base [P, B, V] (the prompt's token while in the prompt, else token 0: the
+ * base of a sampled row, and PAD after the end).
+ */
+function positionPlan(prompt: Tensor, promptLength: Tensor, newTokens: Tensor, uniforms: Tensor, vocab: number) {
+  const [P, , T] = prompt.shape as [number, unknown, number];
+  const dtype = uniforms.dtype;
+  const g = prompt.graph;
+  const length = op.unsqueeze(promptLength, 2); // [P, B, 1]
+  const end = op.add(length, op.reshape(newTokens, [P, 1, 1]));
+  const next = g.constant(Array.from({ length: T - 1 }, (_, i) => i + 1), 'int32', [T - 1]);
+  const sampled = op.and(op.less(length, op.add(next, 1)), op.less(next, end)); // [P, B, W]
+  const draws = op.where(sampled, uniforms, -1);
+  // position 0 is the prompt's first token always (index −1 is below every length)
+  const inPrompt = op.less(g.constant([-1, ...Array.from({ length: T - 1 }, (_, i) => i + 1)], 'int32', [T]), length); // [P, B, T]
+  const e0 = g.constant(Array.from({ length: vocab }, (_, v) => (v === 0 ? 1 : 0)), dtype, [vocab]);
+  const base = op.where(op.unsqueeze(inPrompt, 3), oneHot(prompt, vocab, dtype), e0); // [P, B, T, V]
+  const rows = (x: Tensor, n: number) => op.split(x, 2, new Array<number>(n).fill(1));
+  return {
+    sampled,
+    uniforms: rows(draws, T - 1),
+    base: rows(base, T).map((r) => op.reshape(r, [P, 'B', vocab])),
+  };
 }
 
 function hyperInputs(g: Graph, P: number, dtype: DType) {
   return splitHyper(g.input('hyper', dtype, [P, HYPER_FIELDS.length]));
 }
 
-/** The `hyper` matrix [P, fields] as named per-member columns [P, 1]. */
+/** The `hyper` matrix [P, fields] as named per-member columns [P, 1] (one Split: one kernel). */
 export function splitHyper(hyper: Tensor): Record<HyperField, Tensor> {
   const h = {} as Record<HyperField, Tensor>;
-  HYPER_FIELDS.forEach((name, i) => (h[name] = op.slice(hyper, 1, i, i + 1)));
+  const columns = op.split(hyper, 1, HYPER_FIELDS.map(() => 1));
+  HYPER_FIELDS.forEach((name, i) => (h[name] = columns[i]));
   return h;
 }
 
@@ -151,10 +184,9 @@ function optimizerState(g: Graph, layout: ParamLayout, P: number, dtype: DType) 
   return { m, v, mask };
 }
 
-/** Gradient of `loss` w.r.t. the parameter matrix [P, N] (through each named slice). */
+/** Gradient of `loss` w.r.t. the parameter matrix [P, N] (the Concat of its Split parts' gradients). */
 function flatGradient(loss: Tensor, params: Tensor): Tensor {
-  const slices = params.graph.nodes.filter((n) => n.op === 'Slice' && n.inputs[0] === params).map((n) => n.outputs[0]);
-  return op.concat(grad(loss, slices), 1);
+  return grad(loss, [params])[0];
 }
 
 /** Token-mean or seq-mean-token-mean weights from the loss mask [P, B, W], per member (Σ w = 1 when anything is masked in). */

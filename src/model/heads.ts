@@ -4,8 +4,9 @@
 import type { Tensor } from '../graph/builder';
 import * as op from '../graph/ops';
 
-function tempered(logits: Tensor, temperature: Tensor) {
-  const logpAll = op.logSoftmax(op.div(logits, temperature), -1);
+/** Log-probs, probabilities and entropy of π = softmax(z) for tempered logits z = logits / temperature. */
+function tempered(z: Tensor) {
+  const logpAll = op.logSoftmax(z, -1);
   const probs = op.exp(logpAll);
   const entropy = op.neg(op.reduceSum(op.mul(probs, logpAll), [-1]));
   return { logpAll, probs, entropy };
@@ -17,24 +18,42 @@ export function oneHot(ids: Tensor, vocab: number, dtype: Tensor['dtype']): Tens
   return op.cast(op.equal(op.unsqueeze(ids, -1), range), dtype);
 }
 
-/** Per-position log π(next | prefix) and entropy: logits [B, T, V], next as a one-hot [B, T, V] → [B, T] each. */
-export function tokenStats(logits: Tensor, nextOneHot: Tensor, temperature: Tensor) {
-  const { logpAll, entropy } = tempered(logits, temperature);
+/** Per-position log π(next | prefix) and entropy of tempered logits z [.., V], next as a one-hot [.., V] → [..] each. */
+export function temperedStats(z: Tensor, nextOneHot: Tensor) {
+  const { logpAll, entropy } = tempered(z);
   const logp = op.reduceSum(op.mul(logpAll, nextOneHot), [-1]);
   return { logp, entropy };
 }
 
+/** Per-position log π(next | prefix) and entropy: logits [B, T, V], next as a one-hot [B, T, V] → [B, T] each. */
+export function tokenStats(logits: Tensor, nextOneHot: Tensor, temperature: Tensor) {
+  return temperedStats(op.div(logits, temperature), nextOneHot);
+}
+
 /**
- * Sample one token per row by inverse CDF: token = #{v : cdf_v < u}, so the same uniforms give
- * the same tokens (reproducible from a seed). logits [B, V], uniforms [B] → token int32 [B] (and
- * the same ids as floats, `index`, exact below 2^24).
+ * The [V, V] matrix that turns below_v = [cdf_v < u] into the one-hot of #{v : cdf_v < u} clamped to
+ * V − 1: below is a prefix of ones (cdf is non-decreasing), so the one-hot is e0 + below·A with
+ * A[i][j] = [i = j − 1] − [i = j < V − 1] (the last column of below is ignored: the clamp).
  */
-export function sampleTokens(logits: Tensor, uniforms: Tensor, temperature: Tensor) {
-  const vocab = logits.shape[logits.rank - 1] as number;
-  const { logpAll, probs, entropy } = tempered(logits, temperature);
-  const below = op.cast(op.less(op.cumsum(probs, -1), op.unsqueeze(uniforms, -1)), logits.dtype);
-  const index = op.min2(op.reduceSum(below, [-1]), vocab - 1);
-  const token = op.cast(index, 'int32');
-  const logp = op.reduceSum(op.mul(logpAll, oneHot(token, vocab, logits.dtype)), [-1]);
-  return { token, index, logp, entropy };
+function prefixToOneHot(g: Tensor['graph'], vocab: number, dtype: Tensor['dtype']): Tensor {
+  const a = new Array<number>(vocab * vocab).fill(0);
+  for (let j = 0; j < vocab; j++) {
+    if (j >= 1) a[(j - 1) * vocab + j] += 1;
+    if (j < vocab - 1) a[j * vocab + j] -= 1;
+  }
+  return g.constant(a, dtype, [vocab, vocab]);
+}
+
+/**
+ * Sample one token per row by inverse CDF (token = #{v : cdf_v < u}, clamped to V − 1, so the same
+ * uniforms give the same tokens), as a one-hot: z tempered logits [P, B, V], uniforms [P, B, 1],
+ * base [P, B, V] the one-hot added to below·A (e0 for a sampled row). A forced row (prompt, PAD)
+ * passes u = −1 (no cdf is below it) and the forced token's one-hot as base. Five kernels:
+ * Softmax, CumSum, Less, Cast and one Gemm.
+ */
+export function sampleOneHot(z: Tensor, uniforms: Tensor, base: Tensor): Tensor {
+  const vocab = z.shape[z.rank - 1] as number;
+  const below = op.cast(op.less(op.cumsum(op.softmax(z, -1), -1), uniforms), z.dtype);
+  const rows = (t: Tensor) => op.reshape(t, ['rows', vocab]);
+  return op.reshape(op.gemm(rows(below), prefixToOneHot(z.graph, vocab, z.dtype), rows(base)), z.shape);
 }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { MetricsFrame } from '../../src/core/metrics';
 import { behaviorPoints } from '../../src/ui/views/data';
-import { divergenceMarkers } from '../../src/ui/views/divergence';
+import { divergenceMarkers } from '../../src/core/measure/divergence';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {

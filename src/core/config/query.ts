@@ -36,6 +36,12 @@ export function configToQuery(c: Config, base: Config = defaultConfig()): string
   return encodeQuery([['v', String(CONFIG_VERSION)], ...configEntries(c, base)]);
 }
 
+/** Why a link's task spec was not read: it lay past the cap (a link made by the lab never does). */
+function specCutText(length: number): string {
+  return `the task spec in the link (${urlKey('taskSpec')}=…, ${length} characters) lies past the first ${MAX_QUERY_LENGTH} characters and was not read: `
+    + 'paste the spec into the task editor and Train it (the link the lab then makes keeps a long spec in this browser and names it), or save it as a file for the CLI\'s --task-file';
+}
+
 /**
  * The parameters of a query, each key once with its LAST value (a later value overrides, as in a
  * patch), plus one report per key given different values and one for a query over the size cap.
@@ -44,9 +50,11 @@ export function queryParams(query: string): { params: Map<string, string>; error
   let q = query.startsWith('?') ? query.slice(1) : query;
   const errors: FieldError[] = [];
   if (q.length > MAX_QUERY_LENGTH) {
-    const cut = q.lastIndexOf('&', MAX_QUERY_LENGTH);
-    errors.push({ field: '(url)', message: `the link is ${q.length} characters long; only the first ${cut > 0 ? cut : 0} are read` });
-    q = cut > 0 ? q.slice(0, cut) : '';
+    const cut = Math.max(0, q.lastIndexOf('&', MAX_QUERY_LENGTH));
+    errors.push({ field: '(url)', message: `the link is ${q.length} characters long; only the first ${cut} are read` });
+    const spec = new URLSearchParams(q.slice(cut)).get(urlKey('taskSpec'));
+    if (spec !== null) errors.push({ field: 'taskSpec', message: specCutText(spec.length) });
+    q = q.slice(0, cut);
   }
   const all = new Map<string, string[]>();
   for (const [k, v] of new URLSearchParams(q)) all.set(k, [...(all.get(k) ?? []), v]);

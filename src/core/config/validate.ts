@@ -21,6 +21,16 @@ export interface FieldError {
   message: string;
 }
 
+/** Problems listed one by one in an error's message; the rest are counted (a file may hold 100,000). */
+export const MAX_LISTED_ERRORS = 10;
+
+/** "field: message" per problem, the first `max` of them, then one line "…and 99,990 more". */
+export function errorLines(errors: readonly FieldError[], max = MAX_LISTED_ERRORS): string[] {
+  const lines = errors.slice(0, max).map((e) => `${e.field}: ${e.message}`);
+  if (errors.length > max) lines.push(`…and ${(errors.length - max).toLocaleString('en-US')} more`);
+  return lines;
+}
+
 
 /** Rules that involve several fields; `involved` lists every field the rule reads. */
 function crossErrors(c: Config): (FieldError & { involved: ConfigKey[] })[] {

@@ -5,7 +5,8 @@
 // timeline, traces shaped as samples, no run carrying another seed's frames, and the runs are
 // checked even when the spec itself is bad.
 import { isObject } from '../unknown';
-import { configErrors, type Config, type FieldError } from '../config';
+import { configErrors, describeValue, errorLines, type Config, type FieldError } from '../config';
+import { depthError } from '../json-depth';
 import type { TimelineEntry } from '../loop';
 import { scalarAt, seriesAt, type MetricsFrame } from '../metrics';
 import { ExperimentSpecError, cellCount, parseExperimentSpec, seedPosition, variantConfig, type ExperimentSpec } from './spec';
@@ -47,7 +48,7 @@ export interface ExperimentBundle {
 
 export class BundleError extends Error {
   constructor(readonly errors: FieldError[]) {
-    super(`bundle: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+    super(`bundle: ${errorLines(errors).join('; ')}`);
   }
 }
 
@@ -101,7 +102,7 @@ function numberRecord(x: unknown, path: string, errors: FieldError[]): Record<st
   for (const [k, v] of Object.entries(x)) {
     if (!metricKey(k, path, errors)) continue;
     const n = num(v);
-    if (n === undefined) errors.push({ field: `${path}.${k}`, message: `expected a number, got ${JSON.stringify(v)}` });
+    if (n === undefined) errors.push({ field: `${path}.${k}`, message: `expected a number, got ${describeValue(v)}` });
     else out[k] = n;
   }
   return out;
@@ -114,7 +115,7 @@ function numberArray(x: unknown, path: string, errors: FieldError[]): number[] {
   }
   return x.map((v, i) => {
     const n = num(v);
-    if (n === undefined) errors.push({ field: `${path}[${i}]`, message: `expected a number, got ${JSON.stringify(v)}` });
+    if (n === undefined) errors.push({ field: `${path}[${i}]`, message: `expected a number, got ${describeValue(v)}` });
     return n ?? NaN;
   });
 }
@@ -132,7 +133,7 @@ function parseTrace(x: unknown, path: string, errors: FieldError[]): MetricsFram
   const out: Record<string, unknown> = {};
   for (const k of TRACE_NUMBERS) {
     const n = num(x[k]);
-    if (n === undefined) errors.push({ field: `${path}.${k}`, message: `expected a number, got ${JSON.stringify(x[k])}` });
+    if (n === undefined) errors.push({ field: `${path}.${k}`, message: `expected a number, got ${describeValue(x[k])}` });
     out[k] = n;
   }
   for (const k of TRACE_STRINGS) {
@@ -288,6 +289,8 @@ export function parseBundle(input: unknown): ExperimentBundle {
       throw new BundleError([{ field: '(root)', message: `not JSON: ${(e as Error).message}` }]);
     }
   }
+  const deep = depthError(x, 'the bundle');
+  if (deep) throw new BundleError([{ field: '(root)', message: deep }]);
   if (!isObject(x)) throw new BundleError([{ field: '(root)', message: 'expected a JSON object' }]);
   const errors: FieldError[] = [];
   for (const k of Object.keys(x)) if (!['schema', 'schemaVersion', 'codeVersion', 'spec', 'runs'].includes(k)) errors.push({ field: k, message: 'unknown key' });

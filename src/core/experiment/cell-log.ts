@@ -3,6 +3,7 @@
 // line (steps taken, why it stopped, timeline). A task killed midway leaves a file without the end
 // line, which merge refuses by name.
 import type { FieldError } from '../config';
+import { depthError } from '../json-depth';
 import { BundleError, parseBundleRun, runIndex, stringifyWithNonFinite, type BundleRun } from './bundle';
 import { ExperimentSpecError, parseExperimentSpec, type ExperimentSpec } from './spec';
 import type { MetricsFrame } from '../metrics';
@@ -51,12 +52,15 @@ export function parseCellLog(text: string, name: string): ParsedCell {
     throw new BundleError([...errors, { field, message }]);
   };
   const json = (i: number): Record<string, unknown> => {
+    let x: unknown;
     try {
-      const x: unknown = JSON.parse(lines[i]);
-      if (x && typeof x === 'object' && !Array.isArray(x)) return x as Record<string, unknown>;
+      x = JSON.parse(lines[i]);
     } catch {
       /* reported below */
     }
+    const deep = depthError(x, 'the line');
+    if (deep) return fail(`${name}:${i + 1}`, deep);
+    if (x && typeof x === 'object' && !Array.isArray(x)) return x as Record<string, unknown>;
     return fail(`${name}:${i + 1}`, 'not a JSON object');
   };
   if (lines.length === 0) fail(name, 'empty cell log');

@@ -44,9 +44,21 @@ export function windowGap(run: Pick<BundleRun, 'frames' | 'stoppedBy'>, metric: 
   return null;
 }
 
+/** Every scalar name some frame of the bundle holds. */
+function metricNames(bundle: ExperimentBundle): Set<string> {
+  const names = new Set<string>();
+  for (const r of bundle.runs) for (const f of r.frames) for (const k of Object.keys(f.scalars)) names.add(k);
+  return names;
+}
+
 export function pairedFromBundle(bundle: ExperimentBundle, metric: string, a: number, b: number, opts: PairedOptions & { from?: number; to?: number } = {}): BundlePairs {
   const { spec } = bundle;
   for (const v of [a, b]) if (!spec.variants[v]) throw new RangeError(`variant ${v} is outside 0..${spec.variants.length - 1}`);
+  const known = metricNames(bundle);
+  if (known.size > 0 && !known.has(metric)) {
+    const some = [...known].sort().slice(0, 8);
+    throw new RangeError(`no metric ${JSON.stringify(metric)} in the bundle's frames (they hold ${some.join(', ')}${known.size > some.length ? `, … ${known.size - some.length} more` : ''})`);
+  }
   const from = opts.from ?? 1;
   const to = opts.to ?? spec.steps;
   if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to > spec.steps || from > to) throw new RangeError(`step window ${from}–${to} is not inside the spec's steps 1–${spec.steps}`);

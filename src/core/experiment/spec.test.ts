@@ -61,7 +61,9 @@ describe('parseExperimentSpec', () => {
     } catch (e) {
       expect((e as Error).message).toMatch(/base\.clipHigh: -1 is outside \[0, 4\]/);
       expect((e as Error).message).toMatch(/variants\[0\]\.patch\.task: expected one of strategies/);
-      expect((e as Error).message).toMatch(/seeds\[1\]: duplicate seed 1/);
+      // ten problems listed in the message, the rest counted (all of them in .errors)
+      expect((e as Error).message).toMatch(/; …and 6 more$/);
+      expect((e as ExperimentSpecError).errors).toContainEqual({ field: 'seeds[1]', message: 'duplicate seed 1' });
     }
   });
   it('checks cross-field rules on each variant\'s whole config', () => {

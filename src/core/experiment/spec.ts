@@ -2,7 +2,8 @@
 // a seed set; every (variant, seed) cell is a run from step 0. Validation reuses the config table's
 // field checks and names every bad field by its path in the spec.
 import { isObject } from '../unknown';
-import { CONFIG_KEYS, checkField, configErrors, defaultConfig, makeConfig, type Config, type ConfigKey, type FieldError } from '../config';
+import { CONFIG_KEYS, checkField, configErrors, defaultConfig, errorLines, makeConfig, type Config, type ConfigKey, type FieldError } from '../config';
+import { depthError } from '../json-depth';
 
 export const EXPERIMENT_VERSION = 1;
 
@@ -34,7 +35,7 @@ export interface ExperimentCell {
 /** Every problem of a spec, each with its path (e.g. `variants[1].patch.clipHigh`). */
 export class ExperimentSpecError extends Error {
   constructor(readonly errors: FieldError[]) {
-    super(`experiment spec: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+    super(`experiment spec: ${errorLines(errors).join('; ')}`);
   }
 }
 
@@ -77,6 +78,8 @@ function patchErrors(path: string, x: unknown, out: FieldError[]): Partial<Confi
  */
 export function parseExperimentSpec(x: unknown): ExperimentSpec {
   const errors: FieldError[] = [];
+  const deep = depthError(x, 'the experiment spec');
+  if (deep) throw new ExperimentSpecError([{ field: '(root)', message: deep }]);
   if (!isObject(x)) throw new ExperimentSpecError([{ field: '(root)', message: 'expected a JSON object' }]);
   for (const k of Object.keys(x)) if (!SPEC_KEYS.includes(k)) errors.push({ field: k, message: 'unknown key' });
   if (x.version !== EXPERIMENT_VERSION) errors.push({ field: 'version', message: `expected ${EXPERIMENT_VERSION}, got ${JSON.stringify(x.version)}` });

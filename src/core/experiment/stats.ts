@@ -141,7 +141,7 @@ export function windowMean(frames: readonly { step: number; scalars: Partial<Rec
   let n = 0;
   for (const f of frames) {
     if (f.step < from || f.step > to) continue;
-    const v = f.scalars[metric];
+    const v = Object.hasOwn(f.scalars, metric) ? f.scalars[metric] : undefined;
     if (v === undefined) continue;
     s += v;
     n++;

@@ -6,6 +6,7 @@ import type { MetricsFrame } from '../metrics';
 import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure/measure';
 import { importSamples, type ImportOptions, type ImportResult } from './read/pipeline';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from './rules/rules';
+import type { RegexEngine } from './rules/regex';
 import type { ImportSource, ImportedSample } from './types';
 
 export const PREVIEW_SAMPLES = 200;
@@ -53,16 +54,22 @@ export interface MeasureResult extends ImportResult {
 /** Steps held open at once in a measure (a little slack for a log whose steps interleave at the edges). */
 export const OPEN_STEPS = 2;
 
-export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void): Promise<MeasureResult> {
+/** The spec checked once; each call makes a fresh measure holding at most `openSteps` steps (the one-shot import and the follower). */
+export function measureOf(spec: MeasureSpec, regex?: RegexEngine): (openSteps: number) => ImportMeasure {
   const statesSpec = parseStatesSpec(spec.states);
   const behaviorSpec = parseBehaviorRuleSet(spec.behaviors);
   if (!(spec.eps >= 0 && spec.eps < 1)) throw new Error(`eps: expected a number in [0, 1), got ${spec.eps}`);
   const gate = spec.gate ? compileGate(spec.gate) : null;
+  return (openSteps) => new ImportMeasure(new StateClassifier(statesSpec, regex), new BehaviorClassifier(behaviorSpec, regex), spec.eps, gate, openSteps);
+}
+
+export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void): Promise<MeasureResult> {
+  const newMeasure = measureOf(spec, opts.regex);
   let delivered = 0;
   // Bounded memory for a log in step order; a log out of order is read again holding every step
   // (onSample sees each sample once: the second pass skips those the first one delivered).
   const pass = async (openSteps: number) => {
-    const m = new ImportMeasure(new StateClassifier(statesSpec, opts.regex), new BehaviorClassifier(behaviorSpec, opts.regex), spec.eps, gate, openSteps);
+    const m = newMeasure(openSteps);
     let seen = 0;
     const r = await importSamples(sources, opts, (s) => {
       const c = m.add(s);

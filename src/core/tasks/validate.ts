@@ -209,8 +209,9 @@ export function validateTaskSpec(input: unknown): SpecCheck {
         c.unique(`${p}.good`, st.good, 'behavior');
       }
       if (!isObject(st.act)) return void c.fail(`${p}.act`, st.act, `expected {behavior: transition} for ${[...behaviors, INVALID_NAME].join(', ')}`);
-      c.keys(`${p}.act`, st.act, [...behaviors, INVALID_NAME]);
-      for (const b of [...behaviors, INVALID_NAME]) if (Object.hasOwn(st.act, b)) checkTransition(c, `${p}.act.${b}`, st.act[b], String(kind), states, behaviors);
+      const actions = [...new Set([...behaviors, INVALID_NAME])]; // a name given twice is reported once, above
+      c.keys(`${p}.act`, st.act, actions);
+      for (const b of actions) if (Object.hasOwn(st.act, b)) checkTransition(c, `${p}.act.${b}`, st.act[b], String(kind), states, behaviors);
     });
   }
   if (typeof s.start !== 'string' || (s.start !== 'uniform' && !states.includes(s.start))) c.fail('start', s.start, `'uniform' or a state: ${states.join(', ')}`);

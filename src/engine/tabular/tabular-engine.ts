@@ -220,8 +220,13 @@ export class TabularEngine implements PolicyEngine {
     return out;
   }
 
+  /** Refuses what getWeights never writes: a partial row, keys not ascending whole numbers (NaN logits are weights, as in the transformer). */
   async setWeights(w: Float32Array): Promise<void> {
     const V = this.shape.vocab;
+    if (w.length % (V + 1) !== 0) throw new Error(`setWeights: ${w.length} values are not whole rows of ${V + 1} (a key and ${V} logits)`);
+    for (let i = 0; i < w.length; i += V + 1) {
+      if (!Number.isInteger(w[i]) || w[i] < 0 || (i > 0 && w[i] <= w[i - V - 1])) throw new Error(`setWeights: row ${i / (V + 1)} has key ${w[i]} (keys are whole numbers, ascending)`);
+    }
     this.table = new Map();
     for (let i = 0; i < w.length; i += V + 1) this.table.set(w[i], Float64Array.from(w.subarray(i + 1, i + 1 + V)));
     this.m = new Map();

@@ -12,3 +12,4 @@ export * from './elementwise';
 export * from './reduce';
 export * from './shape';
 export * from './matmul';
+export * from './norm';

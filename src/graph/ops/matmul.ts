@@ -1,7 +1,7 @@
 // MatMul: [..., m, k] · [k, n] (a shared weight) or batched with identical batch dims.
-import type { Tensor } from '../builder';
+import { attr, type Tensor } from '../builder';
 import { defineGrad } from './rules';
-import { reshape, transpose } from './shape';
+import { reduceSumTo, reshape, transpose } from './shape';
 
 export function matmul(a: Tensor, b: Tensor): Tensor {
   if (a.dtype !== b.dtype) throw new Error(`MatMul: dtype mismatch ${a.dtype} vs ${b.dtype}`);
@@ -30,3 +30,35 @@ defineGrad('MatMul', ({ inputs: [a, b] }, [dy]) => [
     return matmul(transpose(reshape(a, ['rows', k]), [1, 0]), reshape(dy, ['rows', n]));
   },
 ]);
+
+export interface GemmOptions {
+  transA?: boolean;
+  transB?: boolean;
+}
+
+/**
+ * Gemm: op(a) · op(b) (+ c, broadcast to the result), a and b 2-D, op = transpose where asked. One
+ * kernel for a linear layer's product and bias, and a backward without Transpose nodes (the
+ * transposes are Gemm's own flags).
+ */
+export function gemm(a: Tensor, b: Tensor, c?: Tensor, o: GemmOptions = {}): Tensor {
+  if (a.dtype !== b.dtype || (c && c.dtype !== a.dtype)) throw new Error('Gemm: dtype mismatch');
+  if (a.rank !== 2 || b.rank !== 2) throw new Error(`Gemm takes 2-D operands, got [${a.shape}]·[${b.shape}]`);
+  const [m, k] = o.transA ? [a.shape[1], a.shape[0]] : a.shape;
+  const [k2, n] = o.transB ? [b.shape[1], b.shape[0]] : b.shape;
+  if (k !== k2) throw new Error(`Gemm: inner dims differ [${a.shape}]·[${b.shape}]`);
+  const attrs = { transA: attr.int(o.transA ? 1 : 0), transB: attr.int(o.transB ? 1 : 0) };
+  return a.graph.node('Gemm', c ? [a, b, c] : [a, b], [{ dtype: a.dtype, shape: [m, n] }], attrs)[0];
+}
+
+const flag = (n: { attrs: Record<string, unknown> }, k: string) => (n.attrs[k] as { value: number }).value === 1;
+
+defineGrad('Gemm', (n, [dy]) => {
+  const [a, b, c] = n.inputs;
+  const tA = flag(n, 'transA');
+  const tB = flag(n, 'transB');
+  // y = op(a)·op(b): d op(a) = dy·op(b)ᵀ, d op(b) = op(a)ᵀ·dy, each written as one Gemm in a's / b's own layout
+  const dA = () => (tA ? gemm(b, dy, undefined, { transA: tB, transB: true }) : gemm(dy, b, undefined, { transB: !tB }));
+  const dB = () => (tB ? gemm(dy, a, undefined, { transA: true, transB: tA }) : gemm(a, dy, undefined, { transA: !tA }));
+  return c ? [dA, dB, () => reduceSumTo(dy, c.shape)] : [dA, dB];
+});

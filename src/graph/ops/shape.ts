@@ -36,10 +36,26 @@ export function slice(x: Tensor, axis: number, start: number, end: number): Tens
   return g.node('Slice', [x, g.int64s([start]), g.int64s([end]), g.int64s([ax])], [{ dtype: x.dtype, shape }])[0];
 }
 
-/** Split one static axis into consecutive parts of the given sizes. */
+/**
+ * The most parts one Split node makes. onnxruntime's WebGPU EP writes every part from one shader,
+ * and a shader may bind 8 storage buffers (WebGPU's default limit): the input and 7 parts.
+ */
+export const MAX_SPLIT_PARTS = 7;
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** Split one static axis into consecutive parts of the given sizes: one Split node (one kernel)
+ *  for up to MAX_SPLIT_PARTS parts, a tree of them for more. */
 export function split(x: Tensor, axis: number, sizes: number[]): Tensor[] {
   const ax = normAxis(axis, x.rank);
-  if (sizes.reduce((a, b) => a + b, 0) !== x.shape[ax]) throw new Error(`split sizes [${sizes}] do not cover axis size ${x.shape[ax]}`);
+  if (sum(sizes) !== x.shape[ax]) throw new Error(`split sizes [${sizes}] do not cover axis size ${x.shape[ax]}`);
+  if (sizes.length > MAX_SPLIT_PARTS) {
+    // groups of 7 parts: 8 parts cost 2 kernels, 17 cost 4 (more than 7 groups: the groups are split by a tree too)
+    const per = MAX_SPLIT_PARTS;
+    const groups = Array.from({ length: Math.ceil(sizes.length / per) }, (_, i) => sizes.slice(i * per, (i + 1) * per));
+    const chunks = split(x, ax, groups.map(sum));
+    return groups.flatMap((g, i) => (g.length === 1 ? [chunks[i]] : split(chunks[i], ax, g)));
+  }
   const outs = sizes.map((n) => ({ dtype: x.dtype, shape: x.shape.map((d, i) => (i === ax ? n : d)) }));
   return x.graph.node('Split', [x, x.graph.int64s(sizes)], outs, { axis: attr.int(ax) });
 }

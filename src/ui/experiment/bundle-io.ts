@@ -5,6 +5,7 @@
  */
 import { errorText } from '../../core/unknown';
 import pkg from '../../../package.json';
+import { errorLines } from '../../core/config';
 import { BundleError, makeBundle, parseBundle, runIndex, type BundleRun, type ExperimentBundle } from '../../core/experiment/bundle';
 import { cellCount, type ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
@@ -37,7 +38,7 @@ export function readBundle(text: string): { bundle: ExperimentBundle } | { error
   try {
     return { bundle: parseBundle(text) };
   } catch (e) {
-    if (e instanceof BundleError) return { errors: e.errors.map((f) => `${f.field}: ${f.message}`) };
+    if (e instanceof BundleError) return { errors: errorLines(e.errors) };
     return { errors: [errorText(e)] };
   }
 }

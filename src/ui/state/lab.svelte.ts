@@ -101,6 +101,7 @@ export class Lab {
     return this.#guard(async () => {
       const { lessons, problems } = await fetchLessons(document.baseURI);
       this.settings.loadUrl(this.search, lessons, problems);
+      if (this.taskDraft.dropped) this.message = `${this.taskDraft.dropped}.`;
       const decision = decideRestore(await this.#storedRun(), this.settings.config);
       if (decision.kind === 'resume') await this.#resumeStored(decision.run);
       else {

@@ -106,7 +106,7 @@ describe('URL state codec', () => {
     const bad = decodeUrl('v=1&seed=3&gate=votes_pso+%3E+0+%3D%3E+drop', lessons);
     expect(bad.state.config).toEqual({ ...defaultConfig(), seed: 3 });
     expect(describeErrors(bad.errors, bad.state.config)).toEqual([
-      expect.stringMatching(/^gate: "votes_pso > 0 => drop": rule 1, character 1: unknown field "votes_pso".*votes_pos.*\(using \)$/),
+      expect.stringMatching(/^gate: "votes_pso > 0 => drop": rule 1, character 1: unknown field "votes_pso".*votes_pos.*\(using the method's built-in gate\)$/),
     ]);
     const trailing = decodeUrl('v=1&gate=true+%3D%3E+mask1+rl+rl', lessons);
     expect(trailing.state.config.gate).toBe('');

@@ -174,10 +174,17 @@ export function decodeUrl(query: string, lessons: UrlLessons, specs?: SpecLinks)
   return { state, errors: capUnknown(onePerField(reported)) };
 }
 
+/** What a setting's value is called in the banner; an empty text says what empty means. */
+function usedText(key: ConfigKey, config: Config): string {
+  const text = formatField(key, config[key]);
+  if (text !== '') return text;
+  return key === 'taskSpec' ? `the built-in task ${config.task}` : key === 'gate' ? "the method's built-in gate" : 'none';
+}
+
 /** One line for the banner: "clipHigh: expected a number, got \"banana\" (using 0.28)". */
 export function describeErrors(errors: readonly FieldError[], config: Config): string[] {
   return errors.map((e) => {
-    const used = isConfigKey(e.field) ? ` (using ${formatField(e.field, config[e.field])})` : '';
+    const used = isConfigKey(e.field) ? ` (using ${usedText(e.field, config)})` : '';
     return `${e.field}: ${e.message}${used}`;
   });
 }

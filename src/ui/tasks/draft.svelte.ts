@@ -8,13 +8,20 @@ import { editedDraft, isPending, NO_DRAFT, readKeptDraft, shownText, TASK_DRAFT_
 export class TaskDraft {
   #d = $state<KeptDraft>(NO_DRAFT);
   #restored = $state(false);
+  /** Why the draft kept from before the reload was dropped (unreadable, or the check failed on it); null: nothing dropped. */
+  readonly dropped: string | null = null;
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
+    let kept: string | null = null;
     try {
-      this.#d = readKeptDraft(storage?.getItem(TASK_DRAFT_KEY) ?? null);
+      kept = storage?.getItem(TASK_DRAFT_KEY) ?? null;
     } catch {
       // storage refused (privacy settings): the draft lives in the page only
     }
+    const read = readKeptDraft(kept);
+    this.#d = read.draft;
+    this.dropped = read.dropped;
+    if (read.dropped) this.#set(read.draft); // not read again on the next reload
     this.#restored = this.#d.text !== null;
   }
 

@@ -56,15 +56,15 @@ export interface StatePreview {
 }
 
 /** An own entry of a draft's object (a behavior named "constructor" never finds Object.prototype's). */
-const entry = (o: unknown, k: unknown): unknown => (o !== null && typeof o === 'object' && typeof k === 'string' ? own(o as Record<string, unknown>, k) : undefined);
+export const ownEntry = (o: unknown, k: unknown): unknown => (o !== null && typeof o === 'object' && typeof k === 'string' ? own(o as Record<string, unknown>, k) : undefined);
 
 export function preview(spec: TaskSpec): StatePreview[] {
   const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
   return (Array.isArray(spec.states) ? spec.states : []).map((st) => {
     const rows = (Array.isArray(spec.behaviors) ? spec.behaviors : []).map((b) => {
-      const t = entry(entry(st?.act, b?.name), 'truth');
+      const t = ownEntry(ownEntry(st?.act, b?.name), 'truth');
       const reward = Array.isArray(t) && num(t[0]) !== null && num(t[2]) !== null ? (t[0] as number) - (t[2] as number) : null;
-      return { behavior: String(b?.name), mix: num(entry(st?.baseMix, b?.name)) ?? 0, reward };
+      return { behavior: String(b?.name), mix: num(ownEntry(st?.baseMix, b?.name)) ?? 0, reward };
     });
     const known = rows.every((r) => r.reward !== null);
     return { state: String(st?.name), rows, mean: known ? rows.reduce((a, r) => a + r.mix * (r.reward as number), 0) : null };

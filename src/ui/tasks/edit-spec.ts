@@ -55,12 +55,13 @@ export function removeBehavior(spec: TaskSpec, i: number): string {
   const [gone] = spec.behaviors.splice(i, 1);
   const left = spec.behaviors.map((b) => b.name);
   for (const st of spec.states) {
-    const share = st.baseMix[gone.name] ?? 0;
     delete st.baseMix[gone.name];
     delete st.act[gone.name];
-    // its base share goes to the others in proportion, so the mix still sums to 1
-    const rest = left.reduce((a, b) => a + (st.baseMix[b] ?? 0), 0);
-    for (const b of left) st.baseMix[b] = rest > 0 ? (st.baseMix[b] ?? 0) / rest : 1 / left.length;
+    // its base share goes to the others in proportion, so the mix still sums to 1 (own entries only: a
+    // behavior may be named like an Object.prototype member)
+    const share = (b: string) => (Object.hasOwn(st.baseMix, b) && typeof st.baseMix[b] === 'number' ? st.baseMix[b] : 0);
+    const rest = left.reduce((a, b) => a + share(b), 0);
+    for (const b of left) st.baseMix[b] = rest > 0 ? share(b) / rest : 1 / left.length;
     if (st.gold === gone.name) st.gold = left[0];
     st.good = (st.good ?? []).filter((g) => g !== gone.name);
     if (!st.good.length) st.good = [st.gold]; // pass@k needs a passing behavior: the gold one
@@ -91,7 +92,7 @@ export function removeState(spec: TaskSpec, s: number): string {
     for (const t of Object.values(st.act)) {
       if (!t) continue;
       if (t.next === gone.name) t.next = 'end';
-      else if (typeof t.next === 'object' && t.next !== null && gone.name in t.next) {
+      else if (typeof t.next === 'object' && t.next !== null && Object.hasOwn(t.next, gone.name)) {
         const { [gone.name]: share, ...rest } = t.next;
         const sum = Object.values(rest).reduce((a, b) => a + b, 0);
         t.next = sum > 0 ? Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, v / sum])) : 'end';

@@ -6,7 +6,7 @@ import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ScalarName } from '../../core/measure/names';
 import { taskOf, type TaskChoice } from '../../core/tasks/registry';
 import type { Point } from '../charts/series';
-import type { BehaviorPoint } from './divergence';
+import type { BehaviorPoint } from '../../core/measure/divergence';
 
 export const DIST = 'support/behavior_dist/';
 

@@ -134,22 +134,32 @@ const keyText = (key: string) => key.replace('\u0000', ', ');
  * The OpenClaw reader: PRM lines are kept (small entries, keyed by (session_id, turn)) and each
  * conversation record is joined with its entry as it is read; the PRM files are read first. What
  * cannot be joined is reported: a judged turn without a PRM line, a PRM line without its turn, a
- * duplicate PRM line.
+ * duplicate PRM line. Following a live run (`awaitPrm`), a record's PRM line comes after it (the
+ * judge scores a turn once its next state is known): records wait, in file order, until their PRM
+ * line is read or their file ends (a purge), so samples leave in the same order as in a one-shot
+ * import of the same lines.
  */
 export class OpenClawReader implements RecordReader {
   private readonly prm = new Map<string, PrmEntry>();
   private readonly prmFiles: PlannedFile[];
+  private readonly follow: { awaitPrm: boolean; recordStep?: number };
   /** The step of each record file when there are several (per-step snapshots). */
   private readonly fileSteps: Map<string, number> | null = null;
   private index = 0;
   private unjudged: number[] = [];
+  /** Records waiting for their PRM line (awaitPrm), in file order; `head` is the next to leave. */
+  private pending: { f: PlannedFile; r: Rec; line: number }[] = [];
+  private head = 0;
 
   constructor(
     plan: readonly PlannedFile[],
     private readonly sink: SampleSink,
     private readonly batch = OPENCLAW_BATCH,
+    follow: { awaitPrm: boolean; recordStep?: number } = { awaitPrm: false },
   ) {
+    this.follow = follow;
     this.prmFiles = plan.filter((x) => x.kind === 'openclaw-prm');
+    if (follow.awaitPrm) return; // a follower's files come as they appear (addFile); each segment is one step
     if (!this.prmFiles.length) for (const x of plan) sink.issue(x.source.name, 0, 'no PRM record file given: turns have no score (pass the matching *_prm.jsonl too)', x.sum);
     // several record files are a run's per-step snapshots: each file is one step
     const records = plan.filter((x) => x.kind === 'openclaw-record');
@@ -160,15 +170,54 @@ export class OpenClawReader implements RecordReader {
     if (!byName) for (const x of records) sink.issue(x.source.name, 0, `records without \`step\` take the file's place as their step (${this.fileSteps.get(x.source.name)}): no directory name of every record file has a number`, x.sum);
   }
 
+  addFile(f: PlannedFile): void {
+    if (f.kind !== 'openclaw-prm') return;
+    const i = this.prmFiles.findIndex((x) => x.source.name === f.source.name);
+    if (i >= 0) this.prmFiles[i] = f;
+    else this.prmFiles.push(f);
+  }
+
+  /** PRM lines whose conversation record has not been read (after a purge: records lost unread). */
+  get unmatchedPrm(): number {
+    let n = 0;
+    for (const e of this.prm.values()) if (!e.used) n++;
+    return n;
+  }
+
   order(plan: readonly PlannedFile[]): PlannedFile[] {
     return [...plan.filter((x) => x.kind === 'openclaw-prm'), ...plan.filter((x) => x.kind !== 'openclaw-prm')];
   }
 
   record(f: PlannedFile, r: Rec, line: number): void {
+    if (f.kind === 'openclaw-prm') fieldChecked(this.sink, f.source.name, line, f.sum, () => this.prmLine(f, r, line));
+    else if (!this.follow.awaitPrm) return this.recordLine(f, r, line);
+    else this.pending.push({ f, r, line });
+    this.drain(false);
+  }
+
+  /** Records leave in order while the next one is joinable (its PRM line read, or it is never judged); `all`: every one. */
+  private drain(all: boolean): void {
+    while (this.head < this.pending.length && (all || this.joinable(this.pending[this.head].r))) {
+      const x = this.pending[this.head++];
+      this.recordLine(x.f, x.r, x.line);
+    }
+    if (this.head === this.pending.length) this.pending = [];
+    if (!this.pending.length) this.head = 0;
+  }
+
+  private joinable(r: Rec): boolean {
+    if (r.next_state === undefined || r.next_state === null) return true;
+    try {
+      return this.prm.has(joinKey(reqKey(r, 'session_id'), reqKey(r, 'turn')));
+    } catch {
+      return true; // reported when the record is read
+    }
+  }
+
+  private recordLine(f: PlannedFile, r: Rec, line: number): void {
     const name = f.source.name;
     fieldChecked(this.sink, name, line, f.sum, () => {
-      if (f.kind === 'openclaw-prm') return this.prmLine(f, r, line);
-      const fileStep = this.fileSteps?.get(name);
+      const fileStep = this.follow.recordStep ?? this.fileSteps?.get(name);
       const at: RecordStep = fileStep !== undefined ? { fileStep } : { index: this.index++, batch: this.batch };
       const s = openclawSample(r, this.prm, at, name, line);
       if (this.prmFiles.length && s.fields.has_next_state === true && !Object.hasOwn(s.fields, 'prm_score')) this.unjudged.push(line);
@@ -185,6 +234,7 @@ export class OpenClawReader implements RecordReader {
   }
 
   endFile(f: PlannedFile): void {
+    if (f.kind === 'openclaw-record') this.drain(true);
     const u = this.unjudged;
     this.unjudged = [];
     if (!u.length) return;

@@ -170,22 +170,56 @@ export class ImportMeasure {
   frames(): MetricsFrame[] {
     for (const step of [...this.steps.keys()]) this.measureStep(step);
     const names = this.behaviorNames();
+    return [...this.measured.keys()].sort((x, y) => x - y).map((step) => this.frameOf(step, names));
+  }
+
+  /**
+   * A follower's step, complete as its writer says: measured now (if still open) and its frame
+   * returned with the behavior names known now; its tallies are let go. Null when the step has no sample.
+   */
+  closeStep(step: number): MetricsFrame | null {
+    if (this.steps.has(step)) this.measureStep(step);
+    if (!this.measured.has(step)) return null;
+    const f = this.frameOf(step, this.behaviorNames());
+    this.measured.delete(step);
+    return f;
+  }
+
+  /** A follower's frames of the steps let go by `openSteps` (a log in step order), in step order. */
+  takeMeasured(): MetricsFrame[] {
     const steps = [...this.measured.keys()].sort((x, y) => x - y);
-    return steps.map((step) => {
-      const done = this.measured.get(step)!;
-      const scalars: ScalarsWith = {};
-      for (const [state, m] of [...done.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
-        const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
-        behaviorScalars(state, names, counts, this.eps, scalars);
-        // the counts behind the distribution: n per state and per behavior (0 for one no sample had)
-        scalars[stateSamplesKey(state)] = counts.reduce((x, y) => x + y, 0);
-        names.forEach((b, i) => (scalars[behaviorCountKey(state, b)] = counts[i]));
-        scalars[behaviorCountKey(state, 'invalid')] = counts[names.length];
-      }
-      Object.assign(scalars, done.scalars);
-      // an imported step carries the subset of the metrics a log can give
-      return { step, version: step, scalars, series: done.series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
-    });
+    return steps.map((step) => this.closeStep(step)!);
+  }
+
+  /** Forget a step's open tallies (a follower reads its file again). */
+  discardStep(step: number): void {
+    const a = this.steps.get(step);
+    if (!a) return;
+    this.steps.delete(step);
+    this.samples -= a.n;
+    this.unclassified -= a.unclassified;
+  }
+
+  /** Steps with open tallies. */
+  openStepList(): number[] {
+    return [...this.steps.keys()].sort((x, y) => x - y);
+  }
+
+  /** A step's frame: behavior counts under `names` (0 for a behavior the step had not), then the rest. */
+  private frameOf(step: number, names: readonly string[]): MetricsFrame {
+    const done = this.measured.get(step)!;
+    const scalars: ScalarsWith = {};
+    for (const [state, m] of [...done.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+      const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
+      behaviorScalars(state, names, counts, this.eps, scalars);
+      // the counts behind the distribution: n per state and per behavior (0 for one no sample had)
+      scalars[stateSamplesKey(state)] = counts.reduce((x, y) => x + y, 0);
+      names.forEach((b, i) => (scalars[behaviorCountKey(state, b)] = counts[i]));
+      scalars[behaviorCountKey(state, 'invalid')] = counts[names.length];
+    }
+    Object.assign(scalars, done.scalars);
+    // an imported step carries the subset of the metrics a log can give
+    return { step, version: step, scalars, series: done.series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
   }
 
   /** Everything of a step but its behavior counts, measured now; its tallies are let go. */

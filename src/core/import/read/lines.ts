@@ -24,6 +24,11 @@ export class LineSplitter {
     return this.split(s, false);
   }
 
+  /** Characters held of a line whose newline has not come yet. */
+  get partial(): number {
+    return this.rest.length;
+  }
+
   /** Lines returned so far (the number of the last one). */
   get lines(): number {
     return this.n;

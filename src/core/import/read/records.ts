@@ -16,6 +16,8 @@ export interface RecordReader {
   endFile(file: PlannedFile): void;
   /** Every file has been read. */
   finish(): void;
+  /** A follower found a new file of the run. */
+  addFile?(file: PlannedFile): void;
 }
 
 /** Run `read`, reporting a RecordFieldError as the line's issue (any other error is a bug and goes on). */
@@ -46,7 +48,8 @@ export class LineFeed {
 
   constructor(
     readonly file: PlannedFile,
-    private readonly reader: RecordReader,
+    /** The reader its records go to (a follower hands a new one at each OpenClaw purge). */
+    public reader: RecordReader,
     private readonly sink: SampleSink,
   ) {}
 
@@ -59,6 +62,11 @@ export class LineFeed {
   end(): void {
     for (const l of this.splitter.end()) this.line(l, true);
     this.reader.endFile(this.file);
+  }
+
+  /** Bytes held of a line whose newline has not come yet. */
+  get partial(): number {
+    return this.splitter.partial;
   }
 
   /** Lines completed so far (the number of the last one). */

@@ -1,6 +1,7 @@
 /**
  * The divergence plot's marker rule (pure): where does behavior support drop while token entropy
- * stays high? Unit-tested in divergence.test.ts.
+ * stays high? Unit-tested in divergence.test.ts. Shared by the divergence plot (src/ui/views/DivergencePlot.svelte)
+ * and the run follower's alarms (src/core/import/follow/alarms.ts): one rule.
  *
  * Rule. Support is measured by Monte Carlo (n samples per state), so a behavior near ε flickers in
  * and out of the count from step to step; counting those flickers as drops put 17 markers on a run
