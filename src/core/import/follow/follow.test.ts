@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openParquet } from '../../../io/hyparquet';
-import { re2Engine } from '../../../io/re2';
+import { nodeRegexEngine } from '../../../io/regex/node';
 import { EXAMPLES, exampleRules, importExample } from '../../../../tests/support/example-import';
 import { MemoryFolder, openclawWrites, trlWrites, verlWrites, type Write } from '../../../../tests/support/writer-sim';
 import type { FormatId } from '../types';
@@ -39,7 +39,7 @@ interface Checkpoint {
 function follower(format: FormatId, d: MemoryFolder, cp: Checkpoint): RunFollower {
   return new RunFollower(
     d,
-    { format, spec: { ...exampleRules(format), eps: EPS }, regex: re2Engine, parquet: openParquet, written: cp.lines.keys(), readFiles: { ...cp.files }, now: () => d.clock, settleMs: 25 },
+    { format, spec: { ...exampleRules(format), eps: EPS }, regex: nodeRegexEngine(), parquet: openParquet, written: cp.lines.keys(), readFiles: { ...cp.files }, now: () => d.clock, settleMs: 25 },
     {
       frame: (f, replaced) => {
         cp.lines.set(f.step, frameLine(f));
