@@ -15,7 +15,8 @@ function need(): RunSession {
   return session;
 }
 
-const api: LabApi = {
+/** The worker's own calls: every other name is a control of the session, forwarded to it as it is. */
+const own: Pick<LabApi, 'init' | 'dispose'> = {
   async init(init: LabInit, listener: LabListener) {
     if (session) await session.dispose();
     session = new RunSession(
@@ -28,23 +29,22 @@ const api: LabApi = {
     );
     return session.init(init.fork, init.note, init.resume);
   },
-  play: () => need().play(),
-  pause: () => need().pause(),
-  step: (n) => need().step(n),
-  reset: (config) => need().reset(config),
-  reseed: (seed) => need().reseed(seed),
-  setSpeed: async (s) => need().setSpeed(s),
-  setPauseAt: async (s) => need().setPauseAt(s),
-  setConfig: (patch) => need().setConfig(patch),
-  forkPoint: () => need().forkPoint(),
-  snapshot: () => need().snapshot(),
-  refork: (point) => need().refork(point),
-  status: async () => need().status(),
   async dispose() {
     await session?.dispose();
     session = null;
   },
 };
+
+const api = new Proxy(own, {
+  get(target, name) {
+    if (typeof name !== 'string' || name in target) return Reflect.get(target, name) as unknown;
+    return async (...args: unknown[]) => {
+      const control = (need() as unknown as Record<string, unknown>)[name];
+      if (typeof control !== 'function') throw new Error(`lab worker: no control ${name}`);
+      return (control as (...a: unknown[]) => unknown).apply(session, args);
+    };
+  },
+}) as LabApi;
 
 // A rejection nobody handles leaves the run in an unknown state: rethrow it as an uncaught error,
 // which reaches the page as the Worker's 'error' event (the page then replaces this worker).

@@ -3,7 +3,8 @@
 // few seeds and steps (public/experiments/l-votes-disagree.json: the real model on WASM, the shipped
 // base), run interleaved (1, N, N, 1, …) so that load from other work falls on both alike. Says the
 // load (1-minute average) around each run, each worker's peak RSS, whether the bundles' frames are
-// identical, and what a machine with more cores would take for the whole lesson, extrapolated from
+// identical, the speedup the CPU times allow (each worker on a core of its own: what a quiet machine
+// shows, whatever the load now), and what a machine with more cores would take for the whole lesson, extrapolated from
 // the measured per-cell time and the per-core efficiency measured here.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,9 @@ interface Timed {
   load_before: number;
   load_after: number;
   peak_rss_mb: number[];
+  /** CPU seconds of each worker (of the one process with one job), and of the parent with several. */
+  cpu_s: number[];
+  parent_cpu_s: number;
   /** Mean of the cells' own training time (their summary lines: after the engine is up). */
   cell_train_s: number;
   bundle: ExperimentBundle;
@@ -51,11 +55,15 @@ function runExperiment(spec: string, out: string, jobs: number): Promise<Timed> 
     child.on('exit', (code) => {
       const wall_s = (performance.now() - t0) / 1000;
       if (code !== 0) return reject(new Error(`experiment --jobs ${jobs} exited ${code}: ${stderr.slice(-2000)}`));
-      const rss = /peak RSS per worker (.*)$/m.exec(stderr)?.[1] ?? '';
+      const rss = /peak RSS per worker ([^;]*)/.exec(stderr)?.[1] ?? '';
+      const cpu = /CPU per worker ([^(\n]*)/.exec(stderr)?.[1] ?? '';
+      const parent = /\(this process ([\d.]+) s\)/.exec(stderr)?.[1];
       const cells = stdout.trim().split('\n').map((l) => JSON.parse(l) as { wallSeconds: number });
       resolve({
         jobs, wall_s: +wall_s.toFixed(2), load_before: +load_before.toFixed(2), load_after: +loadavg()[0].toFixed(2),
         peak_rss_mb: [...rss.matchAll(/(\d+) MB/g)].map((m) => Number(m[1])),
+        cpu_s: [...cpu.matchAll(/([\d.]+) s/g)].map((m) => Number(m[1])),
+        parent_cpu_s: parent === undefined ? 0 : Number(parent),
         cell_train_s: +(cells.reduce((s, c) => s + c.wallSeconds, 0) / cells.length).toFixed(3),
         bundle: parseBundle(readFileSync(out, 'utf8')),
       });
@@ -93,15 +101,24 @@ export async function runJobsBench(o: JobsBenchOptions) {
   const many = runs.filter((r) => r.jobs === o.jobs);
   const speedups = ones.map((r, i) => +(r.wall_s / many[i].wall_s).toFixed(3));
   const speedup = median(speedups);
+  // load-proof: the speedup if every worker had a core of its own (the one job's CPU time over the
+  // longest worker's plus the parent's), and the CPU all the workers spent over the one job's
+  const cpuOne = (r: Timed) => r.cpu_s[0];
+  const cpuBound = ones.map((r, i) => +(cpuOne(r) / (many[i].parent_cpu_s + Math.max(...many[i].cpu_s))).toFixed(3));
+  const cpuCost = ones.map((r, i) => +((many[i].parent_cpu_s + many[i].cpu_s.reduce((a, x) => a + x, 0)) / cpuOne(r)).toFixed(3));
   // the lesson's whole experiment, extrapolated: a cell costs (engine start + steps) as measured
-  // with one job; N cores run N cells at once at the per-core efficiency measured here
+  // with one job; N cores run N cells at once at the per-core efficiency measured here. Once from
+  // the wall times (as loaded as the machine is now), once from the CPU times (a quiet machine).
   const cells = ones[0].bundle.runs.length;
-  const perCell = median(ones.map((r) => r.wall_s)) / cells;
-  const perStep = median(ones.map((r) => r.cell_train_s)) / o.steps;
-  const lessonCell = Math.max(0, perCell - perStep * o.steps) + perStep * lesson.steps;
   const lessonCells = cellCount(lesson);
-  const efficiency = speedup / Math.min(o.jobs, cells);
-  const oneJob = lessonCells * lessonCell;
+  const perCell = median(ones.map((r) => r.wall_s)) / cells;
+  const stepShare = Math.min(1, (median(ones.map((r) => r.cell_train_s)) / perCell));
+  const scale = (cell: number) => cell * (1 - stepShare) + cell * stepShare * (lesson.steps / o.steps);
+  const estimate = (cell: number, speedupOnN: number) => {
+    const oneJob = lessonCells * scale(cell);
+    const efficiency = speedupOnN / Math.min(o.jobs, cells);
+    return { cell_s: +scale(cell).toFixed(2), one_job_s: +oneJob.toFixed(1), [`jobs_${o.estimateCores}_s`]: +(oneJob / (Math.min(o.estimateCores, lessonCells) * efficiency)).toFixed(1), per_core_efficiency: +efficiency.toFixed(3) };
+  };
   return {
     spec: { from: 'public/experiments/l-votes-disagree.json', variants: spec.variants.length, seeds: spec.seeds.length, steps: spec.steps, cells },
     cores: availableParallelism(),
@@ -110,13 +127,13 @@ export async function runJobsBench(o: JobsBenchOptions) {
     identical_frames: runs.every((r) => sameFrames(r.bundle, runs[0].bundle)),
     speedup_pairs: speedups,
     speedup_median: speedup,
-    per_core_efficiency: +efficiency.toFixed(3),
+    cpu_bound_speedup_pairs: cpuBound,
+    cpu_total_ratio_pairs: cpuCost,
     estimate: {
       lesson: `${lesson.name}: ${lesson.variants.length} variants × ${lesson.seeds.length} seeds × ${lesson.steps} steps`,
-      cell_s: +lessonCell.toFixed(2),
-      one_job_s: +oneJob.toFixed(1),
-      [`jobs_${o.estimateCores}_s`]: +(oneJob / (Math.min(o.estimateCores, lessonCells) * efficiency)).toFixed(1),
-      assumes: `a cell costs ${perCell.toFixed(2)} s at ${o.steps} steps with one job here (engine start + steps at ${perStep.toFixed(3)} s/step), and ${o.estimateCores} cores keep the per-core efficiency measured on ${o.jobs}`,
+      from_wall: estimate(perCell, speedup),
+      from_cpu: estimate(median(ones.map(cpuOne)) / cells, median(cpuBound)),
+      assumes: `a cell's engine start costs ${(100 * (1 - stepShare)).toFixed(0)} % of a ${o.steps}-step cell here and its steps scale with the step count; ${o.estimateCores} cores keep the per-core efficiency measured on ${o.jobs} (memory bandwidth may not)`,
     },
   };
 }

@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runOnWorkers } from '../core/experiment/jobs';
-import { trainGroup, type TrainReport, type TrainSettings, type TrainedCell } from './experiment-train';
+import { cpuSeconds, trainGroup, type TrainReport, type TrainSettings, type TrainedCell } from './experiment-train';
 
 /** Parent → worker. */
 export interface TrainMessage {
@@ -21,13 +21,15 @@ export interface TrainMessage {
 export type WorkerMessage =
   | { kind: 'step'; cell: number; step: number; steps: number }
   | { kind: 'info'; line: string }
-  | { kind: 'trained'; cells: TrainedCell[]; maxRssKb: number }
+  | { kind: 'trained'; cells: TrainedCell[]; maxRssKb: number; cpuSeconds: number }
   | { kind: 'failed'; message: string };
 
 export interface JobsOutcome {
   cells: TrainedCell[];
   /** Peak resident memory of each worker process (of this process with one job), MB. */
   peakRssMb: number[];
+  /** CPU time of each worker process (of this process with one job), seconds. */
+  cpuSeconds: number[];
 }
 
 const WORKER = fileURLToPath(new URL('./experiment-worker.ts', import.meta.url));
@@ -37,6 +39,7 @@ class WorkerProcess {
   private readonly child: ChildProcess;
   private pending: { resolve: (c: TrainedCell[]) => void; reject: (e: Error) => void } | null = null;
   peakRssKb = 0;
+  cpuSeconds = 0;
 
   constructor(
     private readonly id: number,
@@ -53,6 +56,7 @@ class WorkerProcess {
     else if (m.kind === 'info') this.report.info(m.line);
     else if (m.kind === 'trained') {
       this.peakRssKb = Math.max(this.peakRssKb, m.maxRssKb);
+      this.cpuSeconds = m.cpuSeconds;
       this.settle(m.cells);
     } else this.settle(new Error(`worker ${this.id}: ${m.message}`));
   }
@@ -81,12 +85,12 @@ class WorkerProcess {
 export async function trainOnJobs(s: TrainSettings, groups: number[][], together: boolean, jobs: number, report: TrainReport, released: (cells: TrainedCell[]) => void): Promise<JobsOutcome> {
   if (jobs === 1) {
     const cells = await runOnWorkers(groups, 1, (_w, g) => trainGroup(s, g, together, report), released);
-    return { cells, peakRssMb: [process.resourceUsage().maxRSS / 1024] };
+    return { cells, peakRssMb: [process.resourceUsage().maxRSS / 1024], cpuSeconds: [cpuSeconds()] };
   }
   const workers: WorkerProcess[] = [];
   try {
     const cells = await runOnWorkers(groups, jobs, (w, g) => (workers[w] ??= new WorkerProcess(w, report)).train({ kind: 'train', settings: s, group: [...g], together }), released);
-    return { cells, peakRssMb: workers.map((w) => w.peakRssKb / 1024) };
+    return { cells, peakRssMb: workers.map((w) => w.peakRssKb / 1024), cpuSeconds: workers.map((w) => w.cpuSeconds) };
   } finally {
     for (const w of workers) w?.close();
   }

@@ -34,6 +34,12 @@ export interface TrainedCell {
   summary: string;
 }
 
+/** CPU time (user + system) this process has used so far, seconds. */
+export const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
 export const cellFile = (dir: string, index: number) => join(dir, `cell-${String(index).padStart(5, '0')}.jsonl`);
 
 /** Writes a cell's JSONL as it trains and makes its summary line at the end. */

@@ -3,7 +3,7 @@
 // and info lines; exits when the parent closes the channel.
 import { errorText } from '../core/unknown';
 import type { TrainMessage, WorkerMessage } from './experiment-jobs';
-import { trainGroup, type TrainReport } from './experiment-train';
+import { cpuSeconds, trainGroup, type TrainReport } from './experiment-train';
 
 const send = (m: WorkerMessage) => process.send!(m);
 
@@ -18,7 +18,7 @@ process.on('message', (m: TrainMessage) => {
     step: (cell, step, steps) => send({ kind: 'step', cell, step, steps }),
   };
   trainGroup(m.settings, m.group, m.together, report).then(
-    (cells) => send({ kind: 'trained', cells, maxRssKb: process.resourceUsage().maxRSS }),
+    (cells) => send({ kind: 'trained', cells, maxRssKb: process.resourceUsage().maxRSS, cpuSeconds: cpuSeconds() }),
     (e: unknown) => send({ kind: 'failed', message: errorText(e) }),
   );
 });

@@ -24,7 +24,7 @@ import { UsageError, arrayIndex, baseFlags, parseFlags, usageOf, wholeNumber } f
 import { codeVersion } from './code-version';
 import type { EngineKind } from './engine-setup';
 import { trainOnJobs } from './experiment-jobs';
-import { cellFile, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
+import { cellFile, cpuSeconds, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
 import { jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
 import { readTaskFile } from './task-args';
@@ -119,7 +119,8 @@ async function trainCells(s: TrainSettings, cells: number[], together: boolean):
     for (const c of done) console.log(c.summary);
   });
   progress.end();
-  info(`${cells.length} cell(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${jobs} worker(s); peak RSS per worker ${out.peakRssMb.map((m) => `${m.toFixed(0)} MB`).join(', ')}`);
+  const list = (xs: number[], unit: string, digits: number) => xs.map((x) => `${x.toFixed(digits)} ${unit}`).join(', ');
+  info(`${cells.length} cell(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${jobs} worker(s); peak RSS per worker ${list(out.peakRssMb, 'MB', 0)}; CPU per worker ${list(out.cpuSeconds, 's', 1)}${jobs > 1 ? ` (this process ${cpuSeconds().toFixed(1)} s)` : ''}`);
   return out.cells.map((c) => c.run);
 }
 

@@ -7,6 +7,8 @@
 // every step) choose the windows of the base mix and the judge's truth; --fit-name names the task.
 // --gate: a gate in the lab's rule language (text, one `CONDITION => DECISION # label` per line, or
 // JSON {"rules": [...]}); each step's line then holds its counterfactual funnel (esr/*, gate/rule_counts).
+// --reward COL[+COL…]: the judge's score is that field (or the sum of those fields) instead of the
+// format's own reward; --reward-threshold τ[,τ']: a scalar score as a vote (r ≥ τ → +1, r ≤ τ' → −1).
 // A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
 // stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
 import { errorText } from '../core/unknown';
@@ -14,7 +16,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource } from '../core/import/index';
+import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type FormatId, type ImportSource, type RewardChoice } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { nodeRegexEngine } from '../io/regex/node';
@@ -24,7 +26,7 @@ import type { FitOptions } from '../core/tasks/fit';
 import { frameLine } from '../core/import/follow/frame-line';
 import { readGateFile } from './gate-args';
 
-const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]';
+const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--reward COL[+COL…]] [--reward-threshold τ[,τ\']] [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]';
 
 const READ_CHUNK = 1 << 18;
 
@@ -82,6 +84,8 @@ async function main(): Promise<number> {
         out: { type: 'string' },
         gate: { type: 'string' },
         eps: { type: 'string', default: '0.05' },
+        reward: { type: 'string' },
+        'reward-threshold': { type: 'string' },
         'openclaw-batch': { type: 'string', default: '16' },
         'fit-task': { type: 'string' },
         'fit-base-steps': { type: 'string' },
@@ -115,6 +119,12 @@ async function main(): Promise<number> {
   const batch = parseWholeNumber(v['openclaw-batch']) ?? NaN;
   if (!(batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
   let states, behaviors, gate: string | undefined, files: string[] = [];
+  let reward: RewardChoice | undefined;
+  try {
+    if (v.reward !== undefined || v['reward-threshold'] !== undefined) reward = parseRewardChoice(v.reward ?? '', v['reward-threshold'] ?? '');
+  } catch (e) {
+    bad.push(`--${errorText(e)}`);
+  }
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
     behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
@@ -129,7 +139,7 @@ async function main(): Promise<number> {
   }
   let last = 0;
   try {
-    const r = await measureLogs(files.map(fileSource), { states: states!, behaviors: behaviors!, eps, gate }, {
+    const r = await measureLogs(files.map(fileSource), { states: states!, behaviors: behaviors!, eps, gate, reward }, {
       format: format as FormatId | 'auto',
       openclawBatch: batch,
       parquet: openParquet,
@@ -147,7 +157,7 @@ async function main(): Promise<number> {
     if (v.out) writeTextFile(v.out, r.frames.map(frameLine).join('\n') + (r.frames.length ? '\n' : ''));
     console.error(
       `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
-        `${r.unclassified} unclassified, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +
+        `${r.unclassified} unclassified, reward: ${r.reward}, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +
         `${r.issuesTotal} issues${v.out ? ` → ${v.out}` : ''}`,
     );
     if (v['fit-task'] && r.samples) writeFit(r, fit, v['fit-task']);

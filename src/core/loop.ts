@@ -135,10 +135,11 @@ export class Run {
 
   /**
    * Start a run on an engine that holds the base (pretrained) weights: freezes them as the base,
-   * runs the SFT-on-gold phase when configured, and measures the base pass@k.
+   * runs the SFT-on-gold phase when configured, and measures the base pass@k. `base`: the frozen
+   * base when the engine holds other weights to train on (a run continued from a fork point).
    */
-  static async create(engine: PolicyEngine, config: Config, opts: { onSftStep?: (step: number, loss: number) => void } = {}): Promise<Run> {
-    const run = new Run(engine, config, engine.snapshot());
+  static async create(engine: PolicyEngine, config: Config, opts: { onSftStep?: (step: number, loss: number) => void; base?: WeightsHandle } = {}): Promise<Run> {
+    const run = new Run(engine, config, opts.base ?? engine.snapshot());
     run.timeline.push({ step: 0, patch: { ...config } });
     if (config.sftGoldSteps > 0) {
       await sftOnGold(engine, run.task, run.rng.init, { steps: config.sftGoldSteps, batch: config.sftBatch, lr: config.sftLr, temperature: config.temperature, weightDecay: 0, maxGradNorm: config.maxGradNorm, onStep: opts.onSftStep });

@@ -97,6 +97,20 @@ describe('import panel', () => {
     await page.locator('[data-testid=import-measure]').click();
     await page.waitForFunction(() => /3 samples in 1 step/.test(document.querySelector('[data-testid=import-summary]')?.textContent ?? ''), null, { timeout: 60_000 });
     expect(await page.locator('[data-testid=import-error]').count()).toBe(0);
+
+    // the reward a user names: a field in no sample is refused by name; a threshold makes votes
+    await page.getByLabel('Reward field').fill('nope');
+    await page.locator('[data-testid=import-measure]').click();
+    await page.waitForSelector('[data-testid=import-error]', { timeout: 60_000 });
+    expect(await page.locator('[data-testid=import-error]').innerText()).toMatch(/^reward: no sample has the field nope \(numeric fields of the first sample: step, reward\)/);
+    await page.getByLabel('Reward field').fill('reward');
+    await page.getByLabel('Reward threshold').fill('0.5');
+    await page.locator('[data-testid=import-measure]').click();
+    await page.waitForFunction(() => /reward: field reward, as a vote: r ≥ 0\.5 → \+1, r < 0\.5 → −1/.test(document.querySelector('[data-testid=import-summary]')?.textContent ?? ''), null, { timeout: 60_000 });
+    await page.getByLabel('Reward threshold').fill('x');
+    expect(await page.locator('[data-testid=reward-error]').innerText()).toMatch(/reward threshold: expected τ or τ,τ'/);
+    await page.getByLabel('Reward field').fill('');
+    await page.getByLabel('Reward threshold').fill('');
     expect(h!.errors).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure/
 import { importSamples, type ImportOptions, type ImportResult } from './read/pipeline';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from './rules/rules';
 import type { RegexEngine } from './rules/regex';
+import { RewardReader, describeReward, type RewardChoice } from './rules/reward';
 import type { ImportSource, ImportedSample } from './types';
 
 export const PREVIEW_SAMPLES = 200;
@@ -39,6 +40,8 @@ export interface MeasureSpec {
   eps: number;
   /** Gate text (the gates' rule language, one rule per line) replayed on every step, or none. */
   gate?: string;
+  /** Which number is the judge's score (default: the format's own reward). */
+  reward?: RewardChoice;
 }
 
 export interface MeasureResult extends ImportResult {
@@ -49,6 +52,8 @@ export interface MeasureResult extends ImportResult {
   tokenEntropy: TokenEntropyKind;
   /** 'ordered': measured holding at most OPEN_STEPS steps at once; 'unordered': steps came back, every step was held. */
   stepOrder: 'ordered' | 'unordered';
+  /** The reward that was read, in words (describeReward). */
+  reward: string;
 }
 
 /** Steps held open at once in a measure (a little slack for a log whose steps interleave at the edges). */
@@ -60,7 +65,7 @@ export function measureOf(spec: MeasureSpec, regex?: RegexEngine): (openSteps: n
   const behaviorSpec = parseBehaviorRuleSet(spec.behaviors);
   if (!(spec.eps >= 0 && spec.eps < 1)) throw new Error(`eps: expected a number in [0, 1), got ${spec.eps}`);
   const gate = spec.gate ? compileGate(spec.gate) : null;
-  return (openSteps) => new ImportMeasure(new StateClassifier(statesSpec, regex), new BehaviorClassifier(behaviorSpec, regex), spec.eps, gate, openSteps);
+  return (openSteps) => new ImportMeasure(new StateClassifier(statesSpec, regex), new BehaviorClassifier(behaviorSpec, regex), spec.eps, gate, openSteps, spec.reward ? new RewardReader(spec.reward) : null);
 }
 
 export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void): Promise<MeasureResult> {
@@ -89,9 +94,10 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
     run = await pass(Infinity);
   }
   const { m, r } = run;
+  m.reward?.check();
   const renamed = [...m.states.names.describe('state'), ...m.behaviors.names.describe('behavior')].map((message) => ({ file: '', line: 0, message }));
   if (renamed.length) Object.assign(r, { issues: [...renamed, ...r.issues], issuesTotal: r.issuesTotal + renamed.length });
   const frames = m.frames();
   const stateNames = [...new Set(frames.flatMap((f) => Object.keys(f.scalars).filter((k) => k.startsWith('support/behavior_entropy/')).map((k) => k.slice(25))))];
-  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind(), stepOrder };
+  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind(), stepOrder, reward: describeReward(spec.reward) };
 }

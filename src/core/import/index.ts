@@ -7,6 +7,7 @@ export { EXPECTED, FORMAT_LABELS } from './formats/detect';
 export { TOKEN_CAP, type TokenEntropyKind } from './measure/measure';
 export { memorySource } from './sources';
 export type { RegexEngine, RuleRegex, RuleMatch } from './rules/regex';
+export * from './rules/reward';
 export { RunFollower, type FollowOptions, type FollowEvents, type FileStamp } from './follow/follower';
 export type { FollowFs, FollowEntry } from './follow/fs';
 export { frameLine, frameLineStep } from './follow/frame-line';

@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config';
 import type { PolicyEngine, PolicyShape } from '../engine';
+import { policyShape } from '../pretrain';
 import type { Clock } from './clock';
 import type { CoalescerOptions } from './frames';
 
@@ -12,6 +13,11 @@ export interface BaseWeights {
   weights: Float32Array;
   /** e.g. "shipped checkpoint checkpoints/strategies.bin" or "pretrained in the worker (400 steps)". */
   source: string;
+}
+
+/** Which base a config trains from: runs whose keys are equal share one (task, spec, model shape, temperature). */
+export function baseKey(config: Config): string {
+  return JSON.stringify([config.task, config.taskSpec, policyShape(config), config.temperature]);
 }
 
 export interface SessionDeps {

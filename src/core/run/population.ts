@@ -14,7 +14,7 @@ import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
 import { Population, type PopulationEngine } from '../population';
 import { policyShape } from '../pretrain';
 import { systemClock } from './clock';
-import type { BaseWeights, SessionDeps } from './deps';
+import { baseKey, type BaseWeights, type SessionDeps } from './deps';
 import { errorText } from '../unknown';
 import { createCoalescer, streamed, type Coalescer } from './frames';
 import type { CellFrames, CellInit, CellPhase, CellStatus, ExperimentListener, GroupStatus } from './population-types';
@@ -119,7 +119,7 @@ export class PopulationSession {
 
   /** The base of a config (once per task, shape and temperature), loaded with `engine`. */
   private async baseOf(config: CellInit['config'], engine: PolicyEngine): Promise<BaseWeights> {
-    const key = `${config.task}|${config.taskSpec}|${JSON.stringify(policyShape(config))}|${config.temperature}`;
+    const key = baseKey(config);
     let base = this.bases.get(key);
     if (!base) {
       base = await this.deps.loadBase(engine, config, (m) => this.transport.emit('loading', m));

@@ -4,7 +4,7 @@
  * stored frame. Deterministic from the seed, so a run without a snapshot comes back exactly too.
  */
 import { applyPatch } from '../config';
-import { firstFrameDifference } from '../experiment/bundle';
+import { firstFrameDifference, type Resume } from '../experiment/bundle';
 import type { Run } from '../loop';
 import { nonFinite, type MetricsFrame } from '../metrics';
 import type { ResumeFrom } from './types';
@@ -49,4 +49,14 @@ export async function replayTo(run: Run, origin: number, r: ResumeFrom, progress
     ? `The replayed step ${d.step} differs from the stored one in ${d.key} (stored ${String(d.expected)}, now ${String(d.got)}): another engine or backend than the one that trained it?`
     : `The replayed step ${shown.step} equals the stored one bit for bit.`;
   return { last: shown, poisoned, check, same: !d && !poisoned };
+}
+
+/**
+ * A resume as bundles record it: the step it continued at, from what, and whether exactly (a
+ * snapshot with nothing replayed, or a replay whose last step equals the stored one bit for bit).
+ */
+export function resumeOf(r: ResumeFrom, origin: number, replayedSame: boolean | null): Resume {
+  const snap = r.snapshot;
+  const from = snap ? `a snapshot at step ${snap.step}${r.step > snap.step ? `, replayed to step ${r.step}` : ''}` : `a replay from step ${origin}`;
+  return { step: r.step, exact: replayedSame === null ? !!snap : replayedSame, from };
 }

@@ -1,7 +1,8 @@
 /**
  * The run session: one training run as one state machine — init (fresh, fork, resume + replay),
- * play / pause / step (transport.ts), live patch, reset / reseed, fork point, refork, snapshot —
- * with coalesced frame streaming. Pure of the browser and of onnxruntime: whoever runs it (the lab
+ * play / pause / step (transport.ts), step back (rewind.ts), live patch, reset / reseed, fork point,
+ * refork, snapshot — with coalesced frame streaming. Its public methods are the run's controls: the
+ * lab worker exposes them as they are (workers/lab.api.ts). Pure of the browser and of onnxruntime: whoever runs it (the lab
  * worker, the CLI, the tests) injects the engine factory, the base loader and the clock.
  *
  * Phases: loading → (pretraining →) ready ⇄ running ⇄ paused → done; a non-finite metric pauses
@@ -12,34 +13,22 @@ import type { Resume } from '../experiment/bundle';
 import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
 import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
-import { policyShape } from '../pretrain';
 import { systemClock, type Clock } from './clock';
 import type { BaseWeights, SessionDeps } from './deps';
+import { EngineSlot } from './engine-slot';
 import { errorText } from '../unknown';
 import { createCoalescer, streamed, type Coalescer } from './frames';
-import { replayTo } from './replay';
+import { replayTo, resumeOf } from './replay';
+import { keepSnapshot, rewindTo } from './rewind';
 import { startRun } from './start';
 import { Transport } from './transport';
 import type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from './types';
 
-const shapeKey = (c: Config) => JSON.stringify(policyShape(c));
-
-/**
- * A resume as bundles record it: the step it continued at, from what, and whether exactly (a
- * snapshot with nothing replayed, or a replay whose last step equals the stored one bit for bit).
- */
-function resumeOf(r: ResumeFrom, origin: number, replayedSame: boolean | null): Resume {
-  const snap = r.snapshot;
-  const from = snap ? `a snapshot at step ${snap.step}${r.step > snap.step ? `, replayed to step ${r.step}` : ''}` : `a replay from step ${origin}`;
-  return { step: r.step, exact: replayedSame === null ? !!snap : replayedSame, from };
-}
-
 export class RunSession {
-  private engine: PolicyEngine | null = null;
+  private readonly slot: EngineSlot;
   private run: Run | null = null;
+  /** The current run's frozen base (the task's, a fork's parent's, a snapshot's). */
   private base: BaseWeights | null = null;
-  private baseKey = '';
-  private engineShape = '';
   private fork: ForkPoint | null = null;
   /** Step the current run started from (its fork point, else 0); kept when the fork is let go. */
   private origin = 0;
@@ -51,6 +40,10 @@ export class RunSession {
   private fault: LabStatus['fault'];
   /** How the current run came back after an interruption (null: it did not). */
   private resumed: Resume | null = null;
+  /** The earlier frames the current run continues: those up to this step (LabStatus.continues). */
+  private continues: number | null = null;
+  /** Snapshots of the current run taken so far (the latest few), for a step back. */
+  private kept: LabSnapshot[] = [];
   private readonly coalescer: Coalescer<MetricsFrame>;
   private readonly clock: Clock;
   private readonly transport: Transport<LabStatus, LabPhase>;
@@ -61,6 +54,13 @@ export class RunSession {
     private config: Config,
   ) {
     this.clock = deps.clock ?? systemClock;
+    this.slot = new EngineSlot(deps, {
+      replacing: () => {
+        this.emit('loading', 'warming up engine…');
+        return this.disposeRun();
+      },
+      lost: (engine, why) => this.deviceLost(engine, why),
+    });
     this.coalescer = createCoalescer<MetricsFrame>((frames) => this.listener.frames(this.runId, frames, this.latestTraces), deps.coalescer ?? { now: this.clock.now });
     this.transport = new Transport<LabStatus, LabPhase>({
       stepper: {
@@ -97,12 +97,13 @@ export class RunSession {
       phase: this.transport.phase,
       message: this.transport.message,
       step: this.origin + (this.run?.stepCount ?? 0),
-      backend: this.engine?.backend ?? '',
-      backendNote: this.engine?.backendNote ?? '',
+      backend: this.slot.engine?.backend ?? '',
+      backendNote: this.slot.engine?.backendNote ?? '',
       baseSource: this.base?.source ?? '',
       stepsPerSecond: this.transport.rate,
       timeline: (this.run?.timeline ?? []).map((e) => ({ step: e.step + this.origin, patch: e.patch })),
       config: this.config,
+      continues: this.continues,
       needsReset: this.poisoned !== '',
       baseScalars: this.run && !this.origin ? this.run.baseScalars : null,
       ...(this.fault ? { fault: this.fault } : {}),
@@ -124,6 +125,7 @@ export class RunSession {
         }
         if (resume?.snapshot) await this.resumeFrom(resume.snapshot);
         else await this.start(this.config);
+        if (resume) this.continues = resume.step; // before the replay's statuses
         const replayed = resume ? await this.replay(resume) : null;
         if (resume) this.resumed = resumeOf(resume, this.origin, replayed?.same ?? null);
         const check = replayed?.check ?? '';
@@ -137,17 +139,18 @@ export class RunSession {
 
   /** A run exactly as a snapshot left it (weights, optimizer moments, RNG streams, timeline). */
   private async resumeFrom(snap: LabSnapshot): Promise<void> {
-    const engine = await this.engineFor(snap.run.config);
+    const engine = await this.slot.engineFor(snap.run.config);
     await this.disposeRun();
-    this.run = await Run.resume(engine, snap.run);
     this.config = makeConfig({ ...snap.run.config, ...snap.run.pending });
     this.base = { weights: snap.base, source: snap.baseSource };
-    this.baseKey = ''; // a reset loads the task's base again
+    this.newRun(await Run.resume(engine, snap.run), snap.origin, snap.step, keepSnapshot([], snap));
+  }
+
+  /** `run` is the current run now, under a new id: it starts at `origin` and continues the earlier frames up to `continues`. */
+  private newRun(run: Run, origin: number, continues: number, kept: LabSnapshot[]): void {
+    Object.assign(this, { run, origin, continues, kept, resumed: null, poisoned: '', latestTraces: [] });
     this.runId++;
-    this.resumed = null;
-    this.origin = snap.origin;
-    this.poisoned = '';
-    this.latestTraces = [];
+    this.transport.rate = 0; // the rate measured on the run before is not this run's
   }
 
   /**
@@ -168,44 +171,20 @@ export class RunSession {
     return { check: done.check, same: done.last ? done.same : null };
   }
 
-  /** The engine for a config's model shape (the current one when the shape is the same). */
-  private async engineFor(config: Config): Promise<PolicyEngine> {
-    const shape = shapeKey(config);
-    if (!this.engine || shape !== this.engineShape) {
-      this.emit('loading', 'warming up engine…');
-      await this.disposeRun();
-      const old = this.engine;
-      this.engine = null; // before disposing: its loss report is then ignored
-      await old?.dispose();
-      const engine = await this.deps.createEngine(policyShape(config));
-      this.engine = engine;
-      this.engineShape = shape;
-      void engine.lost?.then((why) => this.deviceLost(engine, why));
-      this.baseKey = '';
-    }
-    return this.engine;
+  private async start(config: Config): Promise<void> {
+    const engine = await this.slot.engineFor(config);
+    if (this.fork) this.base ??= { weights: this.fork.base, source: `forked from a run at step ${this.fork.step}` };
+    else this.base = await this.slot.baseFor(config, (m) => this.emit('pretraining', m));
+    await this.begin(engine, config, this.base);
   }
 
-  private async start(config: Config): Promise<void> {
-    const shape = shapeKey(config);
-    const engine = await this.engineFor(config);
-    const key = `${config.task}|${config.taskSpec}|${shape}|${config.temperature}`;
-    if (this.fork) {
-      this.base ??= { weights: this.fork.base, source: `forked from a run at step ${this.fork.step}` };
-    } else if (this.baseKey !== key || !this.base) {
-      this.base = await this.deps.loadBase(engine, config, (m) => this.emit('pretraining', m));
-      this.baseKey = key;
-    }
+  /** A new run of `config` on `base` (a fork: from the fork point's weights) at its first step. */
+  private async begin(engine: PolicyEngine, config: Config, base: BaseWeights): Promise<void> {
     await this.disposeRun();
     this.config = config;
-    this.runId++;
-    this.transport.rate = 0; // the rate measured on the run before is not this run's
-    this.resumed = null;
-    this.origin = this.fork?.step ?? 0;
-    this.poisoned = '';
-    this.latestTraces = [];
+    const origin = this.fork?.step ?? 0;
     // A fork: the frozen base stays the task's base; the trainer starts at the parent's weights.
-    this.run = await startRun(engine, config, this.fork ? this.fork.base : this.base.weights, this.fork?.weights);
+    this.newRun(await startRun(engine, config, this.fork ? this.fork.base : base.weights, this.fork?.weights), origin, origin, []);
   }
 
   /**
@@ -213,7 +192,7 @@ export class RunSession {
    * with `fault`, so that the page resumes the run on WASM from the last weights it read back.
    */
   private deviceLost(engine: PolicyEngine, why: string): void {
-    if (engine !== this.engine) return; // an engine already replaced or disposed
+    if (engine !== this.slot.engine) return; // an engine already replaced or disposed
     this.transport.halt();
     this.fault = 'device-lost';
     this.coalescer.flush();
@@ -245,19 +224,9 @@ export class RunSession {
 
   /** One step (under the lock); returns false when the run must stop (done, NaN, error, checkpoint). */
   private async stepOnce(): Promise<boolean> {
-    if (this.fault) {
-      this.coalescer.flush(); // a step that was under way when the device went still reports
-      return false;
-    }
+    if (this.fault) this.coalescer.flush(); // a step that was under way when the device went still reports
     const run = this.run;
-    if (!run || this.done()) {
-      this.emit('done', this.finishedText());
-      return false;
-    }
-    if (this.poisoned) {
-      this.emit('paused', this.poisoned);
-      return false;
-    }
+    if (!run || !this.mayPlay()) return false;
     let frame: MetricsFrame;
     try {
       frame = await run.step();
@@ -286,6 +255,7 @@ export class RunSession {
     return true;
   }
 
+  /** Step on until done, a pause, a checkpoint or a non-finite metric (at the set speed). */
   play(): Promise<void> {
     return this.transport.play();
   }
@@ -295,10 +265,43 @@ export class RunSession {
     return this.transport.pause();
   }
 
+  /** Take n steps (paused afterwards). */
   step(n: number): Promise<LabStatus> {
     return this.transport.step(n);
   }
 
+  /**
+   * Back one step: the run exactly as it stood before its last step, paused there (rewind.ts). It
+   * is a new run id that continues the earlier frames up to that step.
+   */
+  async stepBack(): Promise<LabStatus> {
+    await this.pause();
+    return this.transport.exclusive(async () => {
+      const { step: at, timeline } = this.status();
+      const { base, resumed } = this;
+      const engine = this.slot.engine;
+      if (!this.run || !engine || !base || this.fault) return this.emit();
+      if (at <= this.origin) return this.emit(undefined, `step ${at} is where this run starts: nothing to step back to`);
+      const target = at - 1;
+      const { snapshot, resume, pending } = rewindTo(this.kept, timeline, target);
+      const kept = this.kept.filter((s) => s.step <= target);
+      if (!snapshot && this.origin !== (this.fork?.step ?? 0)) return this.emit(undefined, 'no state of this run before its last step is kept: cannot step back');
+      try {
+        if (snapshot) await this.resumeFrom(snapshot);
+        else await this.begin(engine, makeConfig(timeline[0].patch), base);
+        this.continues = target; // before the replay's statuses
+        await this.replay(resume);
+        if (pending) this.run.setConfig(pending);
+        // the same run, one step earlier: its base, the snapshots up to here and how it came back stay
+        Object.assign(this, { config: { ...this.config, ...pending }, kept, resumed, base });
+        return this.emit('paused', this.poisoned || `stepped back to step ${target}`);
+      } catch (e) {
+        return this.emit('error', `step back failed: ${errorText(e)}`);
+      }
+    });
+  }
+
+  /** Restart from the base with `config` (default: the current one, same seed). */
   async reset(config?: Config): Promise<LabStatus> {
     await this.pause();
     return this.transport.exclusive(async () => {
@@ -311,14 +314,17 @@ export class RunSession {
     });
   }
 
+  /** Restart with another seed. */
   reseed(seed: number): Promise<LabStatus> {
     return this.reset(applyPatch(this.config, { seed }));
   }
 
+  /** Steps per second while playing; 0 = as fast as possible. */
   setSpeed(stepsPerSecond: number): void {
     this.transport.speed = Math.max(0, stepsPerSecond);
   }
 
+  /** Pause automatically after this step (presenter checkpoint); null = never. */
   setPauseAt(step: number | null): void {
     this.pauseAt = step;
   }
@@ -363,21 +369,25 @@ export class RunSession {
     });
   }
 
+  /** The weights to fork a second run from (Compare), at the current step. */
   forkPoint(): Promise<ForkPoint> {
     return this.transport.exclusive(async () => {
-      if (!this.engine || !this.base || !this.run) throw new Error('no run to fork');
+      const engine = this.slot.engine;
+      if (!engine || !this.base || !this.run) throw new Error('no run to fork');
       this.coalescer.flush(); // the listener then holds every frame up to the returned step
-      return { step: this.origin + this.run.stepCount, base: this.base.weights, weights: await this.engine.getWeights(), config: this.config };
+      return { step: this.origin + this.run.stepCount, base: this.base.weights, weights: await engine.getWeights(), config: this.config };
     });
   }
 
-  /** The run exactly as it stands, between two steps (kept for a resume). */
+  /** The run exactly as it stands, between two steps (for a resume); rejects where the engine cannot export its state. */
   snapshot(): Promise<LabSnapshot> {
     return this.transport.exclusive(async () => {
       if (!this.run || !this.base) throw new Error('no run to snapshot');
       if (this.poisoned) throw new Error('the run stopped at a non-finite metric: nothing to keep');
       this.coalescer.flush(); // the listener then holds every frame up to the snapshot's step
-      return { step: this.origin + this.run.stepCount, origin: this.origin, baseSource: this.base.source, base: this.base.weights, run: await this.run.exportState() };
+      const snap = { step: this.origin + this.run.stepCount, origin: this.origin, baseSource: this.base.source, base: this.base.weights, run: await this.run.exportState() };
+      this.kept = keepSnapshot(this.kept, snap);
+      return snap;
     });
   }
 
@@ -387,9 +397,7 @@ export class RunSession {
       this.coalescer.dispose();
       this.run?.dispose();
       this.run = null;
-      const old = this.engine;
-      this.engine = null;
-      await old?.dispose();
+      await this.slot.dispose();
     });
   }
 }

@@ -3,7 +3,7 @@
  * (a fork, a cell continued from stored weights), the one rule for both sessions.
  */
 import type { Config } from '../config';
-import type { PolicyEngine, WeightsHandle } from '../engine';
+import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
 
 /**
@@ -14,24 +14,7 @@ import { Run } from '../loop';
 export async function startRun(engine: PolicyEngine, config: Config, base: Float32Array, trainer?: Float32Array): Promise<Run> {
   await engine.setWeights(base);
   if (!trainer) return Run.create(engine, config);
-  const baseHandle = engine.snapshot();
+  const frozen = engine.snapshot();
   await engine.setWeights(trainer);
-  return Run.create(withFirstSnapshot(engine, baseHandle), { ...config, sftGoldSteps: 0 });
-}
-
-/** The engine, except that its first snapshot() returns `handle` (Run.create freezes it as the base). */
-export function withFirstSnapshot(engine: PolicyEngine, handle: WeightsHandle): PolicyEngine {
-  let used = false;
-  return new Proxy(engine, {
-    get(target, prop) {
-      if (prop === 'snapshot' && !used) {
-        return () => {
-          used = true;
-          return handle;
-        };
-      }
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  return Run.create(engine, { ...config, sftGoldSteps: 0 }, { base: frozen });
 }

@@ -66,6 +66,12 @@ export interface LabStatus {
   timeline: TimelineEntry[];
   /** The config the next step runs with (pending patches included). */
   config: Config;
+  /**
+   * The earlier frames this run continues: those up to this step (a reset: the run's start; a
+   * refork: the fork point; a step back: the step it went back to; a resume: the step it came back
+   * at); later ones belong to the run before it. null: no run yet.
+   */
+  continues: number | null;
   /** A non-finite metric stopped the run: play and step refuse until a reset. */
   needsReset: boolean;
   /** Behavior metrics of the base before SFT and RL (step 0 of the plots); null for a fork. */

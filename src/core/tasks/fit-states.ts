@@ -1,7 +1,7 @@
 // Each state of a fitted task: its base mix (behavior counts over the base window, without the
 // responses that are no behavior), its judge truth per behavior (P(+1), P(0), P(−1) over the truth
 // window from the sign of each judged reward), gold and good (the log has neither: the highest
-// expected vote E = P(+1) − P(−1), and E > 0), and what follows each behavior (fit-sessions.ts).
+// expected vote E = P(+1) − P(−1), and GOOD_RULE), and what follows each behavior (fit-sessions.ts).
 import type { FitChoice } from './fit-choose';
 import { fmt, pct, type FitNotes } from './fit-notes';
 import { transitionOf, type SessionShape } from './fit-sessions';
@@ -25,6 +25,21 @@ export interface StateFitOptions {
 }
 
 const INVALID_TRUTH: TruthRow = [0, 0, 1];
+
+/**
+ * Good (pass@k) means "as good as the best, as far as the log can tell": E > 0 alone makes every
+ * behavior good under 0/1 rewards (P(−1) = 0, so any success gives E > 0).
+ */
+export const GOOD_RULE = 'the behaviors with E > 0 within one standard error of the best one\'s E (E ≥ E_best − SE_best, SE from the best one\'s judged count; none with E > 0: the best one)';
+
+/** Standard error of the mean vote of a state × behavior judged c = [pos, zero, neg] times. */
+function voteSe(c: readonly number[]): number {
+  const m = c[0] + c[1] + c[2];
+  if (!m) return 0;
+  const e = (c[0] - c[2]) / m;
+  const second = (c[0] + c[2]) / m;
+  return Math.sqrt(Math.max(0, second - e * e) / m);
+}
 
 function baseMixOf(s: string, path: string, w: FitWindows, c: FitChoice, o: StateFitOptions, notes: FitNotes): Record<string, number> {
   const { behaviors } = c;
@@ -60,7 +75,8 @@ export function stateSpecOf(i: number, w: FitWindows, c: FitChoice, shape: Sessi
   const truths = behaviors.map((b) => truthOf(s, b, o.unjudgedTruth, `${path}.act.${bName(b)}.truth`, w, o, notes));
   const value = truths.map((t) => t[0] - t[2]);
   const best = value.reduce((bi, x, j) => (x > value[bi] || (x === value[bi] && baseMix[bName(behaviors[j])] > baseMix[bName(behaviors[bi])]) ? j : bi), 0);
-  const positive = behaviors.filter((_, j) => value[j] > 0).map(bName);
+  const bar = value[best] - voteSe(w.judged.rewards(s, behaviors[best]));
+  const positive = behaviors.filter((_, j) => value[j] > 0 && value[j] >= bar).map(bName);
   const act: Record<string, TransitionSpec> = {};
   behaviors.forEach((b, j) => (act[bName(b)] = transitionOf(shape, w.all, c, s, b, truths[j], `${path}.act.${bName(b)}`, notes)));
   const invalidTruth = truthOf(s, INVALID_NAME, INVALID_TRUTH, `${path}.act.invalid.truth`, w, o, notes);

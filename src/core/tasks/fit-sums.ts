@@ -5,7 +5,7 @@ import { REWARD_SIGNS, behaviorCountKey, endCountKey, isEndCountKey, nextCountKe
 import type { ScalarName } from '../measure/names';
 
 /** What the fit reads of an import: its frames and the names it classified into. */
-export type FitSource = Pick<MeasureResult, 'format' | 'frames' | 'states' | 'behaviors'>;
+export type FitSource = Pick<MeasureResult, 'format' | 'frames' | 'states' | 'behaviors'> & Partial<Pick<MeasureResult, 'reward'>>;
 
 export type StepWindow = [number, number];
 

@@ -10,6 +10,7 @@
 //                      step) from the sign of each judged sample's reward (OpenClaw: the PRM's majority
 //                      score); never judged → `unjudgedTruth` (default [0, 1, 0]: no signal) and a note
 //   gold, good         not in a log: gold = the highest expected vote E = P(+1) − P(−1); good = E > 0
+//                      and within one standard error of the best (fit-states.ts GOOD_RULE)
 //   sessions           OpenClaw records only: a state × behavior whose sessions went on has next = the
 //                      observed next-state mix; one that ended them in at least half its turns, 'end';
 //                      nextMessage = false only when none of its turns had a next state
@@ -20,7 +21,7 @@
 import { chooseNames, type FitChoice } from './fit-choose';
 import { FitNotes, type FitNote } from './fit-notes';
 import { sessionShape } from './fit-sessions';
-import { stateSpecOf, type FitWindows } from './fit-states';
+import { GOOD_RULE, stateSpecOf, type FitWindows } from './fit-states';
 import { WindowSums, stepWindow, type FitSource } from './fit-sums';
 import { INVALID_NAME, TASK_FORMAT, TASK_VERSION, type TaskSpec, type TruthRow } from './spec';
 
@@ -77,8 +78,9 @@ function windows(source: FitSource, opts: FitOptions): FitWindows {
 }
 
 /** The notes about the truth of every state at once, and the start state. */
-function closingNotes(w: FitWindows, { states, behaviors }: FitChoice, notes: FitNotes): void {
-  notes.add('invented', 'states[].gold', 'a log has no gold (SFT) data: gold = the behavior with the highest expected vote E = P(+1) − P(−1) in each state; good (pass@k) = the behaviors with E > 0 (none: the best one)', true);
+function closingNotes(source: FitSource, w: FitWindows, { states, behaviors }: FitChoice, notes: FitNotes): void {
+  if (source.reward) notes.add('mapping', 'states[].act[].truth', `reward read: ${source.reward}`);
+  notes.add('invented', 'states[].gold', `a log has no gold (SFT) data: gold = the behavior with the highest expected vote E = P(+1) − P(−1) in each state; good (pass@k) = ${GOOD_RULE}`, true);
   notes.add('invented', 'states[].act[].hint', 'hints: none (a log\'s hint text does not say which behavior it points to); add them for OPD');
   const pairs = states.flatMap((s) => [...behaviors, INVALID_NAME].map((b) => [s, b] as const));
   const nonTernary = pairs.reduce((a, [s, b]) => a + w.judged.nonTernary(s, b), 0);
@@ -98,7 +100,7 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
   const choice = chooseNames(source, w.all, notes);
   const shape = sessionShape(source, w.all, choice, notes);
   const states = choice.states.map((_, i) => stateSpecOf(i, w, choice, shape, o, notes));
-  closingNotes(w, choice, notes);
+  closingNotes(source, w, choice, notes);
   const v = choice.names.vocabulary;
   const spec: TaskSpec = {
     format: TASK_FORMAT, version: TASK_VERSION,

@@ -201,10 +201,37 @@ export class ExperimentLab {
     });
   }
 
+  /**
+   * Delete a stored run. Only its writer deletes it: this tab's open experiment is stopped first and
+   * deleted under the lock it holds; any other run's lock is claimed here first, and a run another
+   * tab trains and stores (its lock is held there) stays, and the page says so.
+   */
   async remove(id: string): Promise<void> {
     await this.#guard(async () => {
-      if (this.open?.id === id) await this.#close();
-      await this.store?.delete(id);
+      const store = this.store;
+      if (!store) return;
+      const name = this.records.find((r) => r.id === id)?.name ?? id;
+      let lock: WriterLock | null = null;
+      if (this.open?.id === id && this.#lock) {
+        // ours: the recording stops (what it was handed is written), the lock stays until the delete
+        lock = this.#lock;
+        this.#lock = null;
+        const open = this.open;
+        this.open = null;
+        await open.dispose();
+      } else {
+        lock = await claimWriter(id);
+        if (!lock) {
+          this.message = `"${name}" was not deleted: another tab of the lab trains and stores it. Delete it there, or close it there first.`;
+          return;
+        }
+        if (this.open?.id === id) await this.#close(); // shown here read-only: nobody writes it now
+      }
+      try {
+        await store.delete(id);
+      } finally {
+        lock.release();
+      }
       await this.refresh();
     });
   }

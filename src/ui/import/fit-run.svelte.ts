@@ -74,10 +74,10 @@ export class FitRun {
     const run = new RunState('fit');
     this.sim = run;
     try {
-      await run.start(init(config));
+      await run.host.start(init(config));
       if (this.sim !== run) return;
       if (run.status?.phase === 'error') throw new Error(run.status.message || 'the simulated run failed to start');
-      await run.stepN(steps);
+      await run.host.control('step', steps);
     } catch (e) {
       if (this.sim === run) this.simError = errorText(e);
     }
@@ -89,7 +89,7 @@ export class FitRun {
   }
 
   stop(): void {
-    this.sim?.dispose();
+    this.sim?.host.dispose();
     this.sim = null;
   }
 }

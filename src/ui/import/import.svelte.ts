@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
-import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from '../../core/import/index';
+import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type BehaviorRuleSet, type RewardChoice, type StatesSpec } from '../../core/import/index';
 import { ruleRegexEngine } from '../../io/regex/engine';
 import { checkGate } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
@@ -39,6 +39,17 @@ export class ImportSession {
   eps = $state(0.05);
   statesSpec = $state<StatesSpec>({ kind: 'single' });
   behaviorsText = $state(DEFAULT_BEHAVIORS);
+  /** Which number is the judge's score: a field or fields joined by "+" ('' = the format's own), and a vote threshold. */
+  rewardText = $state('');
+  rewardThreshold = $state('');
+  readonly reward = $derived.by((): { choice: RewardChoice | undefined; error: string } => {
+    if (!this.rewardText.trim() && !this.rewardThreshold.trim()) return { choice: undefined, error: '' };
+    try {
+      return { choice: parseRewardChoice(this.rewardText, this.rewardThreshold), error: '' };
+    } catch (e) {
+      return { choice: undefined, error: errorText(e) };
+    }
+  });
   progress = $state.raw<ImportProgress | null>(null);
   busy = $state<'' | 'scan' | 'measure'>('');
   error = $state('');
@@ -130,9 +141,10 @@ export class ImportSession {
 
   async runMeasure(): Promise<void> {
     const b = this.behaviors.spec;
-    if (!b || this.statesError) return;
+    if (!b || this.statesError || this.reward.error) return;
+    const reward = this.reward.choice;
     await this.#run('measure', async (onProgress) => {
-      this.result = await this.worker.call((api) => api.measure(this.files, { states: $state.snapshot(this.statesSpec) as StatesSpec, behaviors: b, eps: this.eps, ...(this.gateText.trim() && !this.gateErrors.length ? { gate: this.gateText } : {}) }, { format: this.format, openclawBatch: this.openclawBatch }, onProgress));
+      this.result = await this.worker.call((api) => api.measure(this.files, { states: $state.snapshot(this.statesSpec) as StatesSpec, behaviors: b, eps: this.eps, ...(reward ? { reward } : {}), ...(this.gateText.trim() && !this.gateErrors.length ? { gate: this.gateText } : {}) }, { format: this.format, openclawBatch: this.openclawBatch }, onProgress));
     });
   }
 

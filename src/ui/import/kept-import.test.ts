@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filesToKeep, readKeptImport } from './kept-import';
 
-const good = { tab: 'tab-1', open: true, format: 'verl', openclawBatch: 16, eps: 0.05, statesSpec: { kind: 'field', field: 'data_source', missing: 'math' }, behaviorsText: '{"rules": [], "fallback": "x"}', gateText: '', measured: true };
+const good = { tab: 'tab-1', open: true, format: 'verl', openclawBatch: 16, eps: 0.05, statesSpec: { kind: 'field', field: 'data_source', missing: 'math' }, behaviorsText: '{"rules": [], "fallback": "x"}', gateText: '', rewardText: 'acc', rewardThreshold: '0.5', measured: true };
 
 describe('the kept import', () => {
   it('reads back what was kept, the states spec with its `missing`', () => {

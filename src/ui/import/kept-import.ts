@@ -24,6 +24,9 @@ export interface KeptImport {
   statesSpec: StatesSpec;
   behaviorsText: string;
   gateText: string;
+  /** The reward field(s) and vote threshold as typed ('' = the log's own). */
+  rewardText: string;
+  rewardThreshold: string;
   /** The import had been measured: measure again once the files are back. */
   measured: boolean;
 }
@@ -35,12 +38,13 @@ export function readKeptImport(json: string | null): KeptImport | null {
     const o = JSON.parse(json) as unknown;
     if (!isObject(o)) return null;
     const { tab, open, format, openclawBatch, eps, statesSpec, behaviorsText, gateText, measured } = o;
+    const text = (x: unknown) => (typeof x === 'string' && x.length <= 1000 ? x : '');
     if (typeof tab !== 'string' || !/^[\w-]{1,64}$/.test(tab)) return null;
     if (format !== 'auto' && !(FORMATS as readonly unknown[]).includes(format)) return null;
     if (typeof openclawBatch !== 'number' || !Number.isInteger(openclawBatch) || openclawBatch < 1 || openclawBatch > 4096) return null;
     if (typeof eps !== 'number' || !(eps >= 0 && eps <= 0.5)) return null;
     if (typeof behaviorsText !== 'string' || behaviorsText.length > 200_000 || typeof gateText !== 'string' || gateText.length > 200_000) return null;
-    return { tab, open: open === true, format: format as FormatId | 'auto', openclawBatch, eps, statesSpec: parseStatesSpec(statesSpec), behaviorsText, gateText, measured: measured === true };
+    return { tab, open: open === true, format: format as FormatId | 'auto', openclawBatch, eps, statesSpec: parseStatesSpec(statesSpec), behaviorsText, gateText, rewardText: text(o.rewardText), rewardThreshold: text(o.rewardThreshold), measured: measured === true };
   } catch {
     return null;
   }

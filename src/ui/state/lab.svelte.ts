@@ -5,7 +5,7 @@
 import { errorText } from '../../core/unknown';
 import { fixesRun, withField, type Config, type ConfigKey } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
-import type { BackendPreference, LabInit } from '../../../workers/lab.api';
+import type { BackendPreference, LabControl, LabControls, LabInit } from '../../../workers/lab.api';
 import { taskLabel } from '../../core/tasks/registry';
 import { GateDraft } from '../gates/draft.svelte';
 import { TaskDraft } from '../tasks/draft.svelte';
@@ -105,7 +105,7 @@ export class Lab {
       const decision = decideRestore(await this.#storedRun(), this.settings.config);
       if (decision.kind === 'resume') await this.#resumeStored(decision.run);
       else {
-        await this.main.start(this.#init(this.settings.config));
+        await this.main.host.start(this.#init(this.settings.config));
         if (decision.kind === 'offer') this.offer = decision;
       }
       await this.#applyPresenter();
@@ -132,7 +132,7 @@ export class Lab {
     const last = run.frames[run.frames.length - 1];
     const plan = reloadPlan({ original: this.#init(this.settings.config), snapshot: run.snapshot, step: last.step, timeline: cell.timeline, expect: last });
     this.restored = { id: run.record.id, frames: run.frames.filter((f) => f.step <= plan.keepTo).length, step: plan.keepTo, first: run.frames[0], keepState: run.record.keepWeights };
-    await this.main.resume(plan, run.frames, run.traces);
+    await this.main.host.resume(plan, run.frames, run.traces);
   }
 
   /** The offered stored run instead of this link's (its settings become the page's). */
@@ -146,7 +146,7 @@ export class Lab {
       if (now) this.settings.config = now;
       await this.#resumeStored(offer.run);
       await this.#applyPresenter();
-      await this.main.setSpeed(this.speed);
+      await this.main.host.setSpeed(this.speed);
     });
   }
 
@@ -169,7 +169,7 @@ export class Lab {
       } finally {
         store?.close();
       }
-      await this.main.reset(this.settings.config);
+      await this.main.host.reset(this.settings.config);
     });
   }
 
@@ -177,21 +177,22 @@ export class Lab {
     return this.#guard(async () => {
       if (!this.ready) return;
       const playing = this.playing;
-      await Promise.all(this.runs.map((r) => (playing ? r.pause() : r.play())));
+      await Promise.all(this.runs.map((r) => (playing ? r.host.pause() : r.host.play())));
     });
   }
 
-  async stepN(n: number): Promise<void> {
+  /** A control of the run session (workers/lab.api.ts) sent to every run shown, once they are ready. */
+  async everyRun<K extends LabControl>(name: K, ...args: Parameters<LabControls[K]>): Promise<void> {
     return this.#guard(async () => {
       if (!this.ready) return;
-      await Promise.all(this.runs.map((r) => r.stepN(n)));
+      await Promise.all(this.runs.map((r) => r.host.control(name, ...args)));
     });
   }
 
   /** Restart every run with the same seed (B restarts from its fork point). */
   async reset(): Promise<void> {
     return this.#guard(async () => {
-      await Promise.all([this.main.reset(this.settings.config), this.compare?.reset(this.compareConfig ?? undefined)]);
+      await Promise.all([this.main.host.reset(this.settings.config), this.compare?.host.reset(this.compareConfig ?? undefined)]);
     });
   }
 
@@ -200,14 +201,14 @@ export class Lab {
       this.closeCompare();
       const seed = (this.settings.config.seed + 1 + Math.floor(Math.random() * 1000)) % 2 ** 31;
       this.settings.setField('seed', seed);
-      await this.main.reseed(seed);
+      await this.main.host.reseed(seed);
     });
   }
 
   async setSpeed(stepsPerSecond: number): Promise<void> {
     return this.#guard(async () => {
       this.speed = stepsPerSecond;
-      await Promise.all(this.runs.map((r) => r.setSpeed(stepsPerSecond)));
+      await Promise.all(this.runs.map((r) => r.host.setSpeed(stepsPerSecond)));
     });
   }
 
@@ -229,7 +230,7 @@ export class Lab {
       const restart = this.settings.setField(key, value);
       if (restart) {
         this.closeCompare();
-        await this.main.reset(this.settings.config);
+        await this.main.host.reset(this.settings.config);
       } else await this.main.patch({ [key]: value });
     });
   }
@@ -247,9 +248,9 @@ export class Lab {
     return this.#guard(async () => {
       this.closeCompare();
       this.settings.backend = pref;
-      await this.main.restart(this.#init(this.settings.config));
+      await this.main.host.restart(this.#init(this.settings.config));
       await this.#applyPresenter();
-      await this.main.setSpeed(this.speed);
+      await this.main.host.setSpeed(this.speed);
     });
   }
 
@@ -257,7 +258,7 @@ export class Lab {
     return this.#guard(async () => {
       this.closeCompare();
       this.settings.chooseLesson(id);
-      await this.main.reset(this.settings.config);
+      await this.main.host.reset(this.settings.config);
       await this.#applyPresenter();
     });
   }
@@ -270,7 +271,7 @@ export class Lab {
     return this.#guard(async () => {
       this.closeCompare();
       this.settings.loadUrl(search, this.settings.lessons);
-      await this.main.reset(this.settings.config);
+      await this.main.host.reset(this.settings.config);
       await this.#applyPresenter();
     });
   }
@@ -289,7 +290,7 @@ export class Lab {
 
   async #applyPresenter(): Promise<void> {
     const p = this.settings.presenter;
-    await Promise.all(this.runs.map((r) => r.setPauseAt(p.on ? p.pauseAt : null)));
+    await Promise.all(this.runs.map((r) => r.host.setPauseAt(p.on ? p.pauseAt : null)));
   }
 
   /**
@@ -299,23 +300,23 @@ export class Lab {
   async fork(): Promise<void> {
     return this.#guard(async () => {
       if (!this.ready || this.compare) return;
-      await this.main.pause();
-      const point = await this.main.forkPoint();
+      await this.main.host.pause();
+      const point = await this.main.host.control('forkPoint');
       // Both runs continue from the same state at t: they differ only by B's settings (paired).
-      await this.main.refork(point);
+      await this.main.host.refork(point);
       const b = new RunState('B');
       this.compareConfig = { ...point.config };
       this.compare = b;
       this.target = 'B';
-      await b.start({ ...this.#init(point.config), fork: point });
-      await b.setSpeed(this.speed);
+      await b.host.start({ ...this.#init(point.config), fork: point });
+      await b.host.setSpeed(this.speed);
       await this.#applyPresenter();
     });
   }
 
   closeCompare(): void {
-    if (this.compare) void this.#guard(() => this.main.refork(null));
-    this.compare?.dispose();
+    if (this.compare) void this.#guard(() => this.main.host.refork(null));
+    this.compare?.host.dispose();
     this.compare = null;
     this.compareConfig = null;
     this.target = 'A';

@@ -2,7 +2,7 @@
 // over from the frames it keeps, the traces of the latest step survive a restart when asked.
 import { describe, expect, it } from 'vitest';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
-import type { RunMirror } from './run-host';
+import type { RunMirror } from './run-view';
 import { RunFeed } from './run-feed';
 
 const frame = (step: number) => ({ step, version: step, scalars: {}, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] }) as unknown as MetricsFrame;

@@ -9,7 +9,7 @@ import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import { keepTraced, type TracedStep } from '../gates/traced';
 import { FrameHistory } from './history';
 import { RedrawPacer, browserClock } from './redraw-pacer';
-import type { RunView } from './run-host';
+import type { RunView } from './run-view';
 
 export class RunFeed {
   #history = new FrameHistory();
@@ -26,7 +26,7 @@ export class RunFeed {
     this.view.draw({ frames: this.#history.drawn().slice(), allFrames: this.#history.all().slice(), framesRun: this.#runId, traces: this.#latest });
   }
 
-  constructor(private readonly view: RunView) {}
+  constructor(private readonly view: Pick<RunView, 'set' | 'draw'>) {}
 
   /** The run the frames belong to (-1: none yet). */
   get runId(): number {

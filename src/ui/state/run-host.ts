@@ -5,6 +5,11 @@
  * or loses its WebGPU device by a fresh one that resumes from that snapshot (the plan and its
  * words: src/core/run/recovery-plan.ts). Plain TypeScript: what the views read is mirrored into
  * rune state by the `view` it is given (run.svelte.ts), every field as the host sets it.
+ *
+ * The run's controls are the worker's (workers/lab.api.ts, the session's methods): `control` sends
+ * any of them and takes the status it answers, whose `continues` says which frames a new run keeps.
+ * The host's own methods are the controls with more to do in the page (play/pause, the settings a
+ * replaced worker must get again, the snapshot after a refork).
  */
 import * as Comlink from 'comlink';
 import type { Config } from '../../core/config';
@@ -12,57 +17,28 @@ import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import { baseFrameOf, framesUpTo } from '../../core/run/frames';
 import { snapshotDue, snapshotOnStatus, snapshotRefusal, snapshotWithin } from '../../core/run/recovery';
 import { deviceLostWhy, failurePlan, restartingStatus, type RecoveryPlan } from '../../core/run/recovery-plan';
-import type { ForkPoint, LabInit, LabListener, LabSnapshot, LabStatus } from '../../core/run/types';
-import type { TracedStep } from '../gates/traced';
+import type { ForkPoint, LabInit, LabListener, LabStatus } from '../../core/run/types';
+import type { LabControl, LabControls } from '../../../workers/lab.api';
 import { startLabWorker, type LabWorker } from './lab-client';
 import { RunFeed } from './run-feed';
+import type { RunMirror, RunView } from './run-view';
 import { startWatchdog, type Watchdog } from './watchdog';
-
-/** What the views read of a run, as the host keeps it. */
-export interface RunMirror {
-  status: LabStatus | null;
-  /** Pause was pressed and the worker has not reported idle yet (the page shows paused at once). */
-  pausing: boolean;
-  /** The latest snapshot kept in the page (published for storage). */
-  snapshot: LabSnapshot | null;
-  /** Recoveries so far (worker failures and device losses). */
-  recoveries: number;
-  /** The base before SFT and RL as a step-0 frame (behavior metrics only); null for a fork. */
-  baseFrame: MetricsFrame | null;
-  /** The gate fields of the traced samples of recent steps (the gate editor replays drafts on them). */
-  traced: TracedStep[];
-  /** The latest batch's traces (views pair them with the latest frame). */
-  traces: SampleTrace[];
-  /** The frames to draw (history.ts), every frame of the run (export), and the run they belong to. */
-  frames: MetricsFrame[];
-  allFrames: MetricsFrame[];
-  framesRun: number;
-}
 
 /** The fields the host itself keeps (the frames and traces: run-feed.ts). */
 type Mirrored = Pick<RunMirror, 'status' | 'pausing' | 'snapshot' | 'recoveries' | 'baseFrame'>;
 
-export interface RunView {
-  /** Mirror the fields that changed. */
-  set(changed: Partial<RunMirror>): void;
-  /** A paced redraw's fields: set synchronously, so that the pacer measures what the redraw cost. */
-  draw(changed: Pick<RunMirror, 'frames' | 'allFrames' | 'framesRun' | 'traces'>): void;
-}
+const isStatus = (x: unknown): x is LabStatus => typeof x === 'object' && x !== null && 'runId' in x && 'phase' in x && 'timeline' in x;
 
 export class RunHost {
   #mirror: Mirrored = { status: null, pausing: false, snapshot: null, recoveries: 0, baseFrame: null };
   readonly #feed: RunFeed;
   #worker: LabWorker | null = null;
-  /** Frames a restarted run keeps (those up to its fork point). */
-  #prefix: MetricsFrame[] = [];
   /** How this run was started (recovery falls back to it when no snapshot was kept yet). */
   #init: LabInit | null = null;
   #snapshotting = false;
   /** The snapshot failed once (an engine that cannot export): recovery replays instead. */
   #snapshotProblem = '';
   #watchdog: Watchdog | null = null;
-  /** After a resume the kept frames reach past the run's start: a reset keeps those up to here only. */
-  #startStep: number | null = null;
   /** Runs started in workers so far: a reused worker's earlier listener is ignored. */
   #launches = 0;
   #speed = 0;
@@ -76,6 +52,10 @@ export class RunHost {
    * the old run's step, chart or rate under the new lesson's title.
    */
   #left = -1;
+  /** The step the left run's views went back to. */
+  #leftAt = 0;
+  /** Where the next reset starts when it is not the run's own start (after Close compare: step 0). */
+  #resetsTo: number | null = null;
 
   constructor(
     readonly name: string,
@@ -98,26 +78,25 @@ export class RunHost {
   }
 
   async start(init: LabInit): Promise<void> {
-    this.#init = init;
+    this.#init = this.view.plain(init);
     this.#set({ snapshot: null });
-    await this.#launch(init);
+    await this.#launch(this.#init);
   }
 
   /**
    * Pick up an interrupted run (a reload): its known frames show at once, the worker continues from
    * the plan's snapshot or replays from step 0 (recovery-plan.ts), `traces` are the last step's.
    */
-  async resume(plan: RecoveryPlan, frames: readonly MetricsFrame[], traces: SampleTrace[]): Promise<void> {
+  async resume(reactivePlan: RecoveryPlan, frames: readonly MetricsFrame[], traces: SampleTrace[]): Promise<void> {
+    const plan = this.view.plain(reactivePlan);
     const { resume, ...original } = plan.init;
     // the running worker takes the resumed run (its engine runtime is warm: a fresh worker would
     // start onnxruntime's WASM threads again)
     const reuse = this.#worker;
     this.#stopWatchdog();
     this.#init = original;
-    this.#startStep = original.fork?.step ?? 0;
-    this.#prefix = framesUpTo(frames, plan.keepTo);
     this.#set({ snapshot: resume?.snapshot ?? null });
-    this.#newRun(-1);
+    this.#startOver(-1, framesUpTo(frames, plan.keepTo));
     this.#set({ status: null });
     await this.#launch({ ...plan.init, note: plan.message }, reuse ?? undefined);
     if (this.step === plan.keepTo) this.#feed.showTraces(traces);
@@ -160,10 +139,8 @@ export class RunHost {
     const { status, snapshot } = this.#mirror;
     const plan = failurePlan({ original: this.#init, snapshot, known, status, why, deviceLost });
     this.#set({ recoveries: this.#mirror.recoveries + 1 });
-    this.#startStep = this.#init.fork?.step ?? 0;
     this.#set({ pausing: false });
-    this.#prefix = framesUpTo(known, plan.keepTo);
-    this.#newRun(-1);
+    this.#startOver(-1, framesUpTo(known, plan.keepTo));
     if (status) this.#set({ status: restartingStatus(status, plan) });
     await this.#launch({ ...plan.init, note: plan.message });
     if (this.step === plan.keepTo) this.#feed.showTraces(traces);
@@ -186,16 +163,23 @@ export class RunHost {
     }
   }
 
-  #newRun(id: number): void {
-    this.#feed.startOver(id, this.#prefix);
-    // a snapshot past the kept prefix belongs to the run that just ended
-    const kept = this.#prefix.length ? this.#prefix[this.#prefix.length - 1].step : 0;
-    this.#set({ snapshot: snapshotWithin(this.#mirror.snapshot, kept) });
+  /** Run `id` (-1: none yet) from the frames it keeps. */
+  #startOver(id: number, kept: MetricsFrame[]): void {
+    this.#feed.startOver(id, kept);
+    // a snapshot past the kept frames belongs to the run that just ended
+    this.#set({ snapshot: snapshotWithin(this.#mirror.snapshot, kept.at(-1)?.step ?? 0) });
+  }
+
+  /** A new run `id` that continues the frames shown up to step `continues` (null: all of them). */
+  #newRun(id: number, continues: number | null): void {
+    const all = this.#feed.all();
+    this.#startOver(id, continues === null ? [...all] : framesUpTo(all, continues));
   }
 
   #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
     if (id < this.#feed.runId || id <= this.#left) return;
-    if (id > this.#feed.runId) this.#newRun(id);
+    // (a new run's status comes before its frames; were it not so, its first frame says where it starts)
+    if (id > this.#feed.runId) this.#newRun(id, (fs[0]?.step ?? 1) - 1);
     // paced while playing; a step taken while idle (Step, the last frames of a pause) shows at once
     const last = this.#feed.push(fs, traces, this.phase === 'running');
     if (snapshotDue(last, this.#mirror.snapshot?.step ?? 0, false)) void this.#takeSnapshot();
@@ -204,7 +188,7 @@ export class RunHost {
   #onStatus(reported: LabStatus): void {
     if (reported.runId < this.#feed.runId) return;
     const s = reported.runId <= this.#left ? this.#leftStatus(reported) : reported;
-    if (s.runId > this.#feed.runId) this.#newRun(s.runId);
+    if (s.runId > this.#feed.runId) this.#newRun(s.runId, s.continues);
     // one step-0 frame per run (statuses arrive ~10/s; the plots need not redraw for an equal one)
     if (!s.baseScalars !== !this.#mirror.baseFrame || this.#baseRun !== s.runId) {
       this.#baseRun = s.runId;
@@ -225,6 +209,17 @@ export class RunHost {
     return this.#worker.api;
   }
 
+  /**
+   * Send a control to the run (any of the session's: workers/lab.api.ts) with plain copies of its
+   * arguments; a status it answers is taken (a new run keeps the frames its `continues` says).
+   */
+  async control<K extends LabControl>(name: K, ...args: Parameters<LabControls[K]>): Promise<Awaited<ReturnType<LabControls[K]>>> {
+    const send = this.#api()[name] as unknown as (...a: unknown[]) => Promise<Awaited<ReturnType<LabControls[K]>>>;
+    const answer = await send(...args.map((a) => this.view.plain(a)));
+    if (isStatus(answer)) this.#onStatus(answer);
+    return answer;
+  }
+
   async play(): Promise<void> {
     this.#transport++;
     this.#set({ pausing: false });
@@ -243,34 +238,25 @@ export class RunHost {
     }
   }
 
-  async stepN(n: number): Promise<void> {
-    this.#onStatus(await this.#api().step(n));
-  }
-
-  /** A resumed run's next reset starts at its start (step 0, a fork's fork step): keep only frames up to it. */
-  #toStart(): void {
-    const start = this.#startStep;
-    if (start === null) return;
-    this.#prefix = framesUpTo(this.#feed.all(), start);
-    this.#startStep = null;
-  }
-
+  /** Restart from the base with `config` (default: the current one, same seed); the views leave the run at once. */
   async reset(config?: Config): Promise<void> {
-    this.#toStart();
     this.#leave();
-    this.#onStatus(await this.#api().reset(config));
+    await this.control('reset', config);
   }
 
+  /** Restart with another seed; the views leave the run at once. */
   async reseed(seed: number): Promise<void> {
-    this.#toStart();
     this.#leave();
-    this.#onStatus(await this.#api().reseed(seed));
+    await this.control('reseed', seed);
   }
 
   /** A reset was asked for: the views drop the current run at once (not when the worker has the new one). */
   #leave(): void {
     this.#left = this.#feed.runId;
-    this.#feed.startOver(this.#feed.runId, this.#prefix);
+    // where the reset goes back to: the run's start (its timeline's first entry), or step 0 after a compare closed
+    this.#leftAt = this.#resetsTo ?? this.#mirror.status?.timeline[0]?.step ?? 0;
+    this.#resetsTo = null;
+    this.#feed.startOver(this.#feed.runId, framesUpTo(this.#feed.all(), this.#leftAt));
     this.#feed.showNow(); // in the same update as the counter, not at the next animation frame
     this.#set({ baseFrame: null });
     if (this.#mirror.status) this.#set({ status: this.#leftStatus({ ...this.#mirror.status, phase: 'loading', message: 'starting the new run…' }) });
@@ -278,29 +264,26 @@ export class RunHost {
 
   /** A status of a run the page left: at the start it goes back to, without the old run's base point, rate or timeline. */
   #leftStatus(s: LabStatus): LabStatus {
-    const start = this.#prefix[this.#prefix.length - 1]?.step ?? 0;
+    const start = this.#leftAt;
     return { ...s, step: start, stepsPerSecond: 0, baseScalars: null, timeline: s.timeline.filter((e) => e.step <= start) };
   }
 
+  /** Kept for a replaced worker too. */
   setSpeed(stepsPerSecond: number): Promise<void> {
     this.#speed = stepsPerSecond;
     return this.#api().setSpeed(stepsPerSecond);
   }
 
+  /** Kept for a replaced worker too. */
   setPauseAt(step: number | null): Promise<void> {
     this.#pauseAt = step;
     return this.#api().setPauseAt(step);
   }
 
-  forkPoint(): Promise<ForkPoint> {
-    return this.#api().forkPoint();
-  }
-
   /** Continue from a fork point beside the fork (history up to it is kept); null: undo on the next reset. */
   async refork(point: ForkPoint | null): Promise<void> {
-    this.#prefix = point ? framesUpTo(this.#feed.all(), point.step) : [];
-    this.#startStep = null;
-    this.#onStatus(await this.#api().refork(point));
+    this.#resetsTo = point ? null : 0;
+    await this.control('refork', point);
     if (point) {
       // the run restarted at the fork point (fresh moments and streams): keep that state at once
       this.#set({ snapshot: null });
@@ -308,18 +291,11 @@ export class RunHost {
     }
   }
 
-  /** A live patch for the next step: the worker's refusal, or null. */
-  patch(patch: Partial<Config>): Promise<string | null> {
-    return this.#api().setConfig(patch);
-  }
-
   /** A fresh worker (e.g. another backend): the current run and its history are dropped. */
   async restart(init: LabInit): Promise<void> {
     this.dispose();
     this.#set({ status: null });
-    this.#prefix = [];
-    this.#startStep = null;
-    this.#newRun(-1);
+    this.#startOver(-1, []);
     await this.start(init);
   }
 

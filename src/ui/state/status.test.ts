@@ -4,7 +4,7 @@ import type { LabStatus } from '../../../workers/lab.api';
 import { statusText } from './status';
 
 const config = makeConfig({ clipHigh: 0.28 });
-const st = (patch: Partial<LabStatus>): LabStatus => ({ runId: 1, phase: 'paused', message: '', step: 11, backend: 'wasm', backendNote: 'WASM', baseSource: 'test', stepsPerSecond: 0, timeline: [], config, needsReset: false, baseScalars: null, ...patch });
+const st = (patch: Partial<LabStatus>): LabStatus => ({ runId: 1, phase: 'paused', message: '', step: 11, backend: 'wasm', backendNote: 'WASM', baseSource: 'test', stepsPerSecond: 0, timeline: [], config, continues: 0, needsReset: false, baseScalars: null, ...patch });
 
 describe('statusText', () => {
   it('is never blank once a run exists (e.g. after Close compare)', () => {

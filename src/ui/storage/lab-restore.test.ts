@@ -58,7 +58,7 @@ async function recorded(keepSnapshot: boolean) {
   rec.keepSnapshot = keepSnapshot;
   const a = session(cfg);
   await a.s.init();
-  const view = () => ({ runId: a.status().runId, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' });
+  const view = () => ({ runId: a.status().runId, phase: a.status().phase, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' });
   await a.s.step(3);
   rec.update(view(), a.frames.slice());
   await a.s.setConfig({ clipHigh: 0.4 });
@@ -119,7 +119,7 @@ describe('the lab run across a reload', () => {
     const stored = (await loadLabRun(store))!;
     const again = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
     again.adopt(stored.record.id, 6, stored.frames[0]);
-    const view = { runId: 7, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' };
+    const view = { runId: 7, phase: 'paused' as const, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' };
     again.update({ ...view, runId: -1 }, stored.frames); // the page holds the frames while the worker starts
     again.update({ ...view, runId: 0 }, stored.frames); // the worker's first status, before its run
     await a.s.step(2);
@@ -180,7 +180,7 @@ describe('storage failures while recording', () => {
       if (this.name === 'frames') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       return put.apply(this, args);
     };
-    const view = () => ({ runId: 7, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' });
+    const view = () => ({ runId: 7, phase: 'paused' as const, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' });
     try {
       await a.s.step(2);
       again.update(view(), [...before.frames, ...a.frames.slice(6)]);
@@ -214,7 +214,7 @@ describe('storage failures while recording', () => {
   it('a blocked or missing database is said once and nothing is restored', async () => {
     const errors: string[] = [];
     const rec = new LabRunRecording((m) => errors.push(m), () => Promise.reject(new DOMException('blocked by another tab', 'UnknownError')));
-    rec.update({ runId: 1, config: cfg, timeline: [{ step: 0, patch: cfg }], backend: 'x' }, [{ step: 1 } as MetricsFrame]);
+    rec.update({ runId: 1, phase: 'paused', config: cfg, timeline: [{ step: 0, patch: cfg }], backend: 'x' }, [{ step: 1 } as MetricsFrame]);
     await rec.flush();
     expect(errors).toEqual(['storage failed while opening the run store: UnknownError: blocked by another tab This run is not stored.']);
   });

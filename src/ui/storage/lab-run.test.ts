@@ -16,7 +16,7 @@ describe('LabRunRecording', () => {
     const errors: string[] = [];
     const rec = new LabRunRecording((m) => errors.push(m), () => LabRunStore.open('lab-run-test'));
     const config = makeConfig({ seed: 3, steps: 50 });
-    const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+    const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
     const frames = [1, 2].map(frame);
     rec.update(view, frames);
     rec.update(view, [...frames, frame(3)]);
@@ -38,7 +38,7 @@ describe('LabRunRecording', () => {
   it('a restored run notes its resume on its record once per resume, as bundles record them', async () => {
     const name = 'lab-run-resumes';
     const config = makeConfig({ seed: 3, steps: 50 });
-    const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+    const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
     const first = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
     first.update(view, [1, 2, 3, 4].map(frame));
     await first.close();
@@ -69,12 +69,48 @@ describe('LabRunRecording', () => {
   });
 });
 
+describe('a restore in progress', () => {
+  it("records nothing of a run still starting: a reload during the restore finds the stored run as it was", async () => {
+    const name = 'restore-in-progress';
+    const config = makeConfig({ seed: 3, steps: 50 });
+    const timeline = [{ step: 0, patch: config }, { step: 3, patch: { clipHigh: 0.35 } }];
+    const view = { runId: 1, phase: 'paused' as const, config, timeline, backend: 'wasm' };
+    const first = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    first.update(view, [1, 2, 3, 4, 5].map(frame));
+    await first.close();
+    const store = await LabRunStore.open(name);
+    const id = (await store.getLabRun())!;
+    const before = await store.get(id);
+
+    // the reload: the stored frames show at once while the new worker warms up and replays (its
+    // statuses: no timeline yet, then the replay's part of it, no engine named yet)
+    const second = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    const stored = (await store.frames(id))[0];
+    second.adopt(id, 5, stored[0]);
+    second.update({ runId: 0, phase: 'loading', config, timeline: [], backend: '' }, stored);
+    second.update({ runId: 1, phase: 'loading', config, timeline: timeline.slice(0, 1), backend: 'wasm' }, stored);
+    second.update({ runId: 1, phase: 'pretraining', config, timeline: [], backend: 'wasm' }, stored);
+    await second.flush();
+    const during = await store.get(id);
+    expect(during?.cells[0].timeline).toEqual(timeline);
+    expect(during?.cells[0].engine).toBe('wasm');
+    expect(during?.updatedAt).toBe(before?.updatedAt);
+    // restored: the run is the stored one again, and it goes on in the same record
+    second.update({ ...view, runId: 1 }, [...stored, frame(6)]);
+    await second.flush();
+    expect((await store.frames(id))[0].map((f) => f.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await store.get(id))?.cells[0].timeline).toEqual(timeline);
+    await second.close();
+    store.close();
+  });
+});
+
 describe('one writer per stored run', () => {
   it('a second tab on a run another tab writes records a copy; the first record stays in step order', async () => {
     const locks = fakeLocks();
     const name = 'two-tabs';
     const config = makeConfig({ seed: 3, steps: 50 });
-    const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+    const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
     const frames = Array.from({ length: 40 }, (_, i) => frame(i + 1));
     const tabA = new LabRunRecording(() => undefined, () => LabRunStore.open(name), undefined, { locks });
     tabA.update(view, frames.slice(0, 35));
@@ -127,7 +163,7 @@ describe('bounded write lag', () => {
     try {
       const rec = new LabRunRecording(() => undefined, () => LabRunStore.open('lag'));
       const config = makeConfig({ seed: 1, steps: 100 });
-      const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+      const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
       const frames = Array.from({ length: 60 }, (_, i) => frame(i + 1));
       rec.update(view, frames.slice(0, 1));
       await rec.flush();
@@ -148,7 +184,7 @@ describe('bounded write lag', () => {
     let leave = (): void => undefined;
     const rec = new LabRunRecording(() => undefined, () => LabRunStore.open('leave'), undefined, { leave: (f) => ((leave = f), () => undefined) });
     const config = makeConfig({ seed: 1, steps: 100 });
-    const view = { runId: 1, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
+    const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
     const frames = Array.from({ length: 10 }, (_, i) => frame(i + 1));
     rec.update(view, frames.slice(0, 2));
     await rec.flush();

@@ -18,7 +18,7 @@ import type { ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import { taskLabel } from '../../core/tasks/registry';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
-import type { LabSnapshot } from '../../../workers/lab.api';
+import type { LabPhase, LabSnapshot } from '../../../workers/lab.api';
 import { RETRY_MS, newId, storeError, type StoreError, type StoredExperiment } from './db';
 import { LabRunStore, snapshotBytes, type LabRunWrite } from './lab-run-store';
 import { onPageLeave } from './page-leave';
@@ -26,6 +26,11 @@ import { busyRuns, claimWriter, type Locks, type WriterLock } from './writer-loc
 
 export interface LabRunView {
   runId: number;
+  /**
+   * The run's phase: a run still starting (a worker warming up, a restore replaying) or failed to
+   * start has no timeline yet, or part of it — nothing of it is recorded until it is a run.
+   */
+  phase: LabPhase;
   config: Config;
   timeline: TimelineEntry[];
   backend: string;
@@ -48,6 +53,9 @@ interface Adopting {
   frames: number;
   first: MetricsFrame;
 }
+
+/** The phases of a run that is one: what its status says is the run's (timeline, engine). */
+const RECORDED_PHASES: ReadonlySet<LabPhase> = new Set(['ready', 'running', 'paused', 'done']);
 
 export class LabRunRecording {
   private store: Promise<LabRunStore | null>;
@@ -121,8 +129,9 @@ export class LabRunRecording {
    * (allFrames) whenever either changes.
    */
   update(run: LabRunView, frames: readonly MetricsFrame[]): void {
-    // run id −1: frames kept while a worker (re)starts, not yet a run's
-    if (this.stopped || !frames.length || run.runId < 0) return;
+    // run id −1: frames kept while a worker (re)starts, not yet a run's; a run still starting: its
+    // status has no timeline yet (or a replay's part of it), which must not overwrite the stored one
+    if (this.stopped || !frames.length || run.runId < 0 || !RECORDED_PHASES.has(run.phase)) return;
     const a = this.adopting;
     if (a && frames[0] === a.first && frames.length >= a.frames) {
       this.adopting = null;

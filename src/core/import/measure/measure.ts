@@ -24,6 +24,7 @@ import { PairCounts } from './pair-counts';
 import { StepTokens } from './step-tokens';
 import { tokensOf } from './tokens';
 import type { ImportedSample } from '../types';
+import type { RewardReader } from '../rules/reward';
 
 /** Tokens per response used by the empirical token statistics (bounds memory on long responses). */
 export const TOKEN_CAP = 256;
@@ -101,10 +102,13 @@ export class ImportMeasure {
     readonly gate: Gate | null = null,
     /** Steps held open at once (Infinity: all, for a log out of step order). */
     readonly openSteps = Infinity,
+    /** The judge's score when the user named one (rules/reward.ts); null: the format's own. */
+    readonly reward: RewardReader | null = null,
   ) {}
 
   add(s: ImportedSample): { state: string; behavior: string; rule: number | null } {
     if (this.measured.has(s.step)) throw new StepOrderError(s.step, s.file, s.line);
+    if (this.reward) s.reward = this.reward.read(s);
     const state = this.states.classify(s);
     const c = this.behaviors.classify(s);
     let a = this.steps.get(s.step);
