@@ -16,7 +16,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type FormatId, type ImportSource, type RewardChoice } from '../core/import/index';
+import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type FormatId, type ImportSource, type MeasureResult, type MeasureSpec, type RewardChoice } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { nodeRegexEngine } from '../io/regex/node';
@@ -70,43 +70,39 @@ export function expandPaths(paths: readonly string[]): string[] {
   });
 }
 
+const OPTIONS = {
+  format: { type: 'string' },
+  states: { type: 'string' },
+  behaviors: { type: 'string' },
+  out: { type: 'string' },
+  gate: { type: 'string' },
+  eps: { type: 'string', default: '0.05' },
+  reward: { type: 'string' },
+  'reward-threshold': { type: 'string' },
+  'openclaw-batch': { type: 'string', default: '16' },
+  'fit-task': { type: 'string' },
+  'fit-base-steps': { type: 'string' },
+  'fit-truth-steps': { type: 'string' },
+  'fit-name': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
+/** What the command line asks for, read and checked. */
+interface ImportFlags {
+  files: string[];
+  spec: MeasureSpec;
+  format: FormatId | 'auto';
+  batch: number;
+  fit: FitOptions;
+}
 
-async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      allowPositionals: true,
-      options: {
-        format: { type: 'string' },
-        states: { type: 'string' },
-        behaviors: { type: 'string' },
-        out: { type: 'string' },
-        gate: { type: 'string' },
-        eps: { type: 'string', default: '0.05' },
-        reward: { type: 'string' },
-        'reward-threshold': { type: 'string' },
-        'openclaw-batch': { type: 'string', default: '16' },
-        'fit-task': { type: 'string' },
-        'fit-base-steps': { type: 'string' },
-        'fit-truth-steps': { type: 'string' },
-        'fit-name': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    console.error(`${errorText(e)}\n${USAGE}`);
-    return 2;
-  }
-  const v = args.values;
-  if (v.help) {
-    console.log(USAGE);
-    return 0;
-  }
+/** The flags as an import, or every problem with them (each names its flag or file). */
+function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFlags } | { problems: string[] } {
   const bad: string[] = [];
   const format = v.format ?? 'auto';
   if (format !== 'auto' && !FORMATS.includes(format as FormatId)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${format}`);
-  if (!args.positionals.length) bad.push('no log files given');
+  if (!positionals.length) bad.push('no log files given');
   if (!v.out && !v['fit-task']) bad.push('--out (or --fit-task) is required');
   let fit: FitOptions = {};
   try {
@@ -128,19 +124,49 @@ async function main(): Promise<number> {
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
     behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
-    files = expandPaths(args.positionals);
+    files = expandPaths(positionals);
     if (v.gate) gate = readGateFile(v.gate);
   } catch (e) {
     bad.push(errorText(e));
   }
-  if (bad.length) {
-    console.error(`${bad.join('\n')}\n${USAGE}`);
+  if (bad.length) return { problems: bad };
+  return { flags: { files, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, format: format as FormatId | 'auto', batch, fit } };
+}
+
+/** The import's issues (the first 50) and one summary line, on stderr. */
+function report(r: MeasureResult, out: string | undefined): void {
+  for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
+  if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
+  const entropy = r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)';
+  console.error(
+    `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
+      `${r.unclassified} unclassified, reward: ${r.reward}, token entropy: ${entropy}; ${r.issuesTotal} issues${out ? ` → ${out}` : ''}`,
+  );
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (e) {
+    console.error(`${errorText(e)}\n${USAGE}`);
     return 2;
   }
+  const v = args.values;
+  if (v.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const read = readFlags(v, args.positionals);
+  if ('problems' in read) {
+    console.error(`${read.problems.join('\n')}\n${USAGE}`);
+    return 2;
+  }
+  const { files, spec, format, batch, fit } = read.flags;
   let last = 0;
   try {
-    const r = await measureLogs(files.map(fileSource), { states: states!, behaviors: behaviors!, eps, gate, reward }, {
-      format: format as FormatId | 'auto',
+    const r = await measureLogs(files.map(fileSource), spec, {
+      format,
       openclawBatch: batch,
       parquet: openParquet,
       regex: nodeRegexEngine(),
@@ -152,14 +178,8 @@ async function main(): Promise<number> {
       },
     });
     process.stderr.write('\n');
-    for (const i of r.issues.slice(0, 50)) console.error(`${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
-    if (r.issuesTotal > 50) console.error(`… ${r.issuesTotal - 50} more issues`);
+    report(r, v.out);
     if (v.out) writeTextFile(v.out, r.frames.map(frameLine).join('\n') + (r.frames.length ? '\n' : ''));
-    console.error(
-      `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
-        `${r.unclassified} unclassified, reward: ${r.reward}, token entropy: ${r.tokenEntropy === 'logprob' ? 'from log-probs' : r.tokenEntropy === 'mixed' ? 'from log-probs where present (support/token_entropy), empirical for all' : 'empirical only (no log-probs in the log: support/token_entropy_empirical, distinct-n)'}; ` +
-        `${r.issuesTotal} issues${v.out ? ` → ${v.out}` : ''}`,
-    );
     if (v['fit-task'] && r.samples) writeFit(r, fit, v['fit-task']);
     return r.samples ? 0 : 1;
   } catch (e) {

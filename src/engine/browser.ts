@@ -9,7 +9,7 @@ import {
 } from './backend-choice';
 import { probeStepsPerSecond, type ProbeReply, type ProbeWorkload } from './backend-probe';
 import { OrtEngine, OrtPopulation, type Backend } from './ort-engine';
-import { initialWeights } from './ort-population';
+import { initialWeights } from './ort-session';
 import { keepChoice, readChoice } from './probe-cache';
 
 // Re-exported for the browser test workers (probe, engine check): onnxruntime-web is imported only here.
