@@ -124,7 +124,9 @@ export async function runJobsBench(o: JobsBenchOptions) {
     cores: availableParallelism(),
     jobs: o.jobs,
     runs: runs.map(({ bundle: _b, ...r }) => r),
+    // every run's frames against the first's (false where the code changed during the bench, too)
     identical_frames: runs.every((r) => sameFrames(r.bundle, runs[0].bundle)),
+    identical_to_first: runs.map((r) => sameFrames(r.bundle, runs[0].bundle)),
     speedup_pairs: speedups,
     speedup_median: speedup,
     cpu_bound_speedup_pairs: cpuBound,

@@ -1,0 +1,142 @@
+// Follow a training run as it writes, like `tensorboard --logdir`:
+//   npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json
+//     [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250]
+// Each step's frame, once its writer has completed the step (src/core/import/follow/), is appended
+// to --out (the lines `npm run import --out` writes) and printed as one line: per-state behavior
+// entropy and support, token entropy, the gate's effective sample rate, alarms. Re-run on the same
+// DIR and --out, it resumes: steps already written are not counted again, a step file rewritten
+// meanwhile is. --idle-exit S ends it after S seconds without new data (the clock starts at launch).
+// Ctrl-C writes the steps still open as the one-shot import would and exits. --on-alarm CMD runs CMD
+// (a shell command) with each alarm as JSON on its standard input. Docs: docs/watch.md.
+import { spawn } from 'node:child_process';
+import { watch as fsWatch } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { FORMATS, RunFollower, parseBehaviorRuleSet, parseStatesSpec, type FormatId } from '../core/import/index';
+import { RunAlarms, type Alarm } from '../core/import/follow/alarms';
+import type { MetricsFrame } from '../core/metrics';
+import { parseDecimal } from '../core/config';
+import { errorText } from '../core/unknown';
+import { openParquet } from '../io/hyparquet';
+import { nodeRegexEngine } from '../io/regex/node';
+import { readJsonFile } from './files';
+import { readGateFile } from './gate-args';
+import { FramesFile } from './watch/frames-file';
+import { nodeFolder } from './watch/node-fs';
+
+const USAGE = 'usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250]';
+
+const f2 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(2));
+
+/** One printed line of a step: per-state behavior entropy and support, token entropy, ESR. */
+export function stepLine(f: MetricsFrame, replaced: boolean): string {
+  const s = f.scalars;
+  const states = Object.keys(s).filter((k) => k.startsWith('support/behavior_entropy/')).map((k) => k.slice(25)).sort();
+  const per = states.map((st) => `${st} H ${f2(s[`support/behavior_entropy/${st}`])} support ${s[`support/behavior_support/${st}`] ?? '–'}`).join(' | ');
+  const tok = s['support/token_entropy'] !== undefined ? `token H ${f2(s['support/token_entropy'])}` : `token H ${f2(s['support/token_entropy_empirical'])} (empirical)`;
+  const esr = s['esr/effective_rate'] !== undefined ? ` | ESR ${Math.round(100 * s['esr/effective_rate'])} %` : '';
+  return `step ${f.step}${replaced ? ' (rewritten, replaced)' : ''}: ${per} | ${tok}${esr} | ${s['import/samples'] ?? 0} samples`;
+}
+
+function runAlarmCommand(cmd: string, a: Alarm): void {
+  const child = spawn(cmd, { shell: true, stdio: ['pipe', 'inherit', 'inherit'] });
+  child.on('error', (e) => console.error(`--on-alarm: ${errorText(e)}`));
+  child.stdin.end(`${JSON.stringify(a)}\n`);
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
+        out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' },
+        eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    console.error(`${errorText(e)}\n${USAGE}`);
+    return 2;
+  }
+  const v = args.values;
+  if (v.help) return console.log(USAGE), 0;
+  const bad: string[] = [];
+  const format = v.format as FormatId;
+  if (!FORMATS.includes(format)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${v.format ?? 'nothing'}`);
+  if (args.positionals.length !== 1) bad.push('expected one folder to follow');
+  if (v.port !== undefined) bad.push('--port (serving the live page) is not built yet (docs/watch.md says what is)');
+  const eps = parseDecimal(v.eps) ?? NaN;
+  if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
+  const idle = v['idle-exit'] === undefined ? Infinity : parseDecimal(v['idle-exit']) ?? NaN;
+  if (!(idle > 0)) bad.push(`--idle-exit: expected seconds > 0, got ${v['idle-exit']}`);
+  const pollMs = parseDecimal(v['poll-ms']) ?? NaN;
+  if (!(pollMs >= 10)) bad.push(`--poll-ms: expected at least 10, got ${v['poll-ms']}`);
+  let states, behaviors, gate: string | undefined;
+  try {
+    states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
+    behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
+    if (v.gate) gate = readGateFile(v.gate);
+  } catch (e) {
+    bad.push(errorText(e));
+  }
+  if (bad.length) return console.error(`${bad.join('\n')}\n${USAGE}`), 2;
+
+  const dir = args.positionals[0];
+  const out = new FramesFile(v.out ?? null);
+  const alarms = new RunAlarms(eps);
+  const onAlarm = v['on-alarm'];
+  if (out.steps.length) console.error(`resuming: ${out.steps.length} steps already in ${v.out} (last ${Math.max(...out.steps)}); they are not counted again`);
+  const follower = new RunFollower(
+    nodeFolder(dir),
+    { format, spec: { states: states!, behaviors: behaviors!, eps, gate }, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files },
+    {
+      frame: (f, replaced) => {
+        out.write(f, replaced);
+        console.log(stepLine(f, replaced));
+        for (const a of alarms.add(f)) {
+          console.log(`ALARM step ${a.step} ${a.kind}: ${a.message}`);
+          if (onAlarm) runAlarmCommand(onAlarm, a);
+        }
+      },
+      fileRead: (path, stamp) => out.fileRead(path, stamp),
+      notice: (t) => console.error(t),
+    },
+  );
+
+  let stop = false;
+  let wake: (() => void) | null = null;
+  process.on('SIGINT', () => {
+    stop = true;
+    wake?.();
+  });
+  let watcher: { close(): void } | null = null;
+  try {
+    watcher = fsWatch(dir, { recursive: true }, () => wake?.()); // read on change; the poll below is the fallback
+  } catch {
+    console.error(`${dir}: file watching is not available here; polling every ${pollMs} ms`);
+  }
+  let lastChange = Date.now();
+  try {
+    while (!stop) {
+      if (await follower.poll()) lastChange = Date.now();
+      if ((Date.now() - lastChange) / 1000 >= idle) {
+        console.error(`no new data for ${idle} s: stopping`);
+        break;
+      }
+      await new Promise<void>((r) => {
+        wake = r;
+        setTimeout(r, pollMs);
+      });
+      wake = null;
+    }
+    await follower.finish();
+  } catch (e) {
+    console.error(errorText(e));
+    return 1;
+  } finally {
+    watcher?.close();
+  }
+  return 0;
+}
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,43 @@
+// The follower's frames file (--out) and its checkpoint: one frame line per step, as `npm run
+// import --out` writes them; a replaced step's line is rewritten in place (temp file + rename);
+// `<out>.files.json` keeps the step files read (size, mtime) so a resumed follow sees a file
+// rewritten while it was down. A line cut by a kill is dropped on resume.
+import { existsSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
+import { frameLine, frameLineStep, type FileStamp } from '../../core/import/index';
+import type { MetricsFrame } from '../../core/metrics';
+
+export class FramesFile {
+  /** Steps written, in file order. */
+  readonly steps: number[] = [];
+  readonly files: Record<string, FileStamp> = {};
+
+  constructor(private readonly path: string | null) {
+    if (!path || !existsSync(path)) return;
+    const text = readFileSync(path, 'utf8');
+    const lines = text.split('\n'); // the last piece is '' after a newline, else a line cut by a kill
+    const whole = lines.slice(0, -1);
+    const kept = whole.filter((l) => frameLineStep(l) !== null);
+    for (const l of kept) this.steps.push(frameLineStep(l)!);
+    if (kept.length !== whole.length || lines.at(-1) !== '') writeFileSync(path, kept.map((l) => `${l}\n`).join(''));
+    const side = `${path}.files.json`;
+    if (existsSync(side)) Object.assign(this.files, JSON.parse(readFileSync(side, 'utf8')) as Record<string, FileStamp>);
+  }
+
+  write(f: MetricsFrame, replaced: boolean): void {
+    if (!this.path) return;
+    const line = frameLine(f);
+    if (!replaced || !this.steps.includes(f.step)) {
+      appendFileSync(this.path, `${line}\n`);
+      this.steps.push(f.step);
+      return;
+    }
+    const lines = readFileSync(this.path, 'utf8').split('\n').filter(Boolean).map((l) => (frameLineStep(l) === f.step ? line : l));
+    writeFileSync(`${this.path}.tmp`, lines.map((l) => `${l}\n`).join(''));
+    renameSync(`${this.path}.tmp`, this.path);
+  }
+
+  fileRead(path: string, stamp: FileStamp): void {
+    this.files[path] = stamp;
+    if (this.path) writeFileSync(`${this.path}.files.json`, JSON.stringify(this.files));
+  }
+}
