@@ -4,7 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { firstFrameDifference, parseBundle } from '../core/experiment/bundle';
+import { parseBundle } from '../core/experiment/bundle';
+import { firstFrameDifference } from '../core/experiment/frame-difference';
 import { experimentCell, parseExperimentSpec } from '../core/experiment/spec';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { BUILTIN_TASKS } from '../core/tasks/builtin';

@@ -52,5 +52,5 @@ describe('Step back (WASM)', () => {
     const stored = await storedRun(page, 'lab-run');
     expect(stored.steps[0]).toEqual([1, 2, 3, 4]);
     expect(deterministic(await exportJson<Exported>(page))).toEqual(first);
-  });
+  }, 600_000); // ~60 s measured at load 36
 });

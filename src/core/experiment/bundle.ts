@@ -8,7 +8,8 @@ import { isObject } from '../unknown';
 import { configErrors, describeValue, errorLines, type Config, type FieldError } from '../config';
 import { depthError } from '../json-depth';
 import type { TimelineEntry } from '../loop';
-import { scalarAt, seriesAt, type MetricsFrame } from '../metrics';
+import type { MetricsFrame } from '../metrics';
+import { firstFrameDifference } from './frame-difference';
 import { ExperimentSpecError, cellCount, parseExperimentSpec, seedPosition, variantConfig, type ExperimentSpec } from './spec';
 
 export const BUNDLE_SCHEMA = 'invariant-lab/experiment';
@@ -349,81 +350,4 @@ export function mergeCells(spec: ExperimentSpec, runs: readonly BundleRun[], cod
   carriedFrames(parsed, errors);
   if (errors.length) throw new BundleError(errors);
   return makeBundle(spec, [...byIndex.keys()].sort((a, b) => a - b).map((i) => byIndex.get(i)!), codeVersion);
-}
-
-// ---- reproduction ----------------------------------------------------------------------------
-
-export interface FrameDifference {
-  step: number;
-  key: string;
-  expected: unknown;
-  got: unknown;
-}
-
-/** Same number bit for bit (NaN equals NaN; 0 and −0 differ). */
-const same = (x: unknown, y: unknown) => Object.is(x, y);
-
-/**
- * First difference between two runs' frames in their deterministic parts (step, version, scalars,
- * series, ratio edges, changes; never perf, the wall clock, nor traces), or null when identical.
- */
-export function firstFrameDifference(expected: readonly MetricsFrame[], got: readonly MetricsFrame[]): FrameDifference | null {
-  const n = Math.max(expected.length, got.length);
-  for (let i = 0; i < n; i++) {
-    const a = expected[i];
-    const b = got[i];
-    if (!a || !b) return { step: (a ?? b).step, key: 'frames', expected: a ? 'a frame' : 'no frame', got: b ? 'a frame' : 'no frame' };
-    const d = (key: string, x: unknown, y: unknown): FrameDifference => ({ step: a.step, key, expected: x, got: y });
-    if (!same(a.step, b.step)) return d('step', a.step, b.step);
-    if (!same(a.version, b.version)) return d('version', a.version, b.version);
-    for (const k of new Set([...Object.keys(a.scalars), ...Object.keys(b.scalars)])) if (!same(scalarAt(a.scalars, k), scalarAt(b.scalars, k))) return d(k, scalarAt(a.scalars, k), scalarAt(b.scalars, k));
-    for (const k of new Set([...Object.keys(a.series), ...Object.keys(b.series)])) {
-      const x = seriesAt(a.series, k) ?? [];
-      const y = seriesAt(b.series, k) ?? [];
-      if (x.length !== y.length || x.some((v, j) => !same(v, y[j]))) return d(k, x, y);
-    }
-    if (a.ratioEdges.length !== b.ratioEdges.length || a.ratioEdges.some((v, j) => !same(v, b.ratioEdges[j]))) return d('ratioEdges', a.ratioEdges, b.ratioEdges);
-    if (JSON.stringify(a.changes) !== JSON.stringify(b.changes)) return d('changes', a.changes, b.changes);
-  }
-  return null;
-}
-
-export interface Reproduction {
-  /** Every re-run cell gave the same metrics bit for bit. */
-  identical: boolean;
-  cells: number;
-  /** Cells whose engine differs from the stored one: bit-for-bit equality is not expected there. */
-  otherEngine: number[];
-  first?: FrameDifference & { cell: number };
-  /** Stored cells that were continued in a way a clean run does not (e.g. from weights only). */
-  resumed?: (Resume & { cell: number })[];
-  /** Why it did not reproduce, when the bundle says: "cell 0 resumed at step 6 from stored weights". */
-  why?: string;
-}
-
-/** The text for a cell that was not continued bit for bit. */
-export const resumeText = (r: Resume & { cell: number }): string => `cell ${r.cell} resumed at step ${r.step} from ${r.from} (not bit for bit)`;
-
-/** Compare re-run cells with the bundle's (matched by variant and seed). */
-export function reproduceCheck(bundle: ExperimentBundle, reruns: readonly BundleRun[]): Reproduction {
-  const out: Reproduction = { identical: true, cells: 0, otherEngine: [] };
-  for (const r of reruns) {
-    const cell = runIndex(bundle.spec, r);
-    const stored = bundle.runs.find((s) => s.variant === r.variant && s.seed === r.seed);
-    if (!stored) throw new RangeError(`re-run cell ${cell} (variant ${r.variant}, seed ${r.seed}) is not in the bundle`);
-    out.cells++;
-    if (stored.engine && r.engine && stored.engine !== r.engine) out.otherEngine.push(cell);
-    for (const res of stored.resumed ?? []) if (!res.exact) (out.resumed ??= []).push({ ...res, cell });
-    const d = firstFrameDifference(stored.frames, r.frames);
-    if (d && out.identical) {
-      out.identical = false;
-      out.first = { ...d, cell };
-    }
-  }
-  if (!out.identical && out.resumed) {
-    // the first difference at or after an inexact resume of its cell explains it
-    const cause = out.resumed.find((res) => res.cell === out.first!.cell && res.step < out.first!.step) ?? out.resumed[0];
-    out.why = `${resumeText(cause)}${out.resumed.length > 1 ? `; ${out.resumed.length - 1} more resume(s): ${out.resumed.filter((x) => x !== cause).map(resumeText).join('; ')}` : ''}`;
-  }
-  return out;
 }

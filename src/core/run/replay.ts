@@ -4,7 +4,8 @@
  * stored frame. Deterministic from the seed, so a run without a snapshot comes back exactly too.
  */
 import { applyPatch } from '../config';
-import { firstFrameDifference, type Resume } from '../experiment/bundle';
+import type { Resume } from '../experiment/bundle';
+import { firstFrameDifference } from '../experiment/frame-difference';
 import type { Run } from '../loop';
 import { nonFinite, type MetricsFrame } from '../metrics';
 import type { ResumeFrom } from './types';

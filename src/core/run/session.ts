@@ -66,8 +66,8 @@ export class RunSession {
       stepper: {
         advance: () => this.stepOnce(),
         mayPlay: () => this.mayPlay(),
-        stopped: () => (this.phase === 'running' ? this.emit(this.done() ? 'done' : 'paused', this.done() ? this.finishedText() : '') : this.status()),
-        stepped: () => this.emit(this.done() ? 'done' : 'paused', this.phase === 'paused' || this.phase === 'ready' ? this.transport.message : ''),
+        stopped: () => (this.transport.phase === 'running' ? this.emit(this.done() ? 'done' : 'paused', this.done() ? this.finishedText() : '') : this.status()),
+        stepped: () => this.emit(this.done() ? 'done' : 'paused', ['paused', 'ready'].includes(this.transport.phase) ? this.transport.message : ''),
         flush: () => this.coalescer.flush(),
       },
       status: () => this.status(),
@@ -77,10 +77,6 @@ export class RunSession {
       message: 'warming up engine…',
       statusEveryMs: 100,
     });
-  }
-
-  private get phase(): LabPhase {
-    return this.transport.phase;
   }
 
   private emit(phase?: LabPhase, message?: string): LabStatus {
@@ -402,6 +398,4 @@ export class RunSession {
   }
 }
 
-function shapeOf(c: Config): Pick<Config, 'dModel' | 'layers' | 'heads' | 'mlp'> {
-  return { dModel: c.dModel, layers: c.layers, heads: c.heads, mlp: c.mlp };
-}
+const shapeOf = ({ dModel, layers, heads, mlp }: Config): Pick<Config, 'dModel' | 'layers' | 'heads' | 'mlp'> => ({ dModel, layers, heads, mlp });

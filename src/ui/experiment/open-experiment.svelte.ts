@@ -1,16 +1,17 @@
 /**
  * The experiment open in the lab, as rune state: its spec and cells, every cell's frames, the
  * workers' status, and the training transport. Frames are recorded to the store as they arrive
- * (Recorder). A finished or imported experiment is shown without a runner.
+ * (ExperimentRecorder). A finished or imported experiment is shown without a runner.
  */
 import { experimentCells, type ExperimentCell, type ExperimentSpec } from '../../core/experiment/spec';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
 import type { CellFrames, CellInit, GroupStatus } from '../../../workers/experiment.api';
-import { Recorder } from '../storage/recorder';
+import { ExperimentRecorder } from '../storage/experiment-recorder';
 import type { StoredExperiment } from '../storage/db';
 import type { ExperimentStore } from '../storage/experiment-store';
-import { reproduceCheck, type ExperimentBundle, type Reproduction } from '../../core/experiment/bundle';
+import type { ExperimentBundle } from '../../core/experiment/bundle';
+import { reproduceCheck, type Reproduction } from '../../core/experiment/reproduce';
 import { bundleOf } from './bundle-io';
 import { startCellRunner, type CellRunner, type CellRunnerOptions } from './runner';
 
@@ -31,7 +32,7 @@ export class OpenExperiment {
   /** Cells finished or stopped early. */
   #ended = $state<number[]>([]);
   #runner: CellRunner | null = null;
-  #recorder: Recorder | null = null;
+  #recorder: ExperimentRecorder | null = null;
   #stopped = new Set<number>();
   #disposed = false;
 
@@ -70,7 +71,7 @@ export class OpenExperiment {
     if (!inits.length) return;
     this.starting = true;
     if (store) {
-      this.#recorder = new Recorder(store, this.id, {
+      this.#recorder = new ExperimentRecorder(store, this.id, {
         keepWeights: this.record.keepWeights,
         lastStep: this.spec.steps,
         weights: (cell) => this.#runner!.weights(cell),

@@ -10,7 +10,7 @@ import { tabularSessionDeps } from '../../../tests/support/session-deps';
 import type { LabListener, LabStatus } from '../../core/run/types';
 import { RunSession } from '../../core/run/session';
 import { reloadPlan } from '../../core/run/recovery-plan';
-import { LabRunRecording } from './lab-run';
+import { LabRunRecorder } from './lab-run-recorder';
 import { configAfter } from '../../core/run/recovery';
 import { decideRestore, loadLabRun, type StoredLabRun } from './lab-restore';
 import { LabRunStore, snapshotBytes } from './lab-run-store';
@@ -54,7 +54,7 @@ async function recorded(keepSnapshot: boolean) {
   const name = `lab-restore-${dbs++}`;
   names.push(name);
   const errors: string[] = [];
-  const rec = new LabRunRecording((m) => errors.push(m), () => LabRunStore.open(name));
+  const rec = new LabRunRecorder((m) => errors.push(m), () => LabRunStore.open(name));
   rec.keepSnapshot = keepSnapshot;
   const a = session(cfg);
   await a.s.init();
@@ -117,7 +117,7 @@ describe('the lab run across a reload', () => {
     const { name, rec, a } = await recorded(true);
     const store = await open(name);
     const stored = (await loadLabRun(store))!;
-    const again = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    const again = new LabRunRecorder(() => undefined, () => LabRunStore.open(name));
     again.adopt(stored.record.id, 6, stored.frames[0]);
     const view = { runId: 7, phase: 'paused' as const, config: a.status().config, timeline: a.status().timeline, backend: 'tabular' };
     again.update({ ...view, runId: -1 }, stored.frames); // the page holds the frames while the worker starts
@@ -172,7 +172,7 @@ describe('storage failures while recording', () => {
     const store = await open(name);
     const before = (await loadLabRun(store))!;
     const said: [string, string][] = [];
-    const again = new LabRunRecording((m, state) => said.push([m, state]), () => LabRunStore.open(name), undefined, { retryMs: 3_600_000 });
+    const again = new LabRunRecorder((m, state) => said.push([m, state]), () => LabRunStore.open(name), undefined, { retryMs: 3_600_000 });
     again.adopt(before.record.id, 6, before.frames[0]);
     const proto = IDBObjectStore.prototype as unknown as { put: (...args: unknown[]) => unknown };
     const put = proto.put;
@@ -213,7 +213,7 @@ describe('storage failures while recording', () => {
 
   it('a blocked or missing database is said once and nothing is restored', async () => {
     const errors: string[] = [];
-    const rec = new LabRunRecording((m) => errors.push(m), () => Promise.reject(new DOMException('blocked by another tab', 'UnknownError')));
+    const rec = new LabRunRecorder((m) => errors.push(m), () => Promise.reject(new DOMException('blocked by another tab', 'UnknownError')));
     rec.update({ runId: 1, phase: 'paused', config: cfg, timeline: [{ step: 0, patch: cfg }], backend: 'x' }, [{ step: 1 } as MetricsFrame]);
     await rec.flush();
     expect(errors).toEqual(['storage failed while opening the run store: UnknownError: blocked by another tab This run is not stored.']);

@@ -1,5 +1,5 @@
 /**
- * After a reload: the lab's run stored in this browser (lab-run.ts) and whether to pick it up. The
+ * After a reload: the lab's run stored in this browser (lab-run-recorder.ts) and whether to pick it up. The
  * rule a workshop expects: the page's URL always holds the current settings, so a reload opens the
  * same URL and the stored run comes back by itself; a link to other settings (a colleague's shared
  * link, another lesson) wins and starts its own run, and the stored one is offered in a banner

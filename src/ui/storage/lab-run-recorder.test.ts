@@ -5,16 +5,16 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
-import { LabRunRecording } from './lab-run';
+import { LabRunRecorder } from './lab-run-recorder';
 import { fakeLocks } from '../../../tests/support/fake-locks';
 import { LabRunStore } from './lab-run-store';
 
 const frame = (step: number): MetricsFrame => ({ step, version: step, scalars: { x: step }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] }) as unknown as MetricsFrame;
 
-describe('LabRunRecording', () => {
+describe('LabRunRecorder', () => {
   it('stores the lab run as it trains, a new record per run', async () => {
     const errors: string[] = [];
-    const rec = new LabRunRecording((m) => errors.push(m), () => LabRunStore.open('lab-run-test'));
+    const rec = new LabRunRecorder((m) => errors.push(m), () => LabRunStore.open('lab-run-test'));
     const config = makeConfig({ seed: 3, steps: 50 });
     const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
     const frames = [1, 2].map(frame);
@@ -39,7 +39,7 @@ describe('LabRunRecording', () => {
     const name = 'lab-run-resumes';
     const config = makeConfig({ seed: 3, steps: 50 });
     const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
-    const first = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    const first = new LabRunRecorder(() => undefined, () => LabRunStore.open(name));
     first.update(view, [1, 2, 3, 4].map(frame));
     await first.close();
     const store = await LabRunStore.open(name);
@@ -48,7 +48,7 @@ describe('LabRunRecording', () => {
 
     // a reload: the session resumed it from its snapshot at step 4; its status says so with every status
     const stored = (await store.frames(id))[0];
-    const again = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    const again = new LabRunRecorder(() => undefined, () => LabRunStore.open(name));
     again.adopt(id, 4, stored[0]);
     const resumed = { ...view, runId: 7, resumed: { step: 4, exact: true, from: 'a snapshot at step 4' } };
     again.update(resumed, stored);
@@ -75,7 +75,7 @@ describe('a restore in progress', () => {
     const config = makeConfig({ seed: 3, steps: 50 });
     const timeline = [{ step: 0, patch: config }, { step: 3, patch: { clipHigh: 0.35 } }];
     const view = { runId: 1, phase: 'paused' as const, config, timeline, backend: 'wasm' };
-    const first = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    const first = new LabRunRecorder(() => undefined, () => LabRunStore.open(name));
     first.update(view, [1, 2, 3, 4, 5].map(frame));
     await first.close();
     const store = await LabRunStore.open(name);
@@ -84,7 +84,7 @@ describe('a restore in progress', () => {
 
     // the reload: the stored frames show at once while the new worker warms up and replays (its
     // statuses: no timeline yet, then the replay's part of it, no engine named yet)
-    const second = new LabRunRecording(() => undefined, () => LabRunStore.open(name));
+    const second = new LabRunRecorder(() => undefined, () => LabRunStore.open(name));
     const stored = (await store.frames(id))[0];
     second.adopt(id, 5, stored[0]);
     second.update({ runId: 0, phase: 'loading', config, timeline: [], backend: '' }, stored);
@@ -112,7 +112,7 @@ describe('one writer per stored run', () => {
     const config = makeConfig({ seed: 3, steps: 50 });
     const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
     const frames = Array.from({ length: 40 }, (_, i) => frame(i + 1));
-    const tabA = new LabRunRecording(() => undefined, () => LabRunStore.open(name), undefined, { locks });
+    const tabA = new LabRunRecorder(() => undefined, () => LabRunStore.open(name), undefined, { locks });
     tabA.update(view, frames.slice(0, 35));
     await tabA.flush();
     const store = await LabRunStore.open(name);
@@ -120,7 +120,7 @@ describe('one writer per stored run', () => {
 
     // tab B restores the same stored run (its 35 frames), then both train on
     const said: [string, string][] = [];
-    const tabB = new LabRunRecording((m, s) => said.push([m, s]), () => LabRunStore.open(name), undefined, { locks });
+    const tabB = new LabRunRecorder((m, s) => said.push([m, s]), () => LabRunStore.open(name), undefined, { locks });
     const restored = (await store.frames(id))[0];
     tabB.adopt(id, 35, restored[0]);
     tabB.update({ ...view, runId: 9 }, restored);
@@ -139,7 +139,7 @@ describe('one writer per stored run', () => {
 
     // tab A closed: its lock goes, and a tab that restores its run continues it
     await tabA.close();
-    const tabC = new LabRunRecording(() => undefined, () => LabRunStore.open(name), undefined, { locks });
+    const tabC = new LabRunRecorder(() => undefined, () => LabRunStore.open(name), undefined, { locks });
     const again = (await store.frames(id))[0];
     tabC.adopt(id, 38, again[0]);
     tabC.update({ ...view, runId: 4 }, again);
@@ -161,7 +161,7 @@ describe('bounded write lag', () => {
       return write.call(this, w);
     };
     try {
-      const rec = new LabRunRecording(() => undefined, () => LabRunStore.open('lag'));
+      const rec = new LabRunRecorder(() => undefined, () => LabRunStore.open('lag'));
       const config = makeConfig({ seed: 1, steps: 100 });
       const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
       const frames = Array.from({ length: 60 }, (_, i) => frame(i + 1));
@@ -182,7 +182,7 @@ describe('bounded write lag', () => {
 
   it('the page going away writes what is pending at once, beside the write in flight', async () => {
     let leave = (): void => undefined;
-    const rec = new LabRunRecording(() => undefined, () => LabRunStore.open('leave'), undefined, { leave: (f) => ((leave = f), () => undefined) });
+    const rec = new LabRunRecorder(() => undefined, () => LabRunStore.open('leave'), undefined, { leave: (f) => ((leave = f), () => undefined) });
     const config = makeConfig({ seed: 1, steps: 100 });
     const view = { runId: 1, phase: 'paused' as const, config, timeline: [{ step: 0, patch: config }], backend: 'wasm' };
     const frames = Array.from({ length: 10 }, (_, i) => frame(i + 1));

@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { makeConfig } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
-import { Recorder } from './recorder';
+import { ExperimentRecorder } from './experiment-recorder';
 import { newId } from './db';
 import { ExperimentStore, type CellLanded, type CellWrite } from './experiment-store';
 
@@ -52,12 +52,12 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 400 && !(await check()); i++) await tick();
 }
 
-describe('Recorder', () => {
+describe('ExperimentRecorder', () => {
   it('writes weights read ahead of the frames only with the frames up to their step', async () => {
     const { store, id } = await stored();
     let workerStep = 0;
     const errors: string[] = [];
-    const rec = new Recorder(store, id, { keepWeights: true, lastStep: 40, weights: async () => ({ step: workerStep, data: new Float32Array([workerStep]) }), onError: (m) => errors.push(m), leave: noLeave });
+    const rec = new ExperimentRecorder(store, id, { keepWeights: true, lastStep: 40, weights: async () => ({ step: workerStep, data: new Float32Array([workerStep]) }), onError: (m) => errors.push(m), leave: noLeave });
     workerStep = 7; // the worker is ahead of the frames delivered so far
     rec.frames(0, steps(1, 5), []);
     await rec.flush();
@@ -74,7 +74,7 @@ describe('Recorder', () => {
   it('one write in flight: every batch handed over meanwhile, of every cell, goes into the next single write', async () => {
     const { store, id } = await stored(2, false);
     const h = held(store);
-    const rec = new Recorder(h.store, id, { keepWeights: false, lastStep: 40, weights: () => Promise.reject(new Error('unused')), onError: () => undefined, leave: noLeave });
+    const rec = new ExperimentRecorder(h.store, id, { keepWeights: false, lastStep: 40, weights: () => Promise.reject(new Error('unused')), onError: () => undefined, leave: noLeave });
     rec.frames(0, [frame(1)], []);
     for (let s = 2; s <= 30; s++) {
       rec.frames(0, [frame(s)], []);
@@ -95,7 +95,7 @@ describe('Recorder', () => {
     const { store, id } = await stored(1, true);
     const h = held(store);
     let leave = (): void => undefined;
-    const rec = new Recorder(h.store, id, { keepWeights: true, lastStep: 40, weights: async () => ({ step: 5, data: new Float32Array(2) }), onError: () => undefined, leave: (f) => ((leave = f), () => undefined) });
+    const rec = new ExperimentRecorder(h.store, id, { keepWeights: true, lastStep: 40, weights: async () => ({ step: 5, data: new Float32Array(2) }), onError: () => undefined, leave: (f) => ((leave = f), () => undefined) });
     rec.frames(0, steps(1, 3), []); // in flight, held
     rec.frames(0, steps(4, 6), []); // pending; weights read at step 6 (step 5 in the worker)
     await tick();
@@ -112,7 +112,7 @@ describe('Recorder', () => {
     const { store, id } = await stored(1, false);
     const h = held(store);
     let leave = (): void => undefined;
-    const rec = new Recorder(h.store, id, { keepWeights: false, lastStep: 40, weights: () => Promise.reject(new Error('unused')), onError: () => undefined, leave: (f) => ((leave = f), () => undefined) });
+    const rec = new ExperimentRecorder(h.store, id, { keepWeights: false, lastStep: 40, weights: () => Promise.reject(new Error('unused')), onError: () => undefined, leave: (f) => ((leave = f), () => undefined) });
     rec.frames(0, steps(1, 3), []);
     rec.frames(0, steps(4, 5), []);
     leave(); // carries 1–5 while 1–3 is in flight
@@ -129,7 +129,7 @@ describe('Recorder', () => {
     const { store, id } = await stored(2, true);
     const h = held(store);
     let weightsBack: (w: { step: number; data: Float32Array }) => void = () => undefined;
-    const rec = new Recorder(h.store, id, {
+    const rec = new ExperimentRecorder(h.store, id, {
       keepWeights: true, lastStep: 40, onError: () => undefined, leave: noLeave,
       weights: (cell) => (cell === 0 ? Promise.resolve({ step: 5, data: new Float32Array(1) }) : new Promise((r) => (weightsBack = r))),
     });
@@ -154,7 +154,7 @@ describe('Recorder', () => {
   it('a full disk pauses writing with a message; a retry stores every pending step in order', async () => {
     const { store, id } = await stored(1, false);
     const said: string[] = [];
-    const rec = new Recorder(store, id, { keepWeights: false, lastStep: 40, weights: () => Promise.reject(new Error('unused')), onError: (m) => said.push(m), retryMs: 3_600_000, leave: noLeave });
+    const rec = new ExperimentRecorder(store, id, { keepWeights: false, lastStep: 40, weights: () => Promise.reject(new Error('unused')), onError: (m) => said.push(m), retryMs: 3_600_000, leave: noLeave });
     rec.frames(0, steps(1, 2), []);
     await rec.flush();
     const proto = IDBObjectStore.prototype as unknown as { put: (...args: unknown[]) => unknown };

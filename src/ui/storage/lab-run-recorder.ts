@@ -7,10 +7,9 @@
  *
  * One writer per run: this tab writes a record only while it holds the run's writer lock; a restored
  * run another tab is writing is recorded here as a copy (a new record), and the page says so.
- * Bounded write lag: one write in flight at a time, and everything that arrived meanwhile goes in
- * the next one (one transaction: frames, record, snapshot, traces); when the page is hidden or goes
- * away, whatever is pending is written at once. A full disk pauses recording: the page says which
- * steps are stored, the rest stays pending in this tab and is written as soon as a retry succeeds.
+ * The writes go through the write queue (write-queue.ts: one in flight, the rest in the next one,
+ * at once when the page goes away, a full disk retried), each one transaction: frames, record,
+ * snapshot, traces. On a full disk the page says which steps are stored.
  */
 import type { Config } from '../../core/config';
 import type { Resume } from '../../core/experiment/bundle';
@@ -19,10 +18,10 @@ import type { TimelineEntry } from '../../core/loop';
 import { taskLabel } from '../../core/tasks/registry';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { LabPhase, LabSnapshot } from '../../../workers/lab.api';
-import { RETRY_MS, newId, storeError, type StoreError, type StoredExperiment } from './db';
+import { newId, storeError, type StoredExperiment } from './db';
 import { LabRunStore, snapshotBytes, type LabRunWrite } from './lab-run-store';
-import { onPageLeave } from './page-leave';
 import { busyRuns, claimWriter, type Locks, type WriterLock } from './writer-lock';
+import { WriteQueue } from './write-queue';
 
 export interface LabRunView {
   runId: number;
@@ -57,7 +56,7 @@ interface Adopting {
 /** The phases of a run that is one: what its status says is the run's (timeline, engine). */
 const RECORDED_PHASES: ReadonlySet<LabPhase> = new Set(['ready', 'running', 'paused', 'done']);
 
-export class LabRunRecording {
+export class LabRunRecorder {
   private store: Promise<LabRunStore | null>;
   private db: LabRunStore | null = null;
   private runId = -1;
@@ -82,17 +81,12 @@ export class LabRunRecording {
   private adopting: Adopting | null = null;
   /** The record continued is a restored one (see update). */
   private adopted = false;
-  private inFlight: Promise<void> | null = null;
-  /** The write started when the page was hidden or went away. */
-  private leaving: Promise<void> | null = null;
+  private readonly queue: WriteQueue;
   /** Lock claims and reads not settled yet (flush waits for them too). */
   private settling = new Set<Promise<unknown>>();
-  private full: StoreError | null = null;
-  /** A write failed for a full disk and none has landed since. */
-  private wasFull = false;
-  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The disk is full: snapshots wait (the frames go first once there is space). */
+  private full = false;
   private stopped = false;
-  private stopLeave: () => void;
   /** Keep the run's snapshot for a resume (off: a reload restarts it from step 0 and replays it). */
   keepSnapshot = true;
 
@@ -116,7 +110,23 @@ export class LabRunRecording {
         return null;
       },
     );
-    this.stopLeave = (opts.leave ?? onPageLeave)(() => this.writeNow());
+    this.queue = new WriteQueue(
+      {
+        pending: () => !this.stopped && !!this.db && !!this.nextWrite(false),
+        write: (leaving) => (leaving ? this.writeLeaving() : this.writeNext()),
+        full: (_, retryMs) => this.diskFull(retryMs),
+        recovered: () => {
+          this.full = false;
+          this.onMessage('', 'ok');
+        },
+        failed: (e) => this.stop(e.message),
+      },
+      { doing: 'storing the lab run', retryMs: opts.retryMs, leave: opts.leave },
+    );
+  }
+
+  private kick(): void {
+    this.queue.kick();
   }
 
   /** Continue a restored record: its first `frames` frames (from `first` on) are the run's first ones (no new record). */
@@ -178,16 +188,15 @@ export class LabRunRecording {
 
   /** Try a write now (after a full disk: the user freed space). */
   retry(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    this.full = null;
-    this.kick();
+    this.queue.retry();
   }
 
   /** Resolves when everything handed over so far is written (or waits for space, or failed). */
   async flush(): Promise<void> {
     await this.store;
-    while (this.settling.size || this.inFlight) await Promise.all([...this.settling, this.inFlight]);
+    while (this.settling.size) await Promise.all([...this.settling]);
+    await this.queue.written();
+    if (this.settling.size) await this.flush();
   }
 
   private settle(p: Promise<unknown>): void {
@@ -196,9 +205,7 @@ export class LabRunRecording {
   }
 
   async close(): Promise<void> {
-    this.stopLeave();
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
+    this.queue.close();
     await this.flush();
     this.lock?.release();
     (await this.store)?.close();
@@ -327,65 +334,40 @@ export class LabRunRecording {
     return { write, done };
   }
 
-  /** One write at a time; what arrives meanwhile goes in the next one. */
-  private kick(): void {
-    if (this.inFlight || this.leaving || this.full || this.stopped || !this.db || !this.nextWrite(false)) return;
-    const db = this.db;
-    this.inFlight = (async () => {
-      // a rename in the Runs panel (another tab) is kept: the name is read first, then the write is
-      // built and issued whole (no read inside it: it needs no more of this page once issued)
-      const id = this.record?.id;
-      const stored = id && !this.fresh ? await db.get(id).catch(() => undefined) : undefined;
-      if (this.leaving || !this.record || this.record.id !== id) return;
-      if (stored) this.record = { ...this.record, name: stored.name };
-      const job = this.nextWrite(false);
-      if (!job) return;
-      const wasFull = this.wasFull;
-      try {
-        await db.write(job.write);
-      } catch (e) {
-        return this.failed(storeError(e, 'storing the lab run'));
-      }
-      job.done();
-      this.onWritten(this.record ?? undefined);
-      if (wasFull) {
-        this.wasFull = false;
-        this.onMessage('', 'ok');
-      }
-    })();
-    void this.inFlight.finally(() => {
-      this.inFlight = null;
-      this.kick();
-    });
+  /** The next regular write (the queue's): the record's name as stored first, then the write built and issued whole. */
+  private async writeNext(): Promise<void> {
+    const db = this.db!;
+    // a rename in the Runs panel (another tab) is kept: the name is read first, then the write is
+    // built and issued whole (no read inside it: it needs no more of this page once issued)
+    const id = this.record?.id;
+    const stored = id && !this.fresh ? await db.get(id).catch(() => undefined) : undefined;
+    if (this.queue.leaving || !this.record || this.record.id !== id) return;
+    if (stored) this.record = { ...this.record, name: stored.name };
+    const job = this.nextWrite(false);
+    if (!job) return;
+    await db.write(job.write);
+    job.done();
+    this.onWritten(this.record ?? undefined);
   }
 
-  /** The page is hidden or going away: write everything pending now, next to any write in flight. */
-  private writeNow(): void {
-    if (this.stopped || !this.db || this.leaving) return;
+  /** The page is hidden or going away: everything pending at once (it holds the frames of a write in flight too: same batch key). */
+  private async writeLeaving(): Promise<void> {
     const job = this.nextWrite(true);
     if (!job) return;
-    // it holds the frames of the write in flight too (same batch key): the next write waits for it
-    const leaving = this.db.write(job.write).then(job.done, () => undefined);
-    this.leaving = leaving;
-    this.settle(leaving);
-    void leaving.finally(() => {
-      this.leaving = null;
-      this.kick();
-    });
+    await this.db!.write(job.write);
+    job.done();
   }
 
-  private failed(e: StoreError): void {
-    if (e.kind !== 'quota') return this.stop(e.message);
-    this.full = e;
-    this.wasFull = true;
+  private diskFull(retryMs: number): void {
+    this.full = true;
     const stored = this.frames[this.written - 1]?.step ?? 0;
     const kept = stored ? `steps 1–${stored} of this run are stored` : 'nothing of this run is stored yet';
-    this.onMessage(`Browser storage is full: ${kept}; the steps after it stay in this tab and are stored as soon as there is space (next try in ${Math.round((this.opts.retryMs ?? RETRY_MS) / 1000)} s). Free space in the Runs panel (experiments page: delete old runs or their weights) or untick "keep state".`, 'full');
-    this.retryTimer = setTimeout(() => this.retry(), this.opts.retryMs ?? RETRY_MS);
+    this.onMessage(`Browser storage is full: ${kept}; the steps after it stay in this tab and are stored as soon as there is space (next try in ${Math.round(retryMs / 1000)} s). Free space in the Runs panel (experiments page: delete old runs or their weights) or untick "keep state".`, 'full');
   }
 
   private stop(why: string): void {
     this.stopped = true;
+    this.queue.stop();
     this.onMessage(`${why} Recording stopped; training goes on unstored.`, 'stopped');
   }
 

@@ -1,25 +1,21 @@
 /**
- * Writes an experiment to the store as it trains: each cell's frames, settings timeline, engine,
+ * Records an experiment in the store as it trains: each cell's frames, settings timeline, engine,
  * stop reason and (when weights are kept) latest weights every few steps.
  *
- * Bounded write lag: one write in flight at a time, and everything handed over meanwhile goes into
- * the next one (ONE transaction for every cell: store.writeCells). When the page is hidden or goes
- * away, everything not stored yet is written at once, next to a write in flight (a cell takes only
- * frames past its stored step, so whichever of the two lands, the curve has no gap and no step
- * twice). Weights read from a worker that is ahead of the frames wait for the frames up to their
- * step: stored weights never point past the stored curve.
- *
- * A full disk pauses writing (a failed transaction changed nothing): the message says so, what is
- * pending stays in this tab and is tried again after RETRY_MS (or retry()). Any other failure stops
- * the recording with a message (training goes on, unstored). close() ends the recording: what was
+ * The writes go through the write queue (write-queue.ts: one in flight, everything handed over
+ * meanwhile in the next one, at once when the page goes away, a full disk retried), each ONE
+ * transaction for every cell (store.writeCells). A cell takes only frames past its stored step, so
+ * whichever of a page-leave write and the one in flight lands, the curve has no gap and no step
+ * twice. Weights read from a worker that is ahead of the frames wait for the frames up to their
+ * step: stored weights never point past the stored curve. Any failure but a full disk stops the
+ * recording with a message (training goes on, unstored). close() ends the recording: what was
  * handed over lands first, nothing after it (the writer lock may go then).
  */
 import { errorText } from '../../core/unknown';
 import type { TimelineEntry } from '../../core/loop';
 import type { MetricsFrame } from '../../core/metrics';
-import { RETRY_MS, storeError, type StoreError } from './db';
 import type { CellLanded, CellWrite, ExperimentStore } from './experiment-store';
-import { onPageLeave } from './page-leave';
+import { WriteQueue } from './write-queue';
 
 /** Weights are saved when a cell is this many steps past its last save (and at its end). */
 export const WEIGHTS_EVERY = 5;
@@ -35,20 +31,15 @@ interface Pending {
   weights?: Weights;
 }
 
-export class Recorder {
+export class ExperimentRecorder {
   private pending = new Map<number, Pending>();
   /** Last frame step handed over, per cell (stored or pending). */
   private handedAt = new Map<number, number>();
   private savedAt = new Map<number, number>();
   private fetching = new Map<number, Promise<void>>();
-  private inFlight: Promise<void> | null = null;
-  /** Writes started when the page was hidden or went away. */
-  private leaving = new Set<Promise<void>>();
-  private full: StoreError | null = null;
-  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly queue: WriteQueue;
   private failed = false;
   private closed = false;
-  private readonly stopLeave: () => void;
 
   constructor(
     private readonly store: Pick<ExperimentStore, 'writeCells'>,
@@ -66,7 +57,30 @@ export class Recorder {
       leave?: (flush: () => void) => () => void;
     },
   ) {
-    this.stopLeave = (opts.leave ?? onPageLeave)(() => this.writeNow());
+    this.queue = new WriteQueue(
+      {
+        pending: () => this.job().length > 0,
+        write: async (leaving) => {
+          const sent = this.job();
+          this.landed(sent, await this.store.writeCells(this.id, sent));
+          if (!leaving) this.opts.onWritten?.();
+        },
+        full: (_, ms) => {
+          const steps = [...this.pending.values()].reduce((n, p) => n + p.frames.length, 0);
+          this.opts.onError(`Browser storage is full: the frames stored so far stay whole; ${steps} step(s) wait in this tab and are stored as soon as there is space (next try in ${Math.round(ms / 1000)} s). Free space in the Runs panel (delete old runs or their weights).`);
+        },
+        recovered: () => this.opts.onError(''),
+        failed: (e) => {
+          this.failed = true;
+          this.opts.onError(`${e.message} Recording stopped; training goes on unstored.`);
+        },
+      },
+      { doing: 'recording the experiment', retryMs: opts.retryMs, leave: opts.leave },
+    );
+  }
+
+  private kick(): void {
+    this.queue.kick();
   }
 
   private cell(index: number): Pending {
@@ -145,85 +159,22 @@ export class Recorder {
     }
   }
 
-  /** One write at a time; what arrives meanwhile goes in the next one. */
-  private kick(): void {
-    if (this.inFlight || this.full || this.failed) return;
-    const sent = this.job();
-    if (!sent.length) return;
-    const write = this.store.writeCells(this.id, sent).then(
-      (result) => {
-        this.landed(sent, result);
-        this.opts.onWritten?.();
-      },
-      (e: unknown) => this.fail(e),
-    );
-    this.inFlight = write;
-    void write.finally(() => {
-      this.inFlight = null;
-      this.kick();
-    });
-  }
-
-  /** The page is hidden or going away: write everything not stored yet now, next to a write in flight. */
-  private writeNow(): void {
-    if (this.failed) return;
-    const sent = this.job();
-    if (!sent.length) return;
-    const write = this.store.writeCells(this.id, sent).then(
-      (result) => this.landed(sent, result),
-      () => undefined, // the regular write reports failures
-    );
-    this.leaving.add(write);
-    void write.finally(() => {
-      this.leaving.delete(write);
-      this.kick();
-    });
-  }
-
-  private fail(e: unknown): void {
-    const err = storeError(e, 'recording the experiment');
-    if (err.kind !== 'quota') {
-      this.failed = true;
-      this.opts.onError(`${err.message} Recording stopped; training goes on unstored.`);
-      return;
-    }
-    this.full = err;
-    const ms = this.opts.retryMs ?? RETRY_MS;
-    const steps = [...this.pending.values()].reduce((n, p) => n + p.frames.length, 0);
-    this.opts.onError(`Browser storage is full: the frames stored so far stay whole; ${steps} step(s) wait in this tab and are stored as soon as there is space (next try in ${Math.round(ms / 1000)} s). Free space in the Runs panel (delete old runs or their weights).`);
-    if (!this.closed) this.retryTimer = setTimeout(() => this.retry(), ms);
-  }
-
   /** Try the pending writes again now (after a full disk). */
   retry(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    if (!this.full) return;
-    this.full = null;
-    this.kick();
-    void this.written().then(() => {
-      if (!this.full && !this.failed) this.opts.onError('');
-    });
-  }
-
-  /** Resolves when no write is in flight (every write started so far, and those they led to, settled). */
-  private async written(): Promise<void> {
-    while (this.inFlight || this.leaving.size) await Promise.all([this.inFlight, ...this.leaving]);
+    this.queue.retry();
   }
 
   /** Resolves when everything handed over so far (weights being read too) is written, waits for space, or failed. */
   async flush(): Promise<void> {
     while (this.fetching.size) await Promise.all(this.fetching.values());
-    await this.written();
+    await this.queue.written();
   }
 
   /** End the recording: what was handed over is written first; nothing is written after this resolves. */
   async close(): Promise<void> {
     this.closed = true;
-    this.stopLeave();
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
+    this.queue.close();
     // weights still being read are dropped (the worker is going): only the writes are awaited
-    await this.written();
+    await this.queue.written();
   }
 }
