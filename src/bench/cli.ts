@@ -10,6 +10,9 @@
 // --import: peak memory of `npm run import` on generated verl runs (import-memory.ts; --import-mb
 // total size of the longest run, default 200; --import-steps step counts, default 30,120;
 // --import-heap-mb the child's V8 heap limit, default 64: a bounded import fits it at any length).
+// --follow: the run follower on a verl folder written step by step (follow.ts): latency from a step
+// file written to its frame (--follow-samples per step, default 1,152) and RSS over --follow-steps
+// steps (default 1,000).
 // --only jobs: `npm run experiment -- --all` with --jobs 1 against --jobs N interleaved (jobs.ts;
 // --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 4, --jobs-steps default 10,
 // --estimate-cores default 8).
@@ -22,7 +25,7 @@ const { values: v } = (() => {
     return parseFlags(process.argv.slice(2), {
       help: { type: 'boolean', short: 'h' }, browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
       reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
-      threads: { type: 'string' }, import: { type: 'boolean' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' },
+      threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' },
       only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' },
     });
   } catch (e) {
@@ -65,6 +68,11 @@ async function main() {
     return;
   }
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();
+  if (v.follow) {
+    const { runFollowBench } = await import('./follow');
+    console.log(JSON.stringify(await runFollowBench({ steps: wholeNumber('--follow-steps', v['follow-steps'], 2) ?? 1000, samples: wholeNumber('--follow-samples', v['follow-samples'], 1) ?? 1152 }), null, 2));
+    return;
+  }
   if (v.import) {
     const { runImportBench } = await import('./import-memory');
     const stepCounts = (v['import-steps'] ?? '30,120').split(',').map((s) => wholeNumber('--import-steps', s, 1)!);

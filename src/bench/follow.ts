@@ -1,0 +1,68 @@
+// `npm run bench -- --follow`: the run follower (src/core/import/follow/) on a verl rollout folder
+// written step by step in a temp directory, read through the CLI's Node folder (src/cli/watch/node-fs.ts).
+//   latency: a step file of --follow-samples lines (default 1,152) written whole, then polled every
+//     50 ms with the follower's default settle time (500 ms: a verl file with no later step is whole
+//     once it ends with a newline and holds still that long): ms from the write to its frame, and
+//     the ms of the poll that read and measured it;
+//   memory: --follow-steps steps (default 1,000) followed as a trainer writes them (each step
+//     complete when the next one's file appears), RSS sampled after every step: peak and last.
+// Samples are the shipped verl example's lines, cycled, with the step renumbered.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RunFollower, parseBehaviorRuleSet, parseStatesSpec } from '../core/import/index';
+import { nodeRegexEngine } from '../io/regex/node';
+import { nodeFolder } from '../cli/watch/node-fs';
+
+const EXAMPLES = join(import.meta.dirname, '../../public/examples');
+
+function stepText(lines: readonly string[], step: number, n: number): string {
+  let out = '';
+  for (let i = 0; i < n; i++) out += `${lines[(step * 7 + i) % lines.length].replace(/"step":\d+/, `"step":${step}`)}\n`;
+  return out;
+}
+
+export async function runFollowBench(opts: { steps: number; samples: number }) {
+  const dir = mkdtempSync(join(tmpdir(), 'invlab-follow-'));
+  const lines = readdirSync(join(EXAMPLES, 'verl')).flatMap((f) => readFileSync(join(EXAMPLES, 'verl', f), 'utf8').split('\n').filter(Boolean));
+  const spec = {
+    states: parseStatesSpec(JSON.parse(readFileSync(join(EXAMPLES, 'states.json'), 'utf8'))),
+    behaviors: parseBehaviorRuleSet(JSON.parse(readFileSync(join(EXAMPLES, 'behaviors-regex.json'), 'utf8'))),
+    eps: 0.05,
+  };
+  let frames = 0;
+  let lastStep = -1;
+  const follower = new RunFollower(nodeFolder(dir), { format: 'verl', spec, regex: nodeRegexEngine() }, { frame: (f) => ((frames++), (lastStep = f.step)), notice: () => undefined });
+  try {
+    // latency: step 1 alone, whole
+    writeFileSync(join(dir, '1.jsonl'), stepText(lines, 1, opts.samples));
+    const t0 = performance.now();
+    let readMs = 0;
+    while (lastStep !== 1) {
+      const a = performance.now();
+      await follower.poll();
+      if (lastStep === 1) readMs = performance.now() - a;
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    const latencyMs = performance.now() - t0;
+    // memory: the rest of the run, each step complete when the next file appears
+    let peak = process.memoryUsage().rss;
+    const start = performance.now();
+    for (let step = 2; step <= opts.steps; step++) {
+      writeFileSync(join(dir, `${step}.jsonl`), stepText(lines, step, opts.samples));
+      await follower.poll();
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    await follower.finish();
+    const mb = (x: number) => Math.round((x / 2 ** 20) * 10) / 10;
+    return {
+      follow: {
+        samplesPerStep: opts.samples,
+        latency: { stepWrittenToFrameMs: Math.round(latencyMs), readAndMeasureMs: Math.round(readMs), settleMs: 500, pollMs: 50, limitMs: 1000, ok: latencyMs < 1000 },
+        memory: { steps: opts.steps, frames, peakRssMb: mb(peak), lastRssMb: mb(process.memoryUsage().rss), openStepsAtEnd: follower.openSteps, limitMb: 200, ok: mb(peak) <= 200, secondsPerStep: Math.round((performance.now() - start) / (opts.steps - 1)) / 1000 },
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
