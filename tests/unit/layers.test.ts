@@ -101,10 +101,12 @@ describe('layers', () => {
     const top = readdirSync(join(ROOT, 'src/core')).filter((f) => f !== 'README.md' && !f.endsWith('.test.ts')).map((f) => (statSync(join(ROOT, 'src/core', f)).isDirectory() ? `${f}/` : f));
     expect(top.filter((f) => !listed.has(f))).toEqual([]);
     expect([...listed].filter((f) => !top.includes(f))).toEqual([]);
-    // every `name.ts` a row names is a file in that row's folder
+    // every `name.ts` a row names is a file in that row's folder (or a folder inside it)
+    const under = (dir: string): string[] => readdirSync(join(ROOT, dir)).flatMap((f) => (statSync(join(ROOT, dir, f)).isDirectory() ? under(join(dir, f)) : [join(dir, f)]));
     const missing = rows.flatMap(([, entry, text]) => [...text.matchAll(/`([\w./-]+\.(?:ts|json))`/g)].map((m) => m[1]).filter((f) => {
       const dir = entry.endsWith('/') ? join('src/core', entry) : 'src/core';
-      return ![join(dir, f), join('src/core', f)].some((p) => existsSync(join(ROOT, p)) || (p.includes('*') && existsSync(join(ROOT, dirname(p)))));
+      if (existsSync(join(ROOT, dir, f)) || existsSync(join(ROOT, 'src/core', f))) return false;
+      return dir === 'src/core' || !under(dir).some((p) => p.endsWith(`/${f}`) || (f.includes('*') && dirname(p).endsWith(`/${dirname(f)}`)));
     }).map((f) => `${entry}: ${f}`));
     expect(missing).toEqual([]);
   });
