@@ -6,7 +6,8 @@
 // --long-steps N (a long run of the lab page: pause latency and heap after N steps at max speed,
 // default 5,000; 0 skips it; --long-every N: pause and read the heap every N steps, default 1,000;
 // --reps 0 skips the engine part). Without --browser, --backend webgpu runs the engine on WebGPU in
-// Node (Dawn; webgpu.ts: parity against WASM, ensembles --ensemble-ps 1,8,32,64; --quick).
+// Node (Dawn; webgpu.ts: parity against WASM, ensembles --ensemble-ps 1,8,32,64; --quick; --costs-only:
+// the kernel counts per phase alone).
 // --import: peak memory of `npm run import` on generated verl runs (import-memory.ts; --import-mb
 // total size of the longest run, default 200; --import-steps step counts, default 30,120;
 // --import-heap-mb the child's V8 heap limit, default 64: a bounded import fits it at any length).
@@ -25,7 +26,7 @@ const { values: v } = (() => {
     return parseFlags(process.argv.slice(2), {
       help: { type: 'boolean', short: 'h' }, browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
       reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
-      threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' },
+      threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
       only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' },
     });
   } catch (e) {
@@ -49,7 +50,7 @@ async function webgpuInNode(): Promise<void> {
   if (code !== null) process.exit(code);
   const ps = v['ensemble-ps']?.split(',').map((p) => wholeNumber('--ensemble-ps', p, 1)!);
   const quick = v.quick === true;
-  const result = await runWebgpuBench({ quick, reps: wholeNumber('--reps', v.reps) ?? (quick ? 1 : 20), leakSteps: wholeNumber('--leak-steps', v['leak-steps']) ?? (quick ? 0 : 500), ps });
+  const result = await runWebgpuBench({ quick, costsOnly: v['costs-only'] === true, reps: wholeNumber('--reps', v.reps) ?? (quick ? 1 : 20), leakSteps: wholeNumber('--leak-steps', v['leak-steps']) ?? (quick ? 0 : 500), ps });
   console.log(JSON.stringify(result, null, 2));
   // Dawn's teardown can keep the process alive for minutes after the work is done
   process.exit(0);

@@ -8,20 +8,26 @@ import type { PolicyShape, PpoHyper, SampleRequest, ScoreRequest, SftBatch, Trai
 import { Run } from '../core/loop';
 import { policyShape } from '../core/pretrain';
 import { Rng } from '../core/rng';
-import type { OutputLayout } from '../model/graphs';
+import type { Graph } from '../graph/builder';
+import { buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, type OutputLayout } from '../model/graphs';
 import { initParams, paramLayout } from '../model/layout';
 import { interleaved } from './timing';
 import type { GpuCalls } from '../engine/node-webgpu';
 import { OrtEngine } from '../engine/ort-engine';
 import { OrtPopulation, type Backend, type OrtModule } from '../engine/ort-population';
-import type { RunCosts } from '../engine/run-costs';
+import { sortedCounts, type RunCosts } from '../engine/run-costs';
 
 export interface GpuCounter {
   read(): GpuCalls;
   reset(): void;
 }
 
-export type PhaseCosts = RunCosts & { gpu?: GpuCalls };
+/**
+ * One call's counts, and the ONNX nodes of the phase's graph per op type as built (before
+ * onnxruntime's own optimizations; Reshape, Unsqueeze and Shape run no kernel). On WebGPU `gpu.kernels`
+ * is what ran: dispatches per kernel as onnxruntime names its programs.
+ */
+export type PhaseCosts = RunCosts & { gpu?: GpuCalls; graph_nodes: Record<string, number> };
 
 export interface Costs {
   train_step: PhaseCosts;
@@ -51,7 +57,7 @@ export interface Workload {
   sft: { batch: SftBatch; hyper: PpoHyper };
 }
 
-async function workload(pop: OrtPopulation, B: number): Promise<Workload> {
+export async function workload(pop: OrtPopulation, B: number): Promise<Workload> {
   const T = pop.shape.context;
   const W = T - 1;
   const rng = new Rng(2);
@@ -70,21 +76,31 @@ async function workload(pop: OrtPopulation, B: number): Promise<Workload> {
 }
 
 /** The counts of ONE call (after a warm-up call: first runs allocate and compile). */
-async function countOne(pop: OrtPopulation, gpu: GpuCounter | undefined, f: () => Promise<unknown>): Promise<PhaseCosts> {
+async function countOne(pop: OrtPopulation, gpu: GpuCounter | undefined, graph: Graph, f: () => Promise<unknown>): Promise<PhaseCosts> {
   await f();
   pop.costs.reset();
   gpu?.reset();
   await f();
   const { phases: _phases, ...run } = pop.costs.read();
-  return gpu ? { ...run, gpu: gpu.read() } : run;
+  const graph_nodes = nodeCounts(graph);
+  return gpu ? { ...run, gpu: gpu.read(), graph_nodes } : { ...run, graph_nodes };
+}
+
+/** ONNX nodes per op type (graph outputs' Identity nodes left out), largest count first. */
+export function nodeCounts(g: Graph): Record<string, number> {
+  const out = new Map<string, number>();
+  const outputs = new Set(g.outputs.map((o) => o.tensor));
+  for (const n of g.nodes) if (!n.outputs.some((t) => outputs.has(t))) out.set(n.op, (out.get(n.op) ?? 0) + 1);
+  return sortedCounts(Object.fromEntries(out));
 }
 
 export async function phaseCosts(pop: OrtPopulation, w: Workload, gpu?: GpuCounter): Promise<Costs> {
+  const { layout, size: P, outputs } = pop;
   return {
-    train_step: await countOne(pop, gpu, () => pop.trainStep([w.train])),
-    sample_pass: await countOne(pop, gpu, () => pop.sample([w.sample])),
-    score_pass: await countOne(pop, gpu, () => pop.score([w.score])),
-    sft_step: await countOne(pop, gpu, () => pop.sftStep([w.sft])),
+    train_step: await countOne(pop, gpu, buildTrainGraph(layout, P, 'float32', outputs), () => pop.trainStep([w.train])),
+    sample_pass: await countOne(pop, gpu, buildGenerateGraph(layout, true, P, 'float32', outputs), () => pop.sample([w.sample])),
+    score_pass: await countOne(pop, gpu, buildScoreGraph(layout, P, 'float32', outputs), () => pop.score([w.score])),
+    sft_step: await countOne(pop, gpu, buildSftGraph(layout, P), () => pop.sftStep([w.sft])),
   };
 }
 
@@ -138,4 +154,22 @@ export async function loopStepCosts(ort: OrtModule, backend: Backend, steps: num
     steps,
     per_step: { ...mean(all), phases: Object.fromEntries(Object.entries(phases).map(([k, c]) => [k, mean(c!)])) },
   };
+}
+
+/**
+ * Kernels of one default lab step from the phases' counts: two sampling passes (the serve round and
+ * the behavior measure), the π_old score and the train step (`loop_step` counts the runs).
+ */
+export function labStepDispatches(c: Costs): number | undefined {
+  const d = (p: PhaseCosts) => p.gpu?.dispatches;
+  const [sample, score, train] = [d(c.sample_pass), d(c.score_pass), d(c.train_step)];
+  return sample === undefined || score === undefined || train === undefined ? undefined : 2 * sample + score + train;
+}
+
+/** Only the counts (`--costs-only`): one population, one warm-up and one counted call per phase. */
+export async function costsOnly(ort: OrtModule, backend: Backend, shape: PolicyShape, B: number, gpu?: GpuCounter) {
+  const pop = await OrtPopulation.create(ort, shape, { backend, seed: 1, weights: initParams(paramLayout(shape), 1) });
+  const costs = await phaseCosts(pop, await workload(pop, B), gpu);
+  await pop.dispose();
+  return { model: { ...shape, batch: B }, costs, lab_step_dispatches: labStepDispatches(costs) };
 }

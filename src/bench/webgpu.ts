@@ -3,11 +3,12 @@
 // done here on first use). Same JSON keys as the WASM bench plus `backend`, `adapter`, `parity`
 // (against WASM on the same weights) and `ensembles_vs_wasm` (P = 1, 8, 32, 64 interleaved with
 // WASM). --quick: a tiny model, P = 1 and 2, one rep — a correctness run on SwiftShader.
+// --costs-only: the `costs` of one call per phase and `lab_step_dispatches` (minutes, not a quarter hour).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ensembleSweep, parity } from './backends';
 import { runBenchmark, REFERENCE_BATCH, REFERENCE_SHAPE } from './engine';
-import { loopStepCosts } from './costs';
+import { costsOnly, loopStepCosts } from './costs';
 import { WEBGPU_INSTALL_DIR, loadNodeWebgpu } from '../engine/node-webgpu';
 import type { PolicyShape } from '../core/engine';
 
@@ -22,6 +23,8 @@ export interface WebgpuBenchOptions {
   leakSteps: number;
   /** Ensemble sizes of the sweep (default 1, 8, 32, 64; --quick 1, 2). */
   ps?: number[];
+  /** --costs-only: the per-phase counts (dispatches per kernel, graph nodes per op type) and nothing else. */
+  costsOnly?: boolean;
 }
 
 /** The bench-only install, made on first use from its own lock (kept out of the lab's dependencies). */
@@ -56,6 +59,14 @@ export async function runWebgpuBench(o: WebgpuBenchOptions) {
   ensureWebgpuInstall(log);
   const t0 = performance.now();
   const wg = await loadNodeWebgpu();
+  if (o.costsOnly) {
+    try {
+      const counts = await costsOnly(wg.ort, 'webgpu', o.quick ? QUICK_SHAPE : REFERENCE_SHAPE, o.quick ? QUICK_BATCH : REFERENCE_BATCH, wg.gpuCalls);
+      return { backend: 'webgpu', adapter: wg.adapter.name, quick: o.quick, costs_only: true, ...counts, node: process.version, wall_s: (performance.now() - t0) / 1000 };
+    } finally {
+      wg.close();
+    }
+  }
   const { ort: wasm } = await import('../engine/node');
   log(`adapter: ${wg.adapter.name}${wg.adapter.software ? ' (software: correctness only, never a speed claim)' : ''}`);
   const shape = o.quick ? QUICK_SHAPE : REFERENCE_SHAPE;

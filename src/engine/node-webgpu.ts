@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { adapterName, isSoftwareAdapter, type GpuAdapterInfo } from './backend-choice';
 import type { OrtModule } from './ort-population';
+import { sortedCounts } from './run-costs';
 
 /** Where the bench-only install lives (its own package.json and lock). */
 export const WEBGPU_INSTALL_DIR = fileURLToPath(new URL('../../bench/webgpu/', import.meta.url));
@@ -28,6 +29,8 @@ export interface GpuCalls {
   writes: number;
   write_bytes: number;
   copies: number;
+  /** Dispatches per kernel: the label onnxruntime gives each compute pipeline (its program's name, e.g. MatMul, LayerNorm). */
+  kernels: Record<string, number>;
 }
 
 export interface NodeWebgpu {
@@ -81,27 +84,54 @@ export async function loadNodeWebgpu(): Promise<NodeWebgpu> {
   const ort = (await import(pathToFileURL(ortFile).href)) as OrtModule;
   const fallback = adapter.isFallbackAdapter ?? false;
   return {
-    ort, gpuCalls: { read: () => ({ ...calls.count }), reset: calls.reset },
+    ort, gpuCalls: { read: () => ({ ...calls.count, kernels: sortedCounts(calls.count.kernels) }), reset: calls.reset },
     adapter: { name: adapterName(info), software: isSoftwareAdapter(info, fallback) }, close: () => clearInterval(keepAlive),
   };
 }
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 
-/** Counts dispatches, submits, maps and copies by wrapping Dawn's prototypes (writes: in shim 2). */
+type Counted = Exclude<keyof GpuCalls, 'kernels'>;
+
+/**
+ * Counts dispatches (in all and per kernel), submits, maps and copies by wrapping Dawn's prototypes
+ * (writes: in shim 2). A dispatch is attributed to the label of the pipeline last set on its pass.
+ */
 function countCalls(globals: Record<string, unknown>) {
-  const zero = (): GpuCalls => ({ dispatches: 0, submits: 0, maps: 0, writes: 0, write_bytes: 0, copies: 0 });
+  const zero = (): GpuCalls => ({ dispatches: 0, submits: 0, maps: 0, writes: 0, write_bytes: 0, copies: 0, kernels: {} });
   const calls = { count: zero(), reset: () => Object.assign(calls.count, zero()) };
-  const wrap = (cls: string, method: string, key: keyof GpuCalls) => {
-    const proto = (globals[cls] as { prototype: Record<string, Method> }).prototype;
-    const inner = proto[method];
-    proto[method] = function (this: unknown, ...args: unknown[]) {
+  const proto = (cls: string) => (globals[cls] as { prototype: Record<string, Method> }).prototype;
+  const wrap = (cls: string, method: string, key: Counted, also?: (args: unknown[]) => void) => {
+    const inner = proto(cls)[method];
+    proto(cls)[method] = function (this: unknown, ...args: unknown[]) {
       calls.count[key]++;
+      also?.(args);
       return inner.apply(this, args);
     };
   };
-  wrap('GPUComputePassEncoder', 'dispatchWorkgroups', 'dispatches');
-  wrap('GPUComputePassEncoder', 'dispatchWorkgroupsIndirect', 'dispatches');
+  const labels = new WeakMap<object, string>();
+  const device = proto('GPUDevice');
+  for (const method of ['createComputePipeline', 'createComputePipelineAsync']) {
+    const inner = device[method];
+    device[method] = function (this: unknown, ...args: unknown[]) {
+      // onnxruntime names the shader module after its program (the pipeline itself may have no label)
+      const desc = args[0] as { label?: string; compute?: { module?: { label?: string } } } | undefined;
+      const label = desc?.label || desc?.compute?.module?.label || '(unlabeled)';
+      const made = inner.apply(this, args) as object | PromiseLike<object>;
+      if (typeof (made as PromiseLike<object>).then === 'function') return (made as PromiseLike<object>).then((p) => (labels.set(p, label), p));
+      labels.set(made as object, label);
+      return made;
+    };
+  }
+  let current = '(none)';
+  const setPipeline = proto('GPUComputePassEncoder').setPipeline;
+  proto('GPUComputePassEncoder').setPipeline = function (this: unknown, ...args: unknown[]) {
+    current = labels.get(args[0] as object) ?? '(unlabeled)';
+    return setPipeline.apply(this, args);
+  };
+  const perKernel = () => (calls.count.kernels[current] = (calls.count.kernels[current] ?? 0) + 1);
+  wrap('GPUComputePassEncoder', 'dispatchWorkgroups', 'dispatches', perKernel);
+  wrap('GPUComputePassEncoder', 'dispatchWorkgroupsIndirect', 'dispatches', perKernel);
   wrap('GPUQueue', 'submit', 'submits');
   wrap('GPUBuffer', 'mapAsync', 'maps');
   wrap('GPUCommandEncoder', 'copyBufferToBuffer', 'copies');

@@ -11,6 +11,9 @@ export interface RunCosts {
   readback_bytes: number;
 }
 
+/** Counts by name, largest first (ties by name). */
+export const sortedCounts = (c: Record<string, number>) => Object.fromEntries(Object.entries(c).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+
 export type Phase = 'generate' | 'score' | 'train' | 'sft';
 
 const zero = (): RunCosts => ({ runs: 0, uploads: 0, upload_bytes: 0, readbacks: 0, readback_bytes: 0 });

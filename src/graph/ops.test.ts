@@ -28,6 +28,9 @@ const cases: [string, GradCheckInput[], (...xs: Tensor[]) => Tensor][] = [
   ['Abs', [inp([4], 15)], (a) => op.abs(a)],
   ['Min', [inp([5], 16), inp([5], 17)], (a, b) => op.min2(a, b)],
   ['Max (broadcast scalar)', [inp([5], 18), inp([1], 19)], (a, b) => op.max2(a, b)],
+  // at a tie of two slopes the central difference is their mean: the even split
+  ['Max (a tie at 0 splits the gradient evenly)', [{ shape: [3], values: [0, 0.5, -0.5] }], (a) => op.max2(a, op.neg(a))],
+  ['Min (a tie at 0, one side broadcast)', [{ shape: [2, 2], values: [0, 0.3, -0.4, 0.2] }, { shape: [1, 2], values: [0, 0.1] }], (a, b) => op.min2(op.mul(a, 2), b)],
   ['Clip', [inp([6], 20, -2, 2)], (a) => op.clip(a, -0.8, 0.9)],
   ['Where', [inp([2, 3], 21), inp([2, 3], 22)], (a, b) => op.where(op.greater(a, b), a, op.mul(b, 3))],
   ['MatMul 2D', [inp([3, 4], 23), inp([4, 2], 24)], (a, b) => op.matmul(a, b)],

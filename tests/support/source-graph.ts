@@ -141,6 +141,14 @@ export function layeringBreaks(files: readonly Pick<SourceFile, 'path' | 'import
   });
 }
 
+/** "path: N lines" for each file over `fileLines`, "path:line name: N lines" for each function over `functionLines`. */
+export function overBudget(files: readonly SourceFile[], budget: { fileLines: number; functionLines: number }): string[] {
+  return files.flatMap((f) => [
+    ...(f.lines > budget.fileLines ? [`${f.path}: ${f.lines} lines`] : []),
+    ...f.functions.filter((g) => g.lines > budget.functionLines).map((g) => `${f.path}:${g.line} ${g.name}: ${g.lines} lines`),
+  ]);
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const files = readSources();
   const fns = files.flatMap((f) => f.functions.filter((g) => g.lines > 80).map((g) => `${f.path}:${g.line} ${g.name} (${g.lines} lines)`));

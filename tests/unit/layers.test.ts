@@ -2,14 +2,15 @@
 // way"): imports go one way (src/core imports nothing outside it; every other layer only the core and
 // the layers below it); no import cycle except the documented one in src/graph/ops; onnxruntime-web
 // is imported only in src/engine; production code (src/, workers/, outside *.test.ts) never imports
-// tests/ (not even a type, not even lazily); the map in src/core/README.md names real files and
+// tests/ (not even a type, not even lazily); no source file over 400 lines, no function over 80
+// (besides a listed few that may only shrink); the map in src/core/README.md names real files and
 // every entry of src/core; the shipped build has no test fixture pages.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveConfig } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { importCycles, layeringBreaks, readSources } from '../support/source-graph';
+import { importCycles, layeringBreaks, overBudget, readSources } from '../support/source-graph';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -39,8 +40,38 @@ const CYCLES_TO_REMOVE: string[][] = [
   ['src/core/import/follow/follower.ts', 'src/core/import/follow/live-files.ts', 'src/core/import/follow/step-files.ts'],
 ];
 
+/**
+ * Over the line budgets still, each at the length it has now (it may shrink, not grow): the areas of
+ * changes in flight. An entry back under the budget must leave the list.
+ */
+const OVER_BUDGET: readonly string[] = [
+  // the run controls' redesign (issue 23 §1)
+  'src/core/run/session.ts: 401 lines',
+  // following a run live (src/core/import/follow), new
+  'src/cli/watch.ts:46 main: 95 lines',
+];
+
 describe('layers', () => {
   const sources = readSources();
+  it('line budgets: no source file over 400 lines, no function over 80 (besides the listed ones, which only shrink)', () => {
+    // an entry's key: the file and the function's name (its line moves as the file changes)
+    const key = (e: string) => e.replace(/: \d+ lines$/, '').replace(/:\d+ /, ' ');
+    const length = (e: string) => Number(/(\d+) lines$/.exec(e)![1]);
+    const allowed = new Map(OVER_BUDGET.map((e) => [key(e), length(e)]));
+    const over = overBudget(sources, { fileLines: 400, functionLines: 80 });
+    expect(over.filter((e) => !(length(e) <= (allowed.get(key(e)) ?? -1)))).toEqual([]);
+    const stillOver = new Set(over.map(key));
+    expect(OVER_BUDGET.filter((e) => !stillOver.has(key(e)))).toEqual([]);
+    expect(sources.reduce((n, f) => n + f.functions.length, 0)).toBeGreaterThan(1000);
+  });
+  it('the budget rule sees a long file and a long function, in .ts and in a Svelte script', () => {
+    const f = (path: string, lines: number, fns: [string, number][]) => ({ path, lines, imports: [], functions: fns.map(([name, n], i) => ({ name, line: i + 1, lines: n })) });
+    expect(overBudget([f('src/a.ts', 401, [['run', 81], ['ok', 80]]), f('src/b.svelte', 400, [['(anonymous)', 120]])], { fileLines: 400, functionLines: 80 })).toEqual([
+      'src/a.ts: 401 lines',
+      'src/a.ts:1 run: 81 lines',
+      'src/b.svelte:1 (anonymous): 120 lines',
+    ]);
+  });
   it('imports go one way: src/core imports only src/core; every other layer the core and the layers below it', () => {
     expect(sources.length).toBeGreaterThan(200);
     expect(sources.reduce((n, f) => n + f.imports.length, 0)).toBeGreaterThan(1000);
@@ -70,10 +101,12 @@ describe('layers', () => {
     const top = readdirSync(join(ROOT, 'src/core')).filter((f) => f !== 'README.md' && !f.endsWith('.test.ts')).map((f) => (statSync(join(ROOT, 'src/core', f)).isDirectory() ? `${f}/` : f));
     expect(top.filter((f) => !listed.has(f))).toEqual([]);
     expect([...listed].filter((f) => !top.includes(f))).toEqual([]);
-    // every `name.ts` a row names is a file in that row's folder
+    // every `name.ts` a row names is a file in that row's folder (or a folder inside it)
+    const under = (dir: string): string[] => readdirSync(join(ROOT, dir)).flatMap((f) => (statSync(join(ROOT, dir, f)).isDirectory() ? under(join(dir, f)) : [join(dir, f)]));
     const missing = rows.flatMap(([, entry, text]) => [...text.matchAll(/`([\w./-]+\.(?:ts|json))`/g)].map((m) => m[1]).filter((f) => {
       const dir = entry.endsWith('/') ? join('src/core', entry) : 'src/core';
-      return ![join(dir, f), join('src/core', f)].some((p) => existsSync(join(ROOT, p)) || (p.includes('*') && existsSync(join(ROOT, dirname(p)))));
+      if (existsSync(join(ROOT, dir, f)) || existsSync(join(ROOT, 'src/core', f))) return false;
+      return dir === 'src/core' || !under(dir).some((p) => p.endsWith(`/${f}`) || (f.includes('*') && dirname(p).endsWith(`/${dirname(f)}`)));
     }).map((f) => `${entry}: ${f}`));
     expect(missing).toEqual([]);
   });

@@ -47,6 +47,8 @@ export interface LaunchedBrowser {
   console: string[];
   /** `status url` of every HTTP response with status >= 400 (favicon.ico excluded). */
   httpErrors: string[];
+  /** The profile directory (it names the browser's processes: process-memory.ts). */
+  userDataDir: string;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,7 @@ export async function launchChromium(
     errors,
     console: consoleLines,
     httpErrors,
+    userDataDir,
     async close() {
       await context.close().catch(() => undefined);
       rmSync(userDataDir, { recursive: true, force: true });

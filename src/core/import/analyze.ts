@@ -95,6 +95,8 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
   }
   const { m, r } = run;
   m.reward?.check();
+  const renamed = [...m.states.names.describe('state'), ...m.behaviors.names.describe('behavior')].map((message) => ({ file: '', line: 0, message }));
+  if (renamed.length) Object.assign(r, { issues: [...renamed, ...r.issues], issuesTotal: r.issuesTotal + renamed.length });
   const frames = m.frames();
   const stateNames = [...new Set(frames.flatMap((f) => Object.keys(f.scalars).filter((k) => k.startsWith('support/behavior_entropy/')).map((k) => k.slice(25))))];
   return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind(), stepOrder, reward: describeReward(spec.reward) };

@@ -83,11 +83,11 @@ defineGrad('Tanh', ({ outputs: [y] }, [dy]) => [() => mul(dy, sub(1, mul(y, y)))
 defineGrad('Abs', ({ inputs: [x] }, [dy]) => [() => mul(dy, sub(mask(greater(x, 0), x), mask(less(x, 0), x)))]);
 defineGrad('Identity', (node, [dy]) => [node.meta?.stop ? null : () => dy]);
 defineGrad('Cast', ({ inputs: [x], outputs: [y] }, [dy]) => [x.isFloat && y.isFloat ? () => cast(dy, x.dtype) : null]);
-defineGrad('Min', ({ inputs: [a, b], outputs: [y] }, [dy]) => minMaxGrad(a, b, y, dy));
-defineGrad('Max', ({ inputs: [a, b], outputs: [y] }, [dy]) => minMaxGrad(a, b, y, dy));
-defineGrad('Clip', ({ inputs: [x, lo, hi] }, [dy]) => [
-  // Gradient passes where lo ≤ x ≤ hi (inclusive, like most frameworks).
-  () => mul(dy, mask(and(binary('GreaterOrEqual', x, lo, 'bool'), binary('LessOrEqual', x, hi, 'bool')), x)),
+defineGrad('Min', ({ inputs: [a, b] }, [dy]) => minMaxGrad(a, b, dy, less));
+defineGrad('Max', ({ inputs: [a, b] }, [dy]) => minMaxGrad(a, b, dy, greater));
+defineGrad('Clip', ({ inputs: [x], outputs: [y] }, [dy]) => [
+  // Gradient passes where lo ≤ x ≤ hi (inclusive, like most frameworks): where clip(x) = x.
+  () => where(equal(y, x), dy, 0),
   null,
   null,
 ]);
@@ -97,11 +97,13 @@ defineGrad('Where', ({ inputs: [c, a, b] }, [dy]) => [
   () => sameShape(where(c, 0, dy), b),
 ]);
 
-function minMaxGrad(a: Tensor, b: Tensor, y: Tensor, dy: Tensor): GradThunk[] {
-  // The selected operand gets the gradient; exact ties split it evenly.
-  const share = (self: Tensor, other: Tensor) => {
-    const hit = mask(equal(self, y), y);
-    return mul(dy, div(hit, add(hit, mask(equal(other, y), y))));
-  };
-  return [() => sameShape(share(a, b), a), () => sameShape(share(b, a), b)];
+/**
+ * The selected operand gets the gradient and exact ties split it evenly: a's share is dy where a
+ * wins (`wins(a, b)`: a > b for Max, a < b for Min), dy / 2 at a tie, else 0; b's is the rest
+ * (dy − a's share: exact, as both shares are dy, dy / 2 or 0). Five kernels for a, one more for b.
+ */
+function minMaxGrad(a: Tensor, b: Tensor, dy: Tensor, wins: (p: Tensor, q: Tensor) => Tensor): GradThunk[] {
+  let share: Tensor | undefined;
+  const ofA = () => (share ??= where(equal(a, b), mul(dy, 0.5), where(wins(a, b), dy, 0)));
+  return [() => sameShape(ofA(), a), () => sameShape(sub(dy, ofA()), b)];
 }

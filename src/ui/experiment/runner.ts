@@ -1,5 +1,5 @@
 /**
- * Where experiment cells train: as many workers as the machine has cores
+ * Where experiment cells train: as many workers as the machine has cores (at most MAX_PAGE_WORKERS)
  * (`navigator.hardwareConcurrency`), each training its cells in lockstep as one population
  * (src/core/run/population.ts). Which cells go to which worker is the core's rule, shared with the
  * CLI's --jobs (src/core/experiment/jobs.ts): a variant's seeds per group (one model shape), split
@@ -14,9 +14,16 @@ export interface CellRunnerOptions {
   prefer: BackendPreference;
   baseUrl: string;
   pretrainSteps?: number;
-  /** Workers at most (default: navigator.hardwareConcurrency). */
+  /** Workers at most (default: navigator.hardwareConcurrency, at most MAX_PAGE_WORKERS). */
   workers?: number;
 }
+
+/**
+ * A worker holds one engine (or population) of its own: about 350–400 MB for the default model on
+ * WASM (peak RSS of a `--jobs` worker, docs/performance.md). Eight of them (~3 GB) is as far as the
+ * page goes on a many-core machine; the spare cores become their WASM threads.
+ */
+export const MAX_PAGE_WORKERS = 8;
 
 export interface CellRunnerListener {
   frames(batch: CellFrames[]): void;
@@ -36,7 +43,7 @@ export interface CellRunner {
 
 /** Start the workers of `cells` (their variants group them) and initialise each with its cells. */
 export async function startCellRunner(cells: (CellInit & { variant: number })[], opts: CellRunnerOptions, listener: CellRunnerListener): Promise<CellRunner> {
-  const plan = planWorkers(cells, navigator.hardwareConcurrency || 1, opts.workers);
+  const plan = planWorkers(cells, navigator.hardwareConcurrency || 1, opts.workers ?? Math.min(MAX_PAGE_WORKERS, navigator.hardwareConcurrency || 1));
   const byIndex = new Map(cells.map((c) => [c.index, c]));
   const groups = plan.cells.map((w) => w.map((i) => byIndex.get(i)!));
   const workers = groups.map((_, g) => new Worker(new URL('../../../workers/experiment.worker.ts', import.meta.url), { type: 'module', name: `experiment-${g}` }));

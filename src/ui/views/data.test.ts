@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SampleRecord } from '../../core/gates/sample';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
-import { behaviorsOf, clipShares, funnelStages, ratioBins, scalarSeries, stateSeries, statesOf, supportAt, supportSeries } from './data';
+import { behaviorSampling, behaviorsOf, clipShares, funnelStages, ratioBins, scalarSeries, stateSeries, statesOf, supportAt, supportSeries } from './data';
 
 const frame = (step: number, scalars: Record<string, number>, trace: SampleTrace[] = [], ruleCounts: number[] = []): MetricsFrame => ({
   step, version: step, scalars, series: { 'support/pass_at_k': [], 'support/pass_at_k_base': [], 'gap/ratio_hist': [], 'gate/rule_counts': ruleCounts },
@@ -68,5 +68,14 @@ describe('views/data', () => {
     expect(g[2].parts).toEqual([{ label: 'a', count: 7, kind: 'mask0' }, { label: 'none', count: 3, kind: 'drop' }]);
     expect(st.every((s) => !s.estimated)).toBe(true);
     expect(funnelStages(frame(1, { 'esr/served': 16, 'esr/queued': 16, 'esr/effective_rate': 0.5 }), [])[4]).toMatchObject({ count: 8, estimated: true });
+  });
+});
+
+describe('behaviorSampling', () => {
+  it('an imported run says how many of its samples were counted per state and step, a trained run its Monte Carlo samples', () => {
+    const imported = [frame(1, { 'import/state_samples/math': 32, 'import/state_samples/code': 32 }), frame(2, { 'import/state_samples/math': 32, 'import/state_samples/code': 32 })];
+    expect(behaviorSampling(imported, ['math', 'code'], '64')).toBe('counted from the imported log: 32 samples per state per step');
+    expect(behaviorSampling([frame(1, { 'import/state_samples/a': 12 }), frame(2, { 'import/state_samples/a': 40 })], ['a'], '64')).toBe('counted from the imported log: 12–40 samples per state per step');
+    expect(behaviorSampling([frame(1, { 'support/behavior_entropy/a': 1 })], ['a'], '64')).toBe('Monte Carlo, 64 samples per state');
   });
 });

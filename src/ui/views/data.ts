@@ -38,6 +38,26 @@ export function taskBehaviorCount(task: TaskChoice): number {
   return taskOf(task).behaviors.length;
 }
 
+/**
+ * How the behavior shares were measured, for a caption: an imported run counts its log's samples
+ * (`import/state_samples/<state>` per step: "32 samples per state per step", or a range), a trained
+ * run draws `samples` Monte Carlo samples per state at each measurement. `samples` is the text to
+ * show for the lab's setting (it may be hidden in presenter mode).
+ */
+export function behaviorSampling(frames: readonly MetricsFrame[], states: readonly string[], samples: string): string {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const f of frames)
+    for (const s of states) {
+      const n = f.scalars[`import/state_samples/${s}`];
+      if (typeof n !== 'number') continue;
+      lo = Math.min(lo, n);
+      hi = Math.max(hi, n);
+    }
+  if (lo > hi) return `Monte Carlo, ${samples} samples per state`;
+  return `counted from the imported log: ${lo === hi ? lo : `${lo}–${hi}`} samples per state per step`;
+}
+
 /** Per step, π(b | state) and its recorded standard error for each valid behavior (the marker rule's input). */
 export function behaviorPoints(frames: readonly MetricsFrame[], state: string): Omit<BehaviorPoint, 'tokenEntropy'>[] {
   const beh = behaviorsOf(frames, state).filter((b) => b !== 'invalid');

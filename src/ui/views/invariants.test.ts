@@ -13,4 +13,13 @@ describe('invariant cards', () => {
     const trained = invariantCards([frame({ 'grad/norm': 0.25 })], undefined, makeConfig({}), 'mean');
     expect(trained[1].line).toMatch(/grad\/norm 0\.25/);
   });
+
+  it('panel ① lists only the series the run has (an import has no I(S;B) or best-behavior match); before the first frame every series is listed', () => {
+    const imported = invariantCards([frame({ 'support/behavior_support/all': 2, 'support/behavior_entropy/all': 0.9, 'support/token_entropy': 1.5, 'support/behavior_cond_entropy': 0.9 })], undefined, makeConfig({}), 'mean');
+    const labels = imported[0].panels.flatMap((p) => p.series.map((x) => x.key));
+    expect(labels).toEqual(['support/behavior_support/all', 'support/token_entropy', 'support/behavior_cond_entropy']);
+    expect(imported[0].panels.every((p) => p.series.every((x) => x.points.length > 0))).toBe(true);
+    const empty = invariantCards([], undefined, makeConfig({}), 'mean');
+    expect(empty[0].panels.flatMap((p) => p.series.map((x) => x.key))).toContain('support/behavior_mutual_info');
+  });
 });

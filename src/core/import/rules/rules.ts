@@ -62,6 +62,35 @@ export function safeName(s: string): string {
   return t || '_';
 }
 
+/**
+ * Names for labels, one per label: `safeName` folds whitespace and `/` (a metric key's separator),
+ * so `x y`, `x_y` and `x/y` would become one state or behavior with their samples pooled. The first
+ * label keeps the plain name; a later one that folds onto a taken name gets `~2`, `~3`, … and is
+ * listed in `renamed` (the import says so).
+ */
+export class DistinctNames {
+  #byLabel = new Map<string, string>();
+  #taken = new Map<string, string>();
+  readonly renamed: { label: string; name: string; clashesWith: string }[] = [];
+
+  name(label: string): string {
+    const known = this.#byLabel.get(label);
+    if (known !== undefined) return known;
+    const base = safeName(label);
+    let name = base;
+    for (let k = 2; this.#taken.has(name); k++) name = `${base}~${k}`;
+    if (name !== base) this.renamed.push({ label, name, clashesWith: this.#taken.get(base)! });
+    this.#byLabel.set(label, name);
+    this.#taken.set(name, label);
+    return name;
+  }
+
+  /** One line per renamed label, for the import's issues. */
+  describe(what: 'state' | 'behavior'): string[] {
+    return this.renamed.map((r) => `${what} ${JSON.stringify(r.label)} is named ${JSON.stringify(r.name)}: ${JSON.stringify(r.clashesWith)} already has the name ${JSON.stringify(safeName(r.label))} (whitespace and "/" become "_"); the two are kept apart`);
+  }
+}
+
 export function parseStatesSpec(x: unknown): StatesSpec {
   if (!isObject(x)) throw new Error('states: expected an object like {"kind": "field", "field": "state"}');
   const errs: string[] = [];
@@ -139,6 +168,8 @@ export function parseBehaviorRuleSet(x: unknown): BehaviorRuleSet {
 export class StateClassifier {
   private re: RuleRegex | null;
   private seen = new Map<string, string>();
+  /** The state names, distinct per raw key (labels that differ only in whitespace or "/" stay apart). */
+  readonly names = new DistinctNames();
   /** Template id → an example prompt (first 200 chars), for the preview. */
   readonly examples = new Map<string, string>();
   /** `regex`: the linear-time engine a regex state runs on (src/io/re2.ts in the shells). */
@@ -174,7 +205,7 @@ export class StateClassifier {
     const raw = this.raw(s);
     const known = this.seen.get(raw);
     if (known) return known;
-    const name = this.seen.size < MAX_STATES ? safeName(raw) : 'other';
+    const name = this.seen.size < MAX_STATES ? this.names.name(raw) : 'other';
     this.seen.set(raw, name);
     return name;
   }
@@ -190,6 +221,8 @@ export class BehaviorClassifier {
   private res: (RuleRegex | null)[];
   private exprs: (Expr | null)[];
   readonly fallback: string;
+  /** Behavior names, distinct per label (labels that differ only in whitespace or "/" stay apart). */
+  readonly names = new DistinctNames();
   /** `regex`: the linear-time engine response regexes run on (src/io/re2.ts in the shells). */
   constructor(readonly spec: BehaviorRuleSet, regex?: RegexEngine) {
     this.res = spec.rules.map((r, i) => (r.responseRegex !== undefined ? compileRuleRegex(regex, r.responseRegex, '', `behaviors.rules[${i}].responseRegex (${r.label})`) : null));
@@ -199,16 +232,18 @@ export class BehaviorClassifier {
       if (!p.ok) throw new Error(`behaviors: when: ${p.error.reason}`);
       return p.expr;
     });
-    this.fallback = safeName(spec.fallback);
+    // rule labels first (their order is the legend's), then the fallback
+    for (const r of spec.rules) this.names.name(r.label);
+    this.fallback = this.names.name(spec.fallback);
   }
 
   /** Names in rule order, then the fallback (for a stable legend order). */
   labels(): string[] {
-    return [...new Set([...this.spec.rules.map((r) => safeName(r.label)), this.fallback])];
+    return [...new Set([...this.spec.rules.map((r) => this.names.name(r.label)), this.fallback])];
   }
 
   classify(s: ImportedSample): Classified {
-    if (this.spec.useLogLabel && s.behavior !== null) return { behavior: safeName(s.behavior), rule: -1 };
+    if (this.spec.useLogLabel && s.behavior !== null) return { behavior: this.names.name(s.behavior), rule: -1 };
     let len: number | null = null;
     for (let i = 0; i < this.spec.rules.length; i++) {
       const r = this.spec.rules[i];
@@ -224,7 +259,7 @@ export class BehaviorClassifier {
       if (re && !re.find(s.response, s)) continue;
       const ex = this.exprs[i];
       if (ex && evaluate(ex, ruleRecord(s, len ?? (len = tokensOf(s).length))) !== true) continue;
-      return { behavior: safeName(r.label), rule: i };
+      return { behavior: this.names.name(r.label), rule: i };
     }
     return { behavior: this.fallback, rule: null };
   }
