@@ -63,6 +63,15 @@ describe('npm run import', () => {
     expect(u.stderr).toMatch(/unknown format: the first record has fields \{foo\}; expected one of/);
   });
 
+  it('--reward names the judge\'s score (verl\'s acc) and says so; a bad threshold exits 2', () => {
+    const r = cli(['--format', 'verl', join(EX, 'verl'), '--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-regex.json'), '--reward', 'acc', '--out', join(dir, 'acc.jsonl')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/reward: field acc, token entropy/);
+    const bad = cli([join(EX, 'generic.jsonl'), '--reward', 'reward', '--reward-threshold', '0.2,0.9', '--out', join(dir, 'x.jsonl')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--reward threshold: τ' \(0\.9\) must not be above τ \(0\.2\)/);
+  });
+
   it('--fit-task writes a fitted task spec that validates, prints what the fit could not know, and trains', () => {
     const spec = join(dir, 'fitted.json');
     const r = cli([join(EX, 'verl'), '--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-regex.json'), '--fit-task', spec, '--fit-name', 'verl example']);

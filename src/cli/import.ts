@@ -16,7 +16,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type FormatId, type ImportSource, type MeasureResult, type MeasureSpec, type RewardChoice } from '../core/import/index';
+import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource, type MeasureResult, type MeasureSpec } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { nodeRegexEngine } from '../io/regex/node';
@@ -25,8 +25,9 @@ import { fitFlags, writeFit } from './fit-task';
 import type { FitOptions } from '../core/tasks/fit';
 import { frameLine } from '../core/import/follow/frame-line';
 import { readGateFile } from './gate-args';
+import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 
-const USAGE = 'usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--reward COL[+COL…]] [--reward-threshold τ[,τ\']] [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]';
+const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]`;
 
 const READ_CHUNK = 1 << 18;
 
@@ -77,8 +78,7 @@ const OPTIONS = {
   out: { type: 'string' },
   gate: { type: 'string' },
   eps: { type: 'string', default: '0.05' },
-  reward: { type: 'string' },
-  'reward-threshold': { type: 'string' },
+  ...REWARD_OPTIONS,
   'openclaw-batch': { type: 'string', default: '16' },
   'fit-task': { type: 'string' },
   'fit-base-steps': { type: 'string' },
@@ -115,12 +115,7 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFl
   const batch = parseWholeNumber(v['openclaw-batch']) ?? NaN;
   if (!(batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
   let states, behaviors, gate: string | undefined, files: string[] = [];
-  let reward: RewardChoice | undefined;
-  try {
-    if (v.reward !== undefined || v['reward-threshold'] !== undefined) reward = parseRewardChoice(v.reward ?? '', v['reward-threshold'] ?? '');
-  } catch (e) {
-    bad.push(`--${errorText(e)}`);
-  }
+  const reward = rewardFlags(v, bad);
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
     behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });

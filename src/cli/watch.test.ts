@@ -24,6 +24,12 @@ function watch(args: string[]): Promise<{ code: number | null; stdout: string; s
 }
 
 describe('npm run watch', () => {
+  it('--reward is read as in npm run import: a bad one exits 2 naming the flag', async () => {
+    const r = await watch([join(EX, 'verl'), '--format', 'verl', ...rules, '--reward', 'a++b']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--reward: expected a field name or names joined by "\+"/);
+  });
+
   it('follows a verl folder as it is written: --out equals the one-shot import, a re-run resumes, alarms reach --on-alarm', async () => {
     const run = join(dir, 'run');
     mkdirSync(run);

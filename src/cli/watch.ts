@@ -1,6 +1,7 @@
 // Follow a training run as it writes, like `tensorboard --logdir`:
 //   npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json
 //     [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250]
+//     [--reward COL[+COL…]] [--reward-threshold τ[,τ']] (which number is the judge's score, as in npm run import)
 // Each step's frame, once its writer has completed the step (src/core/import/follow/), is appended
 // to --out (the lines `npm run import --out` writes) and printed as one line: per-state behavior
 // entropy and support, token entropy, the gate's effective sample rate, alarms. Re-run on the same
@@ -20,10 +21,11 @@ import { openParquet } from '../io/hyparquet';
 import { nodeRegexEngine } from '../io/regex/node';
 import { readJsonFile } from './files';
 import { readGateFile } from './gate-args';
+import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 import { FramesFile } from './watch/frames-file';
 import { nodeFolder } from './watch/node-fs';
 
-const USAGE = 'usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250]';
+const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] ${REWARD_USAGE}`;
 
 const f2 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(2));
 
@@ -51,7 +53,7 @@ async function main(): Promise<number> {
       options: {
         format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
         out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' },
-        eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, help: { type: 'boolean', short: 'h' },
+        eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, help: { type: 'boolean', short: 'h' }, ...REWARD_OPTIONS,
       },
     });
   } catch (e) {
@@ -71,6 +73,7 @@ async function main(): Promise<number> {
   if (!(idle > 0)) bad.push(`--idle-exit: expected seconds > 0, got ${v['idle-exit']}`);
   const pollMs = parseDecimal(v['poll-ms']) ?? NaN;
   if (!(pollMs >= 10)) bad.push(`--poll-ms: expected at least 10, got ${v['poll-ms']}`);
+  const reward = rewardFlags(v, bad);
   let states, behaviors, gate: string | undefined;
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
@@ -88,7 +91,7 @@ async function main(): Promise<number> {
   if (out.steps.length) console.error(`resuming: ${out.steps.length} steps already in ${v.out} (last ${Math.max(...out.steps)}); they are not counted again`);
   const follower = new RunFollower(
     nodeFolder(dir),
-    { format, spec: { states: states!, behaviors: behaviors!, eps, gate }, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files },
+    { format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files },
     {
       frame: (f, replaced) => {
         out.write(f, replaced);
