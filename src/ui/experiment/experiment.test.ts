@@ -89,3 +89,32 @@ describe('the new-experiment form', () => {
     expect(specFromForm({ name: 'x', base: '', variants: 'lr=0.1', seeds: 'a', steps: 5 })).toEqual({ errors: ['seeds: "a" is not a seed or a range like 1-8'] });
   });
 });
+
+describe('the new-experiment form takes every spec as it is', () => {
+  it('each shipped lesson experiment (multi-line gates, a task spec JSON, names with commas and "=") comes back unchanged', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const { specFromForm, formFromSpec } = await import('./form');
+    const dir = new URL('../../../public/experiments/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(9);
+    for (const f of files) {
+      const spec = parseExperimentSpec(JSON.parse(readFileSync(new URL(f, dir), 'utf8')));
+      const form = formFromSpec(spec);
+      expect(form.variants.split('\n'), f).toHaveLength(spec.variants.length); // one line per variant
+      expect(specFromForm(form), f).toEqual({ spec });
+    }
+  });
+  it('quoted values and names: commas, line breaks, colons and quotes stay in them; a bad quote is said', async () => {
+    const { specFromForm, parsePatch } = await import('./form');
+    const gate = '!has_next_state => mask0 # a, b\ntrue => mask1 rl';
+    const r = specFromForm({ name: 'q', base: `method=binary-rl\ngate=${JSON.stringify(gate)}`, variants: `"a: b, c=1": clipHigh=0.2\nplain: gate=${JSON.stringify(gate)}, lr=0.001`, seeds: '1', steps: 2 });
+    expect('spec' in r && r.spec.base).toEqual({ method: 'binary-rl', gate });
+    expect('spec' in r && r.spec.variants).toEqual([{ name: 'a: b, c=1', patch: { clipHigh: 0.2 } }, { name: 'plain', patch: { gate, lr: 0.001 } }]);
+    const errors: string[] = [];
+    parsePatch('gate="never closed, lr=1', 'base', errors);
+    expect(errors).toEqual(['base: gate: quoted text "never closed, lr=1… has no closing "']);
+    const after: string[] = [];
+    expect(parsePatch('method="opd" y, lr=0.001', 'variant 1', after)).toEqual({ lr: 0.001 });
+    expect(after[0]).toMatch(/^variant 1: method: unexpected "y" after the quoted value/);
+  });
+});
