@@ -46,6 +46,8 @@ describe('import panel', () => {
     expect(await page.locator('[data-testid=rules-error]').innerText()).toMatch(/rules\[0\].responseRegex: invalid regex/);
     await page.getByLabel('Behavior rules (JSON)').fill(behaviors);
     await page.waitForFunction(() => !document.querySelector('[data-testid=rules-error]'));
+    // the preview is classified in the import worker: wait for the new rules' labels
+    await page.waitForFunction(() => /Preview of the first 200 samples: .*decompose: \d+/s.test(document.querySelector('[data-testid=preview-summary]')?.textContent ?? ''), null, { timeout: 60_000 });
     const summary = await page.locator('[data-testid=preview-summary]').innerText();
     const unc = await page.locator('tr.unc').count();
     expect(summary).toContain(`Preview of the first 200 samples: ${unc} unclassified`);
