@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { FORMATS, RunFollower, parseBehaviorRuleSet, parseStatesSpec, type FormatId } from '../core/import/index';
+import { FORMATS, RunFollower, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureSpec } from '../core/import/index';
 import { RunAlarms, type Alarm } from '../core/import/follow/alarms';
 import type { MetricsFrame } from '../core/metrics';
 import { parseDecimal } from '../core/config';
@@ -45,27 +45,28 @@ function runAlarmCommand(cmd: string, a: Alarm): void {
   child.stdin.end(`${JSON.stringify(a)}\n`);
 }
 
-async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      allowPositionals: true,
-      options: {
-        format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
-        out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' },
-        eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, help: { type: 'boolean', short: 'h' }, ...REWARD_OPTIONS,
-      },
-    });
-  } catch (e) {
-    console.error(`${errorText(e)}\n${USAGE}`);
-    return 2;
-  }
-  const v = args.values;
-  if (v.help) return console.log(USAGE), 0;
+const OPTIONS = {
+  format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
+  out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' },
+  eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, help: { type: 'boolean', short: 'h' }, ...REWARD_OPTIONS,
+} as const;
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** What the command line asks for, read and checked. */
+interface WatchFlags {
+  dir: string;
+  format: FormatId;
+  spec: MeasureSpec;
+  idle: number;
+  pollMs: number;
+}
+
+/** The flags as a follow, or every problem with them (each names its flag or file). */
+function readFlags(v: Values, positionals: readonly string[]): { flags: WatchFlags } | { problems: string[] } {
   const bad: string[] = [];
   const format = v.format as FormatId;
   if (!FORMATS.includes(format)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${v.format ?? 'nothing'}`);
-  if (args.positionals.length !== 1) bad.push('expected one folder to follow');
+  if (positionals.length !== 1) bad.push('expected one folder to follow');
   if (v.port !== undefined) bad.push('--port (serving the live page) is not built yet (docs/watch.md says what is)');
   const eps = parseDecimal(v.eps) ?? NaN;
   if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
@@ -82,30 +83,12 @@ async function main(): Promise<number> {
   } catch (e) {
     bad.push(errorText(e));
   }
-  if (bad.length) return console.error(`${bad.join('\n')}\n${USAGE}`), 2;
+  if (bad.length) return { problems: bad };
+  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs } };
+}
 
-  const dir = args.positionals[0];
-  const out = new FramesFile(v.out ?? null);
-  const alarms = new RunAlarms(eps);
-  const onAlarm = v['on-alarm'];
-  if (out.steps.length) console.error(`resuming: ${out.steps.length} steps already in ${v.out} (last ${Math.max(...out.steps)}); they are not counted again`);
-  const follower = new RunFollower(
-    nodeFolder(dir),
-    { format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files },
-    {
-      frame: (f, replaced) => {
-        out.write(f, replaced);
-        console.log(stepLine(f, replaced));
-        for (const a of alarms.add(f)) {
-          console.log(`ALARM step ${a.step} ${a.kind}: ${a.message}`);
-          if (onAlarm) runAlarmCommand(onAlarm, a);
-        }
-      },
-      fileRead: (path, stamp) => out.fileRead(path, stamp),
-      notice: (t) => console.error(t),
-    },
-  );
-
+/** Poll until Ctrl-C or `idle` seconds without new data (file watching wakes it early), then finish. */
+async function follow(follower: RunFollower, { dir, idle, pollMs }: WatchFlags): Promise<number> {
   let stop = false;
   let wake: (() => void) | null = null;
   process.on('SIGINT', () => {
@@ -140,6 +123,42 @@ async function main(): Promise<number> {
     watcher?.close();
   }
   return 0;
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (e) {
+    console.error(`${errorText(e)}\n${USAGE}`);
+    return 2;
+  }
+  const v = args.values;
+  if (v.help) return console.log(USAGE), 0;
+  const read = readFlags(v, args.positionals);
+  if ('problems' in read) return console.error(`${read.problems.join('\n')}\n${USAGE}`), 2;
+  const { flags } = read;
+  const out = new FramesFile(v.out ?? null);
+  const alarms = new RunAlarms(flags.spec.eps);
+  const onAlarm = v['on-alarm'];
+  if (out.steps.length) console.error(`resuming: ${out.steps.length} steps already in ${v.out} (last ${Math.max(...out.steps)}); they are not counted again`);
+  const follower = new RunFollower(
+    nodeFolder(flags.dir),
+    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files },
+    {
+      frame: (f, replaced) => {
+        out.write(f, replaced);
+        console.log(stepLine(f, replaced));
+        for (const a of alarms.add(f)) {
+          console.log(`ALARM step ${a.step} ${a.kind}: ${a.message}`);
+          if (onAlarm) runAlarmCommand(onAlarm, a);
+        }
+      },
+      fileRead: (path, stamp) => out.fileRead(path, stamp),
+      notice: (t) => console.error(t),
+    },
+  );
+  return follow(follower, flags);
 }
 
 main().then((code) => process.exit(code));

@@ -14,7 +14,7 @@ import { jsonlSample } from '../formats/jsonl';
 import { LineFeed, sampleReader, type RecordReader } from '../read/records';
 import type { PlannedFile } from '../read/tally';
 import { errorText } from '../../unknown';
-import type { FollowCore } from './follower';
+import type { FollowCore } from './follow-core';
 import { READ_CHUNK, followSource, type FollowEntry } from './fs';
 
 interface LiveFile {

@@ -10,7 +10,7 @@ import { verlSample } from '../formats/verl';
 import { LineFeed, sampleReader } from '../read/records';
 import type { PlannedFile } from '../read/tally';
 import { errorText } from '../../unknown';
-import type { FollowCore } from './follower';
+import type { FollowCore } from './follow-core';
 import { followSource, type FollowEntry } from './fs';
 
 interface StepFile {
