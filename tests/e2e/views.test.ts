@@ -40,7 +40,7 @@ describe('views fixture page', () => {
 
   it('marks where behavior support drops while token entropy stays high', async () => {
     expect(await view('divergence').locator('g[data-marker]').count()).toBeGreaterThan(0);
-    expect(await view('divergence').locator('svg').first().textContent()).toMatch(/4→3 behaviors, token entropy still \d+ % of start/);
+    expect(await view('divergence').locator('svg').first().textContent()).toMatch(/4→3 behaviors, token entropy still \d+ % of steps 1–3/); // the fixture has no step 0: its start is its first steps
   });
 
   it('hover on the divergence plot shows the exact step and values', async () => {
