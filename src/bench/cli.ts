@@ -15,7 +15,7 @@
 // file written to its frame (--follow-samples per step, default 1,152) and RSS over --follow-steps
 // steps (default 1,000).
 // --only jobs: `npm run experiment -- --all` with --jobs 1 against --jobs N interleaved (jobs.ts;
-// --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 4, --jobs-steps default 10,
+// --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 4, --jobs-steps default 60: lesson l's own steps,
 // --estimate-cores default 8).
 import { UsageError, parseFlags, usageOf, wholeNumber } from '../cli/args';
 import { EXIT_ERROR, EXIT_USAGE } from '../cli/exit-codes';
@@ -65,7 +65,7 @@ async function main() {
   if (v.only === 'jobs') {
     const { runJobsBench } = await import('./jobs');
     const n = (name: 'jobs' | 'jobs-pairs' | 'jobs-seeds' | 'jobs-steps' | 'estimate-cores', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;
-    console.log(JSON.stringify({ jobs: await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 4), steps: n('jobs-steps', 10), estimateCores: n('estimate-cores', 8) }) }, null, 2));
+    console.log(JSON.stringify({ jobs: await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 4), steps: n('jobs-steps', 60), estimateCores: n('estimate-cores', 8) }) }, null, 2));
     return;
   }
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();
