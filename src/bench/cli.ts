@@ -15,25 +15,25 @@
 // file written to its frame (--follow-samples per step, default 1,152) and RSS over --follow-steps
 // steps (default 1,000).
 // --only jobs: `npm run experiment -- --all` with --jobs 1 against --jobs N interleaved (jobs.ts;
-// --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 4, --jobs-steps default 10,
+// --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 4, --jobs-steps default 60: lesson l's own steps,
 // --estimate-cores default 8).
-import { UsageError, parseFlags, usageOf, wholeNumber } from '../cli/args';
+import { UsageError, parseCommandLine, usageOf, wholeNumber } from '../cli/args';
 import { EXIT_ERROR, EXIT_USAGE } from '../cli/exit-codes';
 
 // a bad flag is a usage error (exit 2), before any benchmark starts
-const { values: v } = (() => {
-  try {
-    return parseFlags(process.argv.slice(2), {
-      help: { type: 'boolean', short: 'h' }, browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
-      reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
-      threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
-      only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' },
-    });
-  } catch (e) {
-    console.error((e as Error).message);
-    process.exit(EXIT_USAGE);
-  }
-})();
+const parsed = parseCommandLine(
+  {
+    browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
+    reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
+    threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
+    only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' },
+  },
+  usageOf(import.meta.url, 13).replace(/^\/\/ ?/gm, ''),
+  process.argv.slice(2),
+  false,
+);
+if ('exit' in parsed) process.exit(parsed.exit);
+const { values: v } = parsed;
 const numbers = () => ({
   reps: wholeNumber('--reps', v.reps) ?? 20,
   leakSteps: wholeNumber('--leak-steps', v['leak-steps']) ?? 2000,
@@ -57,15 +57,11 @@ async function webgpuInNode(): Promise<void> {
 }
 
 async function main() {
-  if (v.help) {
-    console.log(usageOf(import.meta.url, 13).replace(/^\/\/ ?/gm, ''));
-    return;
-  }
   if (v.only !== undefined && v.only !== 'jobs') throw new UsageError(`--only must be jobs, got ${JSON.stringify(v.only)}`);
   if (v.only === 'jobs') {
     const { runJobsBench } = await import('./jobs');
     const n = (name: 'jobs' | 'jobs-pairs' | 'jobs-seeds' | 'jobs-steps' | 'estimate-cores', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;
-    console.log(JSON.stringify({ jobs: await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 4), steps: n('jobs-steps', 10), estimateCores: n('estimate-cores', 8) }) }, null, 2));
+    console.log(JSON.stringify({ jobs: await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 4), steps: n('jobs-steps', 60), estimateCores: n('estimate-cores', 8) }) }, null, 2));
     return;
   }
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();

@@ -1,9 +1,9 @@
 // Issue 16 §5: command-line numbers are strict decimals in every CLI (flags and scheduler variables),
 // and a bad value is a usage error (exit 2) before anything trains.
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { scaled } from '../../tests/support/speed';
-import { UsageError, arrayIndex, baseFlags, parseFlags, wholeNumber } from './args';
+import { UsageError, arrayIndex, baseFlags, parseCommandLine, parseFlags, wholeNumber } from './args';
 import { parseLabArgs } from './lab-args';
 import { pretrainArgs } from './pretrain';
 
@@ -68,5 +68,36 @@ describe('npm run bench -- --help', () => {
     const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/bench/cli.ts', '--reps', '0x1'], { encoding: 'utf8', timeout: scaled(60_000) });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--reps needs a whole number ≥ 0, got "0x1"/);
+  });
+});
+
+describe('parseCommandLine: the prologue every CLI shares', () => {
+  const opts = { out: { type: 'string' } } as const;
+  const run = (argv: string[]) => {
+    const said: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((s: string) => void said.push(`out: ${s}`));
+    const err = vi.spyOn(console, 'error').mockImplementation((s: string) => void said.push(`err: ${s}`));
+    try {
+      return { r: parseCommandLine(opts, 'usage: x --out F', argv), said };
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+  };
+  it('--help and -h print the usage on stdout and exit 0', () => {
+    for (const h of ['--help', '-h']) expect(run([h, '--out', 'f'])).toEqual({ r: { exit: 0 }, said: ['out: usage: x --out F'] });
+  });
+  it('an unknown flag or a missing value prints the error and the usage on stderr and exits 2', () => {
+    for (const bad of [['--nope'], ['--out']]) {
+      const { r, said } = run(bad);
+      expect(r).toEqual({ exit: 2 });
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/^err: .*\nusage: x --out F$/s);
+    }
+  });
+  it('a good line gives the flags and positionals, a value starting with "-" included', () => {
+    const { r, said } = run(['DIR', '--out', '-f']);
+    expect(said).toEqual([]);
+    expect(r).toMatchObject({ values: { out: '-f' }, positionals: ['DIR'] });
   });
 });

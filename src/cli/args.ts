@@ -29,6 +29,29 @@ export function parseFlags<O extends NonNullable<ParseArgsConfig['options']>>(ar
   }
 }
 
+/** `-h`/`--help`, which every CLI's command line takes (parseCommandLine adds it). */
+const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+
+/**
+ * A CLI's prologue in one place: the flags and positionals of `argv` (parseFlags, with `--help`
+ * added), or the exit code to end with now — 0 after printing `usage` for --help, 2 after printing
+ * the error and `usage` for a bad command line (an unknown flag, a missing value).
+ */
+export function parseCommandLine<O extends NonNullable<ParseArgsConfig['options']>>(options: O, usage: string, argv: readonly string[] = process.argv.slice(2), allowPositionals = true) {
+  let args;
+  try {
+    args = parseFlags(argv, { ...options, ...HELP }, allowPositionals);
+  } catch (e) {
+    console.error(`${errorText(e)}\n${usage}`);
+    return { exit: 2 } as const;
+  }
+  if ((args.values as { help?: boolean }).help) {
+    console.log(usage);
+    return { exit: 0 } as const;
+  }
+  return args;
+}
+
 /**
  * `--name N`: a whole number in decimal digits within [min, max]; undefined when not given. One rule
  * and one message for every bad value ("0", "-1", "1.5", "abc" alike), which names the range.

@@ -7,6 +7,7 @@ import type { PolicyEngine } from '../core/engine';
 import type { PopulationEngine } from '../core/population';
 import { policyShape, pretrainBase } from '../core/pretrain';
 import { hasShippedBase, taskLabel, taskOf } from '../core/tasks/registry';
+import { initParams, paramLayout } from '../model/layout';
 import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { TabularPopulation } from '../engine/tabular/tabular-population';
 import { shippedBase } from './checkpoints';
@@ -25,6 +26,21 @@ export async function createCliEngine(kind: EngineKind, cfg: Config): Promise<Po
   if (kind === 'tabular') return createTabularEngine(shape);
   const { createNodeEngine } = await import('../engine/node'); // the one import of the real engine
   return createNodeEngine(shape, { seed: cfg.seed });
+}
+
+/**
+ * Put an engine that trained before back into the state createCliEngine gives one for `cfg`: the
+ * seed's init weights (the WASM engine; an empty table on the tabular one), no optimizer moments,
+ * step 0 — so that a reused engine (engine-reuse.ts) trains a cell as a fresh one does.
+ */
+export async function freshState(engine: PolicyEngine, kind: EngineKind, cfg: Config): Promise<void> {
+  await engine.setWeights(kind === 'tabular' ? new Float32Array(0) : initParams(paramLayout(engine.shape), cfg.seed));
+}
+
+/** WASM threads of this process's engines (onnxruntime-web reads it when it starts: before the first engine). */
+export async function setWasmThreads(threads: number): Promise<void> {
+  const { ort } = await import('../engine/node');
+  ort.env.wasm.numThreads = threads;
 }
 
 /** A population of `size` policies (an ensemble: one graph call per phase for all members). */

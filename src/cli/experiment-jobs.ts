@@ -1,12 +1,16 @@
 // `npm run experiment -- --all --jobs N`: the experiment's groups of cells trained on N worker
 // processes (experiment-worker.ts, forked with this process's tsx loader), each taking the next group
 // as soon as it is free (src/core/experiment/jobs.ts: the scheduling and the cell order of the
-// results); one job trains in this process. A worker holds one engine (or one population) at a time
-// and sends back its cells' runs (structured clone: NaN and -0 arrive as they left), so its memory
-// stays that of one cell; each reports its peak RSS.
+// results); one job trains in this process. A worker holds one engine, reused from cell to cell
+// (engine-reuse.ts), and a population while it trains one; it runs the cores' share of WASM threads
+// (one thread once there are as many workers as cores, so that N workers do not start N × ORT's
+// default) and sends back its cells' runs (structured clone: NaN and -0 arrive as they left), so its
+// memory stays that of one cell; each reports its peak RSS.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { runOnWorkers } from '../core/experiment/jobs';
+import { availableParallelism } from 'node:os';
+import { runOnWorkers, threadsPerWorker } from '../core/experiment/jobs';
+import { EngineReuse } from './engine-reuse';
 import { cpuSeconds, trainGroup, type TrainReport, type TrainSettings, type TrainedCell } from './experiment-train';
 
 /** Parent → worker. */
@@ -15,6 +19,8 @@ export interface TrainMessage {
   settings: TrainSettings;
   group: number[];
   together: boolean;
+  /** WASM threads of the worker (set before its first engine). */
+  threads: number;
 }
 
 /** Worker → parent. */
@@ -31,6 +37,9 @@ export interface JobsOutcome {
   /** CPU time of each worker process (of this process with one job), seconds. */
   cpuSeconds: number[];
 }
+
+/** onnxruntime-web's own cap on the WASM threads it starts in Node (one job in this process gets its default). */
+const MAX_THREADS = 4;
 
 const WORKER = fileURLToPath(new URL('./experiment-worker.ts', import.meta.url));
 
@@ -84,12 +93,18 @@ class WorkerProcess {
 /** Train `groups` on `jobs` workers; `released` gets the trained cells in cell order as they come. */
 export async function trainOnJobs(s: TrainSettings, groups: number[][], together: boolean, jobs: number, report: TrainReport, released: (cells: TrainedCell[]) => void): Promise<JobsOutcome> {
   if (jobs === 1) {
-    const cells = await runOnWorkers(groups, 1, (_w, g) => trainGroup(s, g, together, report), released);
-    return { cells, peakRssMb: [process.resourceUsage().maxRSS / 1024], cpuSeconds: [cpuSeconds()] };
+    const engines = new EngineReuse();
+    try {
+      const cells = await runOnWorkers(groups, 1, (_w, g) => trainGroup(s, g, together, report, engines), released);
+      return { cells, peakRssMb: [process.resourceUsage().maxRSS / 1024], cpuSeconds: [cpuSeconds()] };
+    } finally {
+      await engines.dispose();
+    }
   }
   const workers: WorkerProcess[] = [];
+  const threads = Math.min(MAX_THREADS, threadsPerWorker(availableParallelism(), jobs));
   try {
-    const cells = await runOnWorkers(groups, jobs, (w, g) => (workers[w] ??= new WorkerProcess(w, report)).train({ kind: 'train', settings: s, group: [...g], together }), released);
+    const cells = await runOnWorkers(groups, jobs, (w, g) => (workers[w] ??= new WorkerProcess(w, report)).train({ kind: 'train', settings: s, group: [...g], together, threads }), released);
     return { cells, peakRssMb: workers.map((w) => w.peakRssKb / 1024), cpuSeconds: workers.map((w) => w.cpuSeconds) };
   } finally {
     for (const w of workers) w?.close();

@@ -1,13 +1,15 @@
 // Training experiment cells in this process (`npm run experiment`, and each of its --jobs worker
-// processes, experiment-worker.ts): a cell on a fresh engine, or a group of cells (a variant's seeds)
-// together on one population engine; its JSONL cell log written as it trains, its summary line.
+// processes, experiment-worker.ts): a cell on an engine in a fresh engine's state (the process's,
+// reused from cell to cell: engine-reuse.ts), or a group of cells (a variant's seeds) together on
+// one population engine; its JSONL cell log written as it trains, its summary line.
 import { join } from 'node:path';
 import type { BundleRun } from '../core/experiment/bundle';
 import { endLine, frameLine, headerLine } from '../core/experiment/cell-log';
 import { runCell, runCellsTogether } from '../core/experiment/run-cell';
 import { cellCount, experimentCell, variantLabel, type ExperimentCell, type ExperimentSpec } from '../core/experiment/spec';
 import { scalarAt, type MetricsFrame } from '../core/metrics';
-import { createCliEngine, createCliPopulation, loadBase, type BaseOptions, type EngineKind } from './engine-setup';
+import { EngineReuse } from './engine-reuse';
+import { createCliPopulation, loadBase, type BaseOptions, type EngineKind } from './engine-setup';
 import { appendTextFile, jsonText, writeTextFile } from './files';
 
 /** What every cell of one `npm run experiment` trains with (plain data: it goes to worker processes). */
@@ -72,16 +74,20 @@ class CellOutput {
   }
 }
 
-/** Train one cell on a fresh engine; streams its JSONL to `file` when given. */
-export async function trainCell(s: TrainSettings, cell: ExperimentCell, report: TrainReport, file = s.outDir && cellFile(s.outDir, cell.index)): Promise<TrainedCell> {
-  const engine = await createCliEngine(s.engine, cell.config);
+/**
+ * Train one cell on an engine in a fresh engine's state: `engines`' (reused from the process's
+ * previous cell) when given, else one of its own; streams its JSONL to `file` when given.
+ */
+export async function trainCell(s: TrainSettings, cell: ExperimentCell, report: TrainReport, file = s.outDir && cellFile(s.outDir, cell.index), engines?: EngineReuse): Promise<TrainedCell> {
+  const own = engines ? null : new EngineReuse();
+  const engine = await (engines ?? own!).engine(s.engine, cell.config);
   try {
     const base = await loadBase(engine, s.engine, cell.config, s.base);
     report.info(`cell ${cell.index}/${cellCount(s.spec)}: ${s.spec.variants[cell.variant].name} (${variantLabel(s.spec, cell.variant)}), seed ${cell.seed}; ${engine.backend}; ${base}`);
     const out = new CellOutput(s, cell, file, engine.backend, report);
     return out.finish(await runCell(engine, cell, { trace: s.trace, onFrame: out.onFrame }));
   } finally {
-    await engine.dispose();
+    await own?.dispose();
   }
 }
 
@@ -91,16 +97,12 @@ export async function trainCell(s: TrainSettings, cell: ExperimentCell, report: 
  * equal trainCell's (bit for bit on the tabular engine, within float32 noise on WASM), and a
  * member's frames do not depend on the other members.
  */
-export async function trainTogether(s: TrainSettings, cells: ExperimentCell[], report: TrainReport): Promise<TrainedCell[]> {
+export async function trainTogether(s: TrainSettings, cells: ExperimentCell[], report: TrainReport, engines: EngineReuse): Promise<TrainedCell[]> {
   const bases: Float32Array[] = [];
   for (const cell of cells) {
-    const single = await createCliEngine(s.engine, cell.config);
-    try {
-      report.info(`cell ${cell.index}/${cellCount(s.spec)}: ${s.spec.variants[cell.variant].name} (${variantLabel(s.spec, cell.variant)}), seed ${cell.seed}; ${await loadBase(single, s.engine, cell.config, s.base)}`);
-      bases.push(await single.getWeights());
-    } finally {
-      await single.dispose();
-    }
+    const single = await engines.engine(s.engine, cell.config);
+    report.info(`cell ${cell.index}/${cellCount(s.spec)}: ${s.spec.variants[cell.variant].name} (${variantLabel(s.spec, cell.variant)}), seed ${cell.seed}; ${await loadBase(single, s.engine, cell.config, s.base)}`);
+    bases.push(await single.getWeights());
   }
   const engine = await createCliPopulation(s.engine, cells[0].config, cells.length);
   try {
@@ -114,11 +116,14 @@ export async function trainTogether(s: TrainSettings, cells: ExperimentCell[], r
   }
 }
 
-/** A group of cells (indices): together on one population (`--ensemble`), else one after another. */
-export async function trainGroup(s: TrainSettings, group: readonly number[], together: boolean, report: TrainReport): Promise<TrainedCell[]> {
+/**
+ * A group of cells (indices): together on one population (`--ensemble`), else one after another;
+ * single engines come from `engines` (the process's, reused across its groups).
+ */
+export async function trainGroup(s: TrainSettings, group: readonly number[], together: boolean, report: TrainReport, engines: EngineReuse): Promise<TrainedCell[]> {
   const cells = group.map((i) => experimentCell(s.spec, i));
-  if (together) return trainTogether(s, cells, report);
+  if (together) return trainTogether(s, cells, report, engines);
   const out: TrainedCell[] = [];
-  for (const c of cells) out.push(await trainCell(s, c, report));
+  for (const c of cells) out.push(await trainCell(s, c, report, undefined, engines));
   return out;
 }

@@ -1,8 +1,11 @@
 // A worker process of `npm run experiment -- --jobs N` (started by experiment-jobs.ts, never by
-// hand): trains the groups of cells it is sent, one at a time, and sends back their runs, progress
-// and info lines; exits when the parent closes the channel.
+// hand): trains the groups of cells it is sent, one at a time on one engine (reused: engine-reuse.ts)
+// with the WASM threads it is told, and sends back their runs, progress and info lines; exits when
+// the parent closes the channel.
 import { errorText } from '../core/unknown';
 import type { TrainMessage, WorkerMessage } from './experiment-jobs';
+import { EngineReuse } from './engine-reuse';
+import { setWasmThreads } from './engine-setup';
 import { cpuSeconds, trainGroup, type TrainReport } from './experiment-train';
 
 const send = (m: WorkerMessage) => process.send!(m);
@@ -12,12 +15,19 @@ if (!process.send) {
   process.exit(2);
 }
 
+/** The worker's engine, reused across the groups it is sent. */
+const engines = new EngineReuse();
+
 process.on('message', (m: TrainMessage) => {
   const report: TrainReport = {
     info: (line) => m.settings.quiet || send({ kind: 'info', line }),
     step: (cell, step, steps) => send({ kind: 'step', cell, step, steps }),
   };
-  trainGroup(m.settings, m.group, m.together, report).then(
+  const train = async () => {
+    if (m.settings.engine === 'wasm') await setWasmThreads(m.threads);
+    return trainGroup(m.settings, m.group, m.together, report, engines);
+  };
+  train().then(
     (cells) => send({ kind: 'trained', cells, maxRssKb: process.resourceUsage().maxRSS, cpuSeconds: cpuSeconds() }),
     (e: unknown) => send({ kind: 'failed', message: errorText(e) }),
   );

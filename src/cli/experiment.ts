@@ -22,7 +22,7 @@ import { pairedFromBundle, pairsText } from '../core/experiment/compare';
 import { intervalText } from '../core/experiment/stats';
 import { cellGroups, workerCount } from '../core/experiment/jobs';
 import { cellCount, experimentCell, parseExperimentSpec, type ExperimentSpec } from '../core/experiment/spec';
-import { UsageError, arrayIndex, baseFlags, parseFlags, usageOf, wholeNumber } from './args';
+import { UsageError, arrayIndex, baseFlags, parseCommandLine, usageOf, wholeNumber } from './args';
 import { codeVersion } from './code-version';
 import type { EngineKind } from './engine-setup';
 import { trainOnJobs } from './experiment-jobs';
@@ -31,20 +31,18 @@ import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
 import { jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
 import { readTaskFile } from './task-args';
 
-const { values: opt, positionals } = (() => {
-  try {
-    return parseFlags(process.argv.slice(2), {
-      spec: { type: 'string' }, index: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, all: { type: 'boolean' }, ensemble: { type: 'boolean' },
-      out: { type: 'string' }, 'out-dir': { type: 'string' }, partial: { type: 'boolean' },
-      metric: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'lower-is-better': { type: 'boolean' },
-      'task-file': { type: 'string' }, engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
-      jobs: { type: 'string' }, trace: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-    }, true);
-  } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
-    process.exit(EXIT_USAGE);
-  }
-})();
+const parsed = parseCommandLine(
+  {
+    spec: { type: 'string' }, index: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' }, all: { type: 'boolean' }, ensemble: { type: 'boolean' },
+    out: { type: 'string' }, 'out-dir': { type: 'string' }, partial: { type: 'boolean' },
+    metric: { type: 'string' }, a: { type: 'string' }, b: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'lower-is-better': { type: 'boolean' },
+    'task-file': { type: 'string' }, engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
+    jobs: { type: 'string' }, trace: { type: 'boolean' }, quiet: { type: 'boolean' },
+  },
+  usageOf(import.meta.url, 14),
+);
+if ('exit' in parsed) process.exit(parsed.exit);
+const { values: opt, positionals } = parsed;
 
 const info = (s: string) => opt.quiet || process.stderr.write(s + '\n');
 
@@ -127,10 +125,6 @@ async function trainCells(s: TrainSettings, cells: number[], together: boolean):
 }
 
 async function main(): Promise<number> {
-  if (opt.help) {
-    console.log(usageOf(import.meta.url, 14));
-    return 0;
-  }
   const [command, target] = positionals;
   if (command === 'merge') return merge(target);
   if (command === 'report') return report(target);

@@ -21,7 +21,8 @@ import { forecastWords } from '../core/tasks/fit-forecast-words';
 import { logShares, simShares, type ShareTable } from '../core/tasks/fit-shares';
 import { errorText } from '../core/unknown';
 import { codeVersion } from './code-version';
-import { createCliEngine, loadBase } from './engine-setup';
+import { EngineReuse } from './engine-reuse';
+import { loadBase } from './engine-setup';
 import { trainGroup } from './experiment-train';
 import { jsonText, writeTextFile } from './files';
 import { presetSettings, settingsOf } from './settings-args';
@@ -74,28 +75,24 @@ export function simulateFlags(v: Flags, bad: string[]): SimulateOptions | undefi
  * The fitted task's base, pretrained once with seed BASE_SEED (as the page's workers do,
  * workers/base.ts: one base for every run seed), in a temporary file every seed loads.
  */
-async function baseFile(config: Config, o: SimulateOptions, dir: string): Promise<string> {
+async function baseFile(config: Config, o: SimulateOptions, dir: string, engines: EngineReuse): Promise<string> {
   const at = { ...config, seed: BASE_SEED };
-  const engine = await createCliEngine(o.engine, at);
-  try {
-    console.error(`  ${await loadBase(engine, o.engine, at)}`);
-    const file = join(dir, 'base.f32');
-    const w = await engine.getWeights();
-    writeFileSync(file, new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
-    return file;
-  } finally {
-    await engine.dispose();
-  }
+  const engine = await engines.engine(o.engine, at);
+  console.error(`  ${await loadBase(engine, o.engine, at)}`);
+  const file = join(dir, 'base.f32');
+  const w = await engine.getWeights();
+  writeFileSync(file, new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
+  return file;
 }
 
 /** Train `config` at every seed together (the experiments' engine) from one base; each seed's frames. */
-async function trainSeeds(config: Config, o: SimulateOptions, name: string) {
+async function trainSeeds(config: Config, o: SimulateOptions, name: string, engines: EngineReuse) {
   const dir = mkdtempSync(join(tmpdir(), 'invlab-fit-'));
   try {
     const spec = simulationSpec(config, o.seeds, name);
-    const settings = { spec, codeVersion: codeVersion(), engine: o.engine, base: { base: await baseFile(config, o, dir) }, trace: false, quiet: true };
+    const settings = { spec, codeVersion: codeVersion(), engine: o.engine, base: { base: await baseFile(config, o, dir, engines) }, trace: false, quiet: true };
     const cells = Array.from({ length: cellCount(spec) }, (_, i) => i);
-    const trained = await trainGroup(settings, cells, true, { info: () => {}, step: () => {} });
+    const trained = await trainGroup(settings, cells, true, { info: () => {}, step: () => {} }, engines);
     return trained.map((t) => t.run.frames);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -104,12 +101,12 @@ async function trainSeeds(config: Config, o: SimulateOptions, name: string) {
 
 const names = (fit: FitResult) => ({ states: fit.spec.states.map((s) => s.name), behaviors: fit.spec.behaviors.map((b) => b.name) });
 
-async function band(r: MeasureResult, fit: FitResult, gate: string, o: SimulateOptions): Promise<{ anchor: number; bands: StateBand[]; words: string[]; runs: ShareTable[] }> {
+async function band(r: MeasureResult, fit: FitResult, gate: string, o: SimulateOptions, engines: EngineReuse): Promise<{ anchor: number; bands: StateBand[]; words: string[]; runs: ShareTable[] }> {
   const log = logShares(fit, r.frames);
   const anchor = log.steps.indexOf(fit.baseSteps[1]);
   const horizon = log.steps.length - 1 - anchor;
   console.error(`simulating "${fit.spec.name}" from step ${fit.baseSteps[1]} for ${horizon} steps at seeds ${o.seeds.join(', ')} (${o.engine})…`);
-  const frames = await trainSeeds(simulationConfig(fit, o.settings, gate, horizon), o, `${fit.spec.name}: seed band`);
+  const frames = await trainSeeds(simulationConfig(fit, o.settings, gate, horizon), o, `${fit.spec.name}: seed band`, engines);
   const runs = frames.map((f) => simShares(fit, f));
   const bands = seedBands(log, anchor, runs);
   const words = bandWords(bands, names(fit));
@@ -118,11 +115,11 @@ async function band(r: MeasureResult, fit: FitResult, gate: string, o: SimulateO
   return { anchor, bands, words, runs };
 }
 
-async function forecast(r: MeasureResult, t: number, gate: string, o: SimulateOptions): Promise<{ report: ForecastReport; words: string[]; runs: ShareTable[] }> {
+async function forecast(r: MeasureResult, t: number, gate: string, o: SimulateOptions, engines: EngineReuse): Promise<{ report: ForecastReport; words: string[]; runs: ShareTable[] }> {
   const horizon = r.frames.filter((f) => f.step > t).length;
   const plan = forecastPlan(r, t, horizon, o.settings, gate);
   console.error(`forecast from step ${t}: fitted on steps ${plan.fit.truthSteps.join('..')}, trained ${horizon} steps at ${o.seeds.length} seeds…`);
-  const frames = await trainSeeds(plan.config, o, `forecast from step ${t}`);
+  const frames = await trainSeeds(plan.config, o, `forecast from step ${t}`, engines);
   const runs = frames.map((f) => simShares(plan.fit, f));
   const report = forecastErrors(plan, logShares(plan.fit, r.frames), runs, expectedVotes(plan.fit));
   const words = forecastWords(report, names(plan.fit));
@@ -134,8 +131,14 @@ async function forecast(r: MeasureResult, t: number, gate: string, o: SimulateOp
 export async function simulateFit(r: MeasureResult, fitOpts: FitOptions, gate: string | undefined, o: SimulateOptions): Promise<void> {
   const g = gate ?? makeConfig(o.settings).gate;
   const fit = fitTask(r, fitOpts);
-  const b = await band(r, fit, g, o);
+  const engines = new EngineReuse();
   const forecasts = [];
-  for (const t of o.from) forecasts.push({ from: t, ...(await forecast(r, t, g, o)) });
+  let b;
+  try {
+    b = await band(r, fit, g, o, engines);
+    for (const t of o.from) forecasts.push({ from: t, ...(await forecast(r, t, g, o, engines)) });
+  } finally {
+    await engines.dispose();
+  }
   if (o.out) writeTextFile(o.out, `${jsonText({ seeds: o.seeds, engine: o.engine, gate: g, settings: o.settings, band: { anchor: r.frames[b.anchor].step, states: b.bands, words: b.words, runs: b.runs }, forecasts }, 1)}\n`, '--simulate-out');
 }

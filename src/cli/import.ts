@@ -17,11 +17,12 @@ import { errorText } from '../core/unknown';
 import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource, type MeasureResult, type MeasureSpec } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { nodeRegexEngine } from '../io/regex/node';
+import { parseCommandLine } from './args';
 import { readJsonFile, writeTextFile } from './files';
 import { fitFlags, writeFit } from './fit-task';
 import type { FitOptions } from '../core/tasks/fit';
@@ -88,7 +89,6 @@ const OPTIONS = {
   'fit-truth-steps': { type: 'string' },
   'fit-name': { type: 'string' },
   ...SIMULATE_OPTIONS,
-  help: { type: 'boolean', short: 'h' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -146,18 +146,9 @@ function report(r: MeasureResult, out: string | undefined): void {
 }
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({ allowPositionals: true, options: OPTIONS });
-  } catch (e) {
-    console.error(`${errorText(e)}\n${USAGE}`);
-    return 2;
-  }
+  const args = parseCommandLine(OPTIONS, USAGE);
+  if ('exit' in args) return args.exit;
   const v = args.values;
-  if (v.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const read = readFlags(v, args.positionals);
   if ('problems' in read) {
     console.error(`${read.problems.join('\n')}\n${USAGE}`);

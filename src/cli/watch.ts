@@ -11,7 +11,7 @@
 // (a shell command) with each alarm as JSON on its standard input. Docs: docs/watch.md.
 import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import { FORMATS, RunFollower, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureSpec } from '../core/import/index';
 import { RunAlarms, type Alarm } from '../core/import/follow/alarms';
 import type { MetricsFrame } from '../core/metrics';
@@ -19,6 +19,7 @@ import { parseDecimal } from '../core/config';
 import { errorText } from '../core/unknown';
 import { openParquet } from '../io/hyparquet';
 import { nodeRegexEngine } from '../io/regex/node';
+import { parseCommandLine } from './args';
 import { readJsonFile } from './files';
 import { readGateFile } from './gate-args';
 import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
@@ -48,7 +49,7 @@ function runAlarmCommand(cmd: string, a: Alarm): void {
 const OPTIONS = {
   format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
   out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' },
-  eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, help: { type: 'boolean', short: 'h' }, ...REWARD_OPTIONS,
+  eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, ...REWARD_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -126,15 +127,9 @@ async function follow(follower: RunFollower, { dir, idle, pollMs }: WatchFlags):
 }
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({ allowPositionals: true, options: OPTIONS });
-  } catch (e) {
-    console.error(`${errorText(e)}\n${USAGE}`);
-    return 2;
-  }
+  const args = parseCommandLine(OPTIONS, USAGE);
+  if ('exit' in args) return args.exit;
   const v = args.values;
-  if (v.help) return console.log(USAGE), 0;
   const read = readFlags(v, args.positionals);
   if ('problems' in read) return console.error(`${read.problems.join('\n')}\n${USAGE}`), 2;
   const { flags } = read;

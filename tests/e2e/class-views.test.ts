@@ -27,7 +27,7 @@ describe('shortcuts after a click on the plot', () => {
   });
   beforeEach(({ onTestFailed }) => onTestFailed(() => report(h)));
 
-  it('Space plays and pauses and → steps after a click inside the headline plot; the page does not scroll', async () => {
+  it('Space plays and pauses, → steps and ← steps back after a click inside the headline plot; the page does not scroll', async () => {
     const page = h.page;
     await ready(page);
     const plot = page.locator('section[aria-label="Divergence plot"] svg rect[role=slider]');
@@ -51,9 +51,14 @@ describe('shortcuts after a click on the plot', () => {
     await page.keyboard.press('ArrowRight');
     await waitStep(page, at + 1);
     await ready(page);
+    // ← steps back: the run as it was before its last step
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) === n, at, { timeout: 90_000 });
+    await ready(page);
     await page.getByLabel('Steps per Step-N press').fill('10');
     await page.getByLabel('Steps per Step-N press').press('ArrowRight');
-    expect(await stepCount(page)).toBe(at + 1);
+    await page.getByLabel('Steps per Step-N press').press('ArrowLeft');
+    expect(await stepCount(page)).toBe(at);
     expect(h.errors).toEqual([]);
   });
 });

@@ -96,11 +96,18 @@ async function sameLinkThreeWays(path: string, again: (h: OpenedPage) => Promise
   await again(a);
   await ready(a.page, LONG);
   expect(await status(a.page)).toMatch(/Restored the run stored in this browser at step 3: /);
+  // every value the step counter shows from the click on (it must go back to 0 at once, also while the base is pretrained)
+  await a.page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { counterSeen: string[] }).counterSeen = seen;
+    const counter = document.querySelector('[data-testid=step]')!;
+    new MutationObserver(() => seen.push(counter.querySelector('b')?.textContent ?? '')).observe(counter, { subtree: true, childList: true, characterData: true });
+  });
   await a.page.getByRole('button', { name: 'Start fresh' }).click();
-  // the fresh run is ready when the restore's message is gone (while the base is pretrained the
-  // counter may still show the restored run's step)
+  // the fresh run is ready when the restore's message is gone
   const isFresh = () => a.page.evaluate(() => document.querySelector('[data-testid=step] b')?.textContent === '0' && !/Restored the run|…/.test(document.querySelector('[data-testid=status]')?.textContent ?? '…'));
   await waitUntil(isFresh, { timeout: LONG, every: 300, what: 'the fresh run after Start fresh' });
+  expect(new Set(await a.page.evaluate(() => (window as unknown as { counterSeen: string[] }).counterSeen))).toEqual(new Set(['0']));
   const restarted = await threeSteps(a.page);
   await stateStoredAt(a.page, 3);
   const base = await storedBase(a.page);

@@ -61,7 +61,12 @@ export function assignGroups(groups: readonly number[][], workers: number): numb
 export function planWorkers(cells: readonly PlannedCell[], cores: number, most?: number): { cells: number[][]; threads: number } {
   const n = workerCount(most, cores, cells.length);
   const workers = assignGroups(cellGroups(cells, n), n);
-  return { cells: workers, threads: Math.max(1, Math.floor(cores / workers.length)) };
+  return { cells: workers, threads: threadsPerWorker(cores, workers.length) };
+}
+
+/** WASM threads of each of `workers` workers on `cores` cores: an even share, one once there are as many workers as cores. */
+export function threadsPerWorker(cores: number, workers: number): number {
+  return Math.max(1, Math.floor(cores / workers));
 }
 
 /**

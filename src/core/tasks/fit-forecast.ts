@@ -178,7 +178,7 @@ function moveOf(log: ShareTable, anchor: number, runs: readonly ShareTable[], s:
  * and step, and summed up. `runs`: each seed's shares (fit-shares.ts simShares); `value[s][b]`: the
  * fit's expected vote E = P(+1) − P(−1) (what the forecast's policy is pushed by).
  */
-export function forecastErrors(plan: Pick<ForecastPlan, 'from' | 'horizon'>, log: ShareTable, runs: readonly ShareTable[], value: readonly (readonly number[])[]): ForecastReport {
+export function forecastErrors(plan: { from: number; horizon: number }, log: ShareTable, runs: readonly ShareTable[], value: readonly (readonly number[])[]): ForecastReport {
   const anchor = log.steps.indexOf(plan.from);
   if (anchor < 0) throw new Error(`forecast: the log has no step ${plan.from}`);
   const states = log.share.map((_, s) => {

@@ -11,6 +11,7 @@ import { ruleRegexEngine } from '../../io/regex/engine';
 import { checkGate } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
 import { errorText } from '../../core/unknown';
+import type { LiveRun } from './live-run.svelte';
 
 export interface PreviewRow {
   file: string;
@@ -55,6 +56,10 @@ export class ImportSession {
   error = $state('');
   scan = $state.raw<ScanResult | null>(null);
   result = $state.raw<MeasureResult | null>(null);
+  /** A run followed live (live-run.svelte.ts), shown instead of the measured import while set. */
+  live = $state.raw<LiveRun | null>(null);
+  /** The run the views show: the live run's steps so far, else the measured import. */
+  readonly run = $derived<MeasureResult | null>(this.live ? this.live.result : this.result);
   /** Gate replayed on the imported samples (rule language text); '' = none. */
   gateText = $state('');
   /** The gate's errors (each with its rule and character), for the editor. */
@@ -169,6 +174,11 @@ export class ImportSession {
     } finally {
       this.busy = '';
     }
+  }
+
+  /** Show a live run in the import view (any source: the folder follow, a stream); null: back to the measured import. */
+  showLive(run: LiveRun | null): void {
+    this.live = run;
   }
 
   dispose(): void {

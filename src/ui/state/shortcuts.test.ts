@@ -14,6 +14,7 @@ describe('shortcutFor', () => {
     for (const t of [el('BUTTON'), el('SELECT'), el('INPUT', { type: 'checkbox' }), el('INPUT', { type: 'radio' }), el('SUMMARY'), el('BODY'), null]) {
       expect(shortcutFor(key('ArrowRight'), t)).toBe('step');
       expect(shortcutFor(key(' '), t)).toBe('toggle');
+      expect(shortcutFor(key('ArrowLeft'), t)).toBe('back');
       expect(shortcutFor(key('r'), t)).toBe('reset');
     }
   });
@@ -22,11 +23,13 @@ describe('shortcutFor', () => {
     for (const t of [el('INPUT', { type: 'text' }), el('INPUT', { type: 'number' }), el('INPUT', { type: 'range' }), el('INPUT'), el('TEXTAREA'), el('RECT', { role: 'slider' }), el('DIV', {}, { isContentEditable: true })]) {
       expect(shortcutFor(key('ArrowRight'), t)).toBeNull();
       expect(shortcutFor(key(' '), t)).toBeNull();
+      expect(shortcutFor(key('ArrowLeft'), t)).toBeNull();
     }
   });
 
   it('ignores modified keys and other keys', () => {
     expect(shortcutFor(key('r', { ctrlKey: true }), null)).toBeNull();
-    expect(shortcutFor(key('ArrowLeft'), null)).toBeNull();
+    expect(shortcutFor(key('ArrowLeft', { altKey: true }), null)).toBeNull();
+    expect(shortcutFor(key('ArrowUp'), null)).toBeNull();
   });
 });
