@@ -1,5 +1,6 @@
 // The import worker's comlink API: parse and measure dropped log files off the main thread.
-import type { BehaviorRuleSet, ImportedSample, ImportOptions, ImportProgress, MeasureResult, MeasureSpec, ScanResult, StatesSpec } from '../src/core/import/index';
+import type { FollowSink } from './import-follow';
+import type { BehaviorRuleSet, FormatId, ImportedSample, ImportOptions, ImportProgress, MeasureResult, MeasureSpec, ScanResult, StatesSpec } from '../src/core/import/index';
 
 export type ImportRunOptions = Omit<ImportOptions, 'onProgress'>;
 
@@ -10,6 +11,14 @@ export interface ClassifiedSample {
   rule: number | null;
 }
 
+/** How a folder is followed: its format (the page names it), OpenClaw's records per step, the poll interval. */
+export interface FollowRunOptions {
+  format: FormatId;
+  openclawBatch?: number;
+  /** Milliseconds between polls of the folder (default 500). */
+  pollMs?: number;
+}
+
 export interface ImportApi {
   /** The budget watchdog's shared memory (src/io/regex/guard-shared.ts); without it, patterns that need JavaScript's backtracking engine cannot run. */
   guard(sab: SharedArrayBuffer): void;
@@ -17,6 +26,10 @@ export interface ImportApi {
   scan(files: File[], opts: ImportRunOptions, onProgress: (p: ImportProgress) => void): Promise<ScanResult>;
   /** Every sample classified and measured into per-step frames. */
   measure(files: File[], spec: MeasureSpec, opts: ImportRunOptions, onProgress: (p: ImportProgress) => void): Promise<MeasureResult>;
+  /** Follow a folder live (one follow at a time): resolves once `stopFollow` was called and the follow finished, every event delivered. */
+  follow(dir: FileSystemDirectoryHandle, spec: MeasureSpec, opts: FollowRunOptions, sink: FollowSink): Promise<void>;
+  /** End the follow: the follower's finish() writes the steps still open, as the CLI's Ctrl-C. */
+  stopFollow(): void;
   /** The rules applied to the scanned preview samples (regexes run here, under the budget). */
   classify(samples: ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet): Promise<ClassifiedSample[]>;
 }

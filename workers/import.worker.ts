@@ -8,6 +8,7 @@ import { openParquet } from '../src/io/hyparquet';
 import { ruleRegexEngine } from '../src/io/regex/engine';
 import { sharedGuard } from '../src/io/regex/guard-shared';
 import type { ImportApi } from './import.api';
+import { FolderFollow } from './import-follow';
 
 export function fileSource(f: File): ImportSource {
   return {
@@ -34,10 +35,23 @@ let guardMemory: SharedArrayBuffer | null = null;
 // one engine per call, so each import's files start with their whole budget
 const regexEngine = () => ruleRegexEngine(guardMemory ? sharedGuard(guardMemory) : null);
 
+let following: FolderFollow | null = null;
+
 const api: ImportApi = {
   guard: (sab) => void (guardMemory = sab),
   scan: (files, opts, onProgress) => scanLogs(files.map(fileSource), { ...opts, onProgress, parquet: openParquet }),
   measure: (files, spec, opts, onProgress) => measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }),
+  async follow(dir, spec, opts, sink) {
+    if (following) throw new Error('a folder is already being followed: stop it first');
+    const f = new FolderFollow(dir, { format: opts.format, spec, regex: regexEngine(), parquet: openParquet, openclawBatch: opts.openclawBatch }, opts.pollMs ?? 500);
+    following = f;
+    try {
+      await f.run(sink);
+    } finally {
+      following = null;
+    }
+  },
+  stopFollow: () => following?.stop(),
   async classify(samples, states, behaviors) {
     const engine = regexEngine();
     const sc = new StateClassifier(states, engine);

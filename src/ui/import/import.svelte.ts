@@ -5,13 +5,16 @@
  * engine, which runs only under the worker's budget); here the rules are only compiled, to name a bad one.
  */
 import * as Comlink from 'comlink';
-import type { FormatId, ImportProgress, MeasureResult, ScanResult } from '../../core/import/index';
-import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type BehaviorRuleSet, type RewardChoice, type StatesSpec } from '../../core/import/index';
+import type { FormatId, ImportProgress, MeasureResult, MeasureSpec, ScanResult } from '../../core/import/index';
+import type { MetricsFrame } from '../../core/metrics';
+import { BehaviorClassifier, StateClassifier, describeReward, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type BehaviorRuleSet, type RewardChoice, type StatesSpec } from '../../core/import/index';
 import { ruleRegexEngine } from '../../io/regex/engine';
 import { checkGate } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
 import { errorText } from '../../core/unknown';
-import type { LiveRun } from './live-run.svelte';
+import { LiveRun } from './live-run.svelte';
+import { formatOfNames } from './folder-pick';
+import { handleFolder } from '../../io/folder-handle';
 
 export interface PreviewRow {
   file: string;
@@ -131,6 +134,7 @@ export class ImportSession {
   }
 
   async choose(files: File[]): Promise<void> {
+    if (this.live?.phase !== 'following') this.live = null; // a one-shot import after a follow shows the import
     this.files = files;
     this.scan = null;
     this.result = null;
@@ -145,11 +149,10 @@ export class ImportSession {
   }
 
   async runMeasure(): Promise<void> {
-    const b = this.behaviors.spec;
-    if (!b || this.statesError || this.reward.error) return;
-    const reward = this.reward.choice;
+    const asked = this.measureSpec();
+    if ('error' in asked) return;
     await this.#run('measure', async (onProgress) => {
-      this.result = await this.worker.call((api) => api.measure(this.files, { states: $state.snapshot(this.statesSpec) as StatesSpec, behaviors: b, eps: this.eps, ...(reward ? { reward } : {}), ...(this.gateText.trim() && !this.gateErrors.length ? { gate: this.gateText } : {}) }, { format: this.format, openclawBatch: this.openclawBatch }, onProgress));
+      this.result = await this.worker.call((api) => api.measure(this.files, asked.spec, { format: this.format, openclawBatch: this.openclawBatch }, onProgress));
     });
   }
 
@@ -174,6 +177,44 @@ export class ImportSession {
     } finally {
       this.busy = '';
     }
+  }
+
+  /** The measure's rules as typed, or why they cannot be used (the one-shot measure and the follow take the same). */
+  measureSpec(): { spec: MeasureSpec } | { error: string } {
+    const b = this.behaviors.spec;
+    const error = this.behaviors.error || this.statesError || this.reward.error;
+    if (!b || error) return { error: error || 'the behavior rules are not valid' };
+    const reward = this.reward.choice;
+    const gate = this.gateText.trim() && !this.gateErrors.length ? { gate: this.gateText } : {};
+    return { spec: { states: $state.snapshot(this.statesSpec) as StatesSpec, behaviors: b, eps: this.eps, ...(reward ? { reward } : {}), ...gate } };
+  }
+
+  /**
+   * Follow a folder live (any FileSystemDirectoryHandle: a picked folder, the Origin Private File
+   * System) in the import worker with the core's follower, its events into a LiveRun shown here;
+   * resolves when the follow has ended (stopFollow, or an error, said on the run).
+   */
+  async followFolder(dir: FileSystemDirectoryHandle): Promise<void> {
+    if (this.live?.phase === 'following') return;
+    this.error = '';
+    const asked = this.measureSpec();
+    if ('error' in asked) return void (this.error = `The rules cannot be used yet: ${asked.error}`);
+    const format = this.format !== 'auto' ? this.format : formatOfNames((await handleFolder(dir).list()).map((e) => e.path));
+    if (!format) return void (this.error = `${dir.name}: no verl step files ({step}.jsonl) or TRL completions (completions_NNNNN.parquet) yet, so its format cannot be told: pick the log format, then follow it again.`);
+    const run = new LiveRun({ source: `folder ${dir.name}, followed in this browser`, format, eps: asked.spec.eps, reward: describeReward(asked.spec.reward) });
+    this.showLive(run);
+    const sink = Comlink.proxy({ frame: (f: MetricsFrame, replaced: boolean) => run.frame(f, replaced), notice: (t: string) => run.notice(t) });
+    try {
+      await this.worker.call((api) => api.follow(dir, asked.spec, { format, openclawBatch: this.openclawBatch }, sink));
+      run.end();
+    } catch (e) {
+      run.end(errorText(e));
+    }
+  }
+
+  /** End the follow: the follower writes the steps still open (as the CLI's Ctrl-C), then the run is done. */
+  async stopFollow(): Promise<void> {
+    if (this.live?.phase === 'following') await this.worker.call((api) => api.stopFollow());
   }
 
   /** Show a live run in the import view (any source: the folder follow, a stream); null: back to the measured import. */

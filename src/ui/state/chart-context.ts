@@ -26,3 +26,24 @@ export function provideRuleNames(get: () => RunRuleNamers): void {
 export function useRuleNames(): () => RunRuleNamers {
   return getContext<(() => RunRuleNamers) | undefined>(NAMES) ?? (() => ({}));
 }
+
+/** What a followed run adds to every time chart under it: its alarms as markers, and a step axis that grows in steps. */
+export interface LiveCharts {
+  /** Alarm markers (drawn before the chart's own, so the notes under it list them first); `alarm` is its kind. */
+  markers: { step: number; label: string; color: string; alarm: string }[];
+  /** The drawn step domain for the data's [first, last] step. */
+  extent(data: [number, number]): [number, number];
+}
+
+const LIVE = Symbol('invariant-lab/live-charts');
+const NOT_LIVE: LiveCharts = { markers: [], extent: (d) => d };
+
+/** The import view, while it shows a live run (ImportPanel provides it once). */
+export function provideLiveCharts(get: () => LiveCharts | null): void {
+  setContext(LIVE, get);
+}
+
+export function useLiveCharts(): () => LiveCharts {
+  const get = getContext<(() => LiveCharts | null) | undefined>(LIVE);
+  return () => get?.() ?? NOT_LIVE;
+}
