@@ -6,7 +6,7 @@
  */
 import type { Config } from '../src/core/config';
 import type { PolicyEngine } from '../src/core/engine';
-import { pretrainBase } from '../src/core/pretrain';
+import { BASE_SEED, pretrainBase } from '../src/core/pretrain';
 import { hasShippedBase, taskLabel, taskOf } from '../src/core/tasks/registry';
 import { checkpointMismatch, decodeCheckpoint, type CheckpointEntry, type Manifest } from '../src/model/checkpoint';
 import { initParams, paramLayout } from '../src/model/layout';
@@ -19,8 +19,8 @@ export interface BaseSource {
   pretrainSteps?: number;
 }
 
-/** Seed of the base: the same for every run seed (a shipped checkpoint is one fixed model too). */
-export const BASE_SEED = 0;
+/** Seed of the base: the same for every run seed (the core's BASE_SEED). */
+export { BASE_SEED };
 export const DEFAULT_PRETRAIN_STEPS = 400;
 
 async function fetchJson(url: string): Promise<unknown> {

@@ -9,6 +9,8 @@
 // JSON {"rules": [...]}); each step's line then holds its counterfactual funnel (esr/*, gate/rule_counts).
 // --reward COL[+COL…]: the judge's score is that field (or the sum of those fields) instead of the
 // format's own reward; --reward-threshold τ[,τ']: a scalar score as a vote (r ≥ τ → +1, r ≤ τ' → −1).
+// --simulate-seeds N: train the fitted task at seeds 1..N beside the log (its band, in words);
+// --forecast-from T,…: forecasts from those steps against the naive one (src/cli/fit-simulate.ts).
 // A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
 // stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
 import { errorText } from '../core/unknown';
@@ -27,8 +29,9 @@ import type { FitOptions } from '../core/tasks/fit';
 import { frameLine } from '../core/import/follow/frame-line';
 import { readGateFile } from './gate-args';
 import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
+import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateFit, simulateFlags, type SimulateOptions } from './fit-simulate';
 
-const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME]]`;
+const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
 
 const READ_CHUNK = 1 << 18;
 
@@ -85,6 +88,7 @@ const OPTIONS = {
   'fit-base-steps': { type: 'string' },
   'fit-truth-steps': { type: 'string' },
   'fit-name': { type: 'string' },
+  ...SIMULATE_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -95,6 +99,7 @@ interface ImportFlags {
   format: FormatId | 'auto';
   batch: number;
   fit: FitOptions;
+  simulate?: SimulateOptions;
 }
 
 /** The flags as an import, or every problem with them (each names its flag or file). */
@@ -116,6 +121,7 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFl
   if (!(batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
   let states, behaviors, gate: string | undefined, files: string[] = [];
   const reward = rewardFlags(v, bad);
+  const simulate = simulateFlags(v, bad);
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
     behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
@@ -125,7 +131,7 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFl
     bad.push(errorText(e));
   }
   if (bad.length) return { problems: bad };
-  return { flags: { files, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, format: format as FormatId | 'auto', batch, fit } };
+  return { flags: { files, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, format: format as FormatId | 'auto', batch, fit, simulate } };
 }
 
 /** The import's issues (the first 50) and one summary line, on stderr. */
@@ -148,7 +154,7 @@ async function main(): Promise<number> {
     console.error(`${read.problems.join('\n')}\n${USAGE}`);
     return 2;
   }
-  const { files, spec, format, batch, fit } = read.flags;
+  const { files, spec, format, batch, fit, simulate } = read.flags;
   let last = 0;
   try {
     const r = await measureLogs(files.map(fileSource), spec, {
@@ -167,6 +173,7 @@ async function main(): Promise<number> {
     report(r, v.out);
     if (v.out) writeTextFile(v.out, r.frames.map(frameLine).join('\n') + (r.frames.length ? '\n' : ''));
     if (v['fit-task'] && r.samples) writeFit(r, fit, v['fit-task']);
+    if (simulate && r.samples) await simulateFit(r, fit, spec.gate, simulate);
     return r.samples ? 0 : 1;
   } catch (e) {
     if (e instanceof ImportError) {

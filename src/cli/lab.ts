@@ -11,45 +11,21 @@
 // and --set change live settings, recorded on the run's timeline as any patch).
 // --fork-at T --fork-out FILE [--fork-set key=value ...]: at step T the run forks; both continue from
 // the same state (the lab's Compare), the fork with the changed settings, its lines in FILE.
-import { errorText } from '../core/unknown';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describeValue, makeConfig, parseField, runFixingIn, type Config } from '../core/config';
-import { parsePreset } from '../core/presets';
+import { makeConfig, runFixingIn, type Config } from '../core/config';
 import { snapshotFromJson, snapshotToJson } from '../core/run/snapshot-file';
 import type { LabSnapshot } from '../core/run/types';
 import { runLab, type Written } from './lab-session';
 import { UsageError, usageOf } from './args';
-import { appendTextFile, jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
+import { appendTextFile, jsonText, parseFile, readTextFile, writeTextFile } from './files';
 import { gateSetting } from './gate-args';
+import { presetSettings, settingsOf } from './settings-args';
 import { parseLabArgs, type LabArgs as Args } from './lab-args';
 import { readTaskFile } from './task-args';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** key=value flags (--set, --fork-set) as settings; a bad one is a bad command line naming the flag. */
-function settingsOf(flag: string, pairs: string[]): Record<string, unknown> {
-  const partial: Record<string, unknown> = {};
-  for (const kv of pairs) {
-    const eq = kv.indexOf('=');
-    if (eq < 1) throw new UsageError(`${flag} expects key=value, got ${describeValue(kv)}`);
-    try {
-      partial[kv.slice(0, eq)] = parseField(kv.slice(0, eq), kv.slice(eq + 1));
-    } catch (e) {
-      throw new UsageError(`${flag} ${errorText(e)}`);
-    }
-  }
-  return partial;
-}
-
 function resolveConfig(a: Args, start: Record<string, unknown> = {}): Config {
   let partial: Record<string, unknown> = { ...start };
-  if (a.preset) {
-    const file = a.preset.endsWith('.json') ? a.preset : join(root, 'public/presets', `${a.preset}.json`);
-    // parsePreset names the preset and the field (config.lr: ...); the path names the file.
-    partial = { ...parseFile(file, 'preset', readJsonFile, (x) => parsePreset(a.preset!, x)).config };
-  }
+  if (a.preset) partial = presetSettings(a.preset);
   if (a.steps !== undefined) partial.steps = a.steps;
   if (a.seed !== undefined) partial.seed = a.seed;
   Object.assign(partial, settingsOf('--set', a.set));

@@ -7,6 +7,9 @@ import { REFERENCE_DEFAULTS, referenceBatch, type ReferenceOptions } from './tas
 import type { Task } from './tasks/types';
 import { CONTEXT, VOCAB } from './tasks/vocab';
 
+/** Seed of a pretrained base: the same for every run seed (a shipped checkpoint is one fixed model too). */
+export const BASE_SEED = 0;
+
 export interface SftOptions {
   steps: number;
   batch: number;
