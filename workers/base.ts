@@ -19,8 +19,6 @@ export interface BaseSource {
   pretrainSteps?: number;
 }
 
-/** Seed of the base: the same for every run seed (the core's BASE_SEED). */
-export { BASE_SEED };
 export const DEFAULT_PRETRAIN_STEPS = 400;
 
 async function fetchJson(url: string): Promise<unknown> {

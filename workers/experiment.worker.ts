@@ -6,7 +6,8 @@
 import * as Comlink from 'comlink';
 import { PopulationSession } from '../src/core/run/population';
 import { createBrowserEngine, createBrowserPopulation, defaultWasmThreads } from '../src/engine/browser';
-import { BASE_SEED, loadBase } from './base';
+import { BASE_SEED } from '../src/core/pretrain';
+import { loadBase } from './base';
 import type { ExperimentApi, ExperimentInit, ExperimentListener } from './experiment.api';
 
 let session: PopulationSession | null = null;

@@ -5,7 +5,8 @@
 import * as Comlink from 'comlink';
 import { RunSession } from '../src/core/run/session';
 import { createBrowserEngine } from '../src/engine/browser';
-import { BASE_SEED, loadBase } from './base';
+import { BASE_SEED } from '../src/core/pretrain';
+import { loadBase } from './base';
 import type { LabApi, LabInit, LabListener } from './lab.api';
 
 let session: RunSession | null = null;

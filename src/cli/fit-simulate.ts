@@ -14,7 +14,7 @@ import type { MeasureResult } from '../core/import/analyze';
 import { makeConfig, parseWholeNumber, type Config } from '../core/config';
 import { cellCount } from '../core/experiment/spec';
 import { BASE_SEED } from '../core/pretrain';
-import { fitTask, type FitOptions, type FitResult } from '../core/tasks/fit';
+import type { FitResult } from '../core/tasks/fit';
 import { bandWords, seedBands, type StateBand } from '../core/tasks/fit-band';
 import { expectedVotes, forecastErrors, forecastPlan, simulationConfig, simulationSpec, type ForecastReport } from '../core/tasks/fit-forecast';
 import { forecastWords } from '../core/tasks/fit-forecast-words';
@@ -127,10 +127,9 @@ async function forecast(r: MeasureResult, t: number, gate: string, o: SimulateOp
   return { report, words, runs };
 }
 
-/** The band and the forecasts the flags ask for, on stderr and (JSON) in --simulate-out. */
-export async function simulateFit(r: MeasureResult, fitOpts: FitOptions, gate: string | undefined, o: SimulateOptions): Promise<void> {
+/** The band of `fit` (the import's fitted task) and the forecasts the flags ask for, on stderr and (JSON) in --simulate-out. */
+export async function simulateFit(r: MeasureResult, fit: FitResult, gate: string | undefined, o: SimulateOptions): Promise<void> {
   const g = gate ?? makeConfig(o.settings).gate;
-  const fit = fitTask(r, fitOpts);
   const engines = new EngineReuse();
   const forecasts = [];
   let b;

@@ -2,7 +2,7 @@
 // the fitted spec (checked by the core's validator before it is written) and its notes on stderr.
 import type { MeasureResult } from '../core/import/analyze';
 import { parseWholeNumber } from '../core/config';
-import { fitTask, type FitOptions } from '../core/tasks/fit';
+import { fitTask, type FitOptions, type FitResult } from '../core/tasks/fit';
 import { describeSpecErrors, validateTaskSpec } from '../core/tasks/validate';
 import { UsageError } from './args';
 import { jsonText, writeTextFile } from './files';
@@ -24,8 +24,8 @@ export function fitFlags(v: { 'fit-base-steps'?: string; 'fit-truth-steps'?: str
   return { baseSteps: stepWindowFlag('--fit-base-steps', v['fit-base-steps']), truthSteps: stepWindowFlag('--fit-truth-steps', v['fit-truth-steps']), name: v['fit-name'] };
 }
 
-/** Fit, check and write the spec; the notes to stderr (questions to the user marked "?"). */
-export function writeFit(r: MeasureResult, o: FitOptions, file: string): void {
+/** Fit, check and write the spec; the notes to stderr (questions to the user marked "?"). The fit, for what trains it next. */
+export function writeFit(r: MeasureResult, o: FitOptions, file: string): FitResult {
   const fit = fitTask(r, o);
   const check = validateTaskSpec(JSON.parse(JSON.stringify(fit.spec)));
   if (!check.ok) throw new Error(`the fitted spec does not validate (a bug in the fit): ${describeSpecErrors(check.errors, 5)}`);
@@ -34,4 +34,5 @@ export function writeFit(r: MeasureResult, o: FitOptions, file: string): void {
   for (const n of fit.notes) console.error(`  ${n.ask ? '?' : '-'} ${n.path || '(spec)'}: ${n.message}`);
   const asks = fit.notes.filter((n) => n.ask).length;
   console.error(`${asks} question${asks === 1 ? '' : 's'} above (marked ?): the fit put a stated default where the log says nothing. Train it: npm run lab -- --task-file ${file}${Object.entries(fit.settings).map(([k, v]) => ` --set ${k}=${v}`).join('')}`);
+  return fit;
 }

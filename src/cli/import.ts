@@ -172,8 +172,8 @@ async function main(): Promise<number> {
     process.stderr.write('\n');
     report(r, v.out);
     if (v.out) writeTextFile(v.out, r.frames.map(frameLine).join('\n') + (r.frames.length ? '\n' : ''));
-    if (v['fit-task'] && r.samples) writeFit(r, fit, v['fit-task']);
-    if (simulate && r.samples) await simulateFit(r, fit, spec.gate, simulate);
+    const fitted = v['fit-task'] && r.samples ? writeFit(r, fit, v['fit-task']) : undefined;
+    if (simulate && fitted) await simulateFit(r, fitted, spec.gate, simulate);
     return r.samples ? 0 : 1;
   } catch (e) {
     if (e instanceof ImportError) {

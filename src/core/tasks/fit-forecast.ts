@@ -13,6 +13,7 @@ import { fitTask, type FitOptions, type FitResult, type FitSource } from './fit'
 import { BAND_DEFAULTS, logIndexOf } from './fit-band';
 import type { ShareTable } from './fit-shares';
 import { specText } from './registry';
+import { expectedVote } from './spec';
 
 /** The log as it was at step t: its frames up to step t, nothing after. */
 export function sourceUpTo(source: FitSource, t: number): FitSource {
@@ -190,8 +191,5 @@ export function forecastErrors(plan: { from: number; horizon: number }, log: Sha
 
 /** The fit's expected vote per state × behavior (spec order): what a forecast's policy is pushed by. */
 export function expectedVotes(fit: Pick<FitResult, 'spec'>): number[][] {
-  return fit.spec.states.map((st) => fit.spec.behaviors.map((b) => {
-    const t = st.act[b.name].truth;
-    return t[0] - t[2];
-  }));
+  return fit.spec.states.map((st) => fit.spec.behaviors.map((b) => expectedVote(st.act[b.name].truth)));
 }

@@ -6,7 +6,7 @@ import type { FitChoice } from './fit-choose';
 import { fmt, pct, type FitNotes } from './fit-notes';
 import { transitionOf, type SessionShape } from './fit-sessions';
 import type { StepWindow, WindowSums } from './fit-sums';
-import { INVALID_NAME, type StateSpec, type TransitionSpec, type TruthRow } from './spec';
+import { INVALID_NAME, expectedVote, type StateSpec, type TransitionSpec, type TruthRow } from './spec';
 
 export interface FitWindows {
   all: WindowSums;
@@ -73,7 +73,7 @@ export function stateSpecOf(i: number, w: FitWindows, c: FitChoice, shape: Sessi
   const { behaviors, bName } = c;
   const baseMix = baseMixOf(s, path, w, c, o, notes);
   const truths = behaviors.map((b) => truthOf(s, b, o.unjudgedTruth, `${path}.act.${bName(b)}.truth`, w, o, notes));
-  const value = truths.map((t) => t[0] - t[2]);
+  const value = truths.map(expectedVote);
   const best = value.reduce((bi, x, j) => (x > value[bi] || (x === value[bi] && baseMix[bName(behaviors[j])] > baseMix[bName(behaviors[bi])]) ? j : bi), 0);
   const bar = value[best] - voteSe(w.judged.rewards(s, behaviors[best]));
   const positive = behaviors.filter((_, j) => value[j] > 0 && value[j] >= bar).map(bName);

@@ -15,6 +15,9 @@ export type TaskKind = 'single-turn' | 'multi-turn' | 'long-horizon';
 /** P(+1), P(0), P(−1) of the judge's truth for one state × behavior. */
 export type TruthRow = [number, number, number];
 
+/** The expected vote E = P(+1) − P(−1) of a truth row: what training pushes a behavior by. */
+export const expectedVote = (t: Readonly<TruthRow>): number => t[0] - t[2];
+
 export interface HintSpec {
   /** Behavior the hint in the next message points to. */
   to: string;
