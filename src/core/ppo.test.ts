@@ -32,6 +32,15 @@ describe('ppoReference', () => {
     expect(r.ppoKl).toBeCloseTo(-(ln(1.5) * 2 + ln(0.5) * 2) / 4, 12);
   });
 
+  it('takes ρ from a given ratio (a trainer\'s float32 ρ) instead of exp(logp − oldLogp)', () => {
+    const r = ppoReference({ batch: 1, logp: [-1, -1], oldLogp: [-1, -1], advantages: [1, -1], lossMask: [1, 1], ratio: [1.5, 0.5] }, H);
+    expect(Array.from(r.ratio)).toEqual([1.5, 0.5]);
+    expect(r.clipfracHigh).toBe(0.5);
+    expect(r.clipfracLow).toBe(0.5);
+    expect(r.pgLoss).toBeCloseTo((-1.28 + 0.8) / 2, 12);
+    expect(r.ppoKl).toBe(0);
+  });
+
   it('dual clip caps the loss of negative advantages at −c·A', () => {
     const r = ppoReference({ batch: 1, logp: [ln(5)], oldLogp: [0], advantages: [-1], lossMask: [1] }, { ...H, dualClip: 3 });
     expect(r.pgLoss).toBeCloseTo(3, 12);

@@ -24,6 +24,11 @@ export interface PpoInputs {
   refLogp?: ArrayLike<number>;
   /** Entropy of the current next-token distribution, B × T (may be omitted when entropyCoef = 0). */
   entropy?: ArrayLike<number>;
+  /**
+   * ρ as a trainer computed it (float32), used instead of exp(logp − oldLogp): the metrics then
+   * count exactly the tokens that trainer's gradient treated as clipped.
+   */
+  ratio?: ArrayLike<number>;
 }
 
 export type PpoLossHyper = Pick<PpoHyper, 'clipLow' | 'clipHigh' | 'dualClip' | 'entropyCoef' | 'klCoef' | 'aggregation'>;
@@ -98,7 +103,7 @@ export function ppoReference(inp: PpoInputs, h: PpoLossHyper): PpoReference {
   let entropyLoss = 0;
   for (let i = 0; i < n; i++) {
     const logp = inp.logp[i];
-    const rho = Math.exp(logp - inp.oldLogp[i]);
+    const rho = inp.ratio ? inp.ratio[i] : Math.exp(logp - inp.oldLogp[i]);
     ratio[i] = rho;
     const m = inp.lossMask[i];
     if (m === 0) continue;

@@ -4,8 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PpoHyper, PolicyShape } from '../core/engine';
 import { ppoReference } from '../core/ppo';
 import { Rng } from '../core/rng';
-import { gradCheck } from '../../tests/support/gradcheck';
-import { HYPER_FIELDS, ppoLoss, splitHyper } from '../model/graphs';
+import { closedFormGradCheck } from '../../tests/support/gradcheck';
+import { ppoGradient } from '../model/graphs';
+import { ppoTokenInputs } from '../model/ppo-coefs';
+import { PPO_TOKEN_INPUTS } from '../model/ppo-head';
 import { initParams, paramLayout } from '../model/layout';
 import { createNodeEngine, type OrtEngine } from './node';
 
@@ -191,34 +193,44 @@ describe('OrtEngine (WASM)', () => {
   });
 });
 
-describe('whole-model gradient (float64 PPO loss vs finite differences)', () => {
-  it('d loss / d params matches central differences, for a population of 2 with different settings', async () => {
+describe('whole-model gradient (float64, closed-form PPO head vs central differences of the TypeScript reference loss)', () => {
+  it('d loss / d params matches, for a population of 2 with different settings (dual clip, entropy, KL, both aggregations)', async () => {
     const shape: PolicyShape = { vocab: 6, context: 4, dModel: 4, layers: 1, heads: 2, mlp: 8 };
     const layout = paramLayout(shape);
     const P = 2;
     const B = 2;
     const W4 = shape.context - 1;
     const N = layout.total;
+    const n = B * W4;
     const params = [5, 6].flatMap((seed) => Array.from(initParams(layout, seed), (v, i) => v * 20 + 0.01 * Math.cos(i + seed))); // larger weights: non-trivial attention
     const rng = new Rng(8);
     const tokens = Array.from({ length: P * B * shape.context }, () => rng.int(shape.vocab));
-    const vec = (f: (i: number) => number) => Array.from({ length: P * B * W4 }, (_, i) => f(i));
-    const hyper = (seqMean: number, temperature: number): Record<string, number> => ({
-      lr: 0, beta1: 0.9, beta2: 0.98, eps: 1e-8, weightDecay: 0, maxGradNorm: 0, step: 1, temperature,
-      clipLow: 0.2, clipHigh: 0.28, dualClip: 2, entropyCoef: 0.05, klCoef: 0.3, seqMean, active: 1,
-    });
-    const r = await gradCheck(
+    const vec = (f: (i: number) => number) => Float32Array.from({ length: n }, (_, i) => f(i));
+    const hypers: PpoHyper[] = [
+      { ...BASE_HYPER, aggregation: 'seq-mean-token-mean', temperature: 0.7, dualClip: 2, entropyCoef: 0.05, klCoef: 0.3 },
+      { ...BASE_HYPER, temperature: 0.9, dualClip: 2, entropyCoef: 0.05, klCoef: 0.3 },
+    ];
+    const batches = [0, 1].map((p) => ({
+      batch: B, tokens: new Int32Array(0),
+      advantages: vec((i) => [1.2, -0.7, 0.4, -1.5, 0.9, -0.2][i % 6] * (p === 0 ? 1 : -0.8)),
+      oldLogp: vec((i) => -1.8 + 0.13 * ((i + p) % 6)),
+      refLogp: vec((i) => -1.7 - 0.05 * ((i + p) % 6)),
+      lossMask: vec((i) => (i === 2 || (p === 1 && i === 3) ? 0 : 1)),
+    }));
+    const perToken = batches.flatMap((b, p) => Array.from(ppoTokenInputs(b, hypers[p], 'float64')));
+    const r = await closedFormGradCheck(
       [
         { shape: [P, N], values: params },
         { shape: [P, B, shape.context], values: tokens, constant: true, dtype: 'int32' },
-        { shape: [P, B, W4], values: vec((i) => [1.2, -0.7, 0.4, -1.5, 0.9, -0.2][i % 6] * (i < 6 ? 1 : -0.8)), constant: true },
-        { shape: [P, B, W4], values: vec((i) => -1.8 + 0.13 * (i % 6)), constant: true },
-        { shape: [P, B, W4], values: vec((i) => -1.7 - 0.05 * (i % 6)), constant: true },
-        { shape: [P, B, W4], values: vec((i) => (i === 2 || i === 9 ? 0 : 1)), constant: true },
-        { shape: [P, HYPER_FIELDS.length], values: [hyper(1, 0.7), hyper(0, 0.9)].flatMap((h) => HYPER_FIELDS.map((k) => h[k])), constant: true },
+        { shape: [P, PPO_TOKEN_INPUTS.length, B, W4], values: perToken, constant: true },
+        { shape: [P, 1], values: hypers.map((h) => h.temperature), constant: true },
       ],
-      (p, tok, advantages, oldLogp, refLogp, lossMask, h) =>
-        ppoLoss(p, tok, { advantages, oldLogp, refLogp, lossMask }, splitHyper(h), layout).loss,
+      (p, tok, x, temperature) => {
+        const head = ppoGradient(p, tok, x, temperature, layout);
+        return { outputs: [head.logp, head.entropy], gradients: [head.gradient] };
+      },
+      ([logp, entropy]) =>
+        [0, 1].reduce((sum, p) => sum + ppoReference({ ...batches[p], logp: logp.subarray(p * n, (p + 1) * n), entropy: entropy.subarray(p * n, (p + 1) * n) }, hypers[p]).loss, 0),
     );
     expect(layout.total).toBeGreaterThan(200);
     expect(r.maxAbsErr).toBeLessThan(1e-7);

@@ -12,9 +12,11 @@ import type {
 import type { PopulationEngine, SftHyper } from '../core/population';
 import type { Graph } from '../graph/builder';
 import {
-  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, PPO_METRICS, type HyperField, type OutputLayout,
+  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, type HyperField, type OutputLayout,
 } from '../model/graphs';
 import { paramLayout, type ParamLayout } from '../model/layout';
+import { ppoMetrics, ppoTokenInputs } from '../model/ppo-coefs';
+import { PPO_TOKEN_INPUTS } from '../model/ppo-head';
 import { readGenerate, readScore, readTrain } from './outputs';
 import { RunCostMeter, type Phase } from './run-costs';
 import {
@@ -228,25 +230,24 @@ export class OrtPopulation implements PopulationEngine {
   async trainStep(reqs: readonly ({ batch: TrainBatch; hyper: PpoHyper } | null)[]): Promise<(TrainMetrics | null)[]> {
     const B = this.rows(reqs.map((r) => r && r.batch));
     const W = this.shape.context - 1;
+    const K = PPO_TOKEN_INPUTS.length;
+    const perToken = new Float32Array(this.size * K * B * W);
+    reqs.forEach((r, p) => r && perToken.set(ppoTokenInputs(r.batch, r.hyper), p * K * B * W));
     const feeds = reqs as readonly ({ batch: TrainBatch & Record<string, unknown> } | null)[];
     const res = await this.run('train', this.sessions.train, {
       params: this.trainer.tensor,
       m: this.m,
       v: this.v,
       tokens: this.stack(feeds, B, 'tokens'),
-      advantages: this.stack(feeds, B, 'advantages'),
-      oldLogp: this.stack(feeds, B, 'oldLogp'),
-      refLogp: this.stack(feeds, B, 'refLogp'),
-      lossMask: this.stack(feeds, B, 'lossMask'),
-      hyper: this.hyper(reqs.map((r) => r && { ...r.hyper, seqMean: r.hyper.aggregation === 'seq-mean-token-mean' ? 1 : 0 })),
+      tokenInputs: this.f32(perToken, [this.size, K, B, W]),
+      hyper: this.hyper(reqs.map((r) => r && r.hyper)),
     });
-    const K = PPO_METRICS.length;
-    const { metrics, ratio } = await readTrain(res, this.outputs, this.size, K);
+    const out = await readTrain(res, this.outputs, this.size);
     this.advance(res, OrtPopulation.members(reqs));
     return reqs.map((r, p) => {
       if (!r) return null;
-      const m = Object.fromEntries(PPO_METRICS.map((k, i) => [k, metrics[p * K + i]])) as Record<(typeof PPO_METRICS)[number], number>;
-      return { ...m, ratio: row(ratio, p, B * W) };
+      const stats = { ratio: row(out.ratio, p, B * W), logp: row(out.logp, p, B * W), entropy: row(out.entropy, p, B * W) };
+      return ppoMetrics(r.batch, r.hyper, stats, out.gradNorm[p]);
     });
   }
 
@@ -259,7 +260,7 @@ export class OrtPopulation implements PopulationEngine {
       v: this.v,
       tokens: this.stack(feeds, B, 'tokens'),
       lossMask: this.stack(feeds, B, 'lossMask'),
-      hyper: this.hyper(reqs.map((r) => r && { ...r.hyper, clipLow: 0, clipHigh: 0, dualClip: 0, entropyCoef: 0, klCoef: 0, seqMean: 0 })),
+      hyper: this.hyper(reqs.map((r) => r && r.hyper)),
     });
     const metrics = (await res.metrics.getData()) as Float32Array;
     this.advance(res, OrtPopulation.members(reqs));

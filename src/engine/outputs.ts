@@ -43,13 +43,14 @@ export async function readScore(out: Outputs, layout: OutputLayout, T: number): 
   return { logp, entropy };
 }
 
-/** metrics [P, K] and ratio [P, B·W] (the engine's [P, B, W] layout). */
-export async function readTrain(out: Outputs, layout: OutputLayout, P: number, K: number): Promise<{ metrics: Float32Array; ratio: Float32Array }> {
+/** Per member: gradNorm, and ratio, logp, entropy [P, B·W] (the engine's [P, B, W] layout). */
+export async function readTrain(out: Outputs, layout: OutputLayout, P: number): Promise<{ gradNorm: Float32Array; ratio: Float32Array; logp: Float32Array; entropy: Float32Array }> {
   if (layout === 'separate') {
-    const [metrics, ratio] = await Promise.all([data<Float32Array>(out.metrics), data<Float32Array>(out.ratio)]);
-    return { metrics, ratio };
+    const [gradNorm, ratio, logp, entropy] = await Promise.all(['gradNorm', 'ratio', 'logp', 'entropy'].map((k) => data<Float32Array>(out[k])));
+    return { gradNorm, ratio, logp, entropy };
   }
   const all = await data<Float32Array>(out.out);
-  const [metrics, ratio] = unzip(all, P, [K, all.length / P - K]);
-  return { metrics, ratio };
+  const n = (all.length / P - 1) / 3;
+  const [gradNorm, ratio, logp, entropy] = unzip(all, P, [1, n, n, n]);
+  return { gradNorm, ratio, logp, entropy };
 }

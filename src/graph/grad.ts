@@ -6,9 +6,22 @@ import { GRAD_RULES, NON_DIFFERENTIABLE } from './ops/rules';
 
 /** Gradients of a scalar `loss` with respect to each tensor in `wrt` (zeros where unreachable). */
 export function grad(loss: Tensor, wrt: Tensor[]): Tensor[] {
-  const g = loss.graph;
   if (loss.shape.length !== 0) throw new Error(`grad needs a scalar loss, got shape [${loss.shape}]`);
-  const grads = new Map<Tensor, Tensor>([[loss, g.scalar(1, loss.dtype)]]);
+  return gradFrom([[loss, loss.graph.scalar(1, loss.dtype)]], wrt);
+}
+
+/**
+ * Gradients of a loss w.r.t. `wrt` given the loss's gradient w.r.t. some intermediate tensors
+ * (`seeds`: [tensor, its gradient, same shape]): backpropagation starts there. Used where the
+ * gradient at a tensor is known in closed form (src/model/ppo-head.ts: the PPO loss w.r.t. the
+ * logits), so the ops after it need no backward nodes.
+ */
+export function gradFrom(seeds: [Tensor, Tensor][], wrt: Tensor[]): Tensor[] {
+  const g = wrt[0].graph;
+  for (const [t, d] of seeds) {
+    if (d.shape.length !== t.shape.length || d.shape.some((n, i) => n !== t.shape[i])) throw new Error(`gradFrom: seed shape [${d.shape}] differs from its tensor's [${t.shape}]`);
+  }
+  const grads = new Map<Tensor, Tensor>(seeds);
 
   // Only nodes on a path from `wrt` to the loss need a backward pass.
   const needed = new Set<Tensor>(wrt);

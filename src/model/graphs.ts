@@ -1,23 +1,19 @@
 // The policy's ONNX graphs: score, generate (KV-cache sampling, or full-prefix recompute for the
 // benchmark and the equivalence test), PPO train step and SFT step. Every graph takes the
 // parameters as one flat input so the engine can keep them GPU-resident and feed them back.
-import { Graph, type DType, type Tensor } from '../graph/builder';
-import { grad } from '../graph/grad';
+import { Graph, type Dim, type DType, type Tensor } from '../graph/builder';
+import { grad, gradFrom } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
 import { oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
 import { adamw } from './optimizer';
+import { PPO_TOKEN_INPUTS, ppoHead, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
 
 /** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
-export const HYPER_FIELDS = [
-  'lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature',
-  'clipLow', 'clipHigh', 'dualClip', 'entropyCoef', 'klCoef', 'seqMean', 'active',
-] as const;
+export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature', 'active'] as const;
 export type HyperField = (typeof HYPER_FIELDS)[number];
 
-/** Order of the values in each member's row of the PPO train graph's `metrics` output [P, 7]. */
-export const PPO_METRICS = ['loss', 'pgLoss', 'clipfracLow', 'clipfracHigh', 'ppoKl', 'entropy', 'gradNorm'] as const;
 
 /**
  * How a graph hands back what the CPU reads. 'fused': ONE output per run (the results concatenated
@@ -26,7 +22,7 @@ export const PPO_METRICS = ['loss', 'pgLoss', 'clipfracLow', 'clipfracHigh', 'pp
  * kept so the bench can measure what fusing bought). Both carry the same values bit for bit.
  * Fused layouts (per member p, row b): generate `out` [P, B, T + 2W] = tokens (as float32, exact
  * below 2^24) | logp | entropy; score `stats` [P, B, 2W] = logp | entropy; PPO train `out`
- * [P, 7 + B·W] = metrics (PPO_METRICS) | ratio. Parameters and moments stay separate outputs (kept on
+ * [P, 1 + 3·B·W] = gradNorm | ratio | logp | entropy. Parameters and moments stay separate outputs (kept on
  * the device). Decoding: src/engine/outputs.ts.
  */
 export type OutputLayout = 'fused' | 'separate';
@@ -189,67 +185,9 @@ function flatGradient(loss: Tensor, params: Tensor): Tensor {
   return grad(loss, [params])[0];
 }
 
-/** Token-mean or seq-mean-token-mean weights from the loss mask [P, B, W], per member (Σ w = 1 when anything is masked in). */
-function aggregationWeights(mask: Tensor, seqMean: Tensor): Tensor {
-  const tokenW = op.div(mask, op.max2(op.reduceSum(mask, [1, 2], true), 1));
-  const rowCount = op.reduceSum(mask, [2], true);
-  const rows = op.max2(op.reduceSum(op.cast(op.greater(rowCount, 0), mask.dtype), [1, 2], true), 1);
-  const seqW = op.div(mask, op.mul(op.max2(rowCount, 1), rows));
-  return op.add(op.mul(seqW, seqMean), op.mul(tokenW, op.sub(1, seqMean)));
-}
-
 /** Per-member masked mean of x [P, B, W] → [P]. */
 const maskedMean = (x: Tensor, mask: Tensor) =>
   op.div(op.reduceSum(op.mul(x, mask), [1, 2]), op.max2(op.reduceSum(mask, [1, 2]), 1));
-
-export interface PpoLossInputs {
-  advantages: Tensor;
-  oldLogp: Tensor;
-  refLogp: Tensor;
-  lossMask: Tensor;
-}
-
-/**
- * The PPO objective as graph ops (src/core/ppo.ts writes it once in plain TS: the reference), per
- * member: every returned value is [P] (ratio [P, B, W]); `total` sums the members' losses (their
- * parameters are disjoint, so its gradient is each member's own).
- */
-export function ppoLoss(params: Tensor, tokens: Tensor, x: PpoLossInputs, hyper: Record<HyperField, Tensor>, layout: ParamLayout) {
-  const dtype = params.dtype;
-  const h = (k: HyperField) => perMember(hyper[k], 3);
-  const { advantages: adv, oldLogp, refLogp, lossMask } = x;
-  const { logits, next } = shiftedLogits(params, tokens, layout);
-  const { logp, entropy } = tokenStats(logits, next, perMember(hyper.temperature, 4));
-  const ratio = op.exp(op.sub(logp, oldLogp));
-  const unclipped = op.neg(op.mul(ratio, adv));
-  // clip to per-member bounds (ONNX Clip takes scalar bounds only)
-  const clipped = op.neg(op.mul(op.min2(op.max2(ratio, op.sub(1, h('clipLow'))), op.add(1, h('clipHigh'))), adv));
-  let pg = op.max2(unclipped, clipped);
-  const dualOn = op.and(op.greater(h('dualClip'), 0), op.less(adv, 0));
-  pg = op.where(dualOn, op.min2(pg, op.neg(op.mul(adv, h('dualClip')))), pg);
-  const diff = op.clip(op.sub(refLogp, logp), -20, 20);
-  const kl = op.clip(op.sub(op.sub(op.exp(diff), diff), 1), -10, 10);
-
-  const weights = aggregationWeights(lossMask, h('seqMean'));
-  const agg = (t: Tensor) => op.reduceSum(op.mul(t, weights), [1, 2]);
-  const pgLoss = agg(pg);
-  const coef = (k: HyperField) => op.reshape(hyper[k], [params.shape[0]]);
-  const loss = op.add(op.sub(pgLoss, op.mul(agg(entropy), coef('entropyCoef'))), op.mul(agg(kl), coef('klCoef')));
-
-  const flag = (cond: Tensor) => op.cast(cond, dtype);
-  const high = op.mul(flag(op.greater(adv, 0)), flag(op.greater(ratio, op.add(1, h('clipHigh')))));
-  const low = op.mul(flag(op.less(adv, 0)), flag(op.less(ratio, op.sub(1, h('clipLow')))));
-  return {
-    loss,
-    total: op.reduceSum(loss, [0]),
-    pgLoss,
-    ratio,
-    clipfracLow: maskedMean(low, lossMask),
-    clipfracHigh: maskedMean(high, lossMask),
-    ppoKl: maskedMean(op.sub(oldLogp, logp), lossMask),
-    entropy: maskedMean(entropy, lossMask),
-  };
-}
 
 /** Members with active = 0 keep parameters and moments (they sat this step out). */
 function keepInactive(opt: ReturnType<typeof adamw>, state: { params: Tensor; m: Tensor; v: Tensor }, active: Tensor, P: number) {
@@ -261,25 +199,47 @@ function keepInactive(opt: ReturnType<typeof adamw>, state: { params: Tensor; m:
 /** Per-member metrics [P] / [P, 1] as one [P, k] output. */
 const metricRows = (xs: Tensor[], P: number) => op.concat(xs.map((t) => op.reshape(t, [P, 1])), 1);
 
+/**
+ * The PPO loss's per-token statistics (logp, entropy, ratio [P, B, W]) and its gradient w.r.t. the
+ * parameters [P, N]: closed form at the logits (ppoHead), backpropagated through the transformer.
+ * tokenInputs [P, rows, B, W] in PPO_TOKEN_INPUTS order (one Split), temperature [P, 1].
+ */
+export function ppoGradient(params: Tensor, tokens: Tensor, tokenInputs: Tensor, temperature: Tensor, layout: ParamLayout) {
+  const [P, , B, W] = tokenInputs.shape as [number, number, Dim, number];
+  const rows = op.split(tokenInputs, 1, PPO_TOKEN_INPUTS.map(() => 1));
+  const x = Object.fromEntries(PPO_TOKEN_INPUTS.map((k, i) => [k, op.reshape(rows[i], [P, B, W])])) as Record<PpoTokenInput, Tensor>;
+  const { logits, next } = shiftedLogits(params, tokens, layout);
+  const head = ppoHead(logits, next, perMember(temperature, 4), x);
+  const [gradient] = gradFrom([[logits, head.dLogits]], [params]);
+  return { ...head, gradient };
+}
+
+/**
+ * The PPO train step: the loss's gradient w.r.t. the logits in closed form (ppoHead) from the
+ * per-token inputs the CPU computes (`tokenInputs` [P, rows, B, W], rows in PPO_TOKEN_INPUTS
+ * order: src/model/ppo-coefs.ts), backpropagated through the transformer, then AdamW. The metrics
+ * are computed on the CPU from the per-token statistics handed back (ppoMetrics).
+ */
 export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
-  const T = layout.shape.context;
+  const W = layout.shape.context - 1;
   const g = new Graph('ppo_train');
   const { params, tokens } = policyInputs(g, layout, P, dtype);
   const { m, v, mask: decay } = optimizerState(g, layout, P, dtype);
-  const tok = (name: string) => g.input(name, dtype, [P, 'B', T - 1]);
-  const [advantages, oldLogp, refLogp, lossMask] = ['advantages', 'oldLogp', 'refLogp', 'lossMask'].map(tok);
+  const perToken = g.input('tokenInputs', dtype, [P, PPO_TOKEN_INPUTS.length, 'B', W]);
   const h = hyperInputs(g, P, dtype);
-  const r = ppoLoss(params, tokens, { advantages, oldLogp, refLogp, lossMask }, h, layout);
-  const opt = keepInactive(adamw(params, m, v, flatGradient(r.total, params), h, decay), { params, m, v }, h.active, P);
+  const head = ppoGradient(params, tokens, perToken, h.temperature, layout);
+  const opt = keepInactive(adamw(params, m, v, head.gradient, h, decay), { params, m, v }, h.active, P);
   g.output('params_out', opt.params);
   g.output('m_out', opt.m);
   g.output('v_out', opt.v);
-  const metrics = metricRows([r.loss, r.pgLoss, r.clipfracLow, r.clipfracHigh, r.ppoKl, r.entropy, opt.gradNorm], P);
+  const stats = [head.ratio, head.logp, head.entropy].map((t) => op.reshape(t, [P, 'B*W']));
   if (outputs === 'fused') {
-    g.output('out', op.concat([metrics, op.reshape(r.ratio, [P, 'B*W'])], 1));
+    g.output('out', op.concat([op.reshape(opt.gradNorm, [P, 1]), ...stats], 1));
   } else {
-    g.output('metrics', metrics);
-    g.output('ratio', r.ratio);
+    g.output('gradNorm', op.reshape(opt.gradNorm, [P, 1]));
+    g.output('ratio', head.ratio);
+    g.output('logp', head.logp);
+    g.output('entropy', head.entropy);
   }
   return g;
 }

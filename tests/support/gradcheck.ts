@@ -21,6 +21,77 @@ export interface GradCheckResult {
   numeric: Float64Array[];
 }
 
+/**
+ * Check a gradient written in closed form against central differences of a loss computed on the
+ * CPU: `build` returns the graph's outputs and the gradients w.r.t. the non-constant inputs (in
+ * input order), `lossOf` the loss from the outputs' values (e.g. a plain-TypeScript reference).
+ */
+export async function closedFormGradCheck(
+  inputs: GradCheckInput[],
+  build: (...xs: Tensor[]) => { outputs: Tensor[]; gradients: Tensor[] },
+  lossOf: (outputs: Float64Array[]) => number,
+  h = 1e-6,
+): Promise<GradCheckResult> {
+  const g = new Graph('closed_form_gradcheck');
+  const xs = inputs.map((inp, i) => g.input(`x${i}`, inp.dtype ?? 'float64', inp.shape));
+  const { outputs, gradients } = build(...xs);
+  outputs.forEach((t, k) => g.output(`y${k}`, t));
+  gradients.forEach((d, k) => g.output(`d${k}`, d));
+  const session = await ort.InferenceSession.create(encodeModel(g), { executionProviders: ['wasm'] });
+  const lossAt = async (vals: number[][]) => {
+    const res = await session.run(feedsOf(inputs, vals));
+    return lossOf(outputs.map((_, k) => Float64Array.from(res[`y${k}`].data as Float64Array)));
+  };
+  const base = inputs.map((i) => i.values);
+  const out = await session.run(feedsOf(inputs, base));
+  const diffIdx = inputs.map((inp, i) => (inp.constant ? -1 : i)).filter((i) => i >= 0);
+  const analytic = diffIdx.map((_, k) => Float64Array.from(out[`d${k}`].data as Float64Array));
+  const numeric = await centralDifferences(inputs, diffIdx, h, lossAt);
+  await session.release();
+  return { ...errors(analytic, numeric), analytic, numeric };
+}
+
+function feedsOf(inputs: GradCheckInput[], vals: number[][]) {
+  return Object.fromEntries(
+    inputs.map((inp, i) => [
+      `x${i}`,
+      inp.dtype === 'int32'
+        ? new ort.Tensor('int32', Int32Array.from(vals[i]), inp.shape as number[])
+        : new ort.Tensor('float64', Float64Array.from(vals[i]), inp.shape as number[]),
+    ]),
+  );
+}
+
+async function centralDifferences(inputs: GradCheckInput[], diffIdx: number[], h: number, loss: (vals: number[][]) => Promise<number>): Promise<Float64Array[]> {
+  const base = inputs.map((i) => i.values);
+  const numeric: Float64Array[] = [];
+  for (const i of diffIdx) {
+    const num = new Float64Array(inputs[i].values.length);
+    for (let j = 0; j < num.length; j++) {
+      const plus = base.map((v) => [...v]);
+      const minus = base.map((v) => [...v]);
+      plus[i][j] += h;
+      minus[i][j] -= h;
+      num[j] = ((await loss(plus)) - (await loss(minus))) / (2 * h);
+    }
+    numeric.push(num);
+  }
+  return numeric;
+}
+
+function errors(analytic: Float64Array[], numeric: Float64Array[]) {
+  let maxAbsErr = 0;
+  let maxRelErr = 0;
+  analytic.forEach((a, k) =>
+    a.forEach((v, j) => {
+      const err = Math.abs(v - numeric[k][j]);
+      maxAbsErr = Math.max(maxAbsErr, err);
+      maxRelErr = Math.max(maxRelErr, err / Math.max(1e-3, Math.abs(numeric[k][j])));
+    }),
+  );
+  return { maxAbsErr, maxRelErr };
+}
+
 /** Check d/dx of sum(w ⊙ f(x…)) for random fixed weights w. */
 export async function gradCheck(
   inputs: GradCheckInput[],
@@ -42,41 +113,10 @@ export async function gradCheck(
   grads.forEach((d, k) => g.output(`d${k}`, d));
   const session = await ort.InferenceSession.create(encodeModel(g), { executionProviders: ['wasm'] });
 
-  const feeds = (vals: number[][]) =>
-    Object.fromEntries(
-      inputs.map((inp, i) => [
-        `x${i}`,
-        inp.dtype === 'int32'
-          ? new ort.Tensor('int32', Int32Array.from(vals[i]), inp.shape as number[])
-          : new ort.Tensor('float64', Float64Array.from(vals[i]), inp.shape as number[]),
-      ]),
-    );
   const base = inputs.map((i) => i.values);
-  const out = await session.run(feeds(base));
+  const out = await session.run(feedsOf(inputs, base));
   const analytic = diffIdx.map((_, k) => Float64Array.from(out[`d${k}`].data as Float64Array));
-  const numeric: Float64Array[] = [];
-  for (const i of diffIdx) {
-    const num = new Float64Array(inputs[i].values.length);
-    for (let j = 0; j < num.length; j++) {
-      const plus = base.map((v) => [...v]);
-      const minus = base.map((v) => [...v]);
-      plus[i][j] += h;
-      minus[i][j] -= h;
-      const lp = (await session.run(feeds(plus))).loss.data[0] as number;
-      const lm = (await session.run(feeds(minus))).loss.data[0] as number;
-      num[j] = (lp - lm) / (2 * h);
-    }
-    numeric.push(num);
-  }
+  const numeric = await centralDifferences(inputs, diffIdx, h, async (vals) => (await session.run(feedsOf(inputs, vals))).loss.data[0] as number);
   await session.release();
-  let maxAbsErr = 0;
-  let maxRelErr = 0;
-  analytic.forEach((a, k) =>
-    a.forEach((v, j) => {
-      const err = Math.abs(v - numeric[k][j]);
-      maxAbsErr = Math.max(maxAbsErr, err);
-      maxRelErr = Math.max(maxRelErr, err / Math.max(1e-3, Math.abs(numeric[k][j])));
-    }),
-  );
-  return { maxAbsErr, maxRelErr, analytic, numeric };
+  return { ...errors(analytic, numeric), analytic, numeric };
 }
