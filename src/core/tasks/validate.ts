@@ -5,7 +5,7 @@ import {
   INVALID_NAME, SPEC_NAME, TASK_FORMAT, TASK_VERSION, TOKEN_NAME, type TaskSpec, type VocabularySpec,
 } from './spec';
 import { depthError } from '../json-depth';
-import { HINT_SLOTS, LAB_TOKEN_NAMES, MARKER_SLOTS, RESPONSE_MAX, STATE_SLOTS } from './vocab';
+import { FILLER_COUNT, HINT_SLOTS, LAB_TOKEN_NAMES, MARKER_SLOTS, RESPONSE_MAX, STATE_SLOTS } from './vocab';
 
 export interface SpecError {
   /** JSON path of the field, e.g. `states[1].baseMix.direct`. */
@@ -135,6 +135,35 @@ function checkTransition(c: Checker, path: string, t: unknown, kind: string, sta
   if (t.nextMessage !== undefined && typeof t.nextMessage !== 'boolean') c.fail(`${path}.nextMessage`, t.nextMessage, 'true or false');
 }
 
+/** A state's `responses`: per behavior, P(k fillers) within the response window and the filler tokens drawn from. */
+function checkResponses(c: Checker, path: string, r: unknown, markers: ReadonlyMap<string, number>): void {
+  if (!isObject(r)) return void c.fail(path, r, `expected {behavior: {fillers, fillerTokens}} over some of ${[...markers.keys()].join(', ')}`);
+  for (const [b, v] of Object.entries(r)) {
+    const p = `${path}.${b}`;
+    const m = markers.get(b);
+    if (m === undefined) {
+      c.fail(p, b, `not one of ${[...markers.keys()].join(', ')}`);
+      continue;
+    }
+    if (!isObject(v)) {
+      c.fail(p, v, 'expected {fillers, fillerTokens}');
+      continue;
+    }
+    c.keys(p, v, ['fillers', 'fillerTokens']);
+    const most = RESPONSE_MAX - m;
+    if (c.list(`${p}.fillers`, v.fillers, 1, most + 1, `P(0 fillers), P(1), …: a response holds ${RESPONSE_MAX} tokens before EOS and this behavior has ${m} marker${m === 1 ? '' : 's'}, so at most ${most} fillers`)) {
+      const bad = v.fillers.findIndex((x) => !isProb(x));
+      if (bad >= 0) c.fail(`${p}.fillers[${bad}]`, v.fillers[bad], 'a probability in [0, 1]');
+      else {
+        const sum = (v.fillers as number[]).reduce((a, x) => a + x, 0);
+        if (Math.abs(sum - 1) > SUM_TOLERANCE) c.fail(`${p}.fillers`, `sum ${sum}`, 'probabilities must sum to 1');
+      }
+    }
+    const f = v.fillerTokens;
+    if (typeof f !== 'number' || !Number.isInteger(f) || f < 1 || f > FILLER_COUNT) c.fail(`${p}.fillerTokens`, f, `an integer 1..${FILLER_COUNT}: the model has ${FILLER_COUNT} filler tokens`);
+  }
+}
+
 export type SpecCheck = { ok: true; spec: TaskSpec; errors: [] } | { ok: false; spec: null; errors: SpecError[] };
 
 /** Check a parsed spec; every problem with its path. */
@@ -160,6 +189,8 @@ export function validateTaskSpec(input: unknown): SpecCheck {
   const vocab = checkVocabulary(c, s.vocabulary);
 
   const behaviors: string[] = [];
+  /** Markers per behavior name (for the responses' length bound). */
+  const markerCounts = new Map<string, number>();
   if (c.list('behaviors', s.behaviors, 1, HINT_SLOTS, `each behavior needs its own hint token; the model has ${HINT_SLOTS}`)) {
     const seqs: string[] = [];
     s.behaviors.forEach((b, i) => {
@@ -175,6 +206,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
           if (typeof m !== 'string' || !vocab.markers.includes(m)) c.fail(`${p}.markers[${j}]`, m, `a marker token: ${vocab.markers.join(', ')}`);
         });
         seqs.push(b.markers.join(' '));
+        if (typeof b.name === 'string') markerCounts.set(b.name, b.markers.length);
       } else seqs.push(`#${i}`);
       if (typeof b.hint !== 'string' || !vocab.hints.includes(b.hint)) c.fail(`${p}.hint`, b.hint, `a hint token: ${vocab.hints.join(', ')}`);
     });
@@ -197,7 +229,8 @@ export function validateTaskSpec(input: unknown): SpecCheck {
     s.states.forEach((st, i) => {
       const p = `states[${i}]`;
       if (!isObject(st)) return void c.fail(p, st, 'expected {name, token, baseMix, gold, good, act}');
-      c.keys(p, st, ['name', 'token', 'baseMix', 'gold', 'good', 'act']);
+      c.keys(p, st, ['name', 'token', 'baseMix', 'gold', 'good', 'act'], ['responses']);
+      if (st.responses !== undefined) checkResponses(c, `${p}.responses`, st.responses, markerCounts);
       c.name(`${p}.name`, st.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:-');
       if (typeof st.token !== 'string' || !vocab.states.includes(st.token)) c.fail(`${p}.token`, st.token, `a state token: ${vocab.states.join(', ')}`);
       c.mix(`${p}.baseMix`, st.baseMix, behaviors, false);
