@@ -164,32 +164,9 @@ function checkResponses(c: Checker, path: string, r: unknown, markers: ReadonlyM
   }
 }
 
-export type SpecCheck = { ok: true; spec: TaskSpec; errors: [] } | { ok: false; spec: null; errors: SpecError[] };
-
-/** Check a parsed spec; every problem with its path. */
-export function validateTaskSpec(input: unknown): SpecCheck {
-  const c = new Checker();
-  const deep = depthError(input, 'the task spec');
-  if (deep) {
-    c.fail('', 'nested too deep', deep);
-    return { ok: false, spec: null, errors: c.errors };
-  }
-  if (!isObject(input)) {
-    c.fail('', input, 'a task spec is a JSON object');
-    return { ok: false, spec: null, errors: c.errors };
-  }
-  const s = input;
-  c.keys('', s, ['format', 'version', 'name', 'kind', 'start', 'behaviors', 'states'], ['description', 'vocabulary']);
-  if (s.format !== TASK_FORMAT) c.fail('format', s.format, `must be "${TASK_FORMAT}"`);
-  if (s.version !== TASK_VERSION) c.fail('version', s.version, `this lab reads version ${TASK_VERSION}`);
-  c.name('name', s.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:- (starting with a letter or digit)');
-  if (s.description !== undefined && (typeof s.description !== 'string' || s.description.length > 2000)) c.fail('description', s.description, 'text of at most 2,000 characters');
-  const kind = s.kind;
-  if (kind !== 'single-turn' && kind !== 'multi-turn' && kind !== 'long-horizon') c.fail('kind', kind, "'single-turn', 'multi-turn' or 'long-horizon'");
-  const vocab = checkVocabulary(c, s.vocabulary);
-
+/** The behaviors' names, and their marker counts (the responses' length bound). */
+function checkBehaviors(c: Checker, s: Record<string, unknown>, vocab: VocabularySpec): { behaviors: string[]; markerCounts: Map<string, number> } {
   const behaviors: string[] = [];
-  /** Markers per behavior name (for the responses' length bound). */
   const markerCounts = new Map<string, number>();
   if (c.list('behaviors', s.behaviors, 1, HINT_SLOTS, `each behavior needs its own hint token; the model has ${HINT_SLOTS}`)) {
     const seqs: string[] = [];
@@ -217,6 +194,34 @@ export function validateTaskSpec(input: unknown): SpecCheck {
     });
     c.unique('behaviors.hint', s.behaviors.map((b) => (isObject(b) ? b.hint : undefined)), 'hint token');
   }
+  return { behaviors, markerCounts };
+}
+
+export type SpecCheck = { ok: true; spec: TaskSpec; errors: [] } | { ok: false; spec: null; errors: SpecError[] };
+
+/** Check a parsed spec; every problem with its path. */
+export function validateTaskSpec(input: unknown): SpecCheck {
+  const c = new Checker();
+  const deep = depthError(input, 'the task spec');
+  if (deep) {
+    c.fail('', 'nested too deep', deep);
+    return { ok: false, spec: null, errors: c.errors };
+  }
+  if (!isObject(input)) {
+    c.fail('', input, 'a task spec is a JSON object');
+    return { ok: false, spec: null, errors: c.errors };
+  }
+  const s = input;
+  c.keys('', s, ['format', 'version', 'name', 'kind', 'start', 'behaviors', 'states'], ['description', 'vocabulary']);
+  if (s.format !== TASK_FORMAT) c.fail('format', s.format, `must be "${TASK_FORMAT}"`);
+  if (s.version !== TASK_VERSION) c.fail('version', s.version, `this lab reads version ${TASK_VERSION}`);
+  c.name('name', s.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:- (starting with a letter or digit)');
+  if (s.description !== undefined && (typeof s.description !== 'string' || s.description.length > 2000)) c.fail('description', s.description, 'text of at most 2,000 characters');
+  const kind = s.kind;
+  if (kind !== 'single-turn' && kind !== 'multi-turn' && kind !== 'long-horizon') c.fail('kind', kind, "'single-turn', 'multi-turn' or 'long-horizon'");
+  const vocab = checkVocabulary(c, s.vocabulary);
+
+  const { behaviors, markerCounts } = checkBehaviors(c, s, vocab);
 
   const states: string[] = [];
   if (c.list('states', s.states, 1, STATE_SLOTS, `the model has ${STATE_SLOTS} state tokens`)) {
