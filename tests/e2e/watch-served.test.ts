@@ -3,7 +3,8 @@
  * the test writes the shipped verl example run (the a-support-collapse lesson: exploration
  * collapses, token entropy holds) step file by step file, one step rewritten; the page, opened after
  * the first steps were written, shows them at once, then each new step as it completes; reloaded
- * midway it shows the whole run again with nothing counted twice; when the watch is stopped
+ * midway it shows the whole run again with nothing counted twice; a task is fitted from the steps so
+ * far; when the watch is stopped
  * (Ctrl-C) it shows the last step, the alarm banner (entropy-gap at step 19, state explain) and the
  * markers, and its frames equal the one-shot import of the same files. No test hook: the page is the
  * built lab (dist-e2e/) served by the watch itself.
@@ -82,6 +83,13 @@ describe('npm run watch --port: the served page', () => {
         // a resumed trainer rewrites step 5's file: its frame is replaced, not counted twice
         write(5);
         await page.waitForFunction(() => /1 rewritten \(replaced\)/.test(document.querySelector('[data-testid=live-status]')?.textContent ?? ''), null, { timeout: 60_000 });
+      }
+      if (n === 15) {
+        // "Make a task from this run" fits from the steps streamed so far
+        await page.getByTestId('fit-make').click();
+        const summary = await page.getByTestId('fit-summary').innerText();
+        expect(summary).toMatch(/3 states \(code, explain, math\), 4 behaviors \(decompose, direct, search-first, verify\)/);
+        expect(Number(/fitted from the (\d+) steps followed so far/.exec(summary)?.[1])).toBeGreaterThanOrEqual(14);
       }
       if (n === 12) {
         // reloaded: the whole run again, nothing doubled
