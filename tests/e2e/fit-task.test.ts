@@ -38,6 +38,13 @@ describe('a task fitted from an import (WASM)', () => {
     expect(summary).toMatch(/fitted verl.*single-turn, 3 states \(code, explain, math\), 4 behaviors \(decompose, direct, search-first, verify\)/);
     // what the fit cannot know is asked, by field
     expect(await page.getByTestId('fit-asks').innerText()).toMatch(/states\[\]\.gold.*highest expected vote/s);
+    // the token level, log vs fitted, per state × behavior (FitTokens.svelte)
+    const tokens = page.getByTestId('fit-tokens');
+    await tokens.locator('summary').click();
+    expect(await tokens.getByTestId('fit-tokens-row').count()).toBe(12);
+    expect(await tokens.innerText()).toMatch(/marker \+ round\(\(L − 5\)·s\) fillers, s = 1/);
+    await tokens.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${ARTIFACTS}fit-tokens.png` });
 
     // the seed band: seeds 1..2 as a population in the experiments' workers, 3 steps
     const band = page.getByTestId('fit-band');

@@ -152,3 +152,6 @@ export function fitResponses(w: WindowSums, c: FitChoice, steps: string, notes: 
   if (rule.lMax >= TOKEN_CAP) notes.add('tokens', lengthPath, `responses of ${TOKEN_CAP} tokens or more count as ${TOKEN_CAP} (the import reads the first ${TOKEN_CAP} tokens of a response)`);
   return { responses, tokens };
 }
+
+/** Mean length of a behavior's responses under a ResponseSpec, in the model's tokens before EOS: its markers + E[k]. */
+export const specLength = (r: ResponseSpec, markers: number): number => markers + r.fillers.reduce((a, p, k) => a + k * p, 0);
