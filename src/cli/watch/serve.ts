@@ -14,12 +14,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { ISOLATION_HEADERS, fileOf, sendFile } from '../browser/static-server';
+import { LIVE_EVENTS, LIVE_META } from '../../core/import/follow/live-messages';
 import { CSP_HEADER } from '../csp';
 import type { LiveFeed } from './live-feed';
 
-/** Where the page finds the stream (relative to the page): the <meta> the server adds says so. */
-export const LIVE_EVENTS_PATH = '/live/events';
-export const LIVE_META = 'invlab-live';
+/** Where the page finds the stream: the <meta> the server adds says so (relative to the page). */
+const LIVE_EVENTS_PATH = `/${LIVE_EVENTS}`;
 
 export const LIVE_HEADERS: Readonly<Record<string, string>> = {
   ...ISOLATION_HEADERS,
@@ -64,7 +64,7 @@ function livePage(site: string): string {
   if (!existsSync(file)) throw new Error(`${file}: the lab is not built: run \`npm run build\` (or give --site the folder of a build)`);
   const html = readFileSync(file, 'utf8');
   if (!html.includes('<head>')) throw new Error(`${file}: not the lab's page (no <head>)`);
-  return html.replace('<head>', `<head>\n    <meta name="${LIVE_META}" content="${LIVE_EVENTS_PATH.slice(1)}" />`);
+  return html.replace('<head>', `<head>\n    <meta name="${LIVE_META}" content="${LIVE_EVENTS}" />`);
 }
 
 function refuse(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {

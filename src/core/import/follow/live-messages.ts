@@ -12,6 +12,10 @@ import type { MetricsFrame } from '../../metrics';
 import { isObject } from '../../unknown';
 import { FORMATS, type FormatId } from '../types';
 
+/** The <meta name> that tells a page served by watch where its stream is (content: LIVE_EVENTS, relative to the page). */
+export const LIVE_META = 'invlab-live';
+export const LIVE_EVENTS = 'live/events';
+
 /** What a streamed run is: LiveRunInfo's fields (src/ui/import/live-frames.ts) and the gate it is measured with. */
 export interface LiveStreamInfo {
   /** The run's source in words, e.g. "folder /runs/x, followed by npm run watch". */
