@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { codeVersion } from './src/cli/code-version.ts';
+import { CSP, CSP_HEADER } from './src/cli/csp.ts';
 
 // Threaded WASM needs cross-origin isolation (SharedArrayBuffer).
 const isolation = {
@@ -11,32 +12,8 @@ const isolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
-/**
- * Content-Security-Policy of the built lab: no inline or foreign script (the one module script and
- * the workers come from the site), WebAssembly compilation allowed for onnxruntime-web
- * ('wasm-unsafe-eval', not 'unsafe-eval'), workers from the site only (ORT's pthreads re-load their
- * own chunk), data:/blob: images for the favicon and chart exports. Inline styles stay allowed:
- * Svelte and d3 set style attributes. Shipped as a <meta> in dist/index.html (any static host) and
- * sent as a header (CSP_HEADER) by `vite preview`; tests/e2e/csp.test.ts loads the lab under it.
- */
-export const CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "worker-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data: blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'none'",
-].join('; ');
-
-/**
- * The CSP as a response header: the page may not be framed (clickjacking). A <meta> CSP cannot carry
- * frame-ancestors (browsers ignore it there), so a host must send this header itself (README).
- */
-export const CSP_HEADER = `${CSP}; frame-ancestors 'none'`;
+// The lab's Content-Security-Policy (src/cli/csp.ts): a <meta> in the built page, a header from `vite preview`.
+export { CSP, CSP_HEADER };
 
 /** The CSP <meta> in the built lab page only (the dev server injects its own client script). */
 const cspMeta = (): Plugin => ({

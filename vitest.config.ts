@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Timeouts follow the machine: a speed factor measured once here, passed to the test processes
 // through the environment (tests/support/speed.ts `scaled(ms)` reads it), so a 3x slower or loaded
@@ -43,6 +45,53 @@ if (!process.env.INVLAB_SPEED_FACTOR) {
 }
 const factor = Math.max(1, Number(process.env.INVLAB_SPEED_FACTOR) || 1);
 
+// Files at once. vitest's default is cores − 1, which is one on this 2-core machine: the whole suite
+// ran file after file while a browser test waited on its page. Two at a time keeps both cores busy
+// (measured in docs/testing.md). INVLAB_TEST_WORKERS overrides it.
+const workers = Number(process.env.INVLAB_TEST_WORKERS) || Math.max(2, availableParallelism() - 1);
+
+/**
+ * Slowest first, so that the last file to start is a short one, and the two projects interleaved, so
+ * that a browser test (Chromium, several threads) mostly runs beside a Node test (one WASM thread)
+ * rather than beside another browser. A fresh clone has no timing cache, and vitest's own order there
+ * (project by project, largest file first) started the e2e files that train for minutes last. These
+ * are the slowest files of the last measured run, slowest first (docs/testing.md).
+ */
+const SLOW_FIRST = [
+  'tests/e2e/shipped-experiments-1.test.ts',
+  'tests/e2e/shipped-experiments-2.test.ts',
+  'tests/e2e/shipped-experiments-3.test.ts',
+  'tests/e2e/reproducible.test.ts',
+  'tests/e2e/engine.test.ts',
+  'tests/e2e/storage.test.ts',
+  'tests/e2e/lab.test.ts',
+  'tests/e2e/backend-choice.test.ts',
+  'src/engine/fidelity-training.test.ts',
+  'src/engine/fidelity-clip-higher.test.ts',
+  'src/engine/fidelity.test.ts',
+  'src/cli/experiment.test.ts',
+  'src/cli/hostile-inputs.test.ts',
+  'src/cli/pretrain.test.ts',
+  'src/cli/lab.test.ts',
+  'tests/unit/experiment-workflow.test.ts',
+  'src/engine/ensemble.test.ts',
+];
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_FIRST.findIndex((p) => f.moduleId.endsWith(p));
+      return i < 0 ? SLOW_FIRST.length : i;
+    };
+    const ofProject = (name: string) =>
+      sorted.map((f, i) => ({ f, i })).filter(({ f }) => f.project.name === name).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+    const lists = [...new Set(sorted.map((f) => f.project.name))].map(ofProject);
+    const out: TestSpecification[] = [];
+    for (let k = 0; out.length < sorted.length; k++) for (const l of lists) if (k < l.length) out.push(l[k]);
+    return out;
+  }
+}
+
 // Two projects: unit tests (Node) and e2e tests (built site in Debian's Chromium). The e2e
 // project's globalSetup builds dist/ once, and only runs when e2e test files are selected.
 export default defineConfig({
@@ -50,6 +99,8 @@ export default defineConfig({
     testTimeout: Math.round(120_000 * factor),
     hookTimeout: Math.round(180_000 * factor),
     pool: 'forks',
+    maxWorkers: workers,
+    sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default'],
     projects: [
       {

@@ -2,17 +2,21 @@
 //   npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json
 //     [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250]
 //     [--reward COL[+COL…]] [--reward-threshold τ[,τ']] (which number is the judge's score, as in npm run import)
+//     [--port N [--site DIR]]
 // Each step's frame, once its writer has completed the step (src/core/import/follow/), is appended
 // to --out (the lines `npm run import --out` writes) and printed as one line: per-state behavior
 // entropy and support, token entropy, the gate's effective sample rate, alarms. Re-run on the same
 // DIR and --out, it resumes: steps already written are not counted again, a step file rewritten
 // meanwhile is. --idle-exit S ends it after S seconds without new data (the clock starts at launch).
 // Ctrl-C writes the steps still open as the one-shot import would and exits. --on-alarm CMD runs CMD
-// (a shell command) with each alarm as JSON on its standard input. Docs: docs/watch.md.
+// (a shell command) with each alarm as JSON on its standard input. --port N also serves the built lab
+// (--site, default dist/) on 127.0.0.1:N with the run open in its import view, streamed as it is
+// followed (src/cli/watch/serve.ts; 0: a free port). Docs: docs/watch.md.
 import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { parseArgs } from 'node:util';
-import { FORMATS, RunFollower, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureSpec } from '../core/import/index';
+import { FORMATS, RunFollower, describeReward, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureSpec } from '../core/import/index';
 import { RunAlarms, type Alarm } from '../core/import/follow/alarms';
 import type { MetricsFrame } from '../core/metrics';
 import { parseDecimal } from '../core/config';
@@ -24,9 +28,14 @@ import { readJsonFile } from './files';
 import { readGateFile } from './gate-args';
 import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 import { FramesFile } from './watch/frames-file';
+import { LiveFeed } from './watch/live-feed';
 import { nodeFolder } from './watch/node-fs';
+import { serveLive, type LiveServer } from './watch/serve';
 
-const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] ${REWARD_USAGE}`;
+const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] ${REWARD_USAGE}`;
+
+/** The built lab --port serves unless --site says another. */
+const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
 const f2 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(2));
 
@@ -48,7 +57,7 @@ function runAlarmCommand(cmd: string, a: Alarm): void {
 
 const OPTIONS = {
   format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
-  out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' },
+  out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' }, site: { type: 'string' },
   eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, ...REWARD_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -60,6 +69,8 @@ interface WatchFlags {
   spec: MeasureSpec;
   idle: number;
   pollMs: number;
+  /** --port: where to serve the live page (0: a free port); null: not served. */
+  port: number | null;
 }
 
 /** The flags as a follow, or every problem with them (each names its flag or file). */
@@ -68,7 +79,9 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: WatchFla
   const format = v.format as FormatId;
   if (!FORMATS.includes(format)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${v.format ?? 'nothing'}`);
   if (positionals.length !== 1) bad.push('expected one folder to follow');
-  if (v.port !== undefined) bad.push('--port (serving the live page) is not built yet (docs/watch.md says what is)');
+  const port = v.port === undefined ? null : /^\d{1,5}$/.test(v.port) && Number(v.port) <= 65535 ? Number(v.port) : NaN;
+  if (Number.isNaN(port)) bad.push(`--port: expected a port number 0–65535 (0: any free one), got ${v.port}`);
+  if (v.site !== undefined && port === null) bad.push('--site: only with --port (it is the built lab that --port serves)');
   const eps = parseDecimal(v.eps) ?? NaN;
   if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
   const idle = v['idle-exit'] === undefined ? Infinity : parseDecimal(v['idle-exit']) ?? NaN;
@@ -85,11 +98,11 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: WatchFla
     bad.push(errorText(e));
   }
   if (bad.length) return { problems: bad };
-  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs } };
+  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs, port } };
 }
 
-/** Poll until Ctrl-C or `idle` seconds without new data (file watching wakes it early), then finish. */
-async function follow(follower: RunFollower, { dir, idle, pollMs }: WatchFlags): Promise<number> {
+/** Poll until Ctrl-C or `idle` seconds without new data (file watching wakes it early), then finish; `ended` hears how it ended. */
+async function follow(follower: RunFollower, { dir, idle, pollMs }: WatchFlags, ended: (error?: string) => void): Promise<number> {
   let stop = false;
   let wake: (() => void) | null = null;
   process.on('SIGINT', () => {
@@ -119,10 +132,12 @@ async function follow(follower: RunFollower, { dir, idle, pollMs }: WatchFlags):
     await follower.finish();
   } catch (e) {
     console.error(errorText(e));
+    ended(errorText(e));
     return 1;
   } finally {
     watcher?.close();
   }
+  ended();
   return 0;
 }
 
@@ -137,12 +152,25 @@ async function main(): Promise<number> {
   const alarms = new RunAlarms(flags.spec.eps);
   const onAlarm = v['on-alarm'];
   if (out.steps.length) console.error(`resuming: ${out.steps.length} steps already in ${v.out} (last ${Math.max(...out.steps)}); they are not counted again`);
+  let live: { feed: LiveFeed; server: LiveServer } | null = null;
+  if (flags.port !== null) {
+    const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null };
+    const feed = new LiveFeed(info, out.frames());
+    try {
+      live = { feed, server: await serveLive(v.site ?? DIST, flags.port, feed) };
+    } catch (e) {
+      return console.error(errorText(e)), 2;
+    }
+    const p = live.server.port;
+    console.error(`serving the live run at ${live.server.url}/ (127.0.0.1 only; from another machine: ssh -L ${p}:127.0.0.1:${p} THIS-HOST, then open http://localhost:${p}/)`);
+  }
   const follower = new RunFollower(
     nodeFolder(flags.dir),
     { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files },
     {
       frame: (f, replaced) => {
         out.write(f, replaced);
+        live?.feed.frame(f, replaced);
         console.log(stepLine(f, replaced));
         for (const a of alarms.add(f)) {
           console.log(`ALARM step ${a.step} ${a.kind}: ${a.message}`);
@@ -150,10 +178,15 @@ async function main(): Promise<number> {
         }
       },
       fileRead: (path, stamp) => out.fileRead(path, stamp),
-      notice: (t) => console.error(t),
+      notice: (t) => {
+        console.error(t);
+        live?.feed.notice(t);
+      },
     },
   );
-  return follow(follower, flags);
+  const code = await follow(follower, flags, (error) => live?.feed.end(error));
+  await live?.server.close();
+  return code;
 }
 
 main().then((code) => process.exit(code));

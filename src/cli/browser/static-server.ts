@@ -3,7 +3,7 @@
  * (threaded WASM needs crossOriginIsolated), correct MIME types for .wasm/.mjs/.js.
  */
 import { createReadStream, statSync, type Stats } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
@@ -45,35 +45,12 @@ export async function serveStatic(root: string, port = 0, headers: Readonly<Reco
       res.writeHead(405, sent).end();
       return;
     }
-    let path: string;
-    try {
-      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    } catch {
-      res.writeHead(400, sent).end();
+    const found = fileOf(base, req.url ?? '/', true);
+    if ('status' in found) {
+      res.writeHead(found.status, { ...sent, 'Content-Type': 'text/plain' }).end(found.status === 404 ? 'not found' : '');
       return;
     }
-    let file = normalize(join(base, path));
-    if (file !== base && !file.startsWith(base + sep)) {
-      res.writeHead(403, sent).end();
-      return;
-    }
-    let st = statOrNull(file);
-    if (st?.isDirectory()) {
-      file = join(file, 'index.html');
-      st = statOrNull(file);
-    }
-    if (!st?.isFile()) {
-      res.writeHead(404, { ...sent, 'Content-Type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      ...sent,
-      'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': st.size,
-      'Cache-Control': 'no-store',
-    });
-    if (method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    sendFile(res, method, found.file, found.size, sent);
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
@@ -88,6 +65,40 @@ export async function serveStatic(root: string, port = 0, headers: Readonly<Reco
         server.close(() => ok());
       }),
   };
+}
+
+/**
+ * The file under `base` a request URL names, or the status refusing it: 400 for a path that cannot be
+ * decoded, 403 for one that leaves `base`, 404 for nothing there (a directory is its index.html with
+ * `indexes`, else nothing: no listing either way).
+ */
+export function fileOf(base: string, url: string, indexes: boolean): { file: string; size: number } | { status: 400 | 403 | 404 } {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url, 'http://x').pathname);
+  } catch {
+    return { status: 400 };
+  }
+  let file = normalize(join(base, path));
+  if (file !== base && !file.startsWith(base + sep)) return { status: 403 };
+  let st = statOrNull(file);
+  if (st?.isDirectory() && indexes) {
+    file = join(file, 'index.html');
+    st = statOrNull(file);
+  }
+  return st?.isFile() ? { file, size: st.size } : { status: 404 };
+}
+
+/** Send a file (its MIME type by extension, never cached); HEAD sends the headers only. */
+export function sendFile(res: ServerResponse, method: string, file: string, size: number, headers: Readonly<Record<string, string>>): void {
+  res.writeHead(200, {
+    ...headers,
+    'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': size,
+    'Cache-Control': 'no-store',
+  });
+  if (method === 'HEAD') res.end();
+  else createReadStream(file).pipe(res);
 }
 
 function statOrNull(p: string): Stats | null {

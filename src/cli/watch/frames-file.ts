@@ -3,7 +3,7 @@
 // `<out>.files.json` keeps the step files read (size, mtime) so a resumed follow sees a file
 // rewritten while it was down. A line cut by a kill is dropped on resume.
 import { existsSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
-import { frameLine, frameLineStep, type FileStamp } from '../../core/import/index';
+import { frameLine, frameLineStep, frameOfLine, type FileStamp } from '../../core/import/index';
 import type { MetricsFrame } from '../../core/metrics';
 
 export class FramesFile {
@@ -34,6 +34,12 @@ export class FramesFile {
     const lines = readFileSync(this.path, 'utf8').split('\n').filter(Boolean).map((l) => (frameLineStep(l) === f.step ? line : l));
     writeFileSync(`${this.path}.tmp`, lines.map((l) => `${l}\n`).join(''));
     renameSync(`${this.path}.tmp`, this.path);
+  }
+
+  /** The frames written so far, in file order (what a resumed `--port` serves first). */
+  frames(): MetricsFrame[] {
+    if (!this.path || !existsSync(this.path)) return [];
+    return readFileSync(this.path, 'utf8').split('\n').flatMap((l) => frameOfLine(l) ?? []);
   }
 
   fileRead(path: string, stamp: FileStamp): void {

@@ -10,4 +10,4 @@ export type { RegexEngine, RuleRegex, RuleMatch } from './rules/regex';
 export * from './rules/reward';
 export { RunFollower, type FollowOptions, type FollowEvents, type FileStamp } from './follow/follower';
 export type { FollowFs, FollowEntry } from './follow/fs';
-export { frameLine, frameLineStep } from './follow/frame-line';
+export { frameLine, frameLineStep, frameOfLine } from './follow/frame-line';

@@ -19,7 +19,8 @@ export type ImportScalarName =
   | `support/token_entropy/${string}` | `support/token_entropy_empirical/${string}`
   // the counts a task fit reads (src/core/import/measure/fit-counts.ts)
   | `import/reward_count/${string}/${string}/${'pos' | 'zero' | 'neg'}` | `import/reward_nonternary/${string}/${string}`
-  | `import/next_count/${string}/${string}/${string}` | `import/end_count/${string}/${string}` | `import/no_next_count/${string}/${string}`;
+  | `import/next_count/${string}/${string}/${string}` | `import/end_count/${string}/${string}` | `import/no_next_count/${string}/${string}`
+  | `import/length_count/${string}/${string}/${number}` | `import/filler_repeats/${string}/${string}` | `import/filler_pairs/${string}/${string}`;
 
 /** The per-step scalars computed by stepScalars (serving, gating, training). */
 export type StepScalarName =

@@ -105,7 +105,7 @@ export function taskFromSpec(spec: TaskSpec): Task {
     };
   }
 
-  return {
+  const task: Task = {
     name: spec.name,
     kind: spec.kind,
     tokenNames: names,
@@ -121,4 +121,12 @@ export function taskFromSpec(spec: TaskSpec): Task {
     longHorizon: long,
     newEnv,
   };
+  // only a spec that gives a token level gets the field: a task without one is the lab's grammar, as before
+  if (spec.states.some((s) => s.responses)) {
+    task.responses = spec.states.map((s) => behaviorNames.map((b) => {
+      const r = s.responses ? own(s.responses, b) : undefined;
+      return r ? { fillers: r.fillers, fillerTokens: r.fillerTokens } : null;
+    }));
+  }
+  return task;
 }

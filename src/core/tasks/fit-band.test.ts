@@ -46,6 +46,16 @@ describe('the seed band', () => {
     expect(wilson(0.5, 0)).toEqual([NaN, NaN]);
   });
 
+  it('at 0 and 1 the bound is exactly the end (no rounding puts a log at 0 above seeds at 0)', () => {
+    // centre − half rounds to 1.4e-17 at n = 22 and centre + half to 1 − 1e-16 at n = 21
+    for (let n = 1; n <= 200; n++) {
+      expect(wilson(0, n)[0]).toBe(0);
+      expect(wilson(1, n)[1]).toBe(1);
+    }
+    expect(placeOf(0, 22, { lo: 0, hi: 0 })).toBe('inside');
+    expect(placeOf(1, 21, { lo: 1, hi: 1 })).toBe('inside');
+  });
+
   it('the log is above or below only when its own interval clears the band', () => {
     expect(placeOf(0.9, 200, { lo: 0.2, hi: 0.5 })).toBe('above');
     expect(placeOf(0.9, 4, { lo: 0.2, hi: 0.5 })).toBe('inside'); // 4 samples: Wilson [0.42, 0.99] reaches into the band

@@ -62,7 +62,9 @@ export function wilson(p: number, n: number, z = BAND_DEFAULTS.z): [number, numb
   const z2 = z * z;
   const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  // at p = 0 (1) the bound is exactly 0 (1); the rounding of centre − half left 1.4e-17 at 0 of 22,
+  // and a log at 0 beside seeds all at 0 counted as above the band
+  return [p === 0 ? 0 : Math.max(0, centre - half), p === 1 ? 1 : Math.min(1, centre + half)];
 }
 
 /** Where the log's share at one step lies against a band point. */

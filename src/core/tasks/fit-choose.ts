@@ -36,7 +36,7 @@ function nameNotes({ states, behaviors, names }: Omit<FitChoice, 'sName' | 'bNam
   const v = names.vocabulary;
   const stateTokens = states.map((s, i) => `${s} → [${v.states[i]}]`).join(', ');
   const behaviorSlots = behaviors.map((b, i) => `${b} → ${v.markers[i]} / {${v.hints[i]}}`).join(', ');
-  notes.add('mapping', 'vocabulary', `states → tokens: ${stateTokens}; behaviors → one marker and one hint token each: ${behaviorSlots}. The log's response text is not kept: a fitted behavior is its marker with the lab's filler tokens`);
+  notes.add('mapping', 'vocabulary', `states → tokens: ${stateTokens}; behaviors → one marker and one hint token each: ${behaviorSlots}. The log's response text is not kept: a fitted behavior is its marker with filler tokens, as many and as varied as its responses' length and word repeats say (states[].responses)`);
   const rule = '(spec names: letters, digits, space, _.:-, at most 40)';
   states.forEach((s, i) => s !== names.states[i] && notes.add('mapping', `states[${i}].name`, `state "${s}" is named "${names.states[i]}" ${rule}`));
   behaviors.forEach((b, i) => b !== names.behaviors[i] && notes.add('mapping', `behaviors[${i}].name`, `behavior "${b}" is named "${names.behaviors[i]}" ${rule}`));

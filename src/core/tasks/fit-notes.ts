@@ -1,7 +1,7 @@
 // What a task fit cannot know, said as notes: each names the spec field it concerns and whether the
 // user should say what is true (`ask`).
 
-export type FitNoteKind = 'mapping' | 'dropped' | 'few-samples' | 'unsampled' | 'unjudged' | 'few-judged' | 'non-ternary' | 'invented' | 'session';
+export type FitNoteKind = 'mapping' | 'dropped' | 'few-samples' | 'unsampled' | 'unjudged' | 'few-judged' | 'non-ternary' | 'invented' | 'session' | 'tokens';
 
 export interface FitNote {
   kind: FitNoteKind;

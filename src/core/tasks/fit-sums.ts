@@ -1,7 +1,8 @@
 // The counts a task fit reads, summed over step windows of an import's frames (the whole run, the
 // base window, the truth window), under the import's typed keys (src/core/import/measure/fit-keys.ts).
 import type { MeasureResult } from '../import/analyze';
-import { REWARD_SIGNS, behaviorCountKey, endCountKey, isEndCountKey, nextCountKey, noNextCountKey, rewardCountKey, rewardNonternaryKey, stateSamplesKey } from '../import/measure/fit-keys';
+import { REWARD_SIGNS, behaviorCountKey, endCountKey, fillerPairsKey, fillerRepeatsKey, isEndCountKey, lengthCountKey, nextCountKey, noNextCountKey, rewardCountKey, rewardNonternaryKey, stateSamplesKey } from '../import/measure/fit-keys';
+import { TOKEN_CAP } from '../import/measure/measure';
 import type { ScalarName } from '../measure/names';
 
 /** What the fit reads of an import: its frames and the names it classified into. */
@@ -37,6 +38,11 @@ export class WindowSums {
   next = (s: string, b: string, t: string) => this.sum(nextCountKey(s, b, t));
   ends = (s: string, b: string) => this.sum(endCountKey(s, b));
   noNext = (s: string, b: string) => this.sum(noNextCountKey(s, b));
+  /** Responses of s × b by length in tokens: index L = 0 … TOKEN_CAP. */
+  lengths = (s: string, b: string) => Array.from({ length: TOKEN_CAP + 1 }, (_, L) => this.sum(lengthCountKey(s, b, L)));
+  /** Σ c(c − 1) and N(N − 1) of s × b's filler tokens, summed over the window's steps (fit-tokens.ts). */
+  fillerRepeats = (s: string, b: string) => this.sum(fillerRepeatsKey(s, b));
+  fillerPairs = (s: string, b: string) => this.sum(fillerPairsKey(s, b));
 }
 
 /** The import has OpenClaw sessions (its frames carry end counts). */

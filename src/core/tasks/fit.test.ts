@@ -181,7 +181,7 @@ describe('the shipped fitted task', () => {
 });
 
 describe('every shipped format fits a valid task', () => {
-  it('openclaw, trl and generic JSONL fit the same states, behaviors and base mix as verl', async () => {
+  it('openclaw, trl and generic JSONL fit the same states, behaviors, base mix, truth and token level as verl', async () => {
     const verl = fitTask(await importExample('verl'));
     for (const format of ['openclaw', 'trl', 'jsonl'] as const) {
       const fit = fitTask(await importExample(format));
@@ -192,6 +192,9 @@ describe('every shipped format fits a valid task', () => {
       expect(fit.spec.behaviors.map((b) => b.name), format).toEqual(verl.spec.behaviors.map((b) => b.name));
       // rewards: the same run's scores (OpenClaw: the PRM's majority score)
       fit.spec.states.forEach((s, i) => expect(s.act, `${format} ${s.name}`).toEqual(verl.spec.states[i].act));
+      // the token level: the same responses in each format's tokens (the generic file's own tokens end
+      // with one "</s>", the texts' with "<", "/", "s", ">"), so the lengths' offset differs and the rest not
+      fit.spec.states.forEach((s, i) => expect(s.responses, `${format} ${s.name}`).toEqual(verl.spec.states[i].responses));
     }
   }, 60_000);
 });

@@ -11,15 +11,18 @@
 //                      score); never judged → `unjudgedTruth` (default [0, 1, 0]: no signal) and a note
 //   gold, good         not in a log: gold = the highest expected vote E = P(+1) − P(−1); good = E > 0
 //                      and within one standard error of the best (fit-states.ts GOOD_RULE)
+//   responses          per state × behavior, the length distribution and filler diversity of its
+//                      responses in the base window, mapped onto the model's slots (fit-responses.ts)
 //   sessions           OpenClaw records only: a state × behavior whose sessions went on has next = the
 //                      observed next-state mix; one that ended them in at least half its turns, 'end';
 //                      nextMessage = false only when none of its turns had a next state
 // What the fit cannot know comes back as notes, each with the path of the field it concerns.
 // One seam a file: the step windows and their sums (fit-sums.ts), the states and behaviors kept and
 // their names (fit-choose.ts, fit-names.ts), sessions (fit-sessions.ts), each state's base mix and
-// truth (fit-states.ts), the notes (fit-notes.ts); this file puts them together.
+// truth (fit-states.ts), the token level (fit-responses.ts), the notes (fit-notes.ts); this file puts them together.
 import { chooseNames, type FitChoice } from './fit-choose';
 import { FitNotes, type FitNote } from './fit-notes';
+import { fitResponses, type FitTokens } from './fit-responses';
 import { sessionShape } from './fit-sessions';
 import { GOOD_RULE, stateSpecOf, type FitWindows } from './fit-states';
 import { WindowSums, stepWindow, type FitSource } from './fit-sums';
@@ -53,6 +56,8 @@ export interface FitResult {
   settings: FitSettings;
   /** The import's names of spec.states and spec.behaviors, in the spec's order (a view pairs the import's curves with the fitted task's). */
   importNames: { states: string[]; behaviors: string[] };
+  /** The log's token level over the base window, in the model's tokens (fit-responses.ts); null without responses. */
+  tokens: FitTokens | null;
 }
 
 /**
@@ -100,6 +105,8 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
   const choice = chooseNames(source, w.all, notes);
   const shape = sessionShape(source, w.all, choice, notes);
   const states = choice.states.map((_, i) => stateSpecOf(i, w, choice, shape, o, notes));
+  const level = fitResponses(w.base, choice, w.baseSteps.join('..'), notes);
+  level?.responses.forEach((r, i) => Object.keys(r).length && (states[i].responses = r));
   closingNotes(source, w, choice, notes);
   const v = choice.names.vocabulary;
   const spec: TaskSpec = {
@@ -112,5 +119,5 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
   };
   const settings: FitSettings = { judgeNoise: 0 };
   if (shape.sessionTurns !== null) settings.sessionTurns = Math.min(8, Math.max(1, Math.round(shape.sessionTurns)));
-  return { spec, notes: notes.list, baseSteps: w.baseSteps, truthSteps: w.truthSteps, sessionTurns: shape.sessionTurns, settings, importNames: { states: choice.states, behaviors: choice.behaviors } };
+  return { spec, notes: notes.list, baseSteps: w.baseSteps, truthSteps: w.truthSteps, sessionTurns: shape.sessionTurns, settings, importNames: { states: choice.states, behaviors: choice.behaviors }, tokens: level?.tokens ?? null };
 }

@@ -1,5 +1,7 @@
 // The shared response grammar: a behavior is an ordered list of marker tokens; a response is those
-// markers with 0–3 filler tokens after each, then EOS. The classifier reads the structure only.
+// markers with 0–3 filler tokens after each, then EOS — or, where a task gives a behavior's token
+// level (a spec's `responses`, fitted from a log: spec.ts ResponseSpec), its markers with k fillers
+// drawn from its length distribution and its filler tokens. The classifier reads the structure only.
 import { EOS, FILLER_COUNT, PAD, RESPONSE_MAX, fillerToken, isFiller, isMarker } from './vocab';
 import type { Rng } from '../rng';
 
@@ -15,6 +17,29 @@ export function renderBehavior(markers: readonly number[], rng: Rng): number[] {
     for (let i = 0; i < k; i++) out.push(fillerToken(rng.int(FILLER_COUNT)));
     budget -= k;
   }
+  out.push(EOS);
+  return out;
+}
+
+/** A behavior's token level in one state: P(k fillers), and the filler tokens w0 … w{fillerTokens − 1}. */
+export interface ResponseModel {
+  fillers: readonly number[];
+  fillerTokens: number;
+}
+
+/**
+ * A response of a behavior with a given token level: k ~ P(k fillers), spread over the markers
+ * (marker j gets ⌊k/m⌋, the first k mod m one more), each filler uniform over the model's tokens.
+ */
+export function renderResponse(markers: readonly number[], model: ResponseModel, rng: Rng): number[] {
+  const k = rng.categorical(model.fillers);
+  const m = markers.length;
+  const out: number[] = [];
+  markers.forEach((marker, j) => {
+    out.push(marker);
+    const n = Math.floor(k / m) + (j < k % m ? 1 : 0);
+    for (let i = 0; i < n; i++) out.push(fillerToken(rng.int(model.fillerTokens)));
+  });
   out.push(EOS);
   return out;
 }

@@ -1,7 +1,7 @@
 // The reference (base) distribution used for pretraining and SFT on gold (the built-in tasks are
 // in builtin.ts, a config's task in registry.ts).
 import type { Rng } from '../rng';
-import { renderBehavior } from './grammar';
+import { renderBehavior, renderResponse } from './grammar';
 import type { Task } from './types';
 import { CONTEXT, PROMPT_LENGTH, promptTokens } from './vocab';
 
@@ -38,7 +38,9 @@ export function referenceBatch(task: Task, batch: number, rng: Rng, opts: Refere
     const hinted = !opts.goldOnly && rng.next() < opts.hintShare ? rng.int(task.behaviors.length) : null;
     const behavior = rng.categorical(referenceMix(task, state, hinted, opts));
     const prompt = promptTokens(task.states[state].token, hinted === null ? null : task.behaviors[hinted].hint);
-    const response = renderBehavior(task.behaviors[behavior].markers, rng);
+    const markers = task.behaviors[behavior].markers;
+    const level = task.responses?.[state][behavior];
+    const response = level ? renderResponse(markers, level, rng) : renderBehavior(markers, rng);
     const row = [...prompt, ...response];
     for (let i = 0; i < row.length; i++) tokens[b * CONTEXT + i] = row[i];
     for (let t = PROMPT_LENGTH - 1; t < row.length - 1; t++) lossMask[b * (CONTEXT - 1) + t] = 1;

@@ -41,6 +41,19 @@ export interface TransitionSpec {
   nextMessage?: boolean;
 }
 
+/**
+ * The token level of one behavior's responses in a state (optional; without it a response is the
+ * lab's grammar: 0–3 fillers after each marker, drawn from all 20 filler tokens). A response is the
+ * behavior's markers and k filler tokens (spread over the markers, the first ones getting one more),
+ * then EOS.
+ */
+export interface ResponseSpec {
+  /** P(k fillers) for k = 0, 1, …: at most RESPONSE_MAX − markers + 1 entries, summing to 1. */
+  fillers: number[];
+  /** How many of the 20 filler tokens the fillers are drawn from, uniformly (w0 … w{n−1}): 1..20. */
+  fillerTokens: number;
+}
+
 export interface StateSpec {
   name: string;
   /** Prompt token (a name of vocabulary.states). */
@@ -53,6 +66,8 @@ export interface StateSpec {
   good: string[];
   /** Per behavior name, and 'invalid' for a response that is no behavior. */
   act: Record<string, TransitionSpec>;
+  /** Per behavior name (some or all): its responses' length and filler diversity (ResponseSpec). */
+  responses?: Record<string, ResponseSpec>;
 }
 
 export interface BehaviorSpec {

@@ -1,6 +1,7 @@
 // What a task is: states (each a prompt token), behaviors (each a marker sequence), the reference
 // (base) distribution used for pretraining, and an environment that reacts to behaviors.
 import type { Rng } from '../rng';
+import type { ResponseModel } from './grammar';
 import type { Vote } from './judge';
 import type { TaskKind } from './spec';
 import type { TokenNames } from './vocab';
@@ -51,6 +52,11 @@ export interface Task {
   gold: readonly number[];
   /** Behaviors counted as a pass for pass@k, per state. */
   good: readonly (readonly number[])[];
+  /**
+   * The token level of a behavior's responses per state ([state][behavior]; null = the lab's
+   * grammar, renderBehavior); absent on a task without any (every built-in task).
+   */
+  responses?: readonly (readonly (ResponseModel | null)[])[];
   /** Long-horizon tasks use terminal outcomes and the credit module. */
   longHorizon: boolean;
   /**

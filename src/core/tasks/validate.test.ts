@@ -15,6 +15,24 @@ describe('task spec validation', () => {
   it('accepts the built-ins', () => {
     for (const s of Object.values(BUILTIN_SPECS)) expect(validateTaskSpec(structuredClone(s)).errors).toEqual([]);
   });
+  it('checks a state\'s responses (the token level): behaviors, P(k fillers) within the window, 1..20 filler tokens', () => {
+    const ok = structuredClone(BUILTIN_SPECS.strategies) as any;
+    ok.states[0].responses = { direct: { fillers: [0.5, 0.5], fillerTokens: 3 } };
+    expect(validateTaskSpec(ok).errors).toEqual([]);
+    const e = (r: unknown) => bad((s) => (s.states[0].responses = r));
+    expect(paths(e({ nobody: { fillers: [1], fillerTokens: 1 } }))).toEqual(['states[0].responses.nobody']);
+    expect(e({ direct: { fillers: [0.5, 0.6], fillerTokens: 1 } })).toEqual([{ path: 'states[0].responses.direct.fillers', value: '"sum 1.1"', message: 'probabilities must sum to 1' }]);
+    expect(paths(e({ direct: { fillers: [1, -0], fillerTokens: 0 } }))).toEqual(['states[0].responses.direct.fillerTokens']);
+    expect(e({ direct: { fillers: [1], fillerTokens: 21 } })[0].message).toBe('an integer 1..20: the model has 20 filler tokens');
+    expect(paths(e({ direct: { fillers: [1], fillerTokens: 2, extra: 1 } }))).toEqual(['states[0].responses.direct.extra']);
+    expect(paths(e({ direct: { fillers: ['1'], fillerTokens: 2 } }))).toEqual(['states[0].responses.direct.fillers[0]']);
+    // decompose has 3 markers: at most 9 fillers, so P(0) … P(9): 10 entries
+    const decompose = BUILTIN_SPECS.strategies.behaviors.find((b) => b.name === 'decompose')!.markers.length;
+    expect(decompose).toBe(3);
+    const eleven = e({ decompose: { fillers: [...new Array(10).fill(0), 1], fillerTokens: 2 } });
+    expect(eleven).toEqual([{ path: 'states[0].responses.decompose.fillers', value: '"11 entries"', message: expect.stringMatching(/^1\.\.10 entries .*3 markers, so at most 9 fillers/) }]);
+    expect(paths(e([]))).toEqual(['states[0].responses']);
+  });
   it('names the field, the value and why', () => {
     const e = bad((s) => (s.states[1].baseMix.direct = 0.5));
     expect(e).toEqual([{ path: 'states[1].baseMix', value: '"sum 1.1"', message: 'probabilities must sum to 1' }]);

@@ -5,7 +5,7 @@ import {
   INVALID_NAME, SPEC_NAME, TASK_FORMAT, TASK_VERSION, TOKEN_NAME, type TaskSpec, type VocabularySpec,
 } from './spec';
 import { depthError } from '../json-depth';
-import { HINT_SLOTS, LAB_TOKEN_NAMES, MARKER_SLOTS, RESPONSE_MAX, STATE_SLOTS } from './vocab';
+import { FILLER_COUNT, HINT_SLOTS, LAB_TOKEN_NAMES, MARKER_SLOTS, RESPONSE_MAX, STATE_SLOTS } from './vocab';
 
 export interface SpecError {
   /** JSON path of the field, e.g. `states[1].baseMix.direct`. */
@@ -135,6 +135,68 @@ function checkTransition(c: Checker, path: string, t: unknown, kind: string, sta
   if (t.nextMessage !== undefined && typeof t.nextMessage !== 'boolean') c.fail(`${path}.nextMessage`, t.nextMessage, 'true or false');
 }
 
+/** A state's `responses`: per behavior, P(k fillers) within the response window and the filler tokens drawn from. */
+function checkResponses(c: Checker, path: string, r: unknown, markers: ReadonlyMap<string, number>): void {
+  if (!isObject(r)) return void c.fail(path, r, `expected {behavior: {fillers, fillerTokens}} over some of ${[...markers.keys()].join(', ')}`);
+  for (const [b, v] of Object.entries(r)) {
+    const p = `${path}.${b}`;
+    const m = markers.get(b);
+    if (m === undefined) {
+      c.fail(p, b, `not one of ${[...markers.keys()].join(', ')}`);
+      continue;
+    }
+    if (!isObject(v)) {
+      c.fail(p, v, 'expected {fillers, fillerTokens}');
+      continue;
+    }
+    c.keys(p, v, ['fillers', 'fillerTokens']);
+    const most = RESPONSE_MAX - m;
+    if (c.list(`${p}.fillers`, v.fillers, 1, most + 1, `P(0 fillers), P(1), …: a response holds ${RESPONSE_MAX} tokens before EOS and this behavior has ${m} marker${m === 1 ? '' : 's'}, so at most ${most} fillers`)) {
+      const bad = v.fillers.findIndex((x) => !isProb(x));
+      if (bad >= 0) c.fail(`${p}.fillers[${bad}]`, v.fillers[bad], 'a probability in [0, 1]');
+      else {
+        const sum = (v.fillers as number[]).reduce((a, x) => a + x, 0);
+        if (Math.abs(sum - 1) > SUM_TOLERANCE) c.fail(`${p}.fillers`, `sum ${sum}`, 'probabilities must sum to 1');
+      }
+    }
+    const f = v.fillerTokens;
+    if (typeof f !== 'number' || !Number.isInteger(f) || f < 1 || f > FILLER_COUNT) c.fail(`${p}.fillerTokens`, f, `an integer 1..${FILLER_COUNT}: the model has ${FILLER_COUNT} filler tokens`);
+  }
+}
+
+/** The behaviors' names, and their marker counts (the responses' length bound). */
+function checkBehaviors(c: Checker, s: Record<string, unknown>, vocab: VocabularySpec): { behaviors: string[]; markerCounts: Map<string, number> } {
+  const behaviors: string[] = [];
+  const markerCounts = new Map<string, number>();
+  if (c.list('behaviors', s.behaviors, 1, HINT_SLOTS, `each behavior needs its own hint token; the model has ${HINT_SLOTS}`)) {
+    const seqs: string[] = [];
+    s.behaviors.forEach((b, i) => {
+      const p = `behaviors[${i}]`;
+      if (!isObject(b)) return void c.fail(p, b, 'expected {name, markers, hint}');
+      c.keys(p, b, ['name', 'markers', 'hint']);
+      if (c.name(`${p}.name`, b.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:-')) {
+        if (b.name === INVALID_NAME) c.fail(`${p}.name`, b.name, `"${INVALID_NAME}" names a response that is no behavior`);
+        behaviors.push(b.name);
+      }
+      if (c.list(`${p}.markers`, b.markers, 1, RESPONSE_MAX, `a behavior is told apart by its markers; a response holds at most ${RESPONSE_MAX} tokens before EOS`)) {
+        b.markers.forEach((m, j) => {
+          if (typeof m !== 'string' || !vocab.markers.includes(m)) c.fail(`${p}.markers[${j}]`, m, `a marker token: ${vocab.markers.join(', ')}`);
+        });
+        seqs.push(b.markers.join(' '));
+        if (typeof b.name === 'string') markerCounts.set(b.name, b.markers.length);
+      } else seqs.push(`#${i}`);
+      if (typeof b.hint !== 'string' || !vocab.hints.includes(b.hint)) c.fail(`${p}.hint`, b.hint, `a hint token: ${vocab.hints.join(', ')}`);
+    });
+    c.unique('behaviors', behaviors, 'behavior name');
+    seqs.forEach((q, i) => {
+      const j = seqs.indexOf(q);
+      if (j < i) c.fail(`behaviors[${i}].markers`, q, `same marker sequence as behaviors[${j}]: the classifier could not tell them apart`);
+    });
+    c.unique('behaviors.hint', s.behaviors.map((b) => (isObject(b) ? b.hint : undefined)), 'hint token');
+  }
+  return { behaviors, markerCounts };
+}
+
 export type SpecCheck = { ok: true; spec: TaskSpec; errors: [] } | { ok: false; spec: null; errors: SpecError[] };
 
 /** Check a parsed spec; every problem with its path. */
@@ -159,32 +221,7 @@ export function validateTaskSpec(input: unknown): SpecCheck {
   if (kind !== 'single-turn' && kind !== 'multi-turn' && kind !== 'long-horizon') c.fail('kind', kind, "'single-turn', 'multi-turn' or 'long-horizon'");
   const vocab = checkVocabulary(c, s.vocabulary);
 
-  const behaviors: string[] = [];
-  if (c.list('behaviors', s.behaviors, 1, HINT_SLOTS, `each behavior needs its own hint token; the model has ${HINT_SLOTS}`)) {
-    const seqs: string[] = [];
-    s.behaviors.forEach((b, i) => {
-      const p = `behaviors[${i}]`;
-      if (!isObject(b)) return void c.fail(p, b, 'expected {name, markers, hint}');
-      c.keys(p, b, ['name', 'markers', 'hint']);
-      if (c.name(`${p}.name`, b.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:-')) {
-        if (b.name === INVALID_NAME) c.fail(`${p}.name`, b.name, `"${INVALID_NAME}" names a response that is no behavior`);
-        behaviors.push(b.name);
-      }
-      if (c.list(`${p}.markers`, b.markers, 1, RESPONSE_MAX, `a behavior is told apart by its markers; a response holds at most ${RESPONSE_MAX} tokens before EOS`)) {
-        b.markers.forEach((m, j) => {
-          if (typeof m !== 'string' || !vocab.markers.includes(m)) c.fail(`${p}.markers[${j}]`, m, `a marker token: ${vocab.markers.join(', ')}`);
-        });
-        seqs.push(b.markers.join(' '));
-      } else seqs.push(`#${i}`);
-      if (typeof b.hint !== 'string' || !vocab.hints.includes(b.hint)) c.fail(`${p}.hint`, b.hint, `a hint token: ${vocab.hints.join(', ')}`);
-    });
-    c.unique('behaviors', behaviors, 'behavior name');
-    seqs.forEach((q, i) => {
-      const j = seqs.indexOf(q);
-      if (j < i) c.fail(`behaviors[${i}].markers`, q, `same marker sequence as behaviors[${j}]: the classifier could not tell them apart`);
-    });
-    c.unique('behaviors.hint', s.behaviors.map((b) => (isObject(b) ? b.hint : undefined)), 'hint token');
-  }
+  const { behaviors, markerCounts } = checkBehaviors(c, s, vocab);
 
   const states: string[] = [];
   if (c.list('states', s.states, 1, STATE_SLOTS, `the model has ${STATE_SLOTS} state tokens`)) {
@@ -197,7 +234,8 @@ export function validateTaskSpec(input: unknown): SpecCheck {
     s.states.forEach((st, i) => {
       const p = `states[${i}]`;
       if (!isObject(st)) return void c.fail(p, st, 'expected {name, token, baseMix, gold, good, act}');
-      c.keys(p, st, ['name', 'token', 'baseMix', 'gold', 'good', 'act']);
+      c.keys(p, st, ['name', 'token', 'baseMix', 'gold', 'good', 'act'], ['responses']);
+      if (st.responses !== undefined) checkResponses(c, `${p}.responses`, st.responses, markerCounts);
       c.name(`${p}.name`, st.name, SPEC_NAME, 'a name: 1–40 letters, digits, space, _.:-');
       if (typeof st.token !== 'string' || !vocab.states.includes(st.token)) c.fail(`${p}.token`, st.token, `a state token: ${vocab.states.join(', ')}`);
       c.mix(`${p}.baseMix`, st.baseMix, behaviors, false);

@@ -13,6 +13,7 @@ import { checkGate } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
 import { errorText } from '../../core/unknown';
 import { LiveRun } from './live-run.svelte';
+import { LiveStreamReader, openLiveStream } from './live-stream';
 import { formatOfNames } from './folder-pick';
 import { handleFolder } from '../../io/folder-handle';
 
@@ -61,6 +62,8 @@ export class ImportSession {
   result = $state.raw<MeasureResult | null>(null);
   /** A run followed live (live-run.svelte.ts), shown instead of the measured import while set. */
   live = $state.raw<LiveRun | null>(null);
+  /** The live run comes from `npm run watch --port` (followStream), not from this page's folder follow. */
+  streamed = $state(false);
   /** The run the views show: the live run's steps so far, else the measured import. */
   readonly run = $derived<MeasureResult | null>(this.live ? this.live.result : this.result);
   /** Gate replayed on the imported samples (rule language text); '' = none. */
@@ -210,6 +213,25 @@ export class ImportSession {
     } catch (e) {
       run.end(errorText(e));
     }
+  }
+
+  /**
+   * Follow the run `npm run watch --port` streams to this page (live-stream.ts) into a LiveRun shown
+   * here, with the gate the watch replays; returns the way to stop listening.
+   */
+  followStream(url: string): () => void {
+    this.streamed = true;
+    const reader = new LiveStreamReader(
+      (info) => {
+        this.format = info.format;
+        if (info.gate) this.gateText = info.gate;
+        const run = new LiveRun(info);
+        this.showLive(run);
+        return run;
+      },
+      (message) => (this.error = message),
+    );
+    return openLiveStream(url, reader);
   }
 
   /** End the follow: the follower writes the steps still open (as the CLI's Ctrl-C), then the run is done. */

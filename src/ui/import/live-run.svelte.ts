@@ -3,8 +3,8 @@
  * follow events (src/core/import/follow/follow-core.ts FollowEvents): `frame(f, replaced)` for each
  * completed step, `notice(text)` for what happened to the files, then `end()` once the follow is
  * over (its finish() ran) or `end(message)` when it failed. The import worker's folder follow
- * (ImportSession.followFolder) is one source; a page served by `npm run watch --port` can be another
- * (docs/watch.md). The alarms are computed here, from the frames, with the core's RunAlarms, so
+ * (ImportSession.followFolder) is one source; the stream of `npm run watch --port` is another
+ * (live-stream.ts, ImportSession.followStream; docs/watch.md). The alarms are computed here, from the frames, with the core's RunAlarms, so
  * every source rings the same alarms at the same steps as the CLI.
  */
 import { RunAlarms, type Alarm } from '../../core/import/follow/alarms';
@@ -52,9 +52,10 @@ export class LiveRun implements FollowEvents {
     if (rang.length) this.alarms = [...this.alarms, ...rang];
   }
 
-  notice(text: string): void {
+  /** `total`: notices said in all, this one included, when the source kept fewer (a stream joined late). */
+  notice(text: string, total?: number): void {
     this.notices = [...this.notices.slice(-(NOTICES_KEPT - 1)), text];
-    this.noticesTotal++;
+    this.noticesTotal = Math.max(this.noticesTotal + 1, total ?? 0);
   }
 
   /** The follow is over: with a message, it failed. */

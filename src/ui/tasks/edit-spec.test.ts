@@ -6,7 +6,9 @@ import { parseTaskSpec } from '../../core/tasks/validate';
 import { MAX_BEHAVIORS, MAX_STATES, addBehavior, addState, removeBehavior, removeState } from './edit-spec';
 
 const triage = JSON.parse(readFileSync(new URL('../../../public/tasks/triage.json', import.meta.url), 'utf8')) as TaskSpec;
-const specs: [string, TaskSpec][] = [...BUILTIN_TASK_NAMES.map((n): [string, TaskSpec] => [n, BUILTIN_SPECS[n]]), ['triage', triage]];
+// the fitted task carries a token level (states[].responses) per behavior: removing one removes its entry
+const fitted = JSON.parse(readFileSync(new URL('../../../public/tasks/fitted-verl.json', import.meta.url), 'utf8')) as TaskSpec;
+const specs: [string, TaskSpec][] = [...BUILTIN_TASK_NAMES.map((n): [string, TaskSpec] => [n, BUILTIN_SPECS[n]]), ['triage', triage], ['fitted-verl', fitted]];
 const valid = (s: TaskSpec) => {
   const r = parseTaskSpec(JSON.stringify(s));
   return r.ok ? '' : r.errors.map((e) => `${e.path}: ${e.message}`).join('; ');

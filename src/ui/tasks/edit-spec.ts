@@ -57,6 +57,10 @@ export function removeBehavior(spec: TaskSpec, i: number): string {
   for (const st of spec.states) {
     delete st.baseMix[gone.name];
     delete st.act[gone.name];
+    if (st.responses) {
+      delete st.responses[gone.name];
+      if (!Object.keys(st.responses).length) delete st.responses;
+    }
     // its base share goes to the others in proportion, so the mix still sums to 1 (own entries only: a
     // behavior may be named like an Object.prototype member)
     const share = (b: string) => (Object.hasOwn(st.baseMix, b) && typeof st.baseMix[b] === 'number' ? st.baseMix[b] : 0);

@@ -7,9 +7,11 @@
 //   OpenClaw sessions only (records with has_next_state), within the step:
 //   next_count/<state>/<behavior>/<next state>: the session's next turn was in that state;
 //   end_count/<state>/<behavior>: the session had no later turn in the step;
-//   no_next_count/<state>/<behavior>: the record had no next_state (no next message to judge from).
+//   no_next_count/<state>/<behavior>: the record had no next_state (no next message to judge from);
+//   and the token level of each state × behavior: response lengths, filler repeats (fit-tokens.ts).
 import type { ScalarsWith } from '../../measure/names';
 import { endCountKey, nextCountKey, noNextCountKey, rewardCountKey, rewardNonternaryKey, rewardSign, type FitCountKey } from './fit-keys';
+import { ResponseTokens } from './fit-tokens';
 import type { ImportedSample } from '../types';
 
 export { rewardSign, type RewardSign } from './fit-keys';
@@ -26,8 +28,11 @@ export class FitCounts {
   private counts = new Map<FitCountKey, number>();
   /** OpenClaw turns of the step, by session. */
   private sessions = new Map<string, SessionTurn[]>();
+  private tokens = new ResponseTokens();
 
-  add(s: ImportedSample, state: string, behavior: string): void {
+  /** A sample of the step, its state and behavior, and its tokens (the import's, capped: measure.ts). */
+  add(s: ImportedSample, state: string, behavior: string, tokens: readonly string[]): void {
+    this.tokens.add(state, behavior, tokens);
     if (s.reward !== null) {
       bump(this.counts, rewardCountKey(state, behavior, rewardSign(s.reward)));
       if (s.reward !== 0 && s.reward !== 1 && s.reward !== -1) bump(this.counts, rewardNonternaryKey(state, behavior));
@@ -50,5 +55,11 @@ export class FitCounts {
       turns.forEach((t, i) => bump(all, i + 1 < turns.length ? nextCountKey(t.state, t.behavior, turns[i + 1].state) : endCountKey(t.state, t.behavior)));
     }
     for (const [k, v] of [...all].sort((a, b) => (a[0] < b[0] ? -1 : 1))) out[k] = v;
+    this.tokens.scalars(out);
+  }
+
+  /** Entries held for the token level (what the bounded-memory test counts). */
+  get entries(): number {
+    return this.tokens.entries;
   }
 }

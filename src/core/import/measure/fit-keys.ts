@@ -32,3 +32,15 @@ export type FitCountKey = ReturnType<typeof rewardCountKey | typeof rewardNonter
 
 /** A frame of an import with sessions carries end counts (every session ends in its step). */
 export const isEndCountKey = (key: string): boolean => key.startsWith('import/end_count/');
+
+// The token level of a state × behavior (fit-tokens.ts): response lengths and how often its filler
+// words repeat, so a fit can give the task's responses the log's lengths and word diversity.
+/** Responses of a state × behavior with `length` tokens (capped at the import's TOKEN_CAP). */
+export const lengthCountKey = (state: string, behavior: string, length: number) => `import/length_count/${state}/${behavior}/${length}` as const satisfies ImportScalarName;
+/** Ordered pairs of filler-token positions holding the same token, Σ c(c − 1) over the step's filler tokens. */
+export const fillerRepeatsKey = (state: string, behavior: string) => `import/filler_repeats/${state}/${behavior}` as const satisfies ImportScalarName;
+/** Ordered pairs of filler-token positions, N(N − 1) for the step's N filler tokens. */
+export const fillerPairsKey = (state: string, behavior: string) => `import/filler_pairs/${state}/${behavior}` as const satisfies ImportScalarName;
+
+/** Every key the token level is written under. */
+export type FitTokenKey = ReturnType<typeof lengthCountKey | typeof fillerRepeatsKey | typeof fillerPairsKey>;

@@ -23,7 +23,11 @@ describe('import measure memory', () => {
     const files = generatedVerlRun({ steps: 6, samplesPerStep: 80 });
     const r = await measureLogs(files.map((t, i) => memorySource(`${i + 1}.jsonl`, t, 4096)), SPEC, { format: 'verl', regex: nodeRegexEngine() });
     expect(r.stepOrder).toBe('ordered');
-    expect(r.frames.map((f) => ({ step: f.step, scalars: f.scalars, series: f.series }))).toEqual(recorded);
+    // the token level a task fit reads (fit-tokens.ts) came later than the recording: left out here
+    const recordedKeys = (k: string) => !/^import\/(length_count|filler_repeats|filler_pairs)\//.test(k);
+    const scalars = (s: object) => Object.fromEntries(Object.entries(s).filter(([k]) => recordedKeys(k)));
+    expect(r.frames.map((f) => ({ step: f.step, scalars: scalars(f.scalars), series: f.series }))).toEqual(recorded);
+    expect(r.frames.every((f) => Object.keys(f.scalars).some((k) => k.startsWith('import/length_count/')))).toBe(true);
   });
 
   /** The largest number of entries a measure holds while it reads a run of `steps` steps. */

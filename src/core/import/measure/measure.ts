@@ -12,7 +12,8 @@
 //   reward/mean, reward/var (all judged samples of the step); import/samples, import/judged,
 //   import/unclassified, import/response_tokens (mean). Per state: import/state_samples/<state> (n),
 //   support/behavior_count/<state>/<behavior> (0 for a behavior no sample had), and the token
-//   entropies support/token_entropy[_empirical]/<state>; and the counts a task fit reads (fit-counts.ts).
+//   entropies support/token_entropy[_empirical]/<state>; and the counts a task fit reads (fit-counts.ts,
+//   fit-tokens.ts).
 import type { ScalarsWith } from '../../measure/names';
 import { behaviorScalars, bucketVariance, type MetricsFrame } from '../../metrics';
 import type { Gate } from '../../gates/index';
@@ -143,8 +144,9 @@ export class ImportMeasure {
       lp.n += s.logprobs.length;
     }
     if (this.gate) a.gate.push(gateSample(s, state));
-    a.fit.add(s, state, c.behavior);
-    a.tokens.add(state, tokensOf(s, TOKEN_CAP));
+    const toks = tokensOf(s, TOKEN_CAP);
+    a.fit.add(s, state, c.behavior, toks);
+    a.tokens.add(state, toks);
     return { state, behavior: c.behavior, rule: c.rule };
   }
 
@@ -167,7 +169,7 @@ export class ImportMeasure {
   /** Entries the open steps hold (token-table entries, rewards, gate samples): what grows with a step's size, never with the step count. */
   get heldEntries(): number {
     let n = 0;
-    for (const a of this.steps.values()) n += a.tokens.entries + 2 * a.judged + a.gate.length;
+    for (const a of this.steps.values()) n += a.tokens.entries + a.fit.entries + 2 * a.judged + a.gate.length;
     return n;
   }
 

@@ -1,0 +1,223 @@
+// The live server of `npm run watch --port` (serve.ts, live-feed.ts): it serves the built lab's page
+// (with the <meta> that opens the streamed run) and its files, and the run as Server-Sent Events
+// replayed on connect; and refuses everything else — other paths, directories, paths out of the
+// build, every method but GET, a Host or Origin that is not the loopback.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLiveMessage, type LiveMessage } from '../../core/import/follow/live-messages';
+import type { MetricsFrame } from '../../core/metrics';
+import { CSP_HEADER } from '../csp';
+import { LiveFeed, NOTICES_KEPT } from './live-feed';
+import { loopbackHost, serveLive, type LiveServer } from './serve';
+
+const INFO = { source: 'folder /runs/x, followed by npm run watch', format: 'verl', eps: 0.05, reward: 'the score', gate: null } as const;
+const frame = (step: number, h = 1): MetricsFrame => ({ step, version: step, scalars: { 'support/behavior_entropy/math': h, 'import/samples': 8 }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] });
+
+interface Got {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A request with any method and headers (fetch may not set Host); the body as text. */
+function get(s: LiveServer, path: string, opts: { method?: string; headers?: Record<string, string> } = {}): Promise<Got> {
+  return new Promise((ok, fail) => {
+    const r = request({ host: '127.0.0.1', port: s.port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => ok({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    r.on('error', fail);
+    r.end();
+  });
+}
+
+/** Server-Sent Events read off an open stream until `until` says enough; then the stream is closed. */
+function events(s: LiveServer, headers: Record<string, string>, until: (got: LiveMessage[]) => boolean): Promise<{ got: LiveMessage[]; ids: string[]; headers: Got['headers'] }> {
+  return new Promise((ok, fail) => {
+    const got: LiveMessage[] = [];
+    const ids: string[] = [];
+    const timer = setTimeout(() => fail(new Error(`stream: only ${JSON.stringify(kinds(got))} after 10 s`)), 10_000);
+    const r = request({ host: '127.0.0.1', port: s.port, path: '/live/events', headers }, (res) => {
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        buf += c;
+        let cut: number;
+        while ((cut = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, cut).split('\n');
+          buf = buf.slice(cut + 2);
+          const field = (name: string) => block.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+          const kind = field('event');
+          if (!kind) continue; // retry:, keep-alive comments
+          got.push(parseLiveMessage(kind, field('data')!));
+          ids.push(field('id') ?? '');
+        }
+        if (until(got)) {
+          clearTimeout(timer);
+          r.destroy();
+          ok({ got, ids, headers: res.headers });
+        }
+      });
+      res.on('end', () => ok({ got, ids, headers: res.headers }));
+    });
+    r.on('error', (e) => (got.length ? undefined : fail(e)));
+    r.end();
+  });
+}
+
+const kinds = (ms: LiveMessage[]) => ms.map((m) => (m.kind === 'frame' ? `frame ${m.frame.step}${m.replaced ? ' replaced' : ''}` : m.kind));
+
+describe('npm run watch --port: the live server', () => {
+  let site: string;
+  let feed: LiveFeed;
+  let s: LiveServer;
+  beforeAll(async () => {
+    site = mkdtempSync(join(tmpdir(), 'invlab-live-'));
+    mkdirSync(join(site, 'assets'));
+    writeFileSync(join(site, 'index.html'), '<!doctype html><html><head><title>lab</title></head><body></body></html>');
+    writeFileSync(join(site, 'assets', 'main.js'), 'export {};');
+    writeFileSync(join(site, 'assets', 'ort.wasm'), new Uint8Array([0, 97, 115, 109]));
+    mkdirSync(join(site, 'examples'));
+    writeFileSync(join(site, 'examples', 'index.html'), 'an index page of a folder');
+    writeFileSync(join(tmpdir(), 'invlab-live-outside.txt'), 'outside');
+    feed = new LiveFeed(INFO, [frame(1), frame(2)]);
+    s = await serveLive(site, 0, feed);
+  });
+  afterAll(async () => {
+    await s.close();
+    rmSync(site, { recursive: true, force: true });
+  });
+
+  it('listens on 127.0.0.1 only', () => {
+    expect(s.url).toBe(`http://127.0.0.1:${s.port}`);
+  });
+
+  it("serves the lab's page with the live <meta>, the CSP and the isolation headers", async () => {
+    for (const path of ['/', '/index.html', '/?backend=wasm']) {
+      const r = await get(s, path);
+      expect(r.status, path).toBe(200);
+      expect(r.body).toContain('<head>\n    <meta name="invlab-live" content="live/events" />');
+      expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(r.headers['content-security-policy']).toBe(CSP_HEADER);
+      expect(r.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(r.headers['cross-origin-embedder-policy']).toBe('require-corp');
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+    }
+    const js = await get(s, '/assets/main.js');
+    expect([js.status, js.body, js.headers['content-type'], js.headers['content-security-policy']]).toEqual([200, 'export {};', 'text/javascript; charset=utf-8', CSP_HEADER]);
+    expect((await get(s, '/assets/ort.wasm')).headers['content-type']).toBe('application/wasm');
+  });
+
+  it('refuses every other path: no listing, no directory index, nothing outside the build', async () => {
+    const status = async (p: string) => (await get(s, p)).status;
+    expect(await status('/assets')).toBe(404);
+    expect(await status('/assets/')).toBe(404);
+    expect(await status('/examples/')).toBe(404); // a folder's index.html is not served for the folder
+    expect(await status('/nope.js')).toBe(404);
+    expect(await status('/live')).toBe(404);
+    expect(await status('/live/events/x')).toBe(404);
+    expect(await status('/..%2finvlab-live-outside.txt')).toBe(403);
+    expect(await status('/%2e%2e/invlab-live-outside.txt')).toBe(404); // the URL's own ".." resolves inside: /invlab-live-outside.txt, not there
+    expect(await status('/%E0%A4%A')).toBe(400);
+  });
+
+  it('refuses every method but GET, and writes nothing', async () => {
+    const before = readdirSync(site, { recursive: true }).sort();
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS']) {
+      for (const path of ['/', '/assets/main.js', '/live/events', '/new.txt']) {
+        const r = await get(s, path, { method, headers: { 'Content-Type': 'text/plain' } });
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(r.headers.allow).toBe('GET');
+      }
+    }
+    expect(readdirSync(site, { recursive: true }).sort()).toEqual(before);
+  });
+
+  it('answers only a Host of the loopback (DNS rebinding) and no cross-origin request', async () => {
+    const port = String(s.port);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost:16006', `[::1]:${port}`, 'LOCALHOST'])
+      expect((await get(s, '/', { headers: { Host: host } })).status, host).toBe(200);
+    for (const host of [`evil.example:${port}`, 'evil.example', '127.0.0.1.evil.example', `192.168.1.5:${port}`, 'localhost.evil.example:80', `0.0.0.0:${port}`]) {
+      expect((await get(s, '/', { headers: { Host: host } })).status, host).toBe(403);
+      expect((await get(s, '/live/events', { headers: { Host: host } })).status, host).toBe(403);
+    }
+    expect((await get(s, '/live/events', { headers: { Origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await get(s, '/', { headers: { Origin: `http://localhost:${port}` } })).status).toBe(200);
+    // no Host at all (HTTP/1.0)
+    const raw = await new Promise<string>((ok) => {
+      const c = connect(s.port, '127.0.0.1', () => c.end('GET / HTTP/1.0\r\n\r\n'));
+      let t = '';
+      c.on('data', (b) => (t += b));
+      c.on('end', () => ok(t));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 403/);
+    expect(loopbackHost('127.0.0.1:99999')).toBe(false);
+  });
+
+  it('streams the run: on connect the hello and every event so far, then each new one; a reconnect gets only what it missed', async () => {
+    feed.notice('2.jsonl: a line cut in half');
+    // a page opened late: everything from the start
+    const first = await events(s, {}, (g) => g.length >= 4);
+    expect(first.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(first.headers['content-security-policy']).toBe(CSP_HEADER);
+    expect(kinds(first.got)).toEqual(['hello', 'frame 1', 'frame 2', 'notice']);
+    expect(first.got[0]).toEqual({ kind: 'hello', run: feed.run, info: INFO, since: 0 });
+    expect(first.ids).toEqual(['', `${feed.run}.1`, `${feed.run}.2`, `${feed.run}.3`]);
+    expect(first.got[1]).toEqual({ kind: 'frame', seq: 1, frame: frame(1), replaced: false });
+    expect(first.got[3]).toEqual({ kind: 'notice', seq: 3, text: '2.jsonl: a line cut in half', total: 1 });
+    // a page connected while new events happen gets them as they happen
+    const live = events(s, {}, (g) => g.length >= 7);
+    await new Promise((r) => setTimeout(r, 100));
+    feed.frame(frame(3), false);
+    feed.frame(frame(2, 0.5), true);
+    feed.frame({ ...frame(4), scalars: { ...frame(4).scalars, 'esr/effective_rate': NaN } }, false);
+    const got = (await live).got;
+    expect(kinds(got)).toEqual(['hello', 'frame 1', 'frame 2', 'notice', 'frame 3', 'frame 2 replaced', 'frame 4']);
+    expect(got[5]).toMatchObject({ seq: 5, frame: frame(2, 0.5) });
+    expect(Number.isNaN((got[6] as { frame: MetricsFrame }).frame.scalars['esr/effective_rate'])).toBe(true);
+    // a reconnect sends the last id it had: only the later events come
+    const again = await events(s, { 'Last-Event-ID': `${feed.run}.4` }, (g) => g.length >= 3);
+    expect(kinds(again.got)).toEqual(['hello', 'frame 2 replaced', 'frame 4']);
+    expect(again.got[0]).toMatchObject({ since: 4 });
+    // an id of another watch (restarted): the whole run again, from 0
+    const other = await events(s, { 'Last-Event-ID': 'a1b2c3.4' }, (g) => g.length >= 7);
+    expect(other.got[0]).toMatchObject({ since: 0 });
+    expect(kinds(other.got)).toEqual(kinds(got));
+    // the end: sent, and nothing after it
+    feed.end();
+    feed.frame(frame(9), false);
+    const done = await events(s, { 'Last-Event-ID': `${feed.run}.5` }, (g) => g.length >= 3);
+    expect(kinds(done.got)).toEqual(['hello', 'frame 4', 'end']);
+    expect(done.got[2]).toEqual({ kind: 'end', seq: 7, error: null });
+  });
+});
+
+describe('the live feed', () => {
+  it(`keeps every frame and the latest ${NOTICES_KEPT} notices, with the count of all`, () => {
+    const feed = new LiveFeed(INFO, [frame(1)]);
+    for (let i = 1; i <= NOTICES_KEPT + 50; i++) feed.notice(`note ${i}`);
+    feed.frame(frame(2), false);
+    const sent: LiveMessage[] = [];
+    feed.connect(undefined, (t) => {
+      const kind = /^event: (\w+)$/m.exec(t)![1];
+      sent.push(parseLiveMessage(kind, /^data: (.*)$/m.exec(t)![1]));
+    });
+    const notices = sent.filter((m) => m.kind === 'notice');
+    expect(notices).toHaveLength(NOTICES_KEPT);
+    expect(notices[0]).toMatchObject({ text: 'note 51', total: 51 });
+    expect(notices.at(-1)).toMatchObject({ text: `note ${NOTICES_KEPT + 50}`, total: NOTICES_KEPT + 50 });
+    expect(kinds(sent).filter((k) => k.startsWith('frame'))).toEqual(['frame 1', 'frame 2']);
+  });
+
+  it('a build that is missing is said, with how to build it', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'invlab-live-empty-'));
+    await expect(serveLive(empty, 0, new LiveFeed(INFO))).rejects.toThrow(/the lab is not built: run `npm run build`/);
+    rmSync(empty, { recursive: true });
+  });
+});

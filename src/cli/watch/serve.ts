@@ -1,0 +1,129 @@
+// `npm run watch --port N`: the built lab (dist/) and the followed run, served on 127.0.0.1 only
+// (a user on a cluster tunnels the port: ssh -L N:127.0.0.1:N, as for TensorBoard). What is served:
+//   GET /live/events   the run as Server-Sent Events (live-feed.ts: the hello, every event so far,
+//                      then each new one; a reconnect's Last-Event-ID gets only what it missed);
+//   GET / and /index.html   the lab's page, with <meta name="invlab-live" content="live/events">,
+//                      which tells the page to open the import view on the streamed run;
+//   GET <a file of the built lab>   that file.
+// Nothing else: no directory listing, no path outside the build, only GET (the page writes nothing
+// here), a Host header that names this machine's loopback (a DNS-rebinding page sends its own name),
+// no cross-origin request (Origin, when sent, must be loopback too). Every response carries the lab's
+// CSP (src/cli/csp.ts) and the cross-origin isolation headers its threaded WASM needs.
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { ISOLATION_HEADERS, fileOf, sendFile } from '../browser/static-server';
+import { LIVE_EVENTS, LIVE_META } from '../../core/import/follow/live-messages';
+import { CSP_HEADER } from '../csp';
+import type { LiveFeed } from './live-feed';
+
+/** Where the page finds the stream: the <meta> the server adds says so (relative to the page). */
+const LIVE_EVENTS_PATH = `/${LIVE_EVENTS}`;
+
+export const LIVE_HEADERS: Readonly<Record<string, string>> = {
+  ...ISOLATION_HEADERS,
+  'Content-Security-Policy': CSP_HEADER,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+};
+
+/** SSE comment sent this often, so an idle tunnel or proxy keeps the stream open. */
+const KEEPALIVE_MS = 15_000;
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** A Host (or an Origin's host) that names the loopback, on any port (a tunnel may map another one). */
+export function loopbackHost(host: string | undefined): boolean {
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(host ?? '');
+  return !!m && LOOPBACK_NAMES.has(m[1].toLowerCase()) && (m[2] === undefined || Number(m[2]) <= 65535);
+}
+
+function originAllowed(origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  try {
+    const u = new URL(origin);
+    return u.protocol === 'http:' && loopbackHost(u.host);
+  } catch {
+    return false;
+  }
+}
+
+export interface LiveServer {
+  /** e.g. `http://127.0.0.1:6006` (no trailing slash). */
+  url: string;
+  port: number;
+  /** End the streams (each page has had every event), then stop. */
+  close(): Promise<void>;
+}
+
+/** The built lab's page with the <meta> that opens it on the streamed run. */
+function livePage(site: string): string {
+  const file = join(site, 'index.html');
+  if (!existsSync(file)) throw new Error(`${file}: the lab is not built: run \`npm run build\` (or give --site the folder of a build)`);
+  const html = readFileSync(file, 'utf8');
+  if (!html.includes('<head>')) throw new Error(`${file}: not the lab's page (no <head>)`);
+  return html.replace('<head>', `<head>\n    <meta name="${LIVE_META}" content="${LIVE_EVENTS}" />`);
+}
+
+function refuse(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...LIVE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', ...extra }).end(`${text}\n`);
+}
+
+/** Serve the lab in `site` and the run of `feed` on 127.0.0.1:`port` (0: a free port). */
+export async function serveLive(site: string, port: number, feed: LiveFeed): Promise<LiveServer> {
+  const base = resolve(site);
+  const page = Buffer.from(livePage(base));
+  const streams = new Set<ServerResponse>();
+
+  function stream(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { ...LIVE_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+    res.write('retry: 2000\n\n');
+    streams.add(res);
+    const last = req.headers['last-event-id'];
+    const off = feed.connect(Array.isArray(last) ? last[0] : last, (t) => res.write(t));
+    const alive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
+    res.on('close', () => {
+      clearInterval(alive);
+      off();
+      streams.delete(res);
+    });
+  }
+
+  const server = createServer((req, res) => {
+    if (!loopbackHost(req.headers.host)) return refuse(res, 403, 'Host not allowed: open this page as http://127.0.0.1:PORT/ or http://localhost:PORT/ (through a tunnel if the run is elsewhere)');
+    if (!originAllowed(req.headers.origin)) return refuse(res, 403, 'cross-origin requests are not served');
+    if (req.method !== 'GET') return refuse(res, 405, 'only GET: nothing is written here', { Allow: 'GET' });
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://x').pathname;
+    } catch {
+      return refuse(res, 400, 'bad request');
+    }
+    if (path === LIVE_EVENTS_PATH) return stream(req, res);
+    if (path === '/' || path === '/index.html') {
+      res.writeHead(200, { ...LIVE_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': page.length }).end(page);
+      return;
+    }
+    const found = fileOf(base, req.url ?? '/', false);
+    if ('status' in found) return refuse(res, found.status, found.status === 404 ? 'not found' : 'refused');
+    sendFile(res, 'GET', found.file, found.size, LIVE_HEADERS);
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', (e: NodeJS.ErrnoException) => fail(new Error(e.code === 'EADDRINUSE' ? `--port ${port}: 127.0.0.1:${port} is in use (another watch, a TensorBoard?): pick another port` : `--port ${port}: ${e.message}`)));
+    server.listen(port, '127.0.0.1', () => ok());
+  });
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    port: bound,
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const res of streams) res.end();
+        server.close(() => ok());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      }),
+  };
+}
