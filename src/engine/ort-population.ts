@@ -229,8 +229,7 @@ export class OrtPopulation implements PopulationEngine {
 
   async trainStep(reqs: readonly ({ batch: TrainBatch; hyper: PpoHyper } | null)[]): Promise<(TrainMetrics | null)[]> {
     const B = this.rows(reqs.map((r) => r && r.batch));
-    const W = this.shape.context - 1;
-    const K = PPO_TOKEN_INPUTS.length;
+    const [W, K] = [this.shape.context - 1, PPO_TOKEN_INPUTS.length];
     const perToken = new Float32Array(this.size * K * B * W);
     reqs.forEach((r, p) => r && perToken.set(ppoTokenInputs(r.batch, r.hyper), p * K * B * W));
     const feeds = reqs as readonly ({ batch: TrainBatch & Record<string, unknown> } | null)[];
