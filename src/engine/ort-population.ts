@@ -397,4 +397,3 @@ export class OrtPopulation implements PopulationEngine {
     await Promise.all([...Object.values(this.sessions), ...(this.recompute ? [this.recompute] : [])].map((s) => s.release()));
   }
 }
-
