@@ -166,7 +166,7 @@ async function main(): Promise<number> {
   }
   const follower = new RunFollower(
     nodeFolder(flags.dir),
-    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files },
+    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files, writtenFrames: flags.spec.behaviors.useLogLabel ? out.frames() : undefined },
     {
       frame: (f, replaced) => {
         out.write(f, replaced);

@@ -129,3 +129,41 @@ export function openclawWrites(record: string, prm: string, names = { record: 'r
   }
   return { writes, snapshots };
 }
+
+/**
+ * OpenClaw-RL kept as per-step snapshot directories: the live files written as `openclawWrites`
+ * does, and before each purge a copy of both into `step_NNNN/` (written in pieces, cut mid-line).
+ * Records carry no `step` (OpenClaw's `_flush_pending_record` writes none: the directory's number
+ * is the step). The judge's line comes after its record: the PRM lines of a step's last `lateByOne`
+ * judged turns land after the purge, in the next snapshot; `lateByTwo` of them two snapshots on.
+ */
+export function openclawSnapshotWrites(record: string, prm: string, opts: { lateByOne?: number; lateByTwo?: number } = {}): Write[] {
+  const key = (o: Record<string, unknown>) => `${o.session_id}\u0000${o.turn}`;
+  const prmLines = new Map(prm.split('\n').filter(Boolean).map((l) => [key(JSON.parse(l)), l]));
+  const bySteps = new Map<number, string[]>();
+  for (const l of record.split('\n').filter(Boolean)) {
+    const { step, ...rest } = JSON.parse(l) as { step: number };
+    bySteps.set(step, [...(bySteps.get(step) ?? []), JSON.stringify(rest)]);
+  }
+  const steps = [...bySteps].sort((a, b) => a[0] - b[0]);
+  const deferred = new Map<number, string[]>(); // snapshot index → PRM lines that land in it
+  const writes: Write[] = [];
+  steps.forEach(([, lines], k) => {
+    let rec = '';
+    let judged = (deferred.get(k) ?? []).map((p) => `${p}\n`).join('');
+    const mine = lines.map((l) => prmLines.get(key(JSON.parse(l)))).filter((p): p is string => !!p);
+    const last = k === steps.length - 1;
+    const byTwo = last || k + 2 >= steps.length ? 0 : (opts.lateByTwo ?? 0);
+    const byOne = last ? 0 : (opts.lateByOne ?? 0);
+    const late = mine.slice(Math.max(0, mine.length - byOne - byTwo));
+    for (const [i, p] of late.entries()) {
+      const to = k + (i < byTwo ? 2 : 1);
+      deferred.set(to, [...(deferred.get(to) ?? []), p]);
+    }
+    for (const l of lines) rec += `${l}\n`;
+    for (const p of mine) if (!late.includes(p)) judged += `${p}\n`;
+    const dir = `step_${String(k + 1).padStart(4, '0')}`;
+    writes.push(...pieces(`${dir}/record.jsonl`, enc.encode(rec), 3), ...pieces(`${dir}/record_prm.jsonl`, enc.encode(judged), 2), pause);
+  });
+  return writes;
+}

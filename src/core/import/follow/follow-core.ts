@@ -3,7 +3,7 @@
 // own so that the modes and the follower (follower.ts) each import it, not each other.
 import type { MetricsFrame } from '../../metrics';
 import { measureOf, OPEN_STEPS, type MeasureSpec } from '../analyze';
-import { StepOrderError, type ImportMeasure } from '../measure/measure';
+import { StepOrderError, frameBehaviorCounts, renameBehaviors, type ImportMeasure } from '../measure/measure';
 import type { ParquetOpen } from '../read/parquet';
 import type { ImportFileSummary, SampleSink } from '../read/tally';
 import type { RegexEngine } from '../rules/regex';
@@ -22,6 +22,8 @@ export interface FollowOptions {
   written?: Iterable<number>;
   /** Step files read before (a resumed follow): one that changed since is rewritten and read again. */
   readFiles?: Readonly<Record<string, FileStamp>>;
+  /** The frames already written (a resumed follow): with the log's own labels, they name labels to keep and get the new ones. */
+  writtenFrames?: readonly MetricsFrame[];
   now?: () => number;
 }
 
@@ -53,6 +55,9 @@ export class FollowCore implements SampleSink {
   private skippedSteps = new Set<number>();
   private issueCount = new Map<string, number>();
   private said = new Set<string>();
+  /** With the log's own labels (`useLogLabel`), the names can grow: the frames written, to name a later label in them. */
+  private kept: Map<number, MetricsFrame> | null = null;
+  private names = '';
 
   constructor(
     readonly fs: FollowFs,
@@ -61,6 +66,11 @@ export class FollowCore implements SampleSink {
   ) {
     this.measure = measureOf(opts.spec, opts.regex)(opts.format === 'jsonl' ? OPEN_STEPS : Infinity);
     this.closed = new Set(opts.written ?? []);
+    if (opts.spec.behaviors.useLogLabel) {
+      this.kept = new Map((opts.writtenFrames ?? []).map((f) => [f.step, f]));
+      for (const f of this.kept.values()) for (const m of frameBehaviorCounts(f).values()) this.measure.seeLabels([...m.keys()].filter((b) => b !== 'invalid'));
+      this.names = this.measure.behaviorNames().join('\n');
+    }
   }
 
   now(): number {
@@ -131,6 +141,21 @@ export class FollowCore implements SampleSink {
     this.closed.add(f.step);
     this.touched.delete(f.step);
     this.events.frame(f, rewritten);
+    if (!this.kept) return;
+    this.kept.set(f.step, f);
+    const names = this.measure.behaviorNames();
+    if (names.join('\n') === this.names) return;
+    // a label first seen now: the frames written before name it too (0), as the one-shot import's do
+    const before = new Set(this.names.split('\n'));
+    this.names = names.join('\n');
+    const fresh = names.filter((b) => !before.has(b));
+    if (this.kept.size > 1) this.notice(`behavior label${fresh.length === 1 ? '' : 's'} ${fresh.join(', ')} first seen (step ${f.step}): the ${this.kept.size - 1} frames written before are replaced to name ${fresh.length === 1 ? 'it' : 'them'} (0), as the one-shot import's do`);
+    for (const [step, old] of [...this.kept].sort((a, b) => a[0] - b[0])) {
+      if (step === f.step) continue;
+      const g = renameBehaviors(old, names, this.opts.spec.eps);
+      this.kept.set(step, g);
+      this.events.frame(g, true);
+    }
   }
 
   summary(name: string, kind: FileKind): ImportFileSummary {

@@ -7,6 +7,7 @@
 import { FollowCore, type FollowEvents, type FollowOptions } from './follow-core';
 import type { FollowFs } from './fs';
 import { LiveFiles } from './live-files';
+import { SnapshotFiles, snapshotFileStep } from './snapshot-files';
 import { StepFiles } from './step-files';
 
 export type { FileStamp, FollowEvents, FollowOptions } from './follow-core';
@@ -14,22 +15,34 @@ export type { FileStamp, FollowEvents, FollowOptions } from './follow-core';
 /** Follows a folder: call `poll` as often as the files may change, `finish` at the end. */
 export class RunFollower {
   private readonly core: FollowCore;
-  private readonly mode: StepFiles | LiveFiles;
+  /** How the writer writes; OpenClaw's is told by the first record files (null until then). */
+  private mode: StepFiles | LiveFiles | SnapshotFiles | null = null;
 
   constructor(fs: FollowFs, opts: FollowOptions, events: FollowEvents) {
     this.core = new FollowCore(fs, opts, events);
-    this.mode = opts.format === 'verl' || opts.format === 'trl' ? new StepFiles(this.core) : new LiveFiles(this.core);
+    if (opts.format === 'verl' || opts.format === 'trl') this.mode = new StepFiles(this.core);
+    else if (opts.format === 'jsonl') this.mode = new LiveFiles(this.core);
+  }
+
+  /** OpenClaw: per-step snapshot directories when a record file lies in a numbered folder, else the live files. */
+  private async openclawMode(): Promise<StepFiles | LiveFiles | SnapshotFiles | null> {
+    const records = (await this.core.fs.list()).filter((e) => /\.jsonl$/i.test(e.path) && !/_prm\.jsonl$/i.test(e.path));
+    if (!records.length) return null;
+    const snapshots = records.some((e) => snapshotFileStep(e.path) !== null);
+    if (snapshots) this.core.notice('per-step snapshot directories: a step is written once the next snapshot is whole');
+    return snapshots ? new SnapshotFiles(this.core) : new LiveFiles(this.core);
   }
 
   /** Read what changed; true when any byte or file changed. */
-  poll(): Promise<boolean> {
-    return this.mode.poll();
+  async poll(): Promise<boolean> {
+    this.mode ??= await this.openclawMode();
+    return (await this.mode?.poll()) ?? false;
   }
 
   /** The end of the follow (idle, Ctrl-C): what is still open is read and written as a one-shot import would. */
   async finish(): Promise<void> {
-    await this.mode.poll();
-    await this.mode.finish();
+    await this.poll();
+    await this.mode?.finish();
   }
 
   /** Steps held open now (the bound on memory). */

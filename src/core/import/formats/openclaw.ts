@@ -127,6 +127,16 @@ export function openclawSample(r: Rec, prm: ReadonlyMap<string, PrmEntry>, at: R
   return s;
 }
 
+/** How a follower reads (follow/live-files.ts, follow/snapshot-files.ts); the one-shot import passes none. */
+export interface OpenClawFollow {
+  /** Records wait for their PRM line (the live files: a turn is judged after its record is written). */
+  awaitPrm: boolean;
+  /** The step of a record without `step`: one for every file (a live segment) or per file (a snapshot's); undefined: its index / batch. */
+  recordStep?: number | ((file: string) => number | undefined);
+  /** Keep the (session_id, turn) of each record left unjudged, so a PRM line read later can be told (`lateJoins`). */
+  trackUnjudged?: boolean;
+}
+
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
 const keyText = (key: string) => key.replace('\u0000', ', ');
 
@@ -142,7 +152,7 @@ const keyText = (key: string) => key.replace('\u0000', ', ');
 export class OpenClawReader implements RecordReader {
   private readonly prm = new Map<string, PrmEntry>();
   private readonly prmFiles: PlannedFile[];
-  private readonly follow: { awaitPrm: boolean; recordStep?: number };
+  private readonly follow: OpenClawFollow;
   /** The step of each record file when there are several (per-step snapshots). */
   private readonly fileSteps: Map<string, number> | null = null;
   private index = 0;
@@ -150,12 +160,14 @@ export class OpenClawReader implements RecordReader {
   /** Records waiting for their PRM line (awaitPrm), in file order; `head` is the next to leave. */
   private pending: { f: PlannedFile; r: Rec; line: number }[] = [];
   private head = 0;
+  /** trackUnjudged: the records left unjudged, (session_id, turn) → their file. */
+  private unjudgedKeys = new Map<string, string>();
 
   constructor(
     plan: readonly PlannedFile[],
     private readonly sink: SampleSink,
     private readonly batch = OPENCLAW_BATCH,
-    follow: { awaitPrm: boolean; recordStep?: number } = { awaitPrm: false },
+    follow: OpenClawFollow = { awaitPrm: false },
   ) {
     this.follow = follow;
     this.prmFiles = plan.filter((x) => x.kind === 'openclaw-prm');
@@ -175,6 +187,17 @@ export class OpenClawReader implements RecordReader {
     const i = this.prmFiles.findIndex((x) => x.source.name === f.source.name);
     if (i >= 0) this.prmFiles[i] = f;
     else this.prmFiles.push(f);
+  }
+
+  /** Record files with a turn left unjudged whose PRM line has been read since (each said once). */
+  lateJoins(): Set<string> {
+    const files = new Set<string>();
+    for (const [key, file] of this.unjudgedKeys)
+      if (this.prm.has(key)) {
+        files.add(file);
+        this.unjudgedKeys.delete(key);
+      }
+    return files;
   }
 
   /** PRM lines whose conversation record has not been read (after a purge: records lost unread). */
@@ -217,10 +240,14 @@ export class OpenClawReader implements RecordReader {
   private recordLine(f: PlannedFile, r: Rec, line: number): void {
     const name = f.source.name;
     fieldChecked(this.sink, name, line, f.sum, () => {
-      const fileStep = this.follow.recordStep ?? this.fileSteps?.get(name);
+      const rs = this.follow.recordStep;
+      const fileStep = typeof rs === 'function' ? rs(name) : rs ?? this.fileSteps?.get(name);
       const at: RecordStep = fileStep !== undefined ? { fileStep } : { index: this.index++, batch: this.batch };
       const s = openclawSample(r, this.prm, at, name, line);
-      if (this.prmFiles.length && s.fields.has_next_state === true && !Object.hasOwn(s.fields, 'prm_score')) this.unjudged.push(line);
+      if (this.prmFiles.length && s.fields.has_next_state === true && !Object.hasOwn(s.fields, 'prm_score')) {
+        this.unjudged.push(line);
+        if (this.follow.trackUnjudged) this.unjudgedKeys.set(joinKey(s.group!, reqKey(r, 'turn')), name);
+      }
       this.sink.sample(s, f.sum);
     });
   }

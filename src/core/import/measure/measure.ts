@@ -211,21 +211,15 @@ export class ImportMeasure {
     return [...this.steps.keys()].sort((x, y) => x - y);
   }
 
+  /** Labels a follow saw before it was restarted (the frames it wrote name them). */
+  seeLabels(labels: Iterable<string>): void {
+    for (const b of labels) this.behaviorsSeen.add(b);
+  }
+
   /** A step's frame: behavior counts under `names` (0 for a behavior the step had not), then the rest. */
   private frameOf(step: number, names: readonly string[]): MetricsFrame {
     const done = this.measured.get(step)!;
-    const scalars: ScalarsWith = {};
-    for (const [state, m] of [...done.counts].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
-      const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
-      behaviorScalars(state, names, counts, this.eps, scalars);
-      // the counts behind the distribution: n per state and per behavior (0 for one no sample had)
-      scalars[stateSamplesKey(state)] = counts.reduce((x, y) => x + y, 0);
-      names.forEach((b, i) => (scalars[behaviorCountKey(state, b)] = counts[i]));
-      scalars[behaviorCountKey(state, 'invalid')] = counts[names.length];
-    }
-    Object.assign(scalars, done.scalars);
-    // an imported step carries the subset of the metrics a log can give
-    return { step, version: step, scalars, series: done.series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
+    return stepFrame(step, done.counts, names, this.eps, done.scalars, done.series);
   }
 
   /** Everything of a step but its behavior counts, measured now; its tallies are let go. */
@@ -268,4 +262,48 @@ export class ImportMeasure {
     }
     this.measured.set(step, { counts: a.counts, scalars, series });
   }
+}
+
+/** A step's frame: the behavior block per state (sorted) under `names`, then the step's other scalars. */
+function stepFrame(step: number, byState: ReadonlyMap<string, ReadonlyMap<string, number>>, names: readonly string[], eps: number, rest: ScalarsWith, series: MetricsFrame['series']): MetricsFrame {
+  const scalars: ScalarsWith = {};
+  for (const [state, m] of [...byState].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+    const counts = [...names.map((b) => m.get(b) ?? 0), m.get('invalid') ?? 0];
+    behaviorScalars(state, names, counts, eps, scalars);
+    // the counts behind the distribution: n per state and per behavior (0 for one no sample had)
+    scalars[stateSamplesKey(state)] = counts.reduce((x, y) => x + y, 0);
+    names.forEach((b, i) => (scalars[behaviorCountKey(state, b)] = counts[i]));
+    scalars[behaviorCountKey(state, 'invalid')] = counts[names.length];
+  }
+  Object.assign(scalars, rest);
+  // an imported step carries the subset of the metrics a log can give
+  return { step, version: step, scalars, series, ratioEdges: [], perf: {}, changes: {}, trace: [] };
+}
+
+/** The keys of a frame's behavior block (stepFrame): named by state and behavior, never in the rest. */
+const BLOCK = /^(support\/behavior_(dist|dist_se|entropy|support|count)|import\/state_samples)\//;
+const COUNT = 'support/behavior_count/';
+
+/** A frame's behavior counts per state, read back from its `support/behavior_count/<state>/<behavior>` keys. */
+export function frameBehaviorCounts(f: MetricsFrame): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const [k, v] of Object.entries(f.scalars)) {
+    if (!k.startsWith(COUNT) || v === undefined) continue;
+    const [state, behavior] = k.slice(COUNT.length).split('/'); // safe names hold no "/"
+    let m = out.get(state);
+    if (!m) out.set(state, (m = new Map()));
+    m.set(behavior, v);
+  }
+  return out;
+}
+
+/**
+ * A written step's frame under a longer list of behavior names (a follow that met a new label of
+ * the log): its behavior block framed again from its counts, the rest as it was — the frame the
+ * one-shot import gives the step once it knows every name.
+ */
+export function renameBehaviors(f: MetricsFrame, names: readonly string[], eps: number): MetricsFrame {
+  const rest: ScalarsWith = {};
+  for (const [k, v] of Object.entries(f.scalars)) if (!BLOCK.test(k)) rest[k as keyof ScalarsWith] = v;
+  return stepFrame(f.step, frameBehaviorCounts(f), names, eps, rest, f.series);
 }
