@@ -34,4 +34,15 @@ describe('run alarms', () => {
     expect(kinds.filter((k) => k === 'zero-variance')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'divergence' || k === 'collapse' || k === 'entropy-gap')).toHaveLength(0);
   });
+
+  it('entropy-gap at its thresholds: behavior entropy under half its start rings it, only while token entropy holds at 80 %', () => {
+    // behavior entropy 1.0 for 3 steps, then 0.55 (the last 3 steps' mean stays above half), then 0.45
+    const h = [1, 1, 1, 0.55, 0.55, 0.55, 0.45, 0.45, 0.45, 0.45];
+    const gapSteps = (tokenEnd: number) => {
+      const a = new RunAlarms(0.05);
+      return h.flatMap((x, i) => a.add(frame(i + 1, { 'support/behavior_entropy/math': x, 'support/token_entropy/math': i < 3 ? 1 : tokenEnd })).filter((y) => y.kind === 'entropy-gap').map((y) => y.step));
+    };
+    expect(gapSteps(0.8)).toEqual([8]); // (0.55 + 0.45 + 0.45) / 3 < 0.5 first at step 8
+    expect(gapSteps(0.79)).toEqual([]); // token entropy fell too: not the gap
+  });
 });
