@@ -6,12 +6,12 @@ import { grad, gradFrom } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
 import { oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
-import { adamw } from './optimizer';
+import { adamw, adamwScalars, type AdamwSettings } from './optimizer';
 import { PPO_TOKEN_INPUTS, ppoHead, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
 
-/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
-export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature', 'active'] as const;
+/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields] (hyperRow fills one). */
+export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'oneMinusBeta1', 'oneMinusBeta2', 'correction1', 'correction2', 'eps', 'weightDecay', 'maxGradNorm', 'temperature', 'active'] as const;
 export type HyperField = (typeof HYPER_FIELDS)[number];
 
 
@@ -82,7 +82,7 @@ export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'floa
  * depend on the previous token is done once for all positions, before or after the loop: which
  * positions are forced (prompt, PAD) or sampled, their uniforms and one-hots, the embedding tables,
  * and the log-probs and entropies (from the stacked tempered logits). A position carries its token
- * as a one-hot row: sampleOneHot makes it, a MatMul with the position's table embeds it.
+ * as a one-hot row: sampleOneHot makes it, a MatMul with the position's table embeds it and projects it to the first layer's q, k, v.
  */
 export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
   const { context: T, layers, vocab: V } = layout.shape;
@@ -96,8 +96,8 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
   const temperature = perMember(g.input('temperature', dtype, [P]), 3);
   const w = sliceParams(params, layout);
   const plan = positionPlan(prompt, promptLength, newTokens, uniforms, V);
-  const tables = kvCache ? positionTables(w, W) : [];
   const decoding = kvCache ? decodeWeights(w, layout, temperature) : w;
+  const tables = kvCache ? positionTables(decoding, W, layout) : [];
 
   const chosen = [plan.base[0]]; // one-hot rows [P, B, V] of positions 0 … T − 1
   const tempered: Tensor[] = [];
@@ -159,6 +159,12 @@ function positionPlan(prompt: Tensor, promptLength: Tensor, newTokens: Tensor, u
     uniforms: rows(draws, T - 1),
     base: rows(base, T).map((r) => op.reshape(r, [P, 'B', vocab])),
   };
+}
+
+/** One member's `hyper` row: its settings, AdamW's scalars for 1-based `step` (adamwScalars) and whether it trains. */
+export function hyperRow(h: Omit<Record<HyperField, number>, keyof ReturnType<typeof adamwScalars> | 'active'> & AdamwSettings, step: number, active: boolean): Float32Array {
+  const full: Record<HyperField, number> = { ...h, ...adamwScalars(h, step), active: active ? 1 : 0 };
+  return Float32Array.from(HYPER_FIELDS, (k) => full[k]);
 }
 
 function hyperInputs(g: Graph, P: number, dtype: DType) {
