@@ -82,7 +82,7 @@ export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'floa
  * depend on the previous token is done once for all positions, before or after the loop: which
  * positions are forced (prompt, PAD) or sampled, their uniforms and one-hots, the embedding tables,
  * and the log-probs and entropies (from the stacked tempered logits). A position carries its token
- * as a one-hot row: sampleOneHot makes it, a MatMul with the position's table embeds it.
+ * as a one-hot row: sampleOneHot makes it, a MatMul with the position's table embeds it and projects it to the first layer's q, k, v.
  */
 export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
   const { context: T, layers, vocab: V } = layout.shape;
@@ -96,8 +96,8 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
   const temperature = perMember(g.input('temperature', dtype, [P]), 3);
   const w = sliceParams(params, layout);
   const plan = positionPlan(prompt, promptLength, newTokens, uniforms, V);
-  const tables = kvCache ? positionTables(w, W) : [];
   const decoding = kvCache ? decodeWeights(w, layout, temperature) : w;
+  const tables = kvCache ? positionTables(decoding, W, layout) : [];
 
   const chosen = [plan.base[0]]; // one-hot rows [P, B, V] of positions 0 … T − 1
   const tempered: Tensor[] = [];

@@ -106,17 +106,22 @@ export interface KvCache {
 }
 
 /**
- * Each position's embedding table for decoding: E[t] = tok_emb + pos_emb[t], [P, V, d] for t = 0 …
- * count − 1 (one Add and one Split for all positions). A one-hot row [P, B, V] times E[t] is the
- * embedding of its token at position t, bit for bit (tok_emb[id] + pos_emb[t], plus exact zeros).
+ * Each position's decoding table for all positions at once: row v of table t is token v embedded at
+ * position t (E = tok_emb + pos_emb[t]) followed by the first layer's query, key and value of it
+ * (LN1 and the QKV projection of `w`, from decodeWeights), [P, V, 4d] for t = 0 … count − 1. A
+ * one-hot row [P, B, V] times table t is then the embedding AND the first layer's q, k, v of its
+ * token, bit for bit (a one-hot row picks a table row exactly; LN and the projection are per row), so
+ * decoding pays one LN, one Add and one Gemm per run instead of an LN and a Gemm per position.
  */
-export function positionTables(w: Weights, count: number): Tensor[] {
+export function positionTables(w: Weights, count: number, layout: ParamLayout): Tensor[] {
   const tok = w.get('tok_emb')!; // [P, V, d]
   const pos = w.get('pos_emb')!; // [P, context, d]
   const [P, V, d] = tok.shape as number[];
   const rows = (pos.shape[1] as number) === count ? pos : op.slice(pos, 1, 0, count);
-  const tables = op.add(op.unsqueeze(tok, 1), op.unsqueeze(rows, 2)); // [P, count, V, d]
-  return op.split(tables, 1, new Array<number>(count).fill(1)).map((t) => op.reshape(t, [P, V, d]));
+  const embedded = op.reshape(op.add(op.unsqueeze(tok, 1), op.unsqueeze(rows, 2)), [P, count * V, d]);
+  const qkv = linear(layerNorm(embedded, w.get('l0.ln1.g')!, w.get('l0.ln1.b')!), w.get('l0.attn.w_qkv')!, w.get('l0.attn.b_qkv')!);
+  const tables = op.reshape(op.concat([embedded, qkv], 2), [P, count, V, 4 * layout.shape.dModel]);
+  return op.split(tables, 1, new Array<number>(count).fill(1)).map((t) => op.reshape(t, [P, V, 4 * d]));
 }
 
 /**
@@ -162,20 +167,23 @@ function residualNorm(x: Tensor, delta: Tensor, g: Tensor, b: Tensor): { sum: Te
 }
 
 /**
- * One position of KV-cached decoding: the embedded token x [P, B, d] (positionTables) attends to
- * the cached keys/values of the positions before it and to itself (no mask needed: the cache holds
- * only the past), and the caches grow by one slot. `w` from decodeWeights. Returns the tempered
- * logits [P, B, V] for the next position. Keys are cached transposed (with one position the
- * transpose is a reshape), so the scores need no Transpose per position.
+ * One position of KV-cached decoding: the token's table row [P, B, 4d] (positionTables: its
+ * embedding x and the first layer's q, k, v) attends to the cached keys/values of the positions
+ * before it and to itself (no mask needed: the cache holds only the past), and the caches grow by
+ * one slot. `w` from decodeWeights. Returns the tempered logits [P, B, V] for the next position.
+ * Keys are cached transposed (with one position the transpose is a reshape), so the scores need no
+ * Transpose per position.
  */
-export function decodeStep(w: Weights, embedded: Tensor, caches: (KvCache | null)[], layout: ParamLayout): { logits: Tensor; caches: KvCache[] } {
+export function decodeStep(w: Weights, row: Tensor, caches: (KvCache | null)[], layout: ParamLayout): { logits: Tensor; caches: KvCache[] } {
   const { heads, dModel: d } = layout.shape;
   const dh = d / heads;
+  const [embedded, ...firstQkv] = op.split(row, -1, [d, d, d, d]);
   let x = embedded; // [P, B, d]: rows = sequences
-  let h = layerNorm(x, w.get('l0.ln1.g')!, w.get('l0.ln1.b')!);
+  let qkv = firstQkv;
+  let h = x;
   const next: KvCache[] = [];
   caches.forEach((cache, l) => {
-    const [q, k, v] = op.split(linear(h, w.get(`l${l}.attn.w_qkv`)!, w.get(`l${l}.attn.b_qkv`)!), -1, [d, d, d]);
+    const [q, k, v] = qkv;
     const head = (t: Tensor, shape: number[]) => op.reshape(t, ['S', ...shape]);
     const kT = cache ? op.concat([cache.kT, head(k, [heads, dh, 1])], 3) : head(k, [heads, dh, 1]);
     const vs = cache ? op.concat([cache.v, head(v, [heads, 1, dh])], 2) : head(v, [heads, 1, dh]);
@@ -183,10 +191,11 @@ export function decodeStep(w: Weights, embedded: Tensor, caches: (KvCache | null
     const attended = op.matmul(op.softmax(op.matmul(head(q, [heads, 1, dh]), kT), -1), vs); // [S, H, 1, dh]
     const mixed = residualNorm(x, linear(op.reshape(attended, x.shape), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!), w.get(`l${l}.ln2.g`)!, w.get(`l${l}.ln2.b`)!);
     const mlp = linear(gelu(linear(mixed.normed, w.get(`l${l}.mlp.w_in`)!, w.get(`l${l}.mlp.b_in`)!)), w.get(`l${l}.mlp.w_out`)!, w.get(`l${l}.mlp.b_out`)!);
-    const nextNorm = l + 1 < caches.length ? `l${l + 1}.ln1` : 'ln_f';
-    const out = residualNorm(mixed.sum, mlp, w.get(`${nextNorm}.g`)!, w.get(`${nextNorm}.b`)!);
+    const last = l + 1 === caches.length;
+    const out = residualNorm(mixed.sum, mlp, w.get(`${last ? 'ln_f' : `l${l + 1}.ln1`}.g`)!, w.get(`${last ? 'ln_f' : `l${l + 1}.ln1`}.b`)!);
     x = out.sum;
     h = out.normed;
+    if (!last) qkv = op.split(linear(h, w.get(`l${l + 1}.attn.w_qkv`)!, w.get(`l${l + 1}.attn.b_qkv`)!), -1, [d, d, d]);
   });
   return { logits: linear(h, w.get('unembed')!), caches: next };
 }

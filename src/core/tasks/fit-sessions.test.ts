@@ -19,7 +19,7 @@ type Next = Partial<Record<State | 'end', number>>;
 const MIX: Record<State, number> = { ask: 0.6, answer: 0.3, check: 0.5 };
 const NEXT: Record<State, { a: Next; b: Next }> = {
   ask: { a: { answer: 0.5, check: 0.3, ask: 0.1, end: 0.1 }, b: { end: 1 } },
-  answer: { a: { check: 0.6, end: 0.4 }, b: { ask: 0.2, end: 0.8 } },
+  answer: { a: { check: 0.6, end: 0.4 }, b: { ask: 0.4, end: 0.6 } }, // 0.6: near the fit's end-at-half rule
   check: { a: { end: 1 }, b: { ask: 0.7, answer: 0.2, end: 0.1 } },
 };
 const MAX_TURNS = 8;
