@@ -1,14 +1,15 @@
 // OpenClaw-RL kept as per-step snapshot directories (`step_0012/qwen3_4b_record.jsonl` and its
 // `_prm.jsonl`): a copy of both files taken before each purge (openclaw_api_server.py
-// `purge_record_files`, which empties them when `pause_submission` starts training), read as the
-// one-shot import reads the finished folder: every PRM line in one map, each record joined with it,
-// a record's step its `step` field else its directory's number (`snapshotStep`). A snapshot is whole
-// when each of its files ends with a newline (or is empty) and either a later snapshot exists or it
-// has not changed for `settleMs` (a copy can be seen half done). Snapshot k's step is complete when
-// the next snapshot is whole too: the judge writes a turn's PRM line after its record
-// (`_flush_pending_record` fires `_prm_evaluate`, which appends it with `_append_prm_record` when
-// the votes are in), so a line can land in the copy after its record's. A PRM line later still, for
-// a turn this follow left unjudged, has that step measured again and its frame replaced.
+// `purge_record_files`, which empties them when openclaw_rollout.py `pause_submission` starts
+// training), read as the one-shot import reads the finished folder: every PRM line in one map, each
+// record joined with it, a record's step its `step` field else its directory's number
+// (`snapshotStep`). A snapshot is whole when each of its files ends with a newline (or is empty)
+// and either a later snapshot exists or it has not changed for `settleMs` (a copy can be seen half
+// done). Snapshot k's step is complete when the next snapshot is whole too: the judge writes a
+// turn's PRM line after its record (`_flush_pending_record` fires `_prm_evaluate`, which appends it
+// with `_append_prm_record` when the votes are in), so a line can land in the copy after its
+// record's. A PRM line later still, for a turn this follow left unjudged, has that step measured
+// again and its frame replaced.
 import { OpenClawReader, snapshotStep } from '../formats/openclaw';
 import { LineFeed } from '../read/records';
 import type { PlannedFile } from '../read/tally';

@@ -1,0 +1,87 @@
+// `npm run watch` end to end on the writers other than verl (src/cli/watch.test.ts has verl): a TRL
+// completions/ folder whose parquet files grow in pieces, and OpenClaw-RL kept as per-step snapshot
+// directories (tests/support/writer-sim.ts `openclawSnapshotWrites`: copies cut mid-line, PRM lines
+// landing a snapshot late), written to disk while the command follows; --out equals
+// `npm run import --out` of the finished files byte for byte, and a re-run writes nothing again.
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MemoryFolder, openclawSnapshotWrites, trlWrites, type Write } from '../../tests/support/writer-sim';
+
+const ROOT = join(import.meta.dirname, '../..');
+const EX = join(ROOT, 'public/examples');
+const dir = mkdtempSync(join(tmpdir(), 'invlab-watch-formats-'));
+const rules = (format: string) => ['--states', join(EX, 'states.json'), '--behaviors', join(EX, format === 'openclaw' ? 'behaviors-tools.json' : 'behaviors-regex.json')];
+const argv = (script: string, args: string[]) => ['--import', 'tsx', join(ROOT, script), ...args];
+
+function watch(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, argv('src/cli/watch.ts', args), { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b) => (stdout += b));
+  child.stderr.on('data', (b) => (stderr += b));
+  return new Promise((r) => child.on('close', (code) => r({ code, stdout, stderr })));
+}
+
+/** Replays the simulator's writes onto disk, `every` writes at a time: growth is appended, anything else rewritten. */
+async function writeToDisk(run: string, writes: Write[], every: number): Promise<string[]> {
+  const mem = new MemoryFolder();
+  const onDisk = new Map<string, Uint8Array>();
+  for (let i = 0; i < writes.length; i++) {
+    writes[i](mem);
+    if ((i + 1) % every && i < writes.length - 1) continue;
+    for (const p of mem.paths()) {
+      const now = mem.bytes(p);
+      const was = onDisk.get(p);
+      if (was && was.length === now.length && was.every((b, j) => b === now[j])) continue;
+      mkdirSync(dirname(join(run, p)), { recursive: true });
+      if (was && now.length > was.length && was.every((b, j) => b === now[j])) appendFileSync(join(run, p), now.subarray(was.length));
+      else writeFileSync(join(run, p), now);
+      onDisk.set(p, now.slice());
+    }
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  return mem.paths();
+}
+
+async function followAndCompare(format: string, writes: Write[], every: number, oneShotFiles: (run: string, paths: string[]) => string[]): Promise<string> {
+  const run = join(dir, format);
+  mkdirSync(run);
+  const out = join(dir, `${format}-frames.jsonl`);
+  const args = ['--format', format, run, ...rules(format), '--out', out, '--idle-exit', '6'];
+  const followed = watch(args);
+  const paths = await writeToDisk(run, writes, every);
+  const r = await followed;
+  expect(r.code, r.stderr).toBe(0);
+  const oneShot = join(dir, `${format}-import.jsonl`);
+  const imp = spawnSync(process.execPath, argv('src/cli/import.ts', ['--format', format, ...oneShotFiles(run, paths), ...rules(format), '--out', oneShot]), { cwd: ROOT, encoding: 'utf8' });
+  expect(imp.status, imp.stderr).toBe(0);
+  const want = readFileSync(oneShot, 'utf8');
+  expect(want.trim().split('\n')).toHaveLength(20);
+  expect(readFileSync(out, 'utf8')).toBe(want);
+  expect(r.stdout.match(/^step \d+:/gm)).toHaveLength(20);
+  const again = await watch([...args.slice(0, -1), '2']);
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.stdout).not.toMatch(/^step /m);
+  expect(readFileSync(out, 'utf8')).toBe(want);
+  return r.stderr;
+}
+
+describe('npm run watch on TRL and OpenClaw-RL snapshot folders', () => {
+  it('trl: parquet files written in pieces; --out equals the one-shot import, a re-run writes nothing', async () => {
+    const files = readdirSync(join(EX, 'trl')).sort().map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(EX, 'trl', name))) }));
+    await followAndCompare('trl', trlWrites(files), 1, (run) => [run]);
+  }, 240_000);
+
+  it('openclaw: per-step snapshot directories, PRM lines a snapshot late; --out equals the one-shot import of the finished folder', async () => {
+    const text = (f: string) => readFileSync(join(EX, 'openclaw', f), 'utf8');
+    const writes = openclawSnapshotWrites(text('openclaw-record.jsonl'), text('openclaw-record_prm.jsonl'), { lateByOne: 3 });
+    // the one-shot import of the finished folder: every snapshot's files, in path order
+    const stderr = await followAndCompare('openclaw', writes, Math.ceil(writes.length / 80), (run, paths) => paths.filter((p) => p.includes('/')).map((p) => join(run, p)));
+    expect(stderr).toMatch(/per-step snapshot directories/);
+    // step k waited for snapshot k + 1, so the PRM lines landing there were joined at once: no frame replaced
+    expect(stderr).not.toMatch(/measured again/);
+  }, 240_000);
+});
