@@ -23,7 +23,10 @@ export interface FidelityResult {
   values: Record<string, number>;
 }
 
-async function run(make: EngineFactory, cfg: Config, steps: number, each?: (f: Awaited<ReturnType<Run['step']>>) => void) {
+type Frame = Awaited<ReturnType<Run['step']>>;
+
+/** `steps` steps of a fresh run, or fewer: up to the first frame `until` holds for (a verdict that needs no later frame). */
+async function run(make: EngineFactory, cfg: Config, steps: number, each?: (f: Frame) => void, until?: (f: Frame) => boolean) {
   const engine = await make(cfg);
   const r = await Run.create(engine, cfg);
   const frames = [];
@@ -31,6 +34,7 @@ async function run(make: EngineFactory, cfg: Config, steps: number, each?: (f: A
     const f = await r.step();
     each?.(f);
     frames.push(f);
+    if (until?.(f)) break;
   }
   r.dispose();
   await engine.dispose();
@@ -183,9 +187,11 @@ export async function sftCompresses(make: EngineFactory, o: { sftSteps: [number,
     let rec = 0;
     let sup = 0;
     for (const seed of o.seeds) {
-      const frames = await run(make, makeConfig({ task: 'strategies', method: 'grpo', sftGoldSteps: n, focusState: 1, seed, ...o.overrides }), o.rlSteps);
+      const recovers = (f: Frame) => (f.scalars['support/behavior_dist/code/verify'] ?? NaN) >= o.recoverAt;
+      // a seed counts once it recovers, so its run stops there (the verdict is the same as after all rlSteps)
+      const frames = await run(make, makeConfig({ task: 'strategies', method: 'grpo', sftGoldSteps: n, focusState: 1, seed, ...o.overrides }), o.rlSteps, undefined, recovers);
       sup += (frames[0].scalars['support/behavior_support/code'] ?? NaN) / o.seeds.length;
-      if (frames.some((f) => (f.scalars['support/behavior_dist/code/verify'] ?? NaN) >= o.recoverAt)) rec++;
+      if (frames.some(recovers)) rec++;
     }
     values[`support_sft${n}`] = sup;
     values[`recovered_sft${n}`] = rec;
