@@ -5,7 +5,7 @@ import { Graph, type Dim, type DType, type Tensor } from '../graph/builder';
 import { grad, gradFrom } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
-import { oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
+import { FORCED_UNIFORM, oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
 import { adamw } from './optimizer';
 import { PPO_TOKEN_INPUTS, ppoHead, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
@@ -136,7 +136,7 @@ const stackPositions = (rows: Tensor[]) => op.concat(rows.map((r) => op.unsqueez
 /**
  * What generation decides per position before any token is drawn, for all positions at once:
  * `sampled` [P, B, W] (positions promptLength … end − 1 of 1 … T − 1), per position t the uniforms
- * [P, B, 1] of its next token (−1 where that token is forced: no cdf is below it) and per position
+ * [P, B, 1] of its next token (FORCED_UNIFORM where that token is forced: no cdf is below it) and per position
  * 0 … T − 1 the one-hot base [P, B, V] (the prompt's token while in the prompt, else token 0: the
  * base of a sampled row, and PAD after the end).
  */
@@ -148,7 +148,7 @@ function positionPlan(prompt: Tensor, promptLength: Tensor, newTokens: Tensor, u
   const end = op.add(length, op.reshape(newTokens, [P, 1, 1]));
   const next = g.constant(Array.from({ length: T - 1 }, (_, i) => i + 1), 'int32', [T - 1]);
   const sampled = op.and(op.less(length, op.add(next, 1)), op.less(next, end)); // [P, B, W]
-  const draws = op.where(sampled, uniforms, -1);
+  const draws = op.where(sampled, uniforms, FORCED_UNIFORM);
   // position 0 is the prompt's first token always (index −1 is below every length)
   const inPrompt = op.less(g.constant([-1, ...Array.from({ length: T - 1 }, (_, i) => i + 1)], 'int32', [T]), length); // [P, B, T]
   const e0 = g.constant(Array.from({ length: vocab }, (_, v) => (v === 0 ? 1 : 0)), dtype, [vocab]);

@@ -11,10 +11,16 @@ const kernels = (g: Graph, op?: string) => g.nodes.filter((n) => !NO_KERNEL.has(
 const shape = (context: number, layers = 1) => ({ vocab: 16, context, dModel: 16, layers, heads: 2, mlp: 32 });
 
 describe('kernels per graph', () => {
-  it('sampling: 26 kernel nodes per decoded position (1 layer, one policy; 19 dispatches, GELU\'s 8 ops being one FastGelu in onnxruntime), layer 0 normed and projected once per run', () => {
+  it('sampling: 25 kernel nodes per decoded position (1 layer, one policy; 18 dispatches, GELU\'s 8 ops being one FastGelu in onnxruntime), layer 0 normed and projected once per run, no attention at the first position', () => {
     // contexts 6 and 7: at most 7 positions, so the per-position Splits stay single nodes (MAX_SPLIT_PARTS)
     const perPosition = kernels(buildGenerateGraph(paramLayout(shape(7)))) - kernels(buildGenerateGraph(paramLayout(shape(6))));
-    expect(perPosition).toBe(26);
+    expect(perPosition).toBe(25);
+    // a token's draw is Softmax, one Gemm (cdf − u), Floor and one Gemm (the one-hot): no CumSum, Less or Cast per position
+    const g = buildGenerateGraph(paramLayout(shape(7)));
+    expect(kernels(g, 'CumSum')).toBe(0);
+    expect(kernels(g, 'Floor')).toBe(6);
+    // 6 draws and 5 attentions: the first position attends to itself alone (its value, no softmax)
+    expect(kernels(g, 'Softmax')).toBe(6 + 5);
     // the decode tables' one LN; every other norm is a SkipLayerNormalization per position
     expect(kernels(buildGenerateGraph(paramLayout(shape(6))), 'LayerNormalization')).toBe(1);
     // a second layer normalizes and projects per position again (its LN is in the residual norm)
