@@ -1,5 +1,6 @@
 // `npm run watch` end to end on the writers other than verl (src/cli/watch.test.ts has verl): a TRL
-// completions/ folder whose parquet files grow in pieces, and OpenClaw-RL kept as per-step snapshot
+// completions/ folder whose parquet files grow in pieces, OpenClaw-RL's live record and PRM files
+// (`openclawWrites`: lines in halves, both purged each step) and OpenClaw-RL kept as per-step snapshot
 // directories (tests/support/writer-sim.ts `openclawSnapshotWrites`: copies cut mid-line, PRM lines
 // landing a snapshot late), written to disk while the command follows; --out equals
 // `npm run import --out` of the finished files byte for byte, and a re-run writes nothing again.
@@ -8,7 +9,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryFolder, openclawSnapshotWrites, trlWrites, type Write } from '../../tests/support/writer-sim';
+import { MemoryFolder, openclawSnapshotWrites, openclawWrites, trlWrites, type Write } from '../../tests/support/writer-sim';
 
 const ROOT = join(import.meta.dirname, '../..');
 const EX = join(ROOT, 'public/examples');
@@ -16,24 +17,35 @@ const dir = mkdtempSync(join(tmpdir(), 'invlab-watch-formats-'));
 const rules = (format: string) => ['--states', join(EX, 'states.json'), '--behaviors', join(EX, format === 'openclaw' ? 'behaviors-tools.json' : 'behaviors-regex.json')];
 const argv = (script: string, args: string[]) => ['--import', 'tsx', join(ROOT, script), ...args];
 
-function watch(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** The command, and when it has started following (before then an OpenClaw purge takes lines it never saw). */
+function watch(args: string[]): { started: Promise<void>; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, argv('src/cli/watch.ts', args), { cwd: ROOT });
   let stdout = '';
   let stderr = '';
+  let started = () => {};
+  const startedP = new Promise<void>((r) => (started = r));
   child.stdout.on('data', (b) => (stdout += b));
-  child.stderr.on('data', (b) => (stderr += b));
-  return new Promise((r) => child.on('close', (code) => r({ code, stdout, stderr })));
+  child.stderr.on('data', (b) => {
+    stderr += b;
+    if (/^following /m.test(stderr)) started();
+  });
+  const ended = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.on('close', (code) => (started(), r({ code, stdout, stderr }))));
+  return { started: startedP, ended };
 }
 
-/** Replays the simulator's writes onto disk, `every` writes at a time: growth is appended, anything else rewritten. */
-async function writeToDisk(run: string, writes: Write[], every: number): Promise<string[]> {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Replays the simulator's writes onto disk, `every` writes at a time: growth is appended, anything
+ * else rewritten. A write that empties a file (OpenClaw's purge) first lets `purgePauseMs` pass with
+ * the lines before it on disk, as a trainer takes seconds between its last turn and the purge.
+ */
+async function writeToDisk(run: string, writes: Write[], every: number, purgePauseMs = 0): Promise<string[]> {
   const mem = new MemoryFolder();
   const onDisk = new Map<string, Uint8Array>();
-  for (let i = 0; i < writes.length; i++) {
-    writes[i](mem);
-    if ((i + 1) % every && i < writes.length - 1) continue;
+  const sync = (as: (p: string) => Uint8Array = (p) => mem.bytes(p)) => {
     for (const p of mem.paths()) {
-      const now = mem.bytes(p);
+      const now = as(p);
       const was = onDisk.get(p);
       if (was && was.length === now.length && was.every((b, j) => b === now[j])) continue;
       mkdirSync(dirname(join(run, p)), { recursive: true });
@@ -41,28 +53,39 @@ async function writeToDisk(run: string, writes: Write[], every: number): Promise
       else writeFileSync(join(run, p), now);
       onDisk.set(p, now.slice());
     }
-    await new Promise((r) => setTimeout(r, 40));
+  };
+  for (let i = 0; i < writes.length; i++) {
+    const before = new Map(mem.paths().map((p) => [p, mem.bytes(p)]));
+    writes[i](mem);
+    if (purgePauseMs && mem.paths().some((p) => (before.get(p)?.length ?? 0) > 0 && mem.bytes(p).length === 0)) {
+      sync((p) => before.get(p) ?? mem.bytes(p)); // the folder as it was just before the purge
+      await sleep(purgePauseMs);
+    }
+    if ((i + 1) % every && i < writes.length - 1) continue;
+    sync();
+    await sleep(40);
   }
   return mem.paths();
 }
 
-async function followAndCompare(format: string, writes: Write[], every: number, oneShotFiles: (run: string, paths: string[]) => string[]): Promise<string> {
-  const run = join(dir, format);
+async function followAndCompare(format: string, writes: Write[], every: number, oneShotFiles: (run: string, paths: string[]) => string[], purgePauseMs = 0, name = format): Promise<string> {
+  const run = join(dir, name);
   mkdirSync(run);
-  const out = join(dir, `${format}-frames.jsonl`);
+  const out = join(dir, `${name}-frames.jsonl`);
   const args = ['--format', format, run, ...rules(format), '--out', out, '--idle-exit', '6'];
   const followed = watch(args);
-  const paths = await writeToDisk(run, writes, every);
-  const r = await followed;
+  await followed.started;
+  const paths = await writeToDisk(run, writes, every, purgePauseMs);
+  const r = await followed.ended;
   expect(r.code, r.stderr).toBe(0);
-  const oneShot = join(dir, `${format}-import.jsonl`);
+  const oneShot = join(dir, `${name}-import.jsonl`);
   const imp = spawnSync(process.execPath, argv('src/cli/import.ts', ['--format', format, ...oneShotFiles(run, paths), ...rules(format), '--out', oneShot]), { cwd: ROOT, encoding: 'utf8' });
   expect(imp.status, imp.stderr).toBe(0);
   const want = readFileSync(oneShot, 'utf8');
   expect(want.trim().split('\n')).toHaveLength(20);
-  expect(readFileSync(out, 'utf8')).toBe(want);
+  expect(readFileSync(out, 'utf8'), r.stderr).toBe(want);
   expect(r.stdout.match(/^step \d+:/gm)).toHaveLength(20);
-  const again = await watch([...args.slice(0, -1), '2']);
+  const again = await watch([...args.slice(0, -1), '2']).ended;
   expect(again.code, again.stderr).toBe(0);
   expect(again.stdout).not.toMatch(/^step /m);
   expect(readFileSync(out, 'utf8')).toBe(want);
@@ -83,5 +106,12 @@ describe('npm run watch on TRL and OpenClaw-RL snapshot folders', () => {
     expect(stderr).toMatch(/per-step snapshot directories/);
     // step k waited for snapshot k + 1, so the PRM lines landing there were joined at once: no frame replaced
     expect(stderr).not.toMatch(/measured again/);
+  }, 240_000);
+
+  it('openclaw: the live record and PRM files appended turn by turn and purged each step; --out equals the one-shot import of the whole run', async () => {
+    const text = (f: string) => readFileSync(join(EX, 'openclaw', f), 'utf8');
+    const { writes } = openclawWrites(text('openclaw-record.jsonl'), text('openclaw-record_prm.jsonl'));
+    const stderr = await followAndCompare('openclaw', writes, Math.ceil(writes.length / 80), () => [join(EX, 'openclaw')], 600, 'openclaw-live');
+    expect(stderr).not.toMatch(/lost|never read/);
   }, 240_000);
 });

@@ -102,7 +102,7 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: WatchFla
 }
 
 /** Poll until Ctrl-C or `idle` seconds without new data (file watching wakes it early), then finish; `ended` hears how it ended. */
-async function follow(follower: RunFollower, { dir, idle, pollMs }: WatchFlags, ended: (error?: string) => void): Promise<number> {
+async function follow(follower: RunFollower, { dir, format, idle, pollMs }: WatchFlags, ended: (error?: string) => void): Promise<number> {
   let stop = false;
   let wake: (() => void) | null = null;
   process.on('SIGINT', () => {
@@ -115,6 +115,8 @@ async function follow(follower: RunFollower, { dir, idle, pollMs }: WatchFlags, 
   } catch {
     console.error(`${dir}: file watching is not available here; polling every ${pollMs} ms`);
   }
+  // said once the follow has started: what a writer appends and purges from now on is read
+  console.error(`following ${dir} (${format}); Ctrl-C to stop`);
   let lastChange = Date.now();
   try {
     while (!stop) {
