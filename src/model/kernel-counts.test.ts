@@ -1,0 +1,30 @@
+// Kernels the graphs ask for, counted on the graphs as built (no onnxruntime needed): a regression
+// guard for the WebGPU dispatch counts (docs/performance.md, "Kernels per lab step"). Reshape,
+// Unsqueeze and Shape run no kernel; onnxruntime may fuse or add a few, which the bench counts.
+import { describe, expect, it } from 'vitest';
+import type { Graph } from '../graph/builder';
+import { buildGenerateGraph, buildTrainGraph } from './graphs';
+import { paramLayout } from './layout';
+
+const NO_KERNEL = new Set(['Reshape', 'Unsqueeze', 'Shape']);
+const kernels = (g: Graph, op?: string) => g.nodes.filter((n) => !NO_KERNEL.has(n.op) && (op === undefined || n.op === op)).length;
+const shape = (context: number, layers = 1) => ({ vocab: 16, context, dModel: 16, layers, heads: 2, mlp: 32 });
+
+describe('kernels per graph', () => {
+  it('sampling: 26 kernel nodes per decoded position (1 layer, one policy; 19 dispatches, GELU\'s 8 ops being one FastGelu in onnxruntime), layer 0 normed and projected once per run', () => {
+    // contexts 6 and 7: at most 7 positions, so the per-position Splits stay single nodes (MAX_SPLIT_PARTS)
+    const perPosition = kernels(buildGenerateGraph(paramLayout(shape(7)))) - kernels(buildGenerateGraph(paramLayout(shape(6))));
+    expect(perPosition).toBe(26);
+    // the decode tables' one LN; every other norm is a SkipLayerNormalization per position
+    expect(kernels(buildGenerateGraph(paramLayout(shape(6))), 'LayerNormalization')).toBe(1);
+    // a second layer normalizes and projects per position again (its LN is in the residual norm)
+    const twoLayers = kernels(buildGenerateGraph(paramLayout(shape(7, 2)))) - kernels(buildGenerateGraph(paramLayout(shape(6, 2))));
+    expect(twoLayers - perPosition).toBe(20); // a second layer: its own QKV Gemm and Split, attention, MLP and two residual norms
+  });
+
+  it("train step: AdamW's per-step scalars come from the CPU (no Log / Exp / Pow on [P, 1] columns)", () => {
+    const g = buildTrainGraph(paramLayout(shape(6)));
+    const scalarOps = g.nodes.filter((n) => ['Log', 'Exp', 'Pow', 'Where', 'Greater'].includes(n.op) && n.outputs[0].shape.length === 2 && n.outputs[0].shape[1] === 1);
+    expect(scalarOps.map((n) => n.op)).toEqual([]);
+  });
+});
