@@ -13,6 +13,8 @@ import { EXAMPLES, exampleRules, importExample } from '../../../../tests/support
 import { MemoryFolder, openclawWrites, trlWrites, verlWrites, type Write } from '../../../../tests/support/writer-sim';
 import type { FormatId } from '../types';
 import { frameLine } from './frame-line';
+import { measureLogs } from '../analyze';
+import { memorySource } from '../sources';
 import { RunFollower, type FileStamp } from './follower';
 
 const EPS = 0.05;
@@ -112,6 +114,28 @@ describe('what goes wrong on the way is said', () => {
     expect(cp.notices.some((n) => /never read/.test(n))).toBe(true);
     expect(cp.lines.size).toBe((await oneShot('openclaw')).length);
   }, 120_000);
+
+  it('openclaw: purged and grown past what was read between two reads, the purge is still seen (the head changed)', async () => {
+    const text = (i: number) => new TextDecoder().decode(bytesOf(index.files.openclaw[i]));
+    const { snapshots } = openclawWrites(text(0), text(1));
+    const [a, b] = snapshots.slice(0, 2).sort((x, y) => x.record.length - y.record.length); // the longer one second
+    expect(b.record.length).toBeGreaterThan(a.record.length);
+    const d = new MemoryFolder();
+    const cp: Checkpoint = { lines: new Map(), files: {}, firsts: new Map(), notices: [] };
+    const f = follower('openclaw', d, cp);
+    const enc = new TextEncoder();
+    for (const s of [a, b]) {
+      d.truncate('record.jsonl');
+      d.truncate('record_prm.jsonl');
+      d.append('record.jsonl', enc.encode(s.record));
+      d.append('record_prm.jsonl', enc.encode(s.prm));
+      await f.poll();
+    }
+    await f.finish();
+    const want = await measureLogs([memorySource('r.jsonl', enc.encode(a.record + b.record)), memorySource('r_prm.jsonl', enc.encode(a.prm + b.prm))], { ...exampleRules('openclaw'), eps: EPS }, { format: 'openclaw', regex: nodeRegexEngine() });
+    expect([...cp.lines].sort((x, y) => x[0] - y[0]).map(([, l]) => l)).toEqual(want.frames.map(frameLine));
+    expect(cp.notices.filter((n) => /was purged/.test(n)).length).toBeGreaterThan(0);
+  });
 
   it('verl: a deleted step file, an unreadable file and a half-written file are said, the step read once whole', async () => {
     const d = new MemoryFolder();
