@@ -6,12 +6,12 @@ import { grad, gradFrom } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
 import { oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
-import { adamw, adamwScalars, type AdamwSettings } from './optimizer';
+import { adamw } from './optimizer';
 import { PPO_TOKEN_INPUTS, ppoHead, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
 
-/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields] (hyperRow fills one). */
-export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'oneMinusBeta1', 'oneMinusBeta2', 'correction1', 'correction2', 'eps', 'weightDecay', 'maxGradNorm', 'temperature', 'active'] as const;
+/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
+export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature', 'active'] as const;
 export type HyperField = (typeof HYPER_FIELDS)[number];
 
 
@@ -159,12 +159,6 @@ function positionPlan(prompt: Tensor, promptLength: Tensor, newTokens: Tensor, u
     uniforms: rows(draws, T - 1),
     base: rows(base, T).map((r) => op.reshape(r, [P, 'B', vocab])),
   };
-}
-
-/** One member's `hyper` row: its settings, AdamW's scalars for 1-based `step` (adamwScalars) and whether it trains. */
-export function hyperRow(h: Omit<Record<HyperField, number>, keyof ReturnType<typeof adamwScalars> | 'active'> & AdamwSettings, step: number, active: boolean): Float32Array {
-  const full: Record<HyperField, number> = { ...h, ...adamwScalars(h, step), active: active ? 1 : 0 };
-  return Float32Array.from(HYPER_FIELDS, (k) => full[k]);
 }
 
 function hyperInputs(g: Graph, P: number, dtype: DType) {

@@ -22,9 +22,7 @@ describe('kernels per graph', () => {
     expect(twoLayers - perPosition).toBe(20); // a second layer: its own QKV Gemm and Split, attention, MLP and two residual norms
   });
 
-  it("train step: AdamW's per-step scalars come from the CPU (no Log / Exp / Pow on [P, 1] columns)", () => {
-    const g = buildTrainGraph(paramLayout(shape(6)));
-    const scalarOps = g.nodes.filter((n) => ['Log', 'Exp', 'Pow', 'Where', 'Greater'].includes(n.op) && n.outputs[0].shape.length === 2 && n.outputs[0].shape[1] === 1);
-    expect(scalarOps.map((n) => n.op)).toEqual([]);
-  });
+  // AdamW's bias corrections 1 − β^t stay in the graph (float32 exp(t·ln β)): taken from the CPU they
+  // differ by an ulp and `npm run pretrain` no longer reproduces the shipped checkpoints bit for bit
+  // (src/cli/pretrain.test.ts).
 });

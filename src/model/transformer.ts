@@ -55,15 +55,10 @@ function mlpBlock(x: Tensor, w: Weights, l: number): Tensor {
   return op.add(x, linear(inner, w.get(`l${l}.mlp.w_out`)!, w.get(`l${l}.mlp.b_out`)!));
 }
 
-/**
- * [P, R, 3d] with R = sequences × T → q, k, v as [P·sequences, H, T, dh]: ONE Transpose
- * ([S, T, 3, H, dh] → [3, S, H, T, dh]) and one Split for all three (and a Concat and a Transpose
- * backward), where a Split and a Transpose each were five kernels forward and four backward.
- */
+/** [P, R, 3d] with R = sequences × T → q, k, v as [P·sequences, H, T, dh]. */
 function splitHeads(qkv: Tensor, heads: number, T: number): Tensor[] {
-  const dh = (qkv.shape[2] as number) / 3 / heads;
-  const stacked = op.transpose(op.reshape(qkv, ['S', T, 3, heads, dh]), [2, 0, 3, 1, 4]);
-  return op.split(stacked, 0, [1, 1, 1]).map((part) => op.reshape(part, ['S', heads, T, dh]));
+  const d = (qkv.shape[2] as number) / 3;
+  return op.split(qkv, -1, [d, d, d]).map((part) => op.transpose(op.reshape(part, ['S', T, heads, d / heads]), [0, 2, 1, 3]));
 }
 
 /** [P·sequences, H, T, dh] → [P, rows, d] (shaped like the residual stream x). */

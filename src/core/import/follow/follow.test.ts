@@ -90,7 +90,7 @@ describe('following a run as its writer writes it', () => {
       if (format === 'openclaw') expect(cp.notices.filter((n) => /was purged/.test(n)).length).toBe(want.length);
     }, 120_000);
 
-  for (const format of ['verl', 'openclaw'] as const)
+  for (const format of ['verl', 'trl', 'openclaw'] as const)
     it(`${format}: killed and restarted at random points, no step is lost or written twice`, async () => {
       const want = await oneShot(format);
       const n = writesOf(format).length;
