@@ -7,7 +7,7 @@ import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
 import { FORCED_UNIFORM, oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
 import { adamw } from './optimizer';
-import { PPO_TOKEN_INPUTS, ppoHead, type PpoTokenInput } from './ppo-head';
+import { ALL_PPO_TERMS, PPO_TOKEN_INPUTS, ppoHead, type PpoTerms, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
 
 /** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
@@ -204,12 +204,12 @@ const metricRows = (xs: Tensor[], P: number) => op.concat(xs.map((t) => op.resha
  * parameters [P, N]: closed form at the logits (ppoHead), backpropagated through the transformer.
  * tokenInputs [P, rows, B, W] in PPO_TOKEN_INPUTS order (one Split), temperature [P, 1].
  */
-export function ppoGradient(params: Tensor, tokens: Tensor, tokenInputs: Tensor, temperature: Tensor, layout: ParamLayout) {
+export function ppoGradient(params: Tensor, tokens: Tensor, tokenInputs: Tensor, temperature: Tensor, layout: ParamLayout, terms: PpoTerms = ALL_PPO_TERMS) {
   const [P, , B, W] = tokenInputs.shape as [number, number, Dim, number];
   const rows = op.split(tokenInputs, 1, PPO_TOKEN_INPUTS.map(() => 1));
   const x = Object.fromEntries(PPO_TOKEN_INPUTS.map((k, i) => [k, op.reshape(rows[i], [P, B, W])])) as Record<PpoTokenInput, Tensor>;
   const { logits, next } = shiftedLogits(params, tokens, layout);
-  const head = ppoHead(logits, next, perMember(temperature, 4), x);
+  const head = ppoHead(logits, next, perMember(temperature, 4), x, terms);
   const [gradient] = gradFrom([[logits, head.dLogits]], [params]);
   return { ...head, gradient };
 }
@@ -218,16 +218,17 @@ export function ppoGradient(params: Tensor, tokens: Tensor, tokenInputs: Tensor,
  * The PPO train step: the loss's gradient w.r.t. the logits in closed form (ppoHead) from the
  * per-token inputs the CPU computes (`tokenInputs` [P, rows, B, W], rows in PPO_TOKEN_INPUTS
  * order: src/model/ppo-coefs.ts), backpropagated through the transformer, then AdamW. The metrics
- * are computed on the CPU from the per-token statistics handed back (ppoMetrics).
+ * are computed on the CPU from the per-token statistics handed back (ppoMetrics). `terms`: the KL
+ * and entropy terms it carries (ppoTermsFor: without them where every member's coefficient is 0).
  */
-export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
+export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused', terms: PpoTerms = ALL_PPO_TERMS): Graph {
   const W = layout.shape.context - 1;
   const g = new Graph('ppo_train');
   const { params, tokens } = policyInputs(g, layout, P, dtype);
   const { m, v, mask: decay } = optimizerState(g, layout, P, dtype);
   const perToken = g.input('tokenInputs', dtype, [P, PPO_TOKEN_INPUTS.length, 'B', W]);
   const h = hyperInputs(g, P, dtype);
-  const head = ppoGradient(params, tokens, perToken, h.temperature, layout);
+  const head = ppoGradient(params, tokens, perToken, h.temperature, layout, terms);
   const opt = keepInactive(adamw(params, m, v, head.gradient, h, decay), { params, m, v }, h.active, P);
   g.output('params_out', opt.params);
   g.output('m_out', opt.m);

@@ -28,6 +28,13 @@ describe('kernels per graph', () => {
     expect(twoLayers - perPosition).toBe(20); // a second layer: its own QKV Gemm and Split, attention, MLP and two residual norms
   });
 
+  it('PPO train step: the KL term is 8 kernel nodes, the entropy term 4, both left out where their coefficients are 0', () => {
+    const layout = paramLayout(shape(8));
+    const all = kernels(buildTrainGraph(layout));
+    expect(all - kernels(buildTrainGraph(layout, 1, 'float32', 'fused', { kl: false, entropy: true }))).toBe(8);
+    expect(all - kernels(buildTrainGraph(layout, 1, 'float32', 'fused', { kl: false, entropy: false }))).toBe(12);
+  });
+
   // AdamW's bias corrections 1 − β^t stay in the graph (float32 exp(t·ln β)): taken from the CPU they
   // differ by an ulp and `npm run pretrain` no longer reproduces the shipped checkpoints bit for bit
   // (src/cli/pretrain.test.ts).
