@@ -3,7 +3,7 @@
 // Unsqueeze and Shape run no kernel; onnxruntime may fuse or add a few, which the bench counts.
 import { describe, expect, it } from 'vitest';
 import type { Graph } from '../graph/builder';
-import { buildGenerateGraph, buildTrainGraph } from './graphs';
+import { buildGenerateGraph, buildSftGraph, buildTrainGraph } from './graphs';
 import { paramLayout } from './layout';
 
 const NO_KERNEL = new Set(['Reshape', 'Unsqueeze', 'Shape']);
@@ -33,6 +33,17 @@ describe('kernels per graph', () => {
     const all = kernels(buildTrainGraph(layout));
     expect(all - kernels(buildTrainGraph(layout, 1, 'float32', 'fused', { kl: false, entropy: true }))).toBe(8);
     expect(all - kernels(buildTrainGraph(layout, 1, 'float32', 'fused', { kl: false, entropy: false }))).toBe(12);
+  });
+
+  it('train and SFT steps: bias and LayerNorm gradients sum their rows in Gemms with one shared ones row (one Expand)', () => {
+    const layout = paramLayout(shape(8));
+    for (const g of [buildTrainGraph(layout), buildSftGraph(layout)]) {
+      expect(g.nodes.filter((n) => n.op === 'Expand' && n.outputs[0].shape.join() === '1,R').length).toBe(1);
+      expect(g.nodes.filter((n) => n.op === 'Gemm' && n.outputs[0].shape[0] === 1).length).toBe(10);
+      // the ReduceSums left keep no last axis of width d or more but the positions' sum over the batch ([1, B, T, d] → [1, 1, T, d])
+      const kept = g.nodes.filter((n) => n.op === 'ReduceSum').map((n) => n.outputs[0].shape.at(-1));
+      expect(kept.filter((d) => typeof d === 'number' && d >= 16)).toEqual([16]);
+    }
   });
 
   // AdamW's bias corrections 1 − β^t stay in the graph (float32 exp(t·ln β)): taken from the CPU they

@@ -45,7 +45,9 @@ function linear(x: Tensor, w: Tensor, b?: Tensor): Tensor {
   const [P, rows] = x.shape;
   const [k, n] = w.shape.slice(1) as number[];
   if (P !== 1) return b ? op.add(op.matmul(x, w), b) : op.matmul(x, w);
-  const y = op.gemm(op.reshape(x, ['rows', k]), op.reshape(w, [k, n]), b && op.reshape(b, [n]));
+  // the rows keep x's symbol (R in the full pass), so the bias gradient's row sum shares the graph's ones row
+  const r = typeof rows === 'string' ? rows : 'rows';
+  const y = op.gemm(op.reshape(x, [r, k]), op.reshape(w, [k, n]), b && op.reshape(b, [n]));
   return op.reshape(y, [1, rows, n]);
 }
 
