@@ -12,7 +12,7 @@ import type {
 import type { PopulationEngine, SftHyper } from '../core/population';
 import type { Graph } from '../graph/builder';
 import {
-  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, type HyperField, type OutputLayout,
+  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, hyperRow, type HyperSettings, type OutputLayout,
 } from '../model/graphs';
 import { paramLayout, type ParamLayout } from '../model/layout';
 import { ppoMetrics, ppoTokenInputs } from '../model/ppo-coefs';
@@ -206,14 +206,11 @@ export class OrtPopulation implements PopulationEngine {
   }
 
   /** The `hyper` matrix [P, fields]: members sitting out get the first active member's values and active = 0. */
-  private hyper(values: readonly (Record<Exclude<HyperField, 'active' | 'step'>, number> | null)[]): Ort.Tensor {
+  private hyper(values: readonly (HyperSettings | null)[]): Ort.Tensor {
     const F = HYPER_FIELDS.length;
     const first = values.find((v) => v)!;
     const data = new Float32Array(this.size * F);
-    values.forEach((v, p) => {
-      const full: Record<HyperField, number> = { ...(v ?? first), step: this.steps[p] + 1, active: v ? 1 : 0 };
-      HYPER_FIELDS.forEach((k, i) => (data[p * F + i] = full[k]));
-    });
+    values.forEach((v, p) => data.set(hyperRow(v ?? first, this.steps[p] + 1, v !== null), p * F));
     return this.f32(data, [this.size, F]);
   }
 

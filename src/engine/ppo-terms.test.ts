@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { PpoHyper, PolicyShape, TrainBatch } from '../core/engine';
 import { Rng } from '../core/rng';
 import { encodeModel } from '../graph/encode';
-import { buildTrainGraph, HYPER_FIELDS } from '../model/graphs';
+import { buildTrainGraph, HYPER_FIELDS, hyperRow } from '../model/graphs';
 import { initParams, paramLayout } from '../model/layout';
 import { ppoTokenInputs } from '../model/ppo-coefs';
 import { ALL_PPO_TERMS, PPO_TOKEN_INPUTS, type PpoTerms } from '../model/ppo-head';
@@ -35,7 +35,7 @@ async function step(terms: PpoTerms, b: TrainBatch, h: PpoHyper): Promise<Float3
   const g = buildTrainGraph(layout, 1, 'float32', 'fused', terms);
   const s = await ort.InferenceSession.create(encodeModel(g), { executionProviders: ['wasm'], logSeverityLevel: 3 });
   const N = layout.total;
-  const hyper = Float32Array.from(HYPER_FIELDS, (k) => (k === 'step' ? 3 : k === 'active' ? 1 : h[k]));
+  const hyper = hyperRow(h, 3, true);
   const out = await s.run({
     params: new ort.Tensor('float32', initParams(layout, 5), [1, N]),
     m: new ort.Tensor('float32', Float32Array.from({ length: N }, (_, i) => 1e-3 * Math.sin(i)), [1, N]),

@@ -6,13 +6,22 @@ import { grad, gradFrom } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
 import { FORCED_UNIFORM, oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
-import { adamw } from './optimizer';
+import { adamw, adamwScalars } from './optimizer';
 import { ALL_PPO_TERMS, PPO_TOKEN_INPUTS, ppoHead, type PpoTerms, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
 
-/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
-export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature', 'active'] as const;
+/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields] (hyperRow fills one). */
+export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'oneMinusBeta1', 'oneMinusBeta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature', 'active'] as const;
 export type HyperField = (typeof HYPER_FIELDS)[number];
+
+/** A member's settings as the `hyper` row asks for them (the rest is computed: hyperRow). */
+export type HyperSettings = Record<Exclude<HyperField, 'active' | 'step' | keyof ReturnType<typeof adamwScalars>>, number> & { maxGradNorm: number };
+
+/** One member's `hyper` row: its settings, AdamW's CPU scalars, its 1-based step and whether it trains. */
+export function hyperRow(h: HyperSettings, step: number, active: boolean): Float32Array {
+  const full: Record<HyperField, number> = { ...h, ...adamwScalars(h), step, active: active ? 1 : 0 };
+  return Float32Array.from(HYPER_FIELDS, (k) => full[k]);
+}
 
 
 /**
