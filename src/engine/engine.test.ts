@@ -111,9 +111,13 @@ describe('OrtEngine (WASM)', () => {
         expect(a.logp[r * W + t]).toBeCloseTo(scored.logp[r * W + t], 5);
         expect(a.entropy[r * W + t]).toBeCloseTo(scored.entropy[r * W + t], 5);
       }
-      // prompts are kept, PAD after the window
+      // prompts are kept, PAD after the window; log-probs and entropies are 0 outside it
       for (let t = 0; t < promptLength[r]; t++) expect(a.tokens[r * T + t]).toBe(prompt[r * T + t]);
       for (let t = promptLength[r] + newTokens; t < T; t++) expect(a.tokens[r * T + t]).toBe(0);
+      for (let t = 0; t < W; t++) {
+        if (t >= promptLength[r] - 1 && t < promptLength[r] - 1 + newTokens) continue;
+        expect([a.logp[r * W + t], a.entropy[r * W + t], full.logp[r * W + t]]).toEqual([0, 0, 0]);
+      }
     }
     const other = await engine.sample({ ...req, uniforms: new Rng(6).uniforms(B * newTokens) });
     expect(Array.from(other.tokens)).not.toEqual(Array.from(a.tokens));

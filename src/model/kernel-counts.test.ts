@@ -21,6 +21,8 @@ describe('kernels per graph', () => {
     expect(kernels(g, 'Floor')).toBe(6);
     // 6 draws and 5 attentions: the first position attends to itself alone (its value, no softmax)
     expect(kernels(g, 'Softmax')).toBe(6 + 5);
+    // which positions are drawn is laid out on the CPU (src/engine/generate-feeds.ts): no per-row masks
+    for (const mask of ['Less', 'And', 'Where']) expect(kernels(g, mask)).toBe(0);
     // the decode tables' one LN; every other norm is a SkipLayerNormalization per position
     expect(kernels(buildGenerateGraph(paramLayout(shape(6))), 'LayerNormalization')).toBe(1);
     // a second layer normalizes and projects per position again (its LN is in the residual norm)
