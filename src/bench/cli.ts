@@ -64,7 +64,7 @@ async function main() {
     const r = await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 4), steps: n('jobs-steps', 60), estimateCores: n('estimate-cores', 8) });
     console.log(JSON.stringify({ jobs: r }, null, 2));
     // the verdict in one line, for whoever runs it by hand (the JSON above is the record)
-    console.error(`jobs ${r.jobs} vs 1: speedup ${r.speedup_median} (pairs ${r.speedup_pairs.join(', ')}; target 1.6), CPU bound ${r.cpu_bound_speedup_pairs.join(', ')}, identical frames ${r.identical_frames ? 'yes' : 'NO'}, load ${r.runs.map((x) => x.load_before).join(', ')}`);
+    console.error(`jobs ${r.jobs} vs 1: speedup ${r.speedup_median} (pairs ${r.speedup_pairs.join(', ')}; target 1.6), CPU bound ${r.cpu_bound_speedup_pairs.join(', ')} (one job's main thread only: ${r.cpu_bound_main_thread_pairs.join(', ')}), identical frames ${r.identical_frames ? 'yes' : 'NO'}, load ${r.runs.map((x) => x.load_before).join(', ')}`);
     return;
   }
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();

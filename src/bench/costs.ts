@@ -10,6 +10,7 @@ import { policyShape } from '../core/pretrain';
 import { Rng } from '../core/rng';
 import type { Graph } from '../graph/builder';
 import { buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, type OutputLayout } from '../model/graphs';
+import { ppoTermsFor } from '../model/ppo-head';
 import { initParams, paramLayout } from '../model/layout';
 import { interleaved } from './timing';
 import type { GpuCalls } from '../engine/node-webgpu';
@@ -97,7 +98,7 @@ export function nodeCounts(g: Graph): Record<string, number> {
 export async function phaseCosts(pop: OrtPopulation, w: Workload, gpu?: GpuCounter): Promise<Costs> {
   const { layout, size: P, outputs } = pop;
   return {
-    train_step: await countOne(pop, gpu, buildTrainGraph(layout, P, 'float32', outputs), () => pop.trainStep([w.train])),
+    train_step: await countOne(pop, gpu, buildTrainGraph(layout, P, 'float32', outputs, ppoTermsFor([w.train.hyper])), () => pop.trainStep([w.train])),
     sample_pass: await countOne(pop, gpu, buildGenerateGraph(layout, true, P, 'float32', outputs), () => pop.sample([w.sample])),
     score_pass: await countOne(pop, gpu, buildScoreGraph(layout, P, 'float32', outputs), () => pop.score([w.score])),
     sft_step: await countOne(pop, gpu, buildSftGraph(layout, P), () => pop.sftStep([w.sft])),

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { OrtModule } from '../engine/ort-engine';
 import { REFERENCE_BATCH, REFERENCE_SHAPE } from './engine';
 import { encodeModel } from '../graph/encode';
-import { buildTrainGraph, HYPER_FIELDS } from '../model/graphs';
+import { buildTrainGraph, HYPER_FIELDS, hyperRow } from '../model/graphs';
 import { initParams, paramLayout } from '../model/layout';
 import { ppoTokenInputs } from '../model/ppo-coefs';
 import { PPO_TOKEN_INPUTS } from '../model/ppo-head';
@@ -34,7 +34,6 @@ async function profileRuns(ort: OrtModule, runs: number): Promise<void> {
   const T = REFERENCE_SHAPE.context;
   const P = layout.total;
   const f32 = (dims: number[], v: number) => new ort.Tensor('float32', new Float32Array(dims.reduce((a, b) => a * b, 1)).fill(v), dims);
-  const hyper = { ...PROFILE_HYPER, step: 1, active: 1 };
   const n = B * (T - 1);
   const batch = { batch: B, tokens: new Int32Array(B * T), oldLogp: new Float32Array(n).fill(-4), refLogp: new Float32Array(n).fill(-4), lossMask: new Float32Array(n).fill(1), advantages: new Float32Array(n).fill(0.5) };
   // a population of one (the single-run graph)
@@ -42,7 +41,7 @@ async function profileRuns(ort: OrtModule, runs: number): Promise<void> {
     params: new ort.Tensor('float32', initParams(layout, 1), [1, P]), m: f32([1, P], 0), v: f32([1, P], 0),
     tokens: new ort.Tensor('int32', Int32Array.from({ length: B * T }, (_, i) => (i * 7) % REFERENCE_SHAPE.vocab), [1, B, T]),
     tokenInputs: new ort.Tensor('float32', ppoTokenInputs(batch, PROFILE_HYPER), [1, PPO_TOKEN_INPUTS.length, B, T - 1]),
-    hyper: new ort.Tensor('float32', Float32Array.from(HYPER_FIELDS, (k) => hyper[k]), [1, HYPER_FIELDS.length]),
+    hyper: new ort.Tensor('float32', hyperRow(PROFILE_HYPER, 1, true), [1, HYPER_FIELDS.length]),
   };
   for (let i = 0; i <= runs; i++) await session.run(feeds);
   session.endProfiling(); // the WASM runtime writes this trace straight to fd 1

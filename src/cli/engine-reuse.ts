@@ -1,5 +1,5 @@
-// The engine of a process that trains cells one after another (`npm run experiment -- --all` in
-// this process, or each of its --jobs worker processes): created once per engine kind and model
+// The engine of a process (or worker thread) that trains cells one after another (`npm run experiment -- --all` in
+// this process, or each of its --jobs worker threads): created once per engine kind and model
 // shape, and put back into a fresh engine's state for every cell (engine-setup.ts freshState), so
 // that a cell's frames are those of an engine of its own, bit for bit (experiment-jobs.test.ts),
 // without paying an engine start (the graphs built, their sessions created) for every cell.

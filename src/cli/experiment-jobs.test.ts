@@ -1,5 +1,5 @@
 // `npm run experiment -- --all --jobs N` on the tabular reference engine: any number of worker
-// processes gives the frames of one job, bit for bit, and prints the summaries in cell order.
+// threads gives the frames of one job, bit for bit, and prints the summaries in cell order.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,8 +20,8 @@ describe('npm run experiment --jobs', () => {
       const cells = join(dir, `jobs-cells-${flags.join('')}`);
       const r = cli(['--spec', specFile, '--all', '--out', out, ...(flags.includes('--ensemble') ? ['--out-dir', cells] : []), ...flags, ...common.filter((f) => f !== '--quiet')]);
       expect(r.code, r.err).toBe(0);
-      expect(r.err).toMatch(flags.includes('--ensemble') ? /4 cell\(s\) in 3 group\(s\) on 3 worker processes/ : /4 cell\(s\) in 4 group\(s\) on 2 worker processes/);
-      expect(r.err).toMatch(/peak RSS per worker \d+ MB, \d+ MB/);
+      expect(r.err).toMatch(flags.includes('--ensemble') ? /4 cell\(s\) in 3 group\(s\) on 3 worker threads/ : /4 cell\(s\) in 4 group\(s\) on 2 worker threads/);
+      expect(r.err).toMatch(/peak RSS \d+ MB; CPU per worker [\d.]+ s(, [\d.]+ s)+ \(their own threads; this process [\d.]+ s in all\); idle at the end per worker/);
       expect(r.out.trim().split('\n').map((l) => JSON.parse(l).cell)).toEqual([0, 1, 2, 3]);
       const many = parseBundle(readFileSync(out, 'utf8'));
       expect(frames(many)).toEqual(frames(single));

@@ -1,7 +1,8 @@
 // Training experiment cells in this process (`npm run experiment`, and each of its --jobs worker
-// processes, experiment-worker.ts): a cell on an engine in a fresh engine's state (the process's,
+// threads, experiment-worker.ts): a cell on an engine in a fresh engine's state (the process's,
 // reused from cell to cell: engine-reuse.ts), or a group of cells (a variant's seeds) together on
 // one population engine; its JSONL cell log written as it trains, its summary line.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BundleRun } from '../core/experiment/bundle';
 import { endLine, frameLine, headerLine } from '../core/experiment/cell-log';
@@ -12,7 +13,7 @@ import { EngineReuse } from './engine-reuse';
 import { createCliPopulation, loadBase, type BaseOptions, type EngineKind } from './engine-setup';
 import { appendTextFile, jsonText, writeTextFile } from './files';
 
-/** What every cell of one `npm run experiment` trains with (plain data: it goes to worker processes). */
+/** What every cell of one `npm run experiment` trains with (plain data: it goes to worker threads). */
 export interface TrainSettings {
   spec: ExperimentSpec;
   codeVersion: string;
@@ -41,6 +42,21 @@ export const cpuSeconds = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
+
+/**
+ * CPU time (user + system) of the calling thread so far, seconds: a worker thread's own share, which
+ * process.cpuUsage (the whole process) cannot give on Node 20. Linux only (/proc/thread-self, in
+ * clock ticks of 10 ms); NaN elsewhere.
+ */
+export function threadCpuSeconds(): number {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (name) ": state is field 3
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: fields 14 and 15
+  } catch {
+    return NaN;
+  }
+}
 
 export const cellFile = (dir: string, index: number) => join(dir, `cell-${String(index).padStart(5, '0')}.jsonl`);
 

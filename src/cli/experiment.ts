@@ -3,7 +3,7 @@
 //   npm run experiment -- --spec exp.json --index I [--out-dir D]  train cell I → D/cell-0000I.jsonl
 //     (--index defaults to $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)
 //   npm run experiment -- --spec exp.json --all --out bundle.json  every cell → bundle, on --jobs N worker
-//     processes (default: every core; 1: in this process; the same frames bit for bit for any N)
+//     threads (default: every core; 1: in this process; the same frames bit for bit for any N)
 //     (--ensemble: each variant's seeds trained together as one ensemble, one graph call per phase)
 //   npm run experiment -- merge DIR --out bundle.json [--partial]  cell logs → bundle (the lab imports it)
 //   npm run experiment -- report bundle.json --metric M [--a 0 --b 1 --from S --to S --lower-is-better]
@@ -26,7 +26,7 @@ import { UsageError, arrayIndex, baseFlags, parseCommandLine, usageOf, wholeNumb
 import { codeVersion } from './code-version';
 import type { EngineKind } from './engine-setup';
 import { trainOnJobs } from './experiment-jobs';
-import { cellFile, cpuSeconds, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
+import { cellFile, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
 import { jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
 import { readTaskFile } from './task-args';
@@ -95,13 +95,13 @@ class Progress {
 
 const baseOptions = () => baseFlags(opt);
 
-/** What every cell trains with (the worker processes get it too). */
+/** What every cell trains with (the worker threads get it too). */
 function settings(spec: ExperimentSpec, codeVersion: string, outDir?: string): TrainSettings {
   return { spec, codeVersion, engine: engineKind(), base: baseOptions(), trace: opt.trace === true, quiet: opt.quiet === true, ...(outDir ? { outDir } : {}) };
 }
 
 /**
- * Train `cells` on --jobs worker processes (default: every core) and print each cell's summary line
+ * Train `cells` on --jobs worker threads (default: every core) and print each cell's summary line
  * in cell order. --ensemble: a variant's seeds train together, split in halves while there are fewer
  * groups than workers (a member's frames do not depend on its population: src/core/experiment/jobs.ts).
  */
@@ -113,14 +113,16 @@ async function trainCells(s: TrainSettings, cells: number[], together: boolean):
   const groups = together ? cellGroups(planned, wanted) : cells.map((i) => [i]);
   const jobs = workerCount(wanted, wanted, groups.length);
   const progress = new Progress();
-  info(`training ${cells.length} cell(s) in ${groups.length} group(s) on ${jobs} worker${jobs > 1 ? ' processes' : ' (this process)'}`);
+  info(`training ${cells.length} cell(s) in ${groups.length} group(s) on ${jobs} worker${jobs > 1 ? ' threads' : ' (this process)'}`);
   const t0 = performance.now();
   const out = await trainOnJobs(s, groups, together, jobs, progress.report, (done) => {
     for (const c of done) console.log(c.summary);
   });
   progress.end();
   const list = (xs: number[], unit: string, digits: number) => xs.map((x) => `${x.toFixed(digits)} ${unit}`).join(', ');
-  info(`${cells.length} cell(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${jobs} worker(s); peak RSS per worker ${list(out.peakRssMb, 'MB', 0)}; CPU per worker ${list(out.cpuSeconds, 's', 1)}${jobs > 1 ? ` (this process ${cpuSeconds().toFixed(1)} s)` : ''}`);
+  // CPU: each worker's own thread, and the whole process (V8's compile threads, which the workers share, too)
+  const idle = jobs > 1 ? `; idle at the end per worker ${list(out.idleAtEndSeconds, 's', 1)}` : '';
+  info(`${cells.length} cell(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${jobs} worker(s); peak RSS ${out.peakRssMb.toFixed(0)} MB; CPU per worker ${list(out.cpuSeconds, 's', 1)} (their own threads; this process ${out.processCpuSeconds.toFixed(1)} s in all)${idle}`);
   return out.cells.map((c) => c.run);
 }
 

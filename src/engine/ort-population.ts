@@ -12,15 +12,15 @@ import type {
 import type { PopulationEngine, SftHyper } from '../core/population';
 import type { Graph } from '../graph/builder';
 import {
-  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, type HyperField, type OutputLayout,
+  buildGenerateGraph, buildScoreGraph, buildSftGraph, buildTrainGraph, HYPER_FIELDS, hyperRow, type HyperSettings, type OutputLayout,
 } from '../model/graphs';
 import { paramLayout, type ParamLayout } from '../model/layout';
 import { ppoMetrics, ppoTokenInputs } from '../model/ppo-coefs';
-import { PPO_TOKEN_INPUTS } from '../model/ppo-head';
+import { ALL_PPO_TERMS, PPO_TOKEN_INPUTS, ppoTermsFor } from '../model/ppo-head';
 import { readGenerate, readScore, readTrain } from './outputs';
 import { RunCostMeter, type Phase } from './run-costs';
 import {
-  createSession, disposeAll, fewestMatrices, initialWeights, row, type Backend, type OrtModule, type OrtPopulationOptions, type ParamBuf, type Sessions,
+  createSession, disposeAll, fewestMatrices, initialWeights, row, TRAIN_DEVICE_OUTPUTS, type Backend, type OrtModule, type OrtPopulationOptions, type ParamBuf, type Sessions,
 } from './ort-session';
 
 /** The types the engine's users name (the bench, the browser engine): defined in ort-session.ts. */
@@ -38,6 +38,7 @@ export class OrtPopulation implements PopulationEngine {
   private handles = new Map<number, { buf: ParamBuf; member: number; gen: number }>();
   private nextHandle = 1;
   private recompute?: Ort.InferenceSession;
+  private trainAllTerms?: Ort.InferenceSession; // with the KL and entropy terms, made when first needed (sessions.train has neither)
   lost?: Promise<string>;
   /** Transfers of every session run so far (the bench reads and resets it). */
   readonly costs = new RunCostMeter();
@@ -61,15 +62,13 @@ export class OrtPopulation implements PopulationEngine {
     const layout = paramLayout(shape);
     const P = opts.size ?? 1;
     if (!Number.isInteger(P) || P < 1) throw new Error(`population size must be a positive integer, got ${P}`);
-    const gpu = opts.backend === 'webgpu';
-    const make = (g: Graph, gpuOutputs: string[]) => createSession(ort, g, opts.backend, gpu ? gpuOutputs : []);
-    // One at a time: creating WebGPU sessions concurrently hangs onnxruntime-web 1.30 (seen on
-    // SwiftShader), and on WASM it gains nothing.
+    const make = (g: Graph, gpuOutputs: string[]) => createSession(ort, g, opts.backend, gpuOutputs);
+    // One at a time: creating WebGPU sessions concurrently hangs onnxruntime-web 1.30 (SwiftShader); WASM gains nothing.
     const outputs = opts.outputs ?? 'fused';
     const score = await make(buildScoreGraph(layout, P, 'float32', outputs), []);
     const generate = await make(buildGenerateGraph(layout, true, P, 'float32', outputs), []);
-    const train = await make(buildTrainGraph(layout, P, 'float32', outputs), ['params_out', 'm_out', 'v_out']);
-    const sft = await make(buildSftGraph(layout, P), ['params_out', 'm_out', 'v_out']);
+    const train = await make(buildTrainGraph(layout, P, 'float32', outputs, { kl: false, entropy: false }), TRAIN_DEVICE_OUTPUTS);
+    const sft = await make(buildSftGraph(layout, P), TRAIN_DEVICE_OUTPUTS);
     const pop = new OrtPopulation(ort, shape, P, opts.backend, opts.note ?? '', { score, generate, train, sft }, outputs);
     pop.lost = opts.lost;
     await pop.setWeights(initialWeights(layout, P, opts));
@@ -207,14 +206,11 @@ export class OrtPopulation implements PopulationEngine {
   }
 
   /** The `hyper` matrix [P, fields]: members sitting out get the first active member's values and active = 0. */
-  private hyper(values: readonly (Record<Exclude<HyperField, 'active' | 'step'>, number> | null)[]): Ort.Tensor {
+  private hyper(values: readonly (HyperSettings | null)[]): Ort.Tensor {
     const F = HYPER_FIELDS.length;
     const first = values.find((v) => v)!;
     const data = new Float32Array(this.size * F);
-    values.forEach((v, p) => {
-      const full: Record<HyperField, number> = { ...(v ?? first), step: this.steps[p] + 1, active: v ? 1 : 0 };
-      HYPER_FIELDS.forEach((k, i) => (data[p * F + i] = full[k]));
-    });
+    values.forEach((v, p) => data.set(hyperRow(v ?? first, this.steps[p] + 1, v !== null), p * F));
     return this.f32(data, [this.size, F]);
   }
 
@@ -233,7 +229,9 @@ export class OrtPopulation implements PopulationEngine {
     const perToken = new Float32Array(this.size * K * B * W);
     reqs.forEach((r, p) => r && perToken.set(ppoTokenInputs(r.batch, r.hyper), p * K * B * W));
     const feeds = reqs as readonly ({ batch: TrainBatch & Record<string, unknown> } | null)[];
-    const res = await this.run('train', this.sessions.train, {
+    const { kl, entropy } = ppoTermsFor(reqs.map((r) => r && r.hyper));
+    const session = kl || entropy ? (this.trainAllTerms ??= await createSession(this.ort, buildTrainGraph(this.layout, this.size, 'float32', this.outputs, ALL_PPO_TERMS), this.backend, TRAIN_DEVICE_OUTPUTS)) : this.sessions.train;
+    const res = await this.run('train', session, {
       params: this.trainer.tensor,
       m: this.m,
       v: this.v,
@@ -394,6 +392,6 @@ export class OrtPopulation implements PopulationEngine {
     for (const id of [...this.handles.keys()]) this.release({ id, version: 0 });
     this.unref(this.trainer);
     disposeAll([this.m, this.v]);
-    await Promise.all([...Object.values(this.sessions), ...(this.recompute ? [this.recompute] : [])].map((s) => s.release()));
+    await Promise.all([...Object.values(this.sessions), this.recompute, this.trainAllTerms].map((s) => s?.release()));
   }
 }

@@ -47,7 +47,12 @@ export function row<A extends Int32Array | Float32Array>(a: A, p: number, size: 
   return a.slice(p * size, (p + 1) * size) as A;
 }
 
+/** The outputs a train step keeps on the device (WebGPU): parameters and moments are fed back. */
+export const TRAIN_DEVICE_OUTPUTS = ['params_out', 'm_out', 'v_out'];
+
+/** A session of graph `g`; `gpuOutputs` stay on the device where the backend is WebGPU. */
 export async function createSession(ort: OrtModule, g: Graph, backend: Backend, gpuOutputs: string[]): Promise<Ort.InferenceSession> {
+  if (backend !== 'webgpu') gpuOutputs = [];
   const preferredOutputLocation = Object.fromEntries(gpuOutputs.map((n) => [n, 'gpu-buffer' as const]));
   return ort.InferenceSession.create(encodeModel(g), {
     executionProviders: [backend],

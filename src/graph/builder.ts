@@ -110,6 +110,16 @@ export class Graph {
     return t;
   }
 
+  /** A tensor made once per graph and key (e.g. the ones row of a symbolic row count). */
+  memo(key: string, make: () => Tensor): Tensor {
+    let t = this.scalarCache.get(`memo:${key}`);
+    if (!t) {
+      t = make();
+      this.scalarCache.set(`memo:${key}`, t);
+    }
+    return t;
+  }
+
   /** Append a node; `outs` gives dtype and shape of each output (shape inference is the caller's). */
   node(
     op: string,

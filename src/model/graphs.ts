@@ -5,14 +5,23 @@ import { Graph, type Dim, type DType, type Tensor } from '../graph/builder';
 import { grad, gradFrom } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
-import { oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
-import { adamw } from './optimizer';
-import { PPO_TOKEN_INPUTS, ppoHead, type PpoTokenInput } from './ppo-head';
+import { FORCED_UNIFORM, oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
+import { adamw, adamwScalars } from './optimizer';
+import { ALL_PPO_TERMS, PPO_TOKEN_INPUTS, ppoHead, type PpoTerms, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
 
-/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields]. */
-export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature', 'active'] as const;
+/** Order of the per-member scalars in the train graphs' `hyper` input [P, fields] (hyperRow fills one). */
+export const HYPER_FIELDS = ['lr', 'beta1', 'beta2', 'oneMinusBeta1', 'oneMinusBeta2', 'eps', 'weightDecay', 'maxGradNorm', 'step', 'temperature', 'active'] as const;
 export type HyperField = (typeof HYPER_FIELDS)[number];
+
+/** A member's settings as the `hyper` row asks for them (the rest is computed: hyperRow). */
+export type HyperSettings = Record<Exclude<HyperField, 'active' | 'step' | keyof ReturnType<typeof adamwScalars>>, number> & { maxGradNorm: number };
+
+/** One member's `hyper` row: its settings, AdamW's CPU scalars, its 1-based step and whether it trains. */
+export function hyperRow(h: HyperSettings, step: number, active: boolean): Float32Array {
+  const full: Record<HyperField, number> = { ...h, ...adamwScalars(h), step, active: active ? 1 : 0 };
+  return Float32Array.from(HYPER_FIELDS, (k) => full[k]);
+}
 
 
 /**
@@ -136,7 +145,7 @@ const stackPositions = (rows: Tensor[]) => op.concat(rows.map((r) => op.unsqueez
 /**
  * What generation decides per position before any token is drawn, for all positions at once:
  * `sampled` [P, B, W] (positions promptLength … end − 1 of 1 … T − 1), per position t the uniforms
- * [P, B, 1] of its next token (−1 where that token is forced: no cdf is below it) and per position
+ * [P, B, 1] of its next token (FORCED_UNIFORM where that token is forced: no cdf is below it) and per position
  * 0 … T − 1 the one-hot base [P, B, V] (the prompt's token while in the prompt, else token 0: the
  * base of a sampled row, and PAD after the end).
  */
@@ -148,7 +157,7 @@ function positionPlan(prompt: Tensor, promptLength: Tensor, newTokens: Tensor, u
   const end = op.add(length, op.reshape(newTokens, [P, 1, 1]));
   const next = g.constant(Array.from({ length: T - 1 }, (_, i) => i + 1), 'int32', [T - 1]);
   const sampled = op.and(op.less(length, op.add(next, 1)), op.less(next, end)); // [P, B, W]
-  const draws = op.where(sampled, uniforms, -1);
+  const draws = op.where(sampled, uniforms, FORCED_UNIFORM);
   // position 0 is the prompt's first token always (index −1 is below every length)
   const inPrompt = op.less(g.constant([-1, ...Array.from({ length: T - 1 }, (_, i) => i + 1)], 'int32', [T]), length); // [P, B, T]
   const e0 = g.constant(Array.from({ length: vocab }, (_, v) => (v === 0 ? 1 : 0)), dtype, [vocab]);
@@ -204,12 +213,12 @@ const metricRows = (xs: Tensor[], P: number) => op.concat(xs.map((t) => op.resha
  * parameters [P, N]: closed form at the logits (ppoHead), backpropagated through the transformer.
  * tokenInputs [P, rows, B, W] in PPO_TOKEN_INPUTS order (one Split), temperature [P, 1].
  */
-export function ppoGradient(params: Tensor, tokens: Tensor, tokenInputs: Tensor, temperature: Tensor, layout: ParamLayout) {
+export function ppoGradient(params: Tensor, tokens: Tensor, tokenInputs: Tensor, temperature: Tensor, layout: ParamLayout, terms: PpoTerms = ALL_PPO_TERMS) {
   const [P, , B, W] = tokenInputs.shape as [number, number, Dim, number];
   const rows = op.split(tokenInputs, 1, PPO_TOKEN_INPUTS.map(() => 1));
   const x = Object.fromEntries(PPO_TOKEN_INPUTS.map((k, i) => [k, op.reshape(rows[i], [P, B, W])])) as Record<PpoTokenInput, Tensor>;
   const { logits, next } = shiftedLogits(params, tokens, layout);
-  const head = ppoHead(logits, next, perMember(temperature, 4), x);
+  const head = ppoHead(logits, next, perMember(temperature, 4), x, terms);
   const [gradient] = gradFrom([[logits, head.dLogits]], [params]);
   return { ...head, gradient };
 }
@@ -218,16 +227,17 @@ export function ppoGradient(params: Tensor, tokens: Tensor, tokenInputs: Tensor,
  * The PPO train step: the loss's gradient w.r.t. the logits in closed form (ppoHead) from the
  * per-token inputs the CPU computes (`tokenInputs` [P, rows, B, W], rows in PPO_TOKEN_INPUTS
  * order: src/model/ppo-coefs.ts), backpropagated through the transformer, then AdamW. The metrics
- * are computed on the CPU from the per-token statistics handed back (ppoMetrics).
+ * are computed on the CPU from the per-token statistics handed back (ppoMetrics). `terms`: the KL
+ * and entropy terms it carries (ppoTermsFor: without them where every member's coefficient is 0).
  */
-export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
+export function buildTrainGraph(layout: ParamLayout, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused', terms: PpoTerms = ALL_PPO_TERMS): Graph {
   const W = layout.shape.context - 1;
   const g = new Graph('ppo_train');
   const { params, tokens } = policyInputs(g, layout, P, dtype);
   const { m, v, mask: decay } = optimizerState(g, layout, P, dtype);
   const perToken = g.input('tokenInputs', dtype, [P, PPO_TOKEN_INPUTS.length, 'B', W]);
   const h = hyperInputs(g, P, dtype);
-  const head = ppoGradient(params, tokens, perToken, h.temperature, layout);
+  const head = ppoGradient(params, tokens, perToken, h.temperature, layout, terms);
   const opt = keepInactive(adamw(params, m, v, head.gradient, h, decay), { params, m, v }, h.active, P);
   g.output('params_out', opt.params);
   g.output('m_out', opt.m);

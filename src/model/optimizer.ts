@@ -8,11 +8,28 @@ export interface OptimizerInputs {
   lr: Tensor;
   beta1: Tensor;
   beta2: Tensor;
+  /** 1 − β1, 1 − β2 (adamwScalars). */
+  oneMinusBeta1: Tensor;
+  oneMinusBeta2: Tensor;
   eps: Tensor;
   weightDecay: Tensor;
+  /** The clip's max norm; +∞ where clipping is off (adamwScalars). */
   maxGradNorm: Tensor;
   /** 1-based step count for bias correction. */
   step: Tensor;
+}
+
+/**
+ * AdamW's per-member scalars the CPU gives exactly as the float32 graph ops gave them (four [P, 1]
+ * kernels fewer per step; the GPU pays per dispatch, not per element): 1 − β rounded once to float32
+ * is the float32 Sub's value bit for bit (1 − fround(β) is exact in float64), and a max norm ≤ 0 (no
+ * clipping) becomes +∞, so the clip's scale min(∞ / (‖g‖ + 1e-6), 1) is exactly 1 with no select.
+ * The bias corrections 1 − β^t stay in the graph: the float64 value rounded to float32 is an ulp off
+ * the graph's float32 exp(t·ln β) at some steps, and the shipped checkpoints would no longer
+ * reproduce (src/cli/pretrain.test.ts).
+ */
+export function adamwScalars(h: { beta1: number; beta2: number; maxGradNorm: number }) {
+  return { oneMinusBeta1: 1 - Math.fround(h.beta1), oneMinusBeta2: 1 - Math.fround(h.beta2), maxGradNorm: h.maxGradNorm > 0 ? h.maxGradNorm : Infinity };
 }
 
 export function adamw(
@@ -24,11 +41,10 @@ export function adamw(
   decayMask: Tensor,
 ): { params: Tensor; m: Tensor; v: Tensor; gradNorm: Tensor } {
   const gradNorm = op.sqrt(op.reduceSum(op.mul(gradient, gradient), [1], true));
-  const limit = op.min2(op.div(h.maxGradNorm, op.add(gradNorm, 1e-6)), 1);
-  const scale = op.where(op.greater(h.maxGradNorm, 0), limit, 1);
+  const scale = op.min2(op.div(h.maxGradNorm, op.add(gradNorm, 1e-6)), 1);
   const g = op.mul(gradient, scale);
-  const m2 = op.add(op.mul(m, h.beta1), op.mul(g, op.sub(1, h.beta1)));
-  const v2 = op.add(op.mul(v, h.beta2), op.mul(op.mul(g, g), op.sub(1, h.beta2)));
+  const m2 = op.add(op.mul(m, h.beta1), op.mul(g, h.oneMinusBeta1));
+  const v2 = op.add(op.mul(v, h.beta2), op.mul(op.mul(g, g), h.oneMinusBeta2));
   // β^t as exp(t·ln β): Pow with a tensor exponent.
   const correction1 = op.sub(1, op.exp(op.mul(h.step, op.log(h.beta1))));
   const correction2 = op.sub(1, op.exp(op.mul(h.step, op.log(h.beta2))));

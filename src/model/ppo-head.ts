@@ -23,11 +23,29 @@ export type PpoTokenInput = (typeof PPO_TOKEN_INPUTS)[number];
 const KL_CLAMP = 10;
 
 /**
+ * The loss terms a train graph carries besides the clipped policy gradient. With β_KL = 0 (β_ent =
+ * 0) for every member — the default — the term's per-token gradient is ±0 and adding it changes no
+ * value, so a graph without it gives the same parameters, moments and statistics bit for bit (only
+ * the sign of a zero gradient entry can differ, which no later sum, square or Adam step keeps) in
+ * 8 (4) kernels fewer.
+ */
+export interface PpoTerms {
+  kl: boolean;
+  entropy: boolean;
+}
+export const ALL_PPO_TERMS: PpoTerms = { kl: true, entropy: true };
+
+/** The terms a train step of these members needs (members sitting out are null). */
+export function ppoTermsFor(hypers: readonly ({ klCoef: number; entropyCoef: number } | null)[]): PpoTerms {
+  return { kl: hypers.some((h) => h !== null && h.klCoef !== 0), entropy: hypers.some((h) => h !== null && h.entropyCoef !== 0) };
+}
+
+/**
  * logits [P, B, W, V], next the predicted tokens' one-hot [P, B, W, V], temperature broadcastable
  * to the logits, x the per-token inputs [P, B, W] → logp, entropy, ratio [P, B, W] and dLogits
  * [P, B, W, V] (the gradient of the members' summed loss w.r.t. the logits).
  */
-export function ppoHead(logits: Tensor, next: Tensor, temperature: Tensor, x: Record<PpoTokenInput, Tensor>) {
+export function ppoHead(logits: Tensor, next: Tensor, temperature: Tensor, x: Record<PpoTokenInput, Tensor>, terms: PpoTerms = ALL_PPO_TERMS) {
   const perToken = (t: Tensor) => op.unsqueeze(t, 3);
   const z = op.div(logits, temperature);
   const logpAll = op.logSoftmax(z, -1);
@@ -38,12 +56,14 @@ export function ppoHead(logits: Tensor, next: Tensor, temperature: Tensor, x: Re
   const gPg = op.where(op.less(ratio, x.ratioLow), 0, op.where(op.greater(ratio, x.ratioHigh), 0, op.mul(x.pgCoef, ratio)));
   // k3 KL = e^d − d − 1 with d = ref − logp; ∂/∂logp = 1 − e^d (0 where the clamp binds; a clamped d,
   // |d| > 20, always puts k3 above the clamp, so d needs no clip here)
-  const d = op.sub(x.refLogp, logp);
-  const e = op.exp(d);
-  const gKl = op.where(op.greater(op.sub(e, d), KL_CLAMP + 1), 0, op.mul(x.klCoef, op.sub(1, e)));
-  const g = perToken(op.add(gPg, gKl));
+  const klGrad = () => {
+    const d = op.sub(x.refLogp, logp);
+    const e = op.exp(d);
+    return op.where(op.greater(op.sub(e, d), KL_CLAMP + 1), 0, op.mul(x.klCoef, op.sub(1, e)));
+  };
+  const g = perToken(terms.kl ? op.add(gPg, klGrad()) : gPg);
   const dPg = op.sub(op.mul(g, next), op.mul(g, probs));
-  const dEntropy = op.mul(op.mul(probs, op.add(logpAll, perToken(entropy))), perToken(x.entropyCoef));
-  const dLogits = op.div(op.add(dPg, dEntropy), temperature);
+  const dEntropy = () => op.mul(op.mul(probs, op.add(logpAll, perToken(entropy))), perToken(x.entropyCoef));
+  const dLogits = op.div(terms.entropy ? op.add(dPg, dEntropy()) : dPg, temperature);
   return { logp, entropy, ratio, dLogits };
 }

@@ -45,7 +45,9 @@ function linear(x: Tensor, w: Tensor, b?: Tensor): Tensor {
   const [P, rows] = x.shape;
   const [k, n] = w.shape.slice(1) as number[];
   if (P !== 1) return b ? op.add(op.matmul(x, w), b) : op.matmul(x, w);
-  const y = op.gemm(op.reshape(x, ['rows', k]), op.reshape(w, [k, n]), b && op.reshape(b, [n]));
+  // the rows keep x's symbol (R in the full pass), so the bias gradient's row sum shares the graph's ones row
+  const r = typeof rows === 'string' ? rows : 'rows';
+  const y = op.gemm(op.reshape(x, [r, k]), op.reshape(w, [k, n]), b && op.reshape(b, [n]));
   return op.reshape(y, [1, rows, n]);
 }
 
@@ -188,7 +190,9 @@ export function decodeStep(w: Weights, row: Tensor, caches: (KvCache | null)[], 
     const kT = cache ? op.concat([cache.kT, head(k, [heads, dh, 1])], 3) : head(k, [heads, dh, 1]);
     const vs = cache ? op.concat([cache.v, head(v, [heads, 1, dh])], 2) : head(v, [heads, 1, dh]);
     next.push({ kT, v: vs });
-    const attended = op.matmul(op.softmax(op.matmul(head(q, [heads, 1, dh]), kT), -1), vs); // [S, H, 1, dh]
+    // the first position attends to itself alone: the softmax of one score is exactly 1, so its
+    // output is its own value (bit for bit, without the two MatMuls and the Softmax)
+    const attended = cache ? op.matmul(op.softmax(op.matmul(head(q, [heads, 1, dh]), kT), -1), vs) : v; // [S, H, 1, dh]
     const mixed = residualNorm(x, linear(op.reshape(attended, x.shape), w.get(`l${l}.attn.w_o`)!, w.get(`l${l}.attn.b_o`)!), w.get(`l${l}.ln2.g`)!, w.get(`l${l}.ln2.b`)!);
     const mlp = linear(gelu(linear(mixed.normed, w.get(`l${l}.mlp.w_in`)!, w.get(`l${l}.mlp.b_in`)!)), w.get(`l${l}.mlp.w_out`)!, w.get(`l${l}.mlp.b_out`)!);
     const last = l + 1 === caches.length;

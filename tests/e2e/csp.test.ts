@@ -4,16 +4,15 @@
  * starts its WASM engine in the worker and trains a step without a CSP violation. Positive control:
  * an injected inline script is blocked and reported.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSP, CSP_HEADER } from '../../vite.config';
 import { launchChromium, type LaunchedBrowser } from '../../src/cli/browser/chromium';
 import { DIST } from '../browser/harness';
 import { serveStatic, type StaticServer } from '../../src/cli/browser/static-server';
+import { cspViolations, recordCspViolations } from './csp-violations';
 
 const TINY = 'dModel=16&layers=1&heads=2&mlp=32&rolloutBatch=8&behaviorSamples=8&pretrain=20&steps=5';
 
-const violations = (page: Page) => page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
 
 describe('Content-Security-Policy of the built lab', () => {
   let server: StaticServer;
@@ -21,11 +20,7 @@ describe('Content-Security-Policy of the built lab', () => {
   beforeAll(async () => {
     server = await serveStatic(DIST, 0, { 'Content-Security-Policy': CSP_HEADER });
     b = await launchChromium('nogpu');
-    await b.context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { __csp: string[] }).__csp = seen;
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
+    await recordCspViolations(b.context);
   }, 120_000);
   afterAll(async () => {
     await b?.close();
@@ -45,7 +40,7 @@ describe('Content-Security-Policy of the built lab', () => {
     await b.page.getByLabel('Steps per Step-N press').fill('1');
     await b.page.getByRole('button', { name: 'Step 1', exact: true }).click();
     await b.page.waitForFunction(() => Number(document.querySelector('[data-testid=step] b')?.textContent) >= 1, null, { timeout: 120_000 });
-    expect(await violations(b.page)).toEqual([]);
+    expect(await cspViolations(b.page)).toEqual([]);
     expect(b.errors.filter((e) => /Content Security Policy|CSP/i.test(e))).toEqual([]);
     expect(b.errors).toEqual([]);
   }, 300_000);
@@ -59,6 +54,6 @@ describe('Content-Security-Policy of the built lab', () => {
       return (window as unknown as { __inlineRan?: boolean }).__inlineRan === true;
     });
     expect(ran).toBe(false);
-    expect((await violations(b.page)).some((v) => v.startsWith('script-src'))).toBe(true);
+    expect((await cspViolations(b.page)).some((v) => v.startsWith('script-src'))).toBe(true);
   });
 });

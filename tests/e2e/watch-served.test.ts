@@ -19,6 +19,7 @@ import { launchChromium, type LaunchedBrowser } from '../../src/cli/browser/chro
 import { DIST } from '../browser/harness';
 import { importExample } from '../support/example-import';
 import { ARTIFACTS, TINY_MODEL } from './lab-page';
+import { cspViolations, recordCspViolations } from './csp-violations';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const EX = join(ROOT, 'public/examples');
@@ -45,11 +46,7 @@ describe('npm run watch --port: the served page', () => {
     while (!(url = /serving the live run at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr)?.[1] ?? '') && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
     if (!url) throw new Error(`watch did not serve: ${stderr}`);
     b = await launchChromium('nogpu');
-    await b.context.addInitScript(() => {
-      const seen: string[] = [];
-      (window as unknown as { __csp: string[] }).__csp = seen;
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
+    await recordCspViolations(b.context);
   }, 120_000);
   afterAll(async () => {
     await b?.close();
@@ -127,7 +124,7 @@ describe('npm run watch --port: the served page', () => {
     const want = await importExample('verl');
     expect(got.frames.map((f) => f.step)).toEqual(want.frames.map((f) => f.step));
     got.frames.forEach((f, i) => expect(f.scalars, `step ${f.step}`).toEqual(want.frames[i].scalars));
-    expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
     expect(b.httpErrors).toEqual([]);
   }, 300_000);
 });

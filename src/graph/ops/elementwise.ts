@@ -40,6 +40,8 @@ export const log = (x: Tensor) => unary('Log', x);
 export const sqrt = (x: Tensor) => unary('Sqrt', x);
 export const tanh = (x: Tensor) => unary('Tanh', x);
 export const abs = (x: Tensor) => unary('Abs', x);
+/** Round down to an integer (no gradient: used for inverse-CDF sampling). */
+export const floor = (x: Tensor) => unary('Floor', x);
 /** Identity in the forward pass, zero gradient in the backward pass. */
 export const stopGradient = (x: Tensor) => x.graph.node('Identity', [x], [{ dtype: x.dtype, shape: x.shape }], {}, { stop: true })[0];
 

@@ -34,6 +34,9 @@ defineGrad('MatMul', ({ inputs: [a, b] }, [dy]) => [
 export interface GemmOptions {
   transA?: boolean;
   transB?: boolean;
+  /** y = alpha · op(a)·op(b) + beta · c (default 1, 1); only unscaled Gemms have a backward here. */
+  alpha?: number;
+  beta?: number;
 }
 
 /**
@@ -47,13 +50,19 @@ export function gemm(a: Tensor, b: Tensor, c?: Tensor, o: GemmOptions = {}): Ten
   const [m, k] = o.transA ? [a.shape[1], a.shape[0]] : a.shape;
   const [k2, n] = o.transB ? [b.shape[1], b.shape[0]] : b.shape;
   if (k !== k2) throw new Error(`Gemm: inner dims differ [${a.shape}]·[${b.shape}]`);
-  const attrs = { transA: attr.int(o.transA ? 1 : 0), transB: attr.int(o.transB ? 1 : 0) };
+  const attrs = {
+    transA: attr.int(o.transA ? 1 : 0),
+    transB: attr.int(o.transB ? 1 : 0),
+    ...(o.alpha !== undefined && o.alpha !== 1 ? { alpha: attr.float(o.alpha) } : {}),
+    ...(o.beta !== undefined && o.beta !== 1 ? { beta: attr.float(o.beta) } : {}),
+  };
   return a.graph.node('Gemm', c ? [a, b, c] : [a, b], [{ dtype: a.dtype, shape: [m, n] }], attrs)[0];
 }
 
 const flag = (n: { attrs: Record<string, unknown> }, k: string) => (n.attrs[k] as { value: number }).value === 1;
 
 defineGrad('Gemm', (n, [dy]) => {
+  if (n.attrs.alpha || n.attrs.beta) throw new Error('no backward rule for a scaled Gemm (alpha, beta)');
   const [a, b, c] = n.inputs;
   const tA = flag(n, 'transA');
   const tB = flag(n, 'transB');

@@ -17,5 +17,5 @@ export function defineGrad(op: string, rule: GradRule): void {
 
 /** Ops whose outputs carry no gradient (comparisons, index arithmetic, sampling helpers). */
 export const NON_DIFFERENTIABLE = new Set([
-  'Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Not', 'Shape', 'CumSum',
+  'Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual', 'And', 'Or', 'Not', 'Shape', 'CumSum', 'Floor',
 ]);

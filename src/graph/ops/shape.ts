@@ -2,7 +2,7 @@
 import { attr, type Dim, type Shape, type Tensor } from '../builder';
 import { defineGrad } from './rules';
 import { cast, equal, mul } from './elementwise';
-import { matmul } from './matmul';
+import { gemm, matmul } from './matmul';
 import { reduceSum } from './reduce';
 
 const normAxis = (axis: number, rank: number) => (axis < 0 ? axis + rank : axis);
@@ -101,8 +101,37 @@ export function reduceSumTo(dy: Tensor, shape: Shape): Tensor {
     if (want === undefined || (want === 1 && dy.shape[i] !== 1)) axes.push(i);
   }
   if (axes.length === 0) return dy;
+  const rows = symbolicRows(dy, axes);
+  if (rows !== undefined) return reshape(sumRows(dy, rows), shape);
   const summed = reduceSum(dy, axes, true);
   return lead > 0 ? reshape(summed, shape) : summed;
+}
+
+/**
+ * The symbolic row count where `axes` are all of dy's axes but the last and all of them but one are
+ * 1 (a bias, LayerNorm scale / shift gradient of one policy: [1, R, n] or [R, n] → n), else undefined.
+ */
+function symbolicRows(dy: Tensor, axes: number[]): string | undefined {
+  const last = dy.rank - 1;
+  if (!dy.isFloat || axes.length !== last || axes.some((a, i) => a !== i) || typeof dy.shape[last] !== 'number') return undefined;
+  const lead = dy.shape.slice(0, last).filter((d) => d !== 1);
+  return lead.length === 1 && typeof lead[0] === 'string' ? lead[0] : undefined;
+}
+
+/**
+ * Σ over the rows of dy [.., R, n] as ONE Gemm with a ones row [1, R], made once per graph and row
+ * symbol (one Expand): onnxruntime's WebGPU reduce transposes a sum over a non-innermost axis first
+ * (two kernels per sum). On WASM the Gemm adds the rows in order, as ReduceSum does: the same sums
+ * bit for bit (rows 32–1,024, widths 16–256 checked), so the pretraining reproduces its checkpoints.
+ */
+function sumRows(dy: Tensor, rows: string): Tensor {
+  const n = dy.shape[dy.rank - 1] as number;
+  const g = dy.graph;
+  const ones = g.memo(`ones:${rows}:${dy.dtype}`, () => {
+    const count = g.node('Shape', [dy], [{ dtype: 'int64', shape: [1] }], { start: attr.int(dy.shape.indexOf(rows)), end: attr.int(dy.shape.indexOf(rows) + 1) })[0];
+    return g.node('Expand', [g.constant([1], dy.dtype, [1, 1]), count], [{ dtype: dy.dtype, shape: [1, rows] }])[0];
+  });
+  return gemm(ones, reshape(dy, [rows, n]));
 }
 
 // ---- backward rules ----

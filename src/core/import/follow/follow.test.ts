@@ -137,6 +137,25 @@ describe('what goes wrong on the way is said', () => {
     expect(cp.notices.filter((n) => /was purged/.test(n)).length).toBeGreaterThan(0);
   });
 
+  it('verl: killed after a step\'s frame but before its file stamp, a restart leaves the step as written and says nothing of it', async () => {
+    const d = new MemoryFolder();
+    const cp: Checkpoint = { lines: new Map(), files: {}, firsts: new Map(), notices: [] };
+    for (const w of writesOf('verl')) w(d);
+    d.clock += 1000;
+    await follower('verl', d, cp).finish();
+    const lines = new Map(cp.lines);
+    const path = Object.keys(cp.files).find((p) => /(^|\/)3\.jsonl$/.test(p))!;
+    delete cp.files[path]; // the sidecar never got this stamp
+    cp.notices.length = 0;
+    const again = follower('verl', d, cp);
+    await again.poll();
+    await again.finish();
+    expect(cp.lines).toEqual(lines);
+    expect([...cp.firsts.values()].every((n) => n === 1)).toBe(true);
+    // the step's frame is on disk: its file is not read again (which would report its samples as already written)
+    expect(cp.notices).toEqual([]);
+  });
+
   it('verl: a deleted step file, an unreadable file and a half-written file are said, the step read once whole', async () => {
     const d = new MemoryFolder();
     const cp: Checkpoint = { lines: new Map(), files: {}, firsts: new Map(), notices: [] };
