@@ -5,7 +5,7 @@ import { Graph, type Dim, type DType, type Tensor } from '../graph/builder';
 import { grad, gradFrom } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
-import { FORCED_UNIFORM, oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
+import { FORCED_UNIFORM, sampleOneHot, temperedStats, tokenStats } from './heads';
 import { adamw, adamwScalars } from './optimizer';
 import { ALL_PPO_TERMS, PPO_TOKEN_INPUTS, ppoHead, type PpoTerms, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
@@ -56,7 +56,7 @@ function shiftedLogits(params: Tensor, tokens: Tensor, layout: ParamLayout) {
   const { context: T, vocab } = layout.shape;
   const weights = sliceParams(params, layout);
   const logits = op.slice(forward(weights, tokens, layout), 2, 0, T - 1);
-  const next = op.slice(oneHot(tokens, vocab, params.dtype), 2, 1, T);
+  const next = op.slice(op.oneHot(tokens, vocab, params.dtype), 2, 1, T);
   return { logits, next };
 }
 
@@ -161,7 +161,7 @@ function positionPlan(prompt: Tensor, promptLength: Tensor, newTokens: Tensor, u
   // position 0 is the prompt's first token always (index −1 is below every length)
   const inPrompt = op.less(g.constant([-1, ...Array.from({ length: T - 1 }, (_, i) => i + 1)], 'int32', [T]), length); // [P, B, T]
   const e0 = g.constant(Array.from({ length: vocab }, (_, v) => (v === 0 ? 1 : 0)), dtype, [vocab]);
-  const base = op.where(op.unsqueeze(inPrompt, 3), oneHot(prompt, vocab, dtype), e0); // [P, B, T, V]
+  const base = op.where(op.unsqueeze(inPrompt, 3), op.oneHot(prompt, vocab, dtype), e0); // [P, B, T, V]
   const rows = (x: Tensor, n: number) => op.split(x, 2, new Array<number>(n).fill(1));
   return {
     sampled,

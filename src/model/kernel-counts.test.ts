@@ -43,6 +43,9 @@ describe('kernels per graph', () => {
       // the ReduceSums left keep no last axis of width d or more but the positions' sum over the batch ([1, B, T, d] → [1, 1, T, d])
       const kept = g.nodes.filter((n) => n.op === 'ReduceSum').map((n) => n.outputs[0].shape.at(-1));
       expect(kept.filter((d) => typeof d === 'number' && d >= 16)).toEqual([16]);
+      // one one-hot of the tokens: the predicted tokens' and the embedding gradient's (a Gemm with transA, no Transpose)
+      expect(kernels(g, 'Equal')).toBe(1);
+      expect(g.nodes.filter((n) => n.op === 'Transpose' && n.inputs[0].shape.at(-1) === 16 && n.inputs[0].shape.length === 2).length).toBe(0);
     }
   });
 
