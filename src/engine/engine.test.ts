@@ -111,12 +111,36 @@ describe('OrtEngine (WASM)', () => {
         expect(a.logp[r * W + t]).toBeCloseTo(scored.logp[r * W + t], 5);
         expect(a.entropy[r * W + t]).toBeCloseTo(scored.entropy[r * W + t], 5);
       }
-      // prompts are kept, PAD after the window
+      // prompts are kept, PAD after the window; log-probs and entropies are 0 outside it
       for (let t = 0; t < promptLength[r]; t++) expect(a.tokens[r * T + t]).toBe(prompt[r * T + t]);
       for (let t = promptLength[r] + newTokens; t < T; t++) expect(a.tokens[r * T + t]).toBe(0);
+      for (let t = 0; t < W; t++) {
+        if (t >= promptLength[r] - 1 && t < promptLength[r] - 1 + newTokens) continue;
+        expect([a.logp[r * W + t], a.entropy[r * W + t], full.logp[r * W + t]]).toEqual([0, 0, 0]);
+      }
     }
     const other = await engine.sample({ ...req, uniforms: new Rng(6).uniforms(B * newTokens) });
     expect(Array.from(other.tokens)).not.toEqual(Array.from(a.tokens));
+  });
+
+  it('KV-cache sampling agrees with full-prefix sampling and score() where the LayerNorm gains and shifts are not 1 and 0', async () => {
+    // at init every gain is 1 and every shift 0, so a decode path that read one norm's weights for
+    // another (e.g. ln2.g for ln1.g in the decode tables) would pass the test above
+    const layout = paramLayout(SHAPE);
+    const w = Float32Array.from(w0);
+    const rng = new Rng(17);
+    for (const p of layout.params) if (/ln/.test(p.name)) for (let i = 0; i < p.size; i++) w[p.offset + i] = (p.init === 'ones' ? 0.4 : -0.3) + rng.next();
+    await engine.setWeights(w);
+    const B = 6;
+    const prompt = Int32Array.from({ length: B * T }, (_, i) => 1 + (i % 7));
+    const promptLength = Int32Array.from({ length: B }, (_, b) => 1 + (b % 3));
+    const req = { batch: B, prompt, promptLength, newTokens: 4, temperature: 0.7, uniforms: new Rng(8).uniforms(B * 4) };
+    const [kv, full] = [await engine.sample(req), await engine.sampleRecompute(req)];
+    expect(Array.from(kv.tokens)).toEqual(Array.from(full.tokens));
+    const scored = await engine.score({ batch: B, tokens: kv.tokens, temperature: 0.7 });
+    for (let r = 0; r < B; r++) {
+      for (let t = promptLength[r] - 1; t < promptLength[r] + 3; t++) expect(kv.logp[r * W + t]).toBeCloseTo(scored.logp[r * W + t], 5);
+    }
   });
 
   it('snapshots keep old weights alive while the trainer moves on', async () => {

@@ -17,6 +17,7 @@ import {
 import { paramLayout, type ParamLayout } from '../model/layout';
 import { ppoMetrics, ppoTokenInputs } from '../model/ppo-coefs';
 import { ALL_PPO_TERMS, PPO_TOKEN_INPUTS, ppoTermsFor } from '../model/ppo-head';
+import { drawnOnly, generateFeeds } from './generate-feeds';
 import { readGenerate, readScore, readTrain } from './outputs';
 import { RunCostMeter, type Phase } from './run-costs';
 import {
@@ -138,7 +139,7 @@ export class OrtPopulation implements PopulationEngine {
     return this.generate(this.recompute, reqs);
   }
 
-  /** Runs of a generate graph; uniforms are laid out per position (0.5 where nothing is drawn). */
+  /** Runs of a generate graph (its per-row inputs: generate-feeds.ts). */
   private async generate(session: Ort.InferenceSession, reqs: readonly (SampleRequest | null)[]): Promise<(SampleResult | null)[]> {
     const P = this.size;
     const B = this.rows(reqs);
@@ -146,36 +147,16 @@ export class OrtPopulation implements PopulationEngine {
     const W = T - 1;
     const out = new Array<SampleResult | null>(P).fill(null);
     for (const group of this.weightGroups(reqs)) {
-      const prompt = new Int32Array(P * B * T);
-      const promptLength = new Int32Array(P * B).fill(1);
-      const newTokens = new Int32Array(P);
-      const uniforms = new Float32Array(P * B * W).fill(0.5);
-      const temperature = new Float32Array(P).fill(1);
-      for (const p of group.members) {
-        const r = reqs[p]!;
-        const n = r.newTokens;
-        if (r.uniforms.length !== B * n) throw new Error(`sample: need ${B * n} uniforms, got ${r.uniforms.length}`);
-        prompt.set(r.prompt, p * B * T);
-        promptLength.set(r.promptLength, p * B);
-        newTokens[p] = n;
-        temperature[p] = r.temperature;
-        for (let b = 0; b < B; b++) {
-          const len = r.promptLength[b];
-          if (len < 1 || len + n > T) throw new Error(`sample: prompt length ${len} + ${n} new tokens must fit context ${T}`);
-          for (let j = 0; j < n; j++) uniforms[(p * B + b) * W + len - 1 + j] = r.uniforms[b * n + j];
-        }
-      }
+      const { prompt, uniforms, temperature } = generateFeeds(reqs, group.members, B, T);
       const res = await this.run('generate', session, {
         params: group.buf.tensor,
         prompt: this.i32(prompt, [P, B, T]),
-        promptLength: this.i32(promptLength, [P, B]),
-        newTokens: this.i32(newTokens, [P]),
         uniforms: this.f32(uniforms, [P, B, W]),
         temperature: this.f32(temperature, [P]),
       });
       const { tokens, logp, entropy } = await readGenerate(res, this.outputs, T);
       for (const p of group.members) {
-        out[p] = { tokens: row(tokens, p, B * T), logp: row(logp, p, B * W), entropy: row(entropy, p, B * W) };
+        out[p] = { tokens: row(tokens, p, B * T), logp: drawnOnly(logp, reqs[p]!, p, B, W), entropy: drawnOnly(entropy, reqs[p]!, p, B, W) };
       }
     }
     return out;

@@ -5,7 +5,7 @@ import { Graph, type Dim, type DType, type Tensor } from '../graph/builder';
 import { grad, gradFrom } from '../graph/grad';
 import * as op from '../graph/ops';
 import { decayMask, type ParamLayout } from './layout';
-import { FORCED_UNIFORM, oneHot, sampleOneHot, temperedStats, tokenStats } from './heads';
+import { sampleOneHot, temperedStats, tokenStats } from './heads';
 import { adamw, adamwScalars } from './optimizer';
 import { ALL_PPO_TERMS, PPO_TOKEN_INPUTS, ppoHead, type PpoTerms, type PpoTokenInput } from './ppo-head';
 import { decodeStep, decodeWeights, forward, positionTables, sliceParams, type KvCache } from './transformer';
@@ -56,7 +56,7 @@ function shiftedLogits(params: Tensor, tokens: Tensor, layout: ParamLayout) {
   const { context: T, vocab } = layout.shape;
   const weights = sliceParams(params, layout);
   const logits = op.slice(forward(weights, tokens, layout), 2, 0, T - 1);
-  const next = op.slice(oneHot(tokens, vocab, params.dtype), 2, 1, T);
+  const next = op.slice(op.oneHot(tokens, vocab, params.dtype), 2, 1, T);
   return { logits, next };
 }
 
@@ -81,16 +81,18 @@ export function buildScoreGraph(layout: ParamLayout, P = 1, dtype: DType = 'floa
 /**
  * Autoregressive generation of a whole batch in ONE run: the T − 1 positions are unrolled in the
  * graph, each sampling its token by inverse CDF from the caller's uniforms [P, B, T − 1], so nothing
- * is read back until the end. Rows keep their prompt (forced while position < promptLength), then
- * sample `newTokens` (per member) tokens, then PAD. With `kvCache` every position costs one token's
- * forward work (keys/values of the past are kept); without it every position recomputes the whole
- * prefix (the O(L²) baseline the benchmark compares against). Outputs tokens [P, B, T] and, for
- * generated positions only, log-probs and entropies [P, B, T − 1] (0 elsewhere) in the engine layout.
+ * is read back until the end. The caller lays the rows out (src/engine/generate-feeds.ts): the
+ * prompt [P, B, T] with PAD (0) after it, and per position the uniform of the next token, or
+ * FORCED_UNIFORM where that token is forced (it is the prompt's, or PAD after the drawn ones). With
+ * `kvCache` every position costs one token's forward work (keys/values of the past are kept);
+ * without it every position recomputes the whole prefix (the O(L²) baseline the benchmark compares
+ * against). Outputs tokens [P, B, T] and the log-probs and entropies [P, B, T − 1] of every
+ * position (the caller keeps the drawn ones) in the engine layout.
  *
  * Kernels per position are what the GPU pays for (each is a dispatch), so everything that does not
- * depend on the previous token is done once for all positions, before or after the loop: which
- * positions are forced (prompt, PAD) or sampled, their uniforms and one-hots, the embedding tables,
- * and the log-probs and entropies (from the stacked tempered logits). A position carries its token
+ * depend on the previous token is done once for all positions, before or after the loop: the
+ * uniforms and one-hots per position, the embedding tables, and the log-probs and entropies (from
+ * the stacked tempered logits). A position carries its token
  * as a one-hot row: sampleOneHot makes it, a MatMul with the position's table embeds it and projects it to the first layer's q, k, v.
  */
 export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, dtype: DType = 'float32', outputs: OutputLayout = 'fused'): Graph {
@@ -99,12 +101,10 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
   const g = new Graph(kvCache ? 'generate_kv' : 'generate_recompute');
   const params = g.input('params', dtype, [P, layout.total]);
   const prompt = g.input('prompt', 'int32', [P, 'B', T]);
-  const promptLength = g.input('promptLength', 'int32', [P, 'B']);
-  const newTokens = g.input('newTokens', 'int32', [P]);
   const uniforms = g.input('uniforms', dtype, [P, 'B', W]);
   const temperature = perMember(g.input('temperature', dtype, [P]), 3);
   const w = sliceParams(params, layout);
-  const plan = positionPlan(prompt, promptLength, newTokens, uniforms, V);
+  const plan = positionPlan(prompt, uniforms, V);
   const decoding = kvCache ? decodeWeights(w, layout, temperature) : w;
   const tables = kvCache ? positionTables(decoding, W, layout) : [];
 
@@ -126,9 +126,7 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
   }
   const oneHots = stackPositions(chosen); // [P, B, T, V]
   const tokens = op.reshape(op.matmul(oneHots, g.constant(Array.from({ length: V }, (_, v) => v), dtype, [V, 1])), [P, 'B', T]);
-  const stats = temperedStats(stackPositions(tempered), op.slice(oneHots, 2, 1, T));
-  const logp = op.where(plan.sampled, stats.logp, 0);
-  const entropy = op.where(plan.sampled, stats.entropy, 0);
+  const { logp, entropy } = temperedStats(stackPositions(tempered), op.slice(oneHots, 2, 1, T));
   if (outputs === 'fused') {
     g.output('out', op.concat([tokens, logp, entropy], 2));
   } else {
@@ -143,30 +141,16 @@ export function buildGenerateGraph(layout: ParamLayout, kvCache = true, P = 1, d
 const stackPositions = (rows: Tensor[]) => op.concat(rows.map((r) => op.unsqueeze(r, 2)), 2);
 
 /**
- * What generation decides per position before any token is drawn, for all positions at once:
- * `sampled` [P, B, W] (positions promptLength … end − 1 of 1 … T − 1), per position t the uniforms
- * [P, B, 1] of its next token (FORCED_UNIFORM where that token is forced: no cdf is below it) and per position
- * 0 … T − 1 the one-hot base [P, B, V] (the prompt's token while in the prompt, else token 0: the
- * base of a sampled row, and PAD after the end).
+ * Per position t of 0 … T − 2 the uniforms [P, B, 1] of its next token (FORCED_UNIFORM where that
+ * token is forced: no cdf is below it) and per position 0 … T − 1 the one-hot base [P, B, V] of the
+ * prompt's token (PAD, token 0, after the prompt: the base of a drawn token too).
  */
-function positionPlan(prompt: Tensor, promptLength: Tensor, newTokens: Tensor, uniforms: Tensor, vocab: number) {
+function positionPlan(prompt: Tensor, uniforms: Tensor, vocab: number) {
   const [P, , T] = prompt.shape as [number, unknown, number];
-  const dtype = uniforms.dtype;
-  const g = prompt.graph;
-  const length = op.unsqueeze(promptLength, 2); // [P, B, 1]
-  const end = op.add(length, op.reshape(newTokens, [P, 1, 1]));
-  const next = g.constant(Array.from({ length: T - 1 }, (_, i) => i + 1), 'int32', [T - 1]);
-  const sampled = op.and(op.less(length, op.add(next, 1)), op.less(next, end)); // [P, B, W]
-  const draws = op.where(sampled, uniforms, FORCED_UNIFORM);
-  // position 0 is the prompt's first token always (index −1 is below every length)
-  const inPrompt = op.less(g.constant([-1, ...Array.from({ length: T - 1 }, (_, i) => i + 1)], 'int32', [T]), length); // [P, B, T]
-  const e0 = g.constant(Array.from({ length: vocab }, (_, v) => (v === 0 ? 1 : 0)), dtype, [vocab]);
-  const base = op.where(op.unsqueeze(inPrompt, 3), oneHot(prompt, vocab, dtype), e0); // [P, B, T, V]
   const rows = (x: Tensor, n: number) => op.split(x, 2, new Array<number>(n).fill(1));
   return {
-    sampled,
-    uniforms: rows(draws, T - 1),
-    base: rows(base, T).map((r) => op.reshape(r, [P, 'B', vocab])),
+    uniforms: rows(uniforms, T - 1),
+    base: rows(op.oneHot(prompt, vocab, uniforms.dtype), T).map((r) => op.reshape(r, [P, 'B', vocab])),
   };
 }
 

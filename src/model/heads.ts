@@ -12,12 +12,6 @@ function tempered(z: Tensor) {
   return { logpAll, probs, entropy };
 }
 
-/** Equal-based one-hot of int32 ids over the last axis (OneHot falls back to CPU on WebGPU). */
-export function oneHot(ids: Tensor, vocab: number, dtype: Tensor['dtype']): Tensor {
-  const range = ids.graph.constant(Array.from({ length: vocab }, (_, i) => i), 'int32', [vocab]);
-  return op.cast(op.equal(op.unsqueeze(ids, -1), range), dtype);
-}
-
 /** Per-position log π(next | prefix) and entropy of tempered logits z [.., V], next as a one-hot [.., V] → [..] each. */
 export function temperedStats(z: Tensor, nextOneHot: Tensor) {
   const { logpAll, entropy } = tempered(z);

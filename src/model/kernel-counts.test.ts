@@ -21,6 +21,8 @@ describe('kernels per graph', () => {
     expect(kernels(g, 'Floor')).toBe(6);
     // 6 draws and 5 attentions: the first position attends to itself alone (its value, no softmax)
     expect(kernels(g, 'Softmax')).toBe(6 + 5);
+    // which positions are drawn is laid out on the CPU (src/engine/generate-feeds.ts): no per-row masks
+    for (const mask of ['Less', 'And', 'Where']) expect(kernels(g, mask)).toBe(0);
     // the decode tables' one LN; every other norm is a SkipLayerNormalization per position
     expect(kernels(buildGenerateGraph(paramLayout(shape(6))), 'LayerNormalization')).toBe(1);
     // a second layer normalizes and projects per position again (its LN is in the residual norm)
@@ -43,6 +45,9 @@ describe('kernels per graph', () => {
       // the ReduceSums left keep no last axis of width d or more but the positions' sum over the batch ([1, B, T, d] → [1, 1, T, d])
       const kept = g.nodes.filter((n) => n.op === 'ReduceSum').map((n) => n.outputs[0].shape.at(-1));
       expect(kept.filter((d) => typeof d === 'number' && d >= 16)).toEqual([16]);
+      // one one-hot of the tokens: the predicted tokens' and the embedding gradient's (a Gemm with transA, no Transpose)
+      expect(kernels(g, 'Equal')).toBe(1);
+      expect(g.nodes.filter((n) => n.op === 'Transpose' && n.inputs[0].shape.at(-1) === 16 && n.inputs[0].shape.length === 2).length).toBe(0);
     }
   });
 

@@ -87,6 +87,18 @@ export function unsqueeze(x: Tensor, axis: number): Tensor {
   return x.graph.node('Unsqueeze', [x, x.graph.int64s([ax])], [{ dtype: x.dtype, shape }])[0];
 }
 
+/**
+ * Equal-based one-hot of int32 ids over a new last axis (OneHot falls back to CPU on WebGPU), made
+ * once per graph for the same ids, depth and dtype: the embedding's backward reuses the predicted
+ * tokens' one-hot (two kernels fewer per train step).
+ */
+export function oneHot(ids: Tensor, depth: number, dtype: Tensor['dtype']): Tensor {
+  return ids.graph.memo(`onehot:${ids.name}:${depth}:${dtype}`, () => {
+    const range = ids.graph.constant(Array.from({ length: depth }, (_, i) => i), ids.dtype, [depth]);
+    return cast(equal(unsqueeze(ids, -1), range), dtype);
+  });
+}
+
 /** Broadcast x up to the runtime shape of `like`. */
 export function expandAs(x: Tensor, like: Tensor): Tensor {
   return x.graph.node('Expand', [x, shapeOf(like)], [{ dtype: x.dtype, shape: like.shape }])[0];
@@ -181,15 +193,12 @@ defineGrad('Gather', ({ inputs: [table, indices], meta }, [dy]) => [
       const { groups: G, local } = meta as { groups: number; local: Tensor };
       const [rows, width] = table.shape as number[];
       const V = rows / G;
-      const ids = table.graph.constant(Array.from({ length: V }, (_, i) => i), local.dtype, [V]);
-      const onehot = reshape(cast(equal(unsqueeze(local, -1), ids), table.dtype), [G, 'N', V]);
+      const onehot = reshape(oneHot(local, V, table.dtype), [G, 'N', V]);
       return reshape(matmul(transpose(onehot, [0, 2, 1]), reshape(dy, [G, 'N', width])), [rows, width]);
     }
-    // d table = onehot(indices)ᵀ · dy, with an Equal-based one-hot (OneHot falls back to CPU on WebGPU).
+    // d table = onehot(indices)ᵀ · dy: one Gemm with transA (no Transpose kernel)
     const [vocab, width] = table.shape as number[];
-    const ids = table.graph.constant(Array.from({ length: vocab }, (_, i) => i), indices.dtype, [vocab]);
-    const onehot = cast(equal(unsqueeze(indices, -1), ids), table.dtype);
-    return matmul(transpose(reshape(onehot, ['N', vocab]), [1, 0]), reshape(dy, ['N', width]));
+    return gemm(reshape(oneHot(indices, vocab, table.dtype), ['N', vocab]), reshape(dy, ['N', width]), undefined, { transA: true });
   },
   null,
 ]);
