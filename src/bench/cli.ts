@@ -17,6 +17,8 @@
 // --only jobs: `npm run experiment -- --all` with --jobs 1 against --jobs N interleaved (jobs.ts;
 // --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 4, --jobs-steps default 60: lesson l's own steps,
 // --estimate-cores default 8).
+// --only page-workers: the experiments page's memory with --page-workers C1,C2,… cores (default
+// 1,2,4,8: navigator.hardwareConcurrency, one worker per core; page-workers.ts; needs the e2e build).
 import { UsageError, parseCommandLine, usageOf, wholeNumber } from '../cli/args';
 import { EXIT_ERROR, EXIT_USAGE } from '../cli/exit-codes';
 
@@ -26,7 +28,7 @@ const parsed = parseCommandLine(
     browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
     reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
     threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
-    only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' },
+    only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' }, 'page-workers': { type: 'string' },
   },
   usageOf(import.meta.url, 13).replace(/^\/\/ ?/gm, ''),
   process.argv.slice(2),
@@ -57,7 +59,13 @@ async function webgpuInNode(): Promise<void> {
 }
 
 async function main() {
-  if (v.only !== undefined && v.only !== 'jobs') throw new UsageError(`--only must be jobs, got ${JSON.stringify(v.only)}`);
+  if (v.only !== undefined && v.only !== 'jobs' && v.only !== 'page-workers') throw new UsageError(`--only must be jobs or page-workers, got ${JSON.stringify(v.only)}`);
+  if (v.only === 'page-workers') {
+    const { runPageWorkersBench } = await import('./page-workers');
+    const counts = (v['page-workers'] ?? '1,2,4,8').split(',').map((c) => wholeNumber('--page-workers', c, 1)!);
+    console.log(JSON.stringify({ page_workers: await runPageWorkersBench(counts) }, null, 2));
+    return;
+  }
   if (v.only === 'jobs') {
     const { runJobsBench } = await import('./jobs');
     const n = (name: 'jobs' | 'jobs-pairs' | 'jobs-seeds' | 'jobs-steps' | 'estimate-cores', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;

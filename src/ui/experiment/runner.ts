@@ -19,9 +19,10 @@ export interface CellRunnerOptions {
 }
 
 /**
- * A worker holds one engine (or population) of its own: about 350–400 MB for the default model on
- * WASM (peak RSS of a `--jobs` worker, docs/performance.md). Eight of them (~3 GB) is as far as the
- * page goes on a many-core machine; the spare cores become their WASM threads.
+ * A worker holds one engine (or population) of its own. Lesson l (32 cells, WASM) peaked at
+ * 0.7–0.9 GB of renderer memory on 1 or 2 workers and 1.5–2.7 GB on 4 or 8
+ * (`npm run bench -- --only page-workers`, docs/performance.md). Eight is as far as the page goes on
+ * a many-core machine; the spare cores become their WASM threads.
  */
 export const MAX_PAGE_WORKERS = 8;
 
