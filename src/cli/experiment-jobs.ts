@@ -1,8 +1,9 @@
 // `npm run experiment -- --all --jobs N`: the experiment's groups of cells trained on N worker
 // threads of this process (experiment-worker.ts, started by ts-worker.ts), each taking the next group
 // as soon as it is free (src/core/experiment/jobs.ts: the scheduling and the cell order of the
-// results); one job trains in this process. Threads rather than processes: they share V8's compiled
-// onnxruntime WebAssembly and its tier-up, which each worker process paid again. A worker holds one
+// results); one job trains in this process. Threads rather than processes: a worker skips a
+// process's start (Node, the tsx loader, a V8 of its own): less CPU and memory per worker
+// (docs/performance.md); V8's tier-up of onnxruntime's WASM is still paid per worker. A worker holds one
 // engine, reused from cell to cell (engine-reuse.ts), and a population while it trains one; it runs
 // the cores' share of WASM threads (one thread once there are as many workers as cores, so that N
 // workers do not start N × ORT's default) and sends back its cells' runs (structured clone: NaN and

@@ -1,8 +1,6 @@
 // A worker thread that runs one of this repository's TypeScript modules. A forked process inherits
 // the tsx loader the CLI runs under (its execArgv), a worker thread on Node 20 does not: the thread
-// registers tsx's ESM hooks itself (tsx/esm/api) before it imports the module. Threads of one
-// process share V8's compiled WebAssembly (onnxruntime's module is compiled and tiered up once, not
-// once per worker: docs/performance.md, "Every core for experiments").
+// registers tsx's ESM hooks itself (tsx/esm/api) before it imports the module.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
