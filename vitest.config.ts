@@ -130,6 +130,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          // V8 compiles ORT's 28 MB WebAssembly module with TurboFan in the background of every fresh
+          // page: 33 of lab.test.ts's 70 CPU seconds, for tiny models that train in seconds.
+          // Liftoff only computes the same IEEE results (the page-vs-Node bit-for-bit tests still
+          // run) without that compile (docs/testing.md). An outer setting wins.
+          env: { INVLAB_CHROMIUM_ARGS: process.env.INVLAB_CHROMIUM_ARGS ?? '--js-flags=--liftoff-only' },
           globalSetup: ['tests/global-setup.ts'],
         },
       },

@@ -58,6 +58,15 @@ export interface LaunchOptions {
   args?: string[];
 }
 
+/**
+ * Flags from `INVLAB_CHROMIUM_ARGS` (space-separated). The e2e tests set it in vitest.config.ts
+ * (`--js-flags=--liftoff-only`, see docs/testing.md); benchmarks leave it unset and measure the
+ * browser as users run it.
+ */
+function extraArgs(): string[] {
+  return (process.env.INVLAB_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
+}
+
 /** Launch a persistent context with a fresh user-data-dir (removed on close). */
 export async function launchChromium(
   profile: BrowserProfile,
@@ -65,7 +74,7 @@ export async function launchChromium(
 ): Promise<LaunchedBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), `invlab-chromium-${profile}-`));
   const flags = { webgpu: WEBGPU_FLAGS, nogpu: NO_WEBGPU_FLAGS, gpu: REAL_GPU_FLAGS }[profile];
-  const args = [...flags, ...(opts.args ?? [])];
+  const args = [...flags, ...extraArgs(), ...(opts.args ?? [])];
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
