@@ -27,6 +27,12 @@ async function waitStep(page: Page, atLeast: number, timeout = 300_000): Promise
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=exp-step] b')?.textContent) >= n, atLeast, { timeout });
   return step(page);
 }
+/**
+ * Steps of the experiments these tests reload, pause and step: a cap they never reach. At 40 a tiny
+ * model's run could finish while the test waited for its weights to be stored (a step takes ~0.2 s
+ * quiet), and then there was no Pause to press and Step stayed disabled (CI of 2026-12-04).
+ */
+const UNREACHED = 2000;
 const storedCount = (page: Page) => page.locator('[data-testid=stored-run]').count();
 
 /** Has every cell of the open experiment stored weights? */
@@ -77,7 +83,7 @@ describe('experiments page', () => {
   it('a reload in the middle of a run restores it and training continues from the stored weights', async () => {
     const page = h!.page;
     try {
-      await create(page, { name: 'reload-weights', seeds: '1', steps: 40, keepWeights: true });
+      await create(page, { name: 'reload-weights', seeds: '1', steps: UNREACHED, keepWeights: true });
       await waitStep(page, 6);
       await weightsStored(page);
       await page.screenshot({ path: `${ARTIFACTS}experiments-training.png` });
@@ -134,7 +140,7 @@ describe('experiments page', () => {
   it('without kept weights a reload restarts the cells from step 0 and says so', async () => {
     const page = h!.page;
     try {
-      await create(page, { name: 'reload-restart', seeds: '1', steps: 40, keepWeights: false });
+      await create(page, { name: 'reload-restart', seeds: '1', steps: UNREACHED, keepWeights: false });
       await waitStep(page, 3);
       await page.reload();
       const message = page.getByTestId('exp-message');
