@@ -45,51 +45,58 @@ if (!process.env.INVLAB_SPEED_FACTOR) {
 }
 const factor = Math.max(1, Number(process.env.INVLAB_SPEED_FACTOR) || 1);
 
-// Files at once. vitest's default is cores − 1, which is one on this 2-core machine: the whole suite
-// ran file after file while a browser test waited on its page. Two at a time keeps both cores busy
-// (measured in docs/testing.md). INVLAB_TEST_WORKERS overrides it.
-const workers = Number(process.env.INVLAB_TEST_WORKERS) || Math.max(2, availableParallelism() - 1);
+// Files at once: one more than the machine has cores. vitest's default is cores − 1, which is one on
+// this 2-core machine; two left a core idle 9 % of a quiet clean-clone run, while a file waited on a
+// child process (`npm run watch` followed files that tests write with pauses), a worker's watchdog or a
+// page. Three keep both cores busy (idle 1.2 %): vitest 446 s → 424 s on the same clone
+// (docs/testing.md). INVLAB_TEST_WORKERS overrides it.
+const workers = Number(process.env.INVLAB_TEST_WORKERS) || availableParallelism() + 1;
 
 /**
  * Slowest first, so that the last file to start is a short one, and the two projects interleaved, so
  * that a browser test (Chromium, several threads) mostly runs beside a Node test (one WASM thread)
  * rather than beside another browser. A fresh clone has no timing cache, and vitest's own order there
  * (project by project, largest file first) started the e2e files that train for minutes last. These
- * are the slowest files of the last measured run, slowest first (clean-clone CI of 2026-12-03, the
- * shipped experiments and fidelity check 4 placed by their cut times; docs/testing.md).
+ * are the files of the last measured run that took 6 s or more, slowest first (quiet clean-clone run
+ * of 2026-12-05; docs/testing.md).
  */
 const SLOW_FIRST = [
-  'tests/e2e/fit-task.test.ts',
-  'tests/e2e/resume.test.ts',
-  'tests/e2e/reproducible.test.ts',
-  'tests/e2e/experiments.test.ts',
-  'tests/e2e/hostile-specs.test.ts',
-  'tests/e2e/lab.test.ts',
-  'tests/e2e/recovery.test.ts',
-  'tests/e2e/shipped-experiments-1.test.ts',
-  'tests/e2e/class-views.test.ts',
-  'tests/e2e/classroom.test.ts',
-  'tests/e2e/gate-editor.test.ts',
-  'tests/e2e/task-editor.test.ts',
-  'tests/e2e/shipped-experiments-3.test.ts',
-  'tests/e2e/interruptions.test.ts',
-  'tests/e2e/double-reload.test.ts',
-  'tests/e2e/storage.test.ts',
-  'tests/e2e/shipped-experiments-2.test.ts',
-  'tests/e2e/task-structure.test.ts',
-  'tests/e2e/engine.test.ts',
-  'src/engine/fidelity-clip-higher.test.ts',
   'src/cli/watch-formats.test.ts',
-  'src/cli/pretrain.test.ts',
+  'tests/e2e/shipped-experiments-1.test.ts',
+  'tests/e2e/shipped-experiments-3.test.ts',
+  'tests/e2e/lab.test.ts',
+  'tests/e2e/shipped-experiments-2.test.ts',
+  'tests/e2e/fit-task.test.ts',
+  'tests/e2e/reproducible.test.ts',
   'src/cli/watch.test.ts',
-  'tests/unit/fidelity-tabular.test.ts',
-  'src/engine/fidelity.test.ts',
-  'src/cli/experiment.test.ts',
-  'src/cli/hostile-inputs.test.ts',
+  'tests/e2e/recovery.test.ts',
+  'src/engine/fidelity-clip-higher.test.ts',
   'src/engine/fidelity-training.test.ts',
-  'src/core/tasks/fit.test.ts',
+  'tests/e2e/engine.test.ts',
+  'tests/e2e/storage.test.ts',
+  'tests/e2e/experiments.test.ts',
+  'tests/e2e/resume.test.ts',
+  'src/engine/fidelity.test.ts',
+  'tests/e2e/follow-folder.test.ts',
+  'tests/e2e/classroom.test.ts',
+  'tests/e2e/pause.test.ts',
+  'src/cli/pretrain.test.ts',
+  'tests/e2e/task-editor.test.ts',
+  'tests/e2e/class-views.test.ts',
+  'tests/e2e/backend-choice.test.ts',
+  'tests/e2e/gate-editor.test.ts',
+  'tests/e2e/interruptions.test.ts',
+  'src/cli/lab.test.ts',
+  'tests/e2e/hostile-specs.test.ts',
+  'tests/e2e/import.test.ts',
+  'tests/e2e/double-reload.test.ts',
+  'tests/e2e/task-structure.test.ts',
   'src/cli/import.test.ts',
-  'src/cli/experiment-jobs.test.ts',
+  'src/cli/experiment.test.ts',
+  'tests/e2e/probe.test.ts',
+  'src/cli/hostile-inputs.test.ts',
+  'tests/unit/experiment-workflow.test.ts',
+  'tests/e2e/dev-server.test.ts',
 ];
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
