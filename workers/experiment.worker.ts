@@ -50,5 +50,6 @@ const api: ExperimentApi = {
   },
 };
 
-// ORT's WASM pthreads start as module workers of this chunk: only the real worker exposes the API.
+// ORT's WASM pthreads are module workers named 'em-pthread' (of ORT's own chunk, loaded by
+// src/engine/ort-builds.ts): should one ever run this chunk, only the real worker exposes the API.
 if (!self.name.startsWith('em-pthread')) Comlink.expose(api);

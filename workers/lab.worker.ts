@@ -56,6 +56,6 @@ self.addEventListener('unhandledrejection', (e) => {
   });
 });
 
-// ORT's bundled build starts its WASM pthreads as module workers of *this* chunk
-// (new Worker(import.meta.url, { name: 'em-pthread' })): only the real worker exposes the API.
+// ORT's WASM pthreads are module workers named 'em-pthread' (of ORT's own chunk, loaded by
+// src/engine/ort-builds.ts): should one ever run this chunk, only the real worker exposes the API.
 if (!self.name.startsWith('em-pthread')) Comlink.expose(api);

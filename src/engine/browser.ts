@@ -1,19 +1,26 @@
-// Browser entry (inside a Web Worker): the native WebGPU build of onnxruntime-web, which also
-// carries the WASM EP. The backend is the user's choice, or ("auto") the faster of the two as
-// measured on this machine; any WebGPU failure falls back to WASM with the reason kept.
-import * as ort from 'onnxruntime-web/webgpu';
+// Browser entry (inside a Web Worker). The backend is the user's choice, or ("auto") the faster of
+// the two as measured on this machine; any WebGPU failure falls back to WASM with the reason kept.
 import type { PolicyShape } from '../core/engine';
 import type { BackendPreference } from '../core/run/types';
 import {
   adapterName, choiceNote, decideBackend, isSoftwareAdapter, webgpuProbeLimitMs, type AdapterSummary, type GpuAdapterInfo, type WebgpuProbe,
 } from './backend-choice';
 import { probeStepsPerSecond, type ProbeReply, type ProbeWorkload } from './backend-probe';
-import { OrtEngine, OrtPopulation, type Backend } from './ort-engine';
+import { OrtEngine, OrtPopulation, type Backend, type OrtModule } from './ort-engine';
 import { initialWeights } from './ort-session';
+import { ortFor } from './ort-builds';
 import { keepChoice, readChoice } from './probe-cache';
 
-// Re-exported for the browser test workers (probe, engine check): onnxruntime-web is imported only here.
-export { ort };
+// onnxruntime-web's builds, one per backend (ort-builds.ts); the browser test workers take them from here too.
+export { ortFor };
+export type { Ort, OrtModule } from './ort-session';
+
+/** `backend`'s build with `threads` WASM threads (read when the build starts its first session). */
+async function ortWithThreads(backend: Backend, threads: number): Promise<OrtModule> {
+  const ort = await ortFor(backend);
+  ort.env.wasm.numThreads = threads;
+  return ort;
+}
 
 export interface BrowserEngineOptions {
   prefer: BackendPreference;
@@ -66,7 +73,7 @@ interface GpuDeviceLike {
  * The WebGPU device onnxruntime-web runs on (created with the first WebGPU session), as a promise
  * of why it was lost: driver reset, GPU process crash, `device.destroy()`.
  */
-function deviceLost(): Promise<string> {
+function deviceLost(ort: OrtModule): Promise<string> {
   const lost = async () => {
     const device = (await ort.env.webgpu.device) as unknown as GpuDeviceLike;
     const info = await device.lost;
@@ -117,13 +124,13 @@ export type BrowserPopulationOptions = Omit<BrowserEngineOptions, 'weights'> & {
  */
 export async function createBrowserPopulation(shape: PolicyShape, opts: BrowserPopulationOptions): Promise<OrtPopulation> {
   const threads = opts.numThreads ?? defaultWasmThreads();
-  ort.env.wasm.numThreads = threads;
   const base = { seed: opts.seed, weights: opts.weights, size: opts.size };
-  const wasm = (note: string) => OrtPopulation.create(ort, shape, { ...base, backend: 'wasm', note });
+  const wasm = async (note: string) => OrtPopulation.create(await ortWithThreads('wasm', threads), shape, { ...base, backend: 'wasm', note });
   const webgpu = async (note: string) => {
     try {
+      const ort = await ortWithThreads('webgpu', threads);
       const pop = await OrtPopulation.create(ort, shape, { ...base, backend: 'webgpu', note });
-      pop.lost = deviceLost();
+      pop.lost = deviceLost(ort);
       return pop;
     } catch (err) {
       return wasm(`WebGPU session failed (${String(err)}); fell back to WASM\n${note}`);

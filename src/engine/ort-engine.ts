@@ -1,5 +1,5 @@
 // PolicyEngine on onnxruntime-web (the only place that touches it, through the module passed in:
-// 'onnxruntime-web' in Node, 'onnxruntime-web/webgpu' in the browser): a single run is a
+// 'onnxruntime-web' in Node, browser.ts's build for the backend in the browser): a single run is a
 // population of one (ort-population.ts), so the single run and the ensembles share one code path.
 import type {
   EngineState, OptimizerHyper, PolicyEngine, PolicyShape, PpoHyper, SampleRequest, SampleResult, ScoreRequest,

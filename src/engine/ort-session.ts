@@ -8,6 +8,8 @@ import type { OutputLayout } from '../model/graphs';
 import { initParams, type ParamLayout } from '../model/layout';
 
 export type OrtModule = typeof Ort;
+/** onnxruntime-web's types (Tensor, InferenceSession), for code that holds a build as a value. */
+export type { Ort };
 export type Backend = 'webgpu' | 'wasm';
 
 export interface OrtPopulationOptions {

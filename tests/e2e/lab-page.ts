@@ -44,7 +44,7 @@ export async function setNumber(page: Page, key: string, value: number): Promise
   await input.press('Tab');
 }
 
-/** The run's lab worker (ORT's em-pthread workers run the same script under another name). */
+/** The run's lab worker (the page's other workers: ORT's em-pthread threads, probes). */
 export async function labWorker(page: Page): Promise<Worker> {
   for (const w of page.workers()) {
     const name = await w.evaluate(() => self.name).catch(() => '');

@@ -1,8 +1,7 @@
 // Test worker: runs the cross-backend engine check and the benchmark inside a real Web Worker.
 import * as Comlink from 'comlink';
-import { ort } from '../../../src/engine/browser';
 import type { BackendPreference } from '../../../src/core/run/types';
-import { createBrowserEngine, defaultWasmThreads, webgpuAdapter } from '../../../src/engine/browser';
+import { createBrowserEngine, defaultWasmThreads, ortFor, webgpuAdapter } from '../../../src/engine/browser';
 import { runBenchmark, type BenchResult, type BrowserBenchEnv, type BrowserBenchOptions } from '../../../src/bench/engine';
 import { CHECK_SHAPE, engineCheck, type EngineCheckResult } from '../../support/engine-check';
 
@@ -26,6 +25,7 @@ const api: EngineCheckApi = {
     // performance.memory exists in Chromium pages but not in workers: report none rather than zeros
     const heap = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
     const memory = heap ? () => ({ js_heap: heap.usedJSHeapSize }) : undefined;
+    const ort = await ortFor(backend); // the build the lab runs this backend on
     ort.env.wasm.numThreads = opts.numThreads ?? defaultWasmThreads();
     const adapter = backend === 'webgpu' ? (await webgpuAdapter()).detail : undefined;
     const result = await runBenchmark(ort, { backend, reps, leakSteps, memory, ensembleP: opts.ensembleP });
@@ -35,7 +35,7 @@ const api: EngineCheckApi = {
     const engine = await createBrowserEngine(CHECK_SHAPE, { prefer: 'webgpu', seed: 1 });
     try {
       if (engine.backend !== 'webgpu') return { backend: engine.backend, lost: null };
-      const device = (await ort.env.webgpu.device) as unknown as { destroy(): void };
+      const device = (await (await ortFor('webgpu')).env.webgpu.device) as unknown as { destroy(): void };
       device.destroy();
       const timeout = new Promise<null>((r) => setTimeout(() => r(null), 60_000));
       return { backend: engine.backend, lost: await Promise.race([engine.lost ?? timeout, timeout]) };
@@ -45,5 +45,5 @@ const api: EngineCheckApi = {
   },
 };
 
-// ORT's WASM threads re-load this chunk under the name 'em-pthread': expose only in the real worker.
+// ORT's WASM threads are module workers named 'em-pthread': expose only in the real worker.
 if (!self.name.startsWith('em-pthread')) Comlink.expose(api);

@@ -1,9 +1,9 @@
 /**
  * Engine probe worker (test harness): runs an arbitrary ONNX model with onnxruntime-web's native
- * WebGPU EP (WASM fallback) inside a module Web Worker. See probe.api.ts for the contract.
+ * WebGPU build (its WebGPU EP, WASM fallback) inside a module Web Worker. See probe.api.ts for the contract.
  */
 import * as Comlink from 'comlink';
-import { ort } from '../../../src/engine/browser';
+import { ortFor, type Ort, type OrtModule } from '../../../src/engine/browser';
 import type {
   AdapterInfoJson,
   ProbeApi,
@@ -19,6 +19,7 @@ interface GpuLike {
 }
 
 async function probeEnv(): Promise<ProbeEnv> {
+  const ort = await ortFor('webgpu');
   const gpu = (navigator as unknown as { gpu?: GpuLike }).gpu;
   let adapter: AdapterInfoJson | null = null;
   if (gpu) {
@@ -42,7 +43,7 @@ async function probeEnv(): Promise<ProbeEnv> {
   };
 }
 
-function toTensor(t: TensorJson): ort.Tensor {
+function toTensor(ort: OrtModule, t: TensorJson): Ort.Tensor {
   switch (t.type) {
     case 'float32':
       return new ort.Tensor('float32', Float32Array.from(t.data), t.dims);
@@ -57,7 +58,7 @@ function toTensor(t: TensorJson): ort.Tensor {
   }
 }
 
-async function fromTensor(t: ort.Tensor): Promise<TensorJson> {
+async function fromTensor(t: Ort.Tensor): Promise<TensorJson> {
   const data = (await t.getData()) as ArrayLike<number | bigint>;
   const arr: number[] = [];
   for (let i = 0; i < data.length; i++) arr.push(Number(data[i]));
@@ -66,11 +67,12 @@ async function fromTensor(t: ort.Tensor): Promise<TensorJson> {
 }
 
 async function createSession(
+  ort: OrtModule,
   model: Uint8Array,
   backend: ProbeBackend,
   gpuOutputs: string[],
-): Promise<ort.InferenceSession> {
-  const opts: ort.InferenceSession.SessionOptions = {
+): Promise<Ort.InferenceSession> {
+  const opts: Ort.InferenceSession.SessionOptions = {
     executionProviders: [backend],
     graphOptimizationLevel: 'all',
   };
@@ -81,6 +83,7 @@ async function createSession(
 }
 
 async function run(req: ProbeRunRequest): Promise<ProbeRunResult> {
+  const ort = await ortFor('webgpu');
   if (req.numThreads !== undefined) ort.env.wasm.numThreads = req.numThreads;
   const env = await probeEnv();
   const feedback = req.feedback ?? {};
@@ -94,23 +97,23 @@ async function run(req: ProbeRunRequest): Promise<ProbeRunResult> {
     fallbackReason = env.hasNavigatorGpu ? 'requestAdapter() returned null' : 'navigator.gpu is absent';
   }
   const t0 = performance.now();
-  let session: ort.InferenceSession;
+  let session: Ort.InferenceSession;
   try {
-    session = await createSession(req.model, backend, gpuOutputs);
+    session = await createSession(ort, req.model, backend, gpuOutputs);
   } catch (err) {
     if (req.backend !== 'auto' || backend === 'wasm') throw err;
     fallbackReason = `webgpu session failed: ${String(err)}`;
     backend = 'wasm';
-    session = await createSession(req.model, backend, []);
+    session = await createSession(ort, req.model, backend, []);
   }
   const createMs = performance.now() - t0;
 
-  const feeds: Record<string, ort.Tensor> = {};
-  for (const [name, t] of Object.entries(req.feeds)) feeds[name] = toTensor(t);
-  const owned = new Set<ort.Tensor>(Object.values(feeds));
+  const feeds: Record<string, Ort.Tensor> = {};
+  for (const [name, t] of Object.entries(req.feeds)) feeds[name] = toTensor(ort, t);
+  const owned = new Set<Ort.Tensor>(Object.values(feeds));
   const runMs: number[] = [];
   const feedbackLocations: string[][] = [];
-  let results: ort.InferenceSession.ReturnType = {};
+  let results: Ort.InferenceSession.ReturnType = {};
   const steps = req.steps ?? 1;
   try {
     for (let s = 0; s < steps; s++) {
@@ -159,6 +162,5 @@ async function run(req: ProbeRunRequest): Promise<ProbeRunResult> {
 }
 
 const api: ProbeApi = { env: probeEnv, run };
-// ORT's bundled build starts its WASM pthreads as module workers of *this* chunk
-// (new Worker(import.meta.url, { name: 'em-pthread' })): only the real worker exposes the API.
+// ORT's WASM pthreads start as module workers named 'em-pthread': only the real worker exposes the API.
 if (!self.name.startsWith('em-pthread')) Comlink.expose(api);
