@@ -53,6 +53,16 @@ export async function labWorker(page: Page): Promise<Worker> {
   throw new Error(`no lab worker among ${page.workers().length}`);
 }
 
+/**
+ * The WebAssembly files the run's lab worker fetched, without their content hashes: the plain WASM
+ * build `ort-wasm-simd-threaded.wasm` or the WebGPU build `ort-wasm-simd-threaded.asyncify.wasm`
+ * (src/engine/ort-builds.ts).
+ */
+export async function labWorkerWasm(page: Page): Promise<string[]> {
+  const names = await (await labWorker(page)).evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  return names.filter((n) => n.endsWith('.wasm')).map((n) => n.split('/').pop()!.replace(/-[\w-]{8}\.wasm$/, '.wasm'));
+}
+
 /** The metrics JSON export of a run (its buttons' group: 'Export metrics', or run B's). */
 export async function exportJson<T = { frames: { step: number }[] }>(page: Page, group = 'Export metrics'): Promise<T> {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: group, exact: true }).getByRole('button', { name: 'JSON', exact: true }).click()]);

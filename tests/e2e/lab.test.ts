@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
-import { ARTIFACTS, TINY_MODEL, exportJson, ready, setNumber, stepCount, stepN, waitStep } from './lab-page';
+import { ARTIFACTS, TINY_MODEL, exportJson, labWorkerWasm, ready, setNumber, stepCount, stepN, waitStep } from './lab-page';
 
 const TINY = TINY_MODEL;
 
@@ -53,6 +53,8 @@ describe('lab on WASM (WebGPU disabled)', () => {
     expect(badge).toMatch(/^WASM/);
     expect(badge).toMatch(/fell back to WASM/);
     expect(badge).toMatch(/pretrained in the worker \(20 SFT steps/);
+    // WASM runs on onnxruntime-web's plain build: the WebGPU build's Asyncify WebAssembly is never fetched
+    expect(await labWorkerWasm(h.page)).toEqual(['ort-wasm-simd-threaded.wasm']);
     expect(await h.page.evaluate(() => document.documentElement.scrollWidth > innerWidth)).toBe(false);
     // Every control has an accessible name (label, aria-label/-labelledby or text).
     const unnamed = await h.page.evaluate(() =>
@@ -244,6 +246,7 @@ describe('lab on SwiftShader WebGPU', () => {
     expect(badge).toMatch(/swiftshader/i);
     await stepN(h.page, 1);
     expect(await headlinePoints(h.page)).toBeGreaterThanOrEqual(1);
+    expect(await labWorkerWasm(h.page)).toEqual(['ort-wasm-simd-threaded.asyncify.wasm']);
     // switching the engine to WASM starts a new worker on WASM and says why
     await h.page.getByLabel('engine').selectOption('wasm');
     // the badge's own text (its reason line and screen-reader copy say "WASM" too)
@@ -252,6 +255,7 @@ describe('lab on SwiftShader WebGPU', () => {
     expect(await h.page.locator('[data-testid=backend]').innerText()).toMatch(/WASM chosen in the settings/);
     expect(h.page.url()).toContain('backend=wasm');
     await stepN(h.page, 1);
+    expect(await labWorkerWasm(h.page)).toEqual(['ort-wasm-simd-threaded.wasm']); // the new worker
     expect(h.errors).toEqual([]);
   });
 });
