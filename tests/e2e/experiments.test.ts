@@ -29,8 +29,8 @@ async function waitStep(page: Page, atLeast: number, timeout = 300_000): Promise
 }
 /**
  * Steps of the experiments these tests reload, pause and step: a cap they never reach. At 40 a tiny
- * model's run could finish while the test waited for its weights to be stored (a step takes ~0.2 s
- * quiet), and then there was no Pause to press and Step stayed disabled (CI of 2026-12-04).
+ * model's run could finish while the test waited for its weights to be stored, and then there was
+ * no Pause to press and Step stayed disabled (CI of 2026-12-04).
  */
 const UNREACHED = 2000;
 const storedCount = (page: Page) => page.locator('[data-testid=stored-run]').count();
