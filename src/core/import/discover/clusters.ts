@@ -98,7 +98,9 @@ export class ClusterSet {
   }
 
   /** The cluster id of each item of a step (null: unclassified), in order. */
-  labelStep(step: number, items: readonly Item[], namer: Namer): (number | null)[] {
+  labelStep(step: number, all: readonly Item[], namer: Namer): (number | null)[] {
+    // terms of a kind weighted 0 are no evidence: left out before hashing
+    const items = all.map((it) => ({ ...it, terms: it.terms.filter((t) => this.p.kinds[t.slice(0, t.indexOf(':'))] !== 0) }));
     const buckets = items.map((it) => bucketsOf(it.terms, this.p.dim));
     this.df.add(buckets);
     const vecs = items.map((it, k) => vectorOf(it.terms, buckets[k], this.df, this.p.kinds, this.p.idfPower));
