@@ -68,11 +68,10 @@ def _lab_fill_groups(records, group_keys):
 
 
 def _lab_decide(records, session_keys, judged, trainer, where):
-    """decide() over the mapped records; a field the gate reads that a record lacks is named."""
+    """decide() over the mapped records; a field the gate reads that a record lacks is named with
+    where the trainer's objects would carry it (decide's GateError names the rule and the field)."""
     try:
         return decide(records, session_keys=session_keys, judged=judged)
-    except KeyError as e:
-        raise ValueError(
-            "gate for %s: the gate reads field %s, which this sample does not carry; %s" % (trainer, e, where)
-        ) from None
+    except GateError as e:
+        raise ValueError("gate for %s: %s (%s)" % (trainer, e, where)) from None
 `;

@@ -2,10 +2,11 @@
 // part of _convert_samples_to_train_data that reads the hook (tests/fixtures/trainers/slime_standin.py),
 // compared with the core's decideInOrder on the records the adapter's docs promise.
 import { describe, expect, it } from 'vitest';
-import { fixtureDecide, runAdapter } from '../../../../../tests/support/adapter-python';
+import { exported, runAdapter } from '../../../../../tests/support/adapter-python';
 import { labDecisions, withGroups, withVotes, type Rec } from '../../../../../tests/support/adapter-expected';
 import { scaled } from '../../../../../tests/support/speed';
-import { refusal } from './index';
+import { ExportRefused, exportGate } from '../targets';
+import { ADAPTERS } from './index';
 import { slime } from './slime';
 
 const GATE = [
@@ -15,13 +16,6 @@ const GATE = [
   'reward > 0 => mask1 rl_zscore # good',
   'true => mask1 0.5*rl',
 ].join('\n');
-const FIXTURE_RULES = `[
-  (lambda s: s["votes_pos"] > 0 and s["votes_neg"] > 0, "drop", None, 1, None),
-  (lambda s: s["response_len"] > 6, "mask0", None, 1, None),
-  (lambda s: s["group_reward_std"] == 0, "mask0", None, 1, None),
-  (lambda s: s["reward"] > 0, "mask1", "rl_zscore", 1, None),
-  (lambda s: True, "mask1", "rl", 0.5, None),
-]`;
 
 interface SlimeCase { group: number; reward: number; len: number; prompt: number; mask: number[] | null; votes: number[] }
 // Two GRPO groups of 4 and one group whose rewards are all equal; prompts longer than responses, so
@@ -72,7 +66,7 @@ function expected(cases: SlimeCase[]) {
 
 describe('slime adapter (--custom-reward-post-process-path)', () => {
   it('decides each Sample as the lab: removed samples, loss masks, the rewards grpo uses as advantages', () => {
-    const got = runAdapter(fixtureDecide(FIXTURE_RULES) + slime.python, DRIVER, CASES) as ReturnType<typeof expected>;
+    const got = runAdapter(exported(GATE, 'slime', slime), DRIVER, CASES) as ReturnType<typeof expected>;
     const want = expected(CASES);
     expect(got.removed).toEqual(want.removed);
     expect(got.loss_masks).toEqual(want.loss_masks);
@@ -83,7 +77,10 @@ describe('slime adapter (--custom-reward-post-process-path)', () => {
   }, scaled(30_000));
 
   it('refuses a gate that reads a field the hook cannot see, naming the field and why', () => {
-    expect(refusal(slime, ['reward', 'staleness'])).toMatch(/field staleness: the hook runs before training/);
-    expect(refusal(slime, ['reward', 'votes', 'group_reward_std'])).toBeNull();
+    expect(ADAPTERS.slime).toBe(slime);
+    const o = { labVersion: 'test', adapters: ADAPTERS };
+    expect(() => exportGate('staleness > 1 => drop\ntrue => mask1 rl', 'slime', o)).toThrow(ExportRefused);
+    expect(() => exportGate('staleness > 1 => drop\ntrue => mask1 rl', 'slime', o)).toThrow(/"staleness", which slime cannot provide: the hook runs before training/);
+    expect(() => exportGate(GATE, 'slime', o)).not.toThrow();
   });
 });
