@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
-import { ARTIFACTS, TINY_MODEL } from './lab-page';
+import { ARTIFACTS, TINY_MODEL, ready } from './lab-page';
 import { scaled } from '../support/speed';
 
 describe('rollout viewer on an import', () => {
@@ -77,6 +77,51 @@ describe('rollout viewer on an import', () => {
 
     // Escape closes and gives the focus back
     await viewer.locator('[data-testid=samples-search]').press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    expect(h!.errors).toEqual([]);
+  });
+});
+
+describe("rollout viewer on the lab's own run", () => {
+  let h: OpenedPage | undefined;
+  beforeAll(async () => {
+    h = await openPage('nogpu', `/?v=1&steps=20&${TINY_MODEL}`, { viewport: { width: 1280, height: 800 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('goes from a step of the exploration plot to its traced samples with the gate rule that decided each', async () => {
+    const page = h!.page;
+    await ready(page, scaled(120_000));
+    for (let i = 0; i < 2; i++) {
+      const before = Number(await page.locator('[data-testid=step] b').innerText());
+      await page.getByRole('button', { name: 'Step', exact: true }).click();
+      await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) > n, before, { timeout: scaled(90_000) });
+      await ready(page, scaled(120_000));
+    }
+    // the exploration plot's cursor: End puts it on the last step, Enter opens that step's samples
+    const cursor = page.getByRole('slider', { name: /^Is the policy still exploring\?.*step cursor/ });
+    await cursor.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    const viewer = page.locator('[data-testid=sample-viewer]');
+    await viewer.waitFor({ timeout: scaled(30_000) });
+    expect(await viewer.locator('h3').innerText()).toBe('Samples: step 2');
+    await page.waitForFunction(() => /of \d+/.test(document.querySelector('[data-testid=samples-count]')?.textContent ?? ''), null, { timeout: scaled(30_000) });
+    const rows = viewer.locator('[data-testid=sample-row]');
+    expect(await rows.count()).toBeGreaterThan(0);
+    await rows.first().press('Enter');
+    const gate = viewer.locator('[data-testid=sample-gate]');
+    await gate.waitFor();
+    expect(await gate.innerText()).toMatch(/^(trained|kept out of the loss|dropped) by rule \S/);
+    // the decision filter offers the decisions this step made; one of them narrows the rows to it
+    const decisions = (await viewer.locator('[data-testid=samples-decision] option').allInnerTexts()).filter((d) => d !== 'any');
+    expect(decisions.length).toBeGreaterThan(0);
+    await viewer.locator('[data-testid=samples-decision]').selectOption(decisions[0]);
+    await page.waitForFunction((d) => [...document.querySelectorAll('[data-testid=sample-row] .meta')].every((m) => m.textContent?.endsWith(d)), decisions[0], { timeout: scaled(30_000) });
+    await page.screenshot({ path: `${ARTIFACTS}samples-lab-1280.png` });
+    await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
     expect(h!.errors).toEqual([]);
   });
