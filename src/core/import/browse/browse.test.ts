@@ -67,6 +67,28 @@ describe('sample text read back from the files', () => {
     });
   }
 
+  it('trl: rows of several row groups, read in any order', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const n = 7;
+    const bytes = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'step', data: Array.from({ length: n }, () => 3), type: 'INT32' },
+          { name: 'prompt', data: Array.from({ length: n }, (_, i) => `p${i}`), type: 'STRING' },
+          { name: 'completion', data: Array.from({ length: n }, (_, i) => `c${i}`), type: 'STRING' },
+          { name: 'r', data: Array.from({ length: n }, (_, i) => i), type: 'DOUBLE' },
+        ] as never,
+        rowGroupSize: 2,
+      }),
+    );
+    const src = memorySource('completions_00003.parquet', bytes);
+    const reader = new SampleTextReader('trl', async () => src, openParquet);
+    const got: string[] = [];
+    for (const i of [6, 0, 3, 2, 5, 1, 4]) got.push((await reader.read(src.name, i)).response);
+    expect(got).toEqual(['c6', 'c0', 'c3', 'c2', 'c5', 'c1', 'c4']);
+    await expect(reader.read(src.name, 7)).rejects.toThrow('no row 8 (the file has 7)');
+  });
+
   it('a followed file is indexed further as it grows; a line not there yet is an error naming it', async () => {
     let text = '{"input":"p0","output":"r0","score":1,"step":1}\n';
     const file = () => memorySource('1.jsonl', text);
