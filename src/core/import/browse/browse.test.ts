@@ -199,3 +199,19 @@ describe('sample query as URL parameters', () => {
     expect(() => queryOfParams(new URLSearchParams('size=1e3'))).toThrow('size: expected a non-negative integer');
   });
 });
+
+describe('a run indexed step by step from its per-sample lines', () => {
+  it("names each decision by its rule, replaces a step that comes again", async () => {
+    const { RunSamples } = await import('./browse');
+    const run = new RunSamples({ read: async () => ({ prompt: '', response: '', toolCalls: [], fields: {} }) });
+    const line = (index: number, rule: number, queued: boolean, loss_mask: number) => ({ step: 5, file: '5.jsonl', index, state: 's', behavior: 'b', reward: 1, decision: { rule, queued, loss_mask } });
+    const { compileGate } = await import('../../gates/index');
+    run.addStep(5, [line(0, 0, true, 1), line(1, 1, false, 0)], compileGate('reward > 0 => mask1 rl # keep\ntrue => drop # drop'));
+    run.addStep(6, [{ step: 6, file: '6.jsonl', index: 0, state: 's', behavior: 'b', reward: null }]);
+    expect(run.index.get(1)).toMatchObject({ rule: 'drop', decision: 'dropped' });
+    expect(run.index.get(2)).toMatchObject({ step: 6, rule: null, decision: null });
+    run.addStep(5, [line(0, 0, true, 0)]);
+    expect(run.index.size).toBe(2);
+    expect(run.index.select({ step: 5 }).map((i) => run.index.get(i))).toEqual([expect.objectContaining({ rule: 'rule 1', decision: 'kept out of the loss' })]);
+  });
+});
