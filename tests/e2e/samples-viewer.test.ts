@@ -10,6 +10,8 @@ import { openPage, type OpenedPage } from '../browser/harness';
 import { ARTIFACTS, TINY_MODEL, ready } from './lab-page';
 import { scaled } from '../support/speed';
 
+const ROOT = new URL('../../', import.meta.url).pathname;
+
 describe('rollout viewer on an import', () => {
   let h: OpenedPage | undefined;
   beforeAll(async () => {
@@ -20,13 +22,18 @@ describe('rollout viewer on an import', () => {
     await h?.close();
   });
 
-  it('goes from a point of the behavior plot down to its samples', async () => {
+  it('imports the verl example with no rules and goes from a point of the behavior plot down to its samples', async () => {
     const page = h!.page;
     await page.getByText('Import real rollouts').click();
-    await page.getByTestId('import-panel').getByRole('button', { name: 'verl', exact: true }).click();
+    // the shipped verl step files, picked with no rule file: states and behaviors are discovered
+    const files = Array.from({ length: 20 }, (_, i) => `${ROOT}public/examples/verl/${i + 1}.jsonl`);
+    await page.locator('[data-testid=import-files]').setInputFiles(files);
     await page.waitForSelector('[data-testid=import-format]', { timeout: scaled(60_000) });
     await page.locator('[data-testid=import-measure]').click();
     await page.waitForSelector('[data-testid=imported-run]', { timeout: scaled(60_000) });
+    const summary = await page.locator('[data-testid=import-summary]').innerText();
+    const behaviors = /behaviors (.*?) ·/.exec(summary)![1].split(', ');
+    expect(behaviors.length, summary).toBeGreaterThan(1);
 
     // a click in the middle of the first state's plot, low down: the bottom band at a middle step
     const cursor = page.getByRole('slider', { name: /^behavior distribution of / }).first();
@@ -47,11 +54,13 @@ describe('rollout viewer on an import', () => {
     for (const t of await rows.locator('.meta').allInnerTexts()) expect(t).toContain(`step ${m![1]} · ${m![2]} · ${m![3]}`);
     await page.screenshot({ path: `${ARTIFACTS}samples-1280.png` });
 
-    // a sample opened: its prompt and response read back from the verl step file
-    await rows.first().click();
+    // a sample opened (a lone sample is open at once): its prompt and response read back from the verl step file
+    if ((await rows.first().getAttribute('aria-expanded')) !== 'true') await rows.first().click();
     const detail = viewer.locator('[data-testid=sample-detail]');
     await detail.waitFor();
     expect(await detail.innerText()).toContain(`${m![1]}.jsonl line`);
+    // a discovered behavior says what put the sample there
+    expect(await detail.innerText()).toMatch(/put there by: \S/);
     expect((await detail.locator('[data-testid=sample-response]').innerText()).length).toBeGreaterThan(5);
 
     // filters: any step, any behavior → the state's samples of every step, paged with the arrow keys

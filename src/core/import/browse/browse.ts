@@ -3,6 +3,7 @@
 // back from the files (sample-text.ts). A search reads the filtered samples' text once and keeps the
 // positions that match, so paging through its results reads only each page again.
 import { ruleName, type Gate } from '../../gates/index';
+import { emptySample } from '../formats/common';
 import type { ImportedSample } from '../types';
 import { SampleIndex, decisionText, type SampleEntry, type SampleFacets, type SampleFilter } from './sample-index';
 import type { SampleText } from './sample-text';
@@ -172,3 +173,14 @@ export function queryOfParams(p: URLSearchParams): SampleQuery {
 /** Where `npm run watch --port` answers sample queries (beside its event stream, live/events): a page and the filters' values. */
 export const LIVE_SAMPLES = 'live/samples';
 export const LIVE_SAMPLE_FACETS = 'live/samples/facets';
+
+/**
+ * What put a sample in its discovered behavior, in words (discovery's evidence: distinctive words,
+ * its shape); empty when its behavior came from a rule or the log, or discovery is not running.
+ */
+export function explainLabel(discovery: { behaviors: { explain(s: ImportedSample): { label: string; evidence: string[] } } | null } | null, e: SampleEntry, t: SampleText): string[] {
+  if (!discovery?.behaviors) return [];
+  const x = discovery.behaviors.explain({ ...emptySample(e.file, e.index + 1), step: e.step, prompt: t.prompt, response: t.response, toolCalls: t.toolCalls, fields: t.fields });
+  if (x.label !== e.behavior) return []; // a rule named it, or the clusters have moved on since its step
+  return x.evidence;
+}
