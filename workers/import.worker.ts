@@ -3,7 +3,7 @@
  * import pipeline, so a large log neither freezes the page nor sits in memory at once.
  */
 import * as Comlink from 'comlink';
-import { BehaviorClassifier, StateClassifier, measureLogs, scanLogs, type FormatId, type ImportSource } from '../src/core/import/index';
+import { measureLogs, previewLabels, scanLogs, type FormatId, type ImportSource } from '../src/core/import/index';
 import { openParquet } from '../src/io/hyparquet';
 import { ruleRegexEngine } from '../src/io/regex/engine';
 import { sharedGuard } from '../src/io/regex/guard-shared';
@@ -66,13 +66,7 @@ const api: ImportApi = {
   },
   stopFollow: () => following?.stop(),
   async classify(samples, states, behaviors) {
-    const engine = regexEngine();
-    const sc = new StateClassifier(states, engine);
-    const bc = new BehaviorClassifier(behaviors, engine);
-    return samples.map((s) => {
-      const c = bc.classify(s);
-      return { state: sc.classify(s), behavior: c.behavior, rule: c.rule };
-    });
+    return previewLabels(samples, states, behaviors, regexEngine());
   },
 };
 
