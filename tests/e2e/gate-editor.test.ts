@@ -185,11 +185,12 @@ describe('gate editor (WASM)', () => {
       { rule: 0, queued: false, loss_mask: 0, reward: 0, opd_weight: 0, uses_hint: false },
       { rule: 1, queued: true, loss_mask: 1, reward: -1, opd_weight: 0, uses_hint: false },
     ]);
-    // a trainer whose hook cannot see the judge's votes refuses this draft
-    const blind = Object.values(ADAPTERS).find((a) => a && Object.hasOwn(a.unavailable, 'votes_pos'));
+    // a trainer whose hook cannot provide a field the draft reads refuses it, naming the field
+    const blind = Object.values(ADAPTERS).find((a) => a && Object.hasOwn(a.unavailable, 'staleness'))!;
     expect(blind).toBeDefined();
-    await page.getByLabel('Export target').selectOption(blind!.target);
-    await page.locator('.gate-export .refused', { hasText: `it reads "votes_pos", which ${blind!.target} cannot provide` }).waitFor();
+    await editor(page).fill(`staleness > 2 => drop # stale\n${GOOD}`);
+    await page.getByLabel('Export target').selectOption(blind.target);
+    await page.locator('.gate-export .refused', { hasText: `it reads "staleness", which ${blind.target} cannot provide` }).waitFor();
     expect(await page.locator('[data-testid=gate-export]').isDisabled()).toBe(true);
     await page.locator('[data-testid=gate-panel]').screenshot({ path: `${ARTIFACTS}gate-export-refused.png` });
   });
