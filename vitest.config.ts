@@ -125,7 +125,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: workers,
     sequence: { sequencer: SlowFirstSequencer },
-    reporters: ['default'],
+    // the phases' wall times at the end of every run (tests/support/phase-reporter.ts)
+    reporters: ['default', './tests/support/phase-reporter.ts'],
     projects: [
       {
         extends: true,
