@@ -11,3 +11,5 @@ export * from './rules/reward';
 export { RunFollower, type FollowOptions, type FollowEvents, type FileStamp } from './follow/follower';
 export type { FollowFs, FollowEntry } from './follow/fs';
 export { frameLine, frameLineStep, frameOfLine } from './follow/frame-line';
+export { type SampleRowsSink } from './measure/measure';
+export * from './samples/record';

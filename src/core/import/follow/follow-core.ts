@@ -3,7 +3,7 @@
 // own so that the modes and the follower (follower.ts) each import it, not each other.
 import type { MetricsFrame } from '../../metrics';
 import { measureOf, OPEN_STEPS, type MeasureSpec } from '../analyze';
-import { StepOrderError, frameBehaviorCounts, renameBehaviors, type ImportMeasure } from '../measure/measure';
+import { StepOrderError, frameBehaviorCounts, renameBehaviors, type ImportMeasure, type SampleRowsSink } from '../measure/measure';
 import type { ParquetOpen } from '../read/parquet';
 import type { ImportFileSummary, SampleSink } from '../read/tally';
 import type { RegexEngine } from '../rules/regex';
@@ -24,6 +24,8 @@ export interface FollowOptions {
   readFiles?: Readonly<Record<string, FileStamp>>;
   /** The frames already written (a resumed follow): with the log's own labels, they name labels to keep and get the new ones. */
   writtenFrames?: readonly MetricsFrame[];
+  /** Where each step's sample lines go once it is measured, before its frame (`--samples-out`; file names are the folder's). */
+  samples?: SampleRowsSink;
   now?: () => number;
 }
 
@@ -65,6 +67,7 @@ export class FollowCore implements SampleSink {
     readonly events: FollowEvents,
   ) {
     this.measure = measureOf(opts.spec, opts.regex)(opts.format === 'jsonl' ? OPEN_STEPS : Infinity);
+    if (opts.samples) this.measure.recordSamples(opts.samples);
     this.closed = new Set(opts.written ?? []);
     if (opts.spec.behaviors.useLogLabel) {
       this.kept = new Map((opts.writtenFrames ?? []).map((f) => [f.step, f]));
