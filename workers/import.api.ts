@@ -1,5 +1,6 @@
 // The import worker's comlink API: parse and measure dropped log files off the main thread.
 import type { FollowSink } from './import-follow';
+import type { SampleFacets, SamplePage, SampleQuery } from '../src/core/import/browse/index';
 import type { BehaviorRuleSet, FormatId, ImportedSample, ImportOptions, ImportProgress, MeasureResult, MeasureSpec, ScanResult, StatesSpec } from '../src/core/import/index';
 
 export type ImportRunOptions = Omit<ImportOptions, 'onProgress'>;
@@ -24,12 +25,16 @@ export interface ImportApi {
   guard(sab: SharedArrayBuffer): void;
   /** Format, counts, issues and the first samples (for the rules preview). */
   scan(files: File[], opts: ImportRunOptions, onProgress: (p: ImportProgress) => void): Promise<ScanResult>;
-  /** Every sample classified and measured into per-step frames. */
+  /** Every sample classified and measured into per-step frames; the samples are kept (their place and labels) for `samples`. */
   measure(files: File[], spec: MeasureSpec, opts: ImportRunOptions, onProgress: (p: ImportProgress) => void): Promise<MeasureResult>;
   /** Follow a folder live (one follow at a time): resolves once `stopFollow` was called and the follow finished, every event delivered. */
   follow(dir: FileSystemDirectoryHandle, spec: MeasureSpec, opts: FollowRunOptions, sink: FollowSink): Promise<void>;
   /** End the follow: the follower's finish() writes the steps still open, as the CLI's Ctrl-C. */
   stopFollow(): void;
+  /** What the samples of the run measured last can be filtered by (null: none measured yet). */
+  sampleFacets(): SampleFacets | null;
+  /** A page of the run's samples, their text read back from the files (the rollout viewer). */
+  samples(q: SampleQuery): Promise<SamplePage>;
   /** The rules applied to the scanned preview samples (regexes run here, under the budget). */
   classify(samples: ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet): Promise<ClassifiedSample[]>;
 }

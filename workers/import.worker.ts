@@ -3,12 +3,13 @@
  * import pipeline, so a large log neither freezes the page nor sits in memory at once.
  */
 import * as Comlink from 'comlink';
-import { BehaviorClassifier, StateClassifier, measureLogs, scanLogs, type ImportSource } from '../src/core/import/index';
+import { measureLogs, previewLabels, scanLogs, type FormatId, type ImportSource } from '../src/core/import/index';
 import { openParquet } from '../src/io/hyparquet';
 import { ruleRegexEngine } from '../src/io/regex/engine';
 import { sharedGuard } from '../src/io/regex/guard-shared';
 import type { ImportApi } from './import.api';
 import { FolderFollow } from './import-follow';
+import { SamplesHeld, pickedFiles, runSamples } from './import-browse';
 
 export function fileSource(f: File): ImportSource {
   return {
@@ -36,11 +37,23 @@ let guardMemory: SharedArrayBuffer | null = null;
 const regexEngine = () => ruleRegexEngine(guardMemory ? sharedGuard(guardMemory) : null);
 
 let following: FolderFollow | null = null;
+/** The samples of the run measured last, for the rollout viewer. */
+const held = new SamplesHeld();
 
 const api: ImportApi = {
   guard: (sab) => void (guardMemory = sab),
   scan: (files, opts, onProgress) => scanLogs(files.map(fileSource), { ...opts, onProgress, parquet: openParquet }),
-  measure: (files, spec, opts, onProgress) => measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }),
+  async measure(files, spec, opts, onProgress) {
+    held.current = null;
+    let format: FormatId | null = null; // told by the measure; read before any sample is shown
+    const samples = runSamples(() => format!, pickedFiles(files));
+    const r = await measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }, (s, state, behavior) => samples.add(s, state, behavior));
+    format = r.format;
+    held.current = samples;
+    return r;
+  },
+  sampleFacets: () => held.facets(),
+  samples: (q) => held.query(q),
   async follow(dir, spec, opts, sink) {
     if (following) throw new Error('a folder is already being followed: stop it first');
     const f = new FolderFollow(dir, { format: opts.format, spec, regex: regexEngine(), parquet: openParquet, openclawBatch: opts.openclawBatch }, opts.pollMs ?? 500);
@@ -53,13 +66,7 @@ const api: ImportApi = {
   },
   stopFollow: () => following?.stop(),
   async classify(samples, states, behaviors) {
-    const engine = regexEngine();
-    const sc = new StateClassifier(states, engine);
-    const bc = new BehaviorClassifier(behaviors, engine);
-    return samples.map((s) => {
-      const c = bc.classify(s);
-      return { state: sc.classify(s), behavior: c.behavior, rule: c.rule };
-    });
+    return previewLabels(samples, states, behaviors, regexEngine());
   },
 };
 

@@ -19,7 +19,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { parseArgs } from 'node:util';
-import { FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource, type MeasureResult, type MeasureSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource, type MeasureResult, type MeasureSpec } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { nodeRegexEngine } from '../io/regex/node';
@@ -126,8 +126,8 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFl
   const reward = rewardFlags(v, bad);
   const simulate = simulateFlags(v, bad);
   try {
-    states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
-    behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
+    states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : DISCOVER_STATES);
+    behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : DISCOVER_BEHAVIORS);
     files = expandPaths(positionals);
     if (v.gate) gate = readGateFile(v.gate);
   } catch (e) {

@@ -42,7 +42,7 @@ describe('npm run watch', () => {
     const files = readdirSync(join(EX, 'verl')).sort((a, b) => parseInt(a) - parseInt(b));
     for (const f of files) {
       copyFileSync(join(EX, 'verl', f), join(run, f));
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 150)); // a writer's pace (nothing is asserted on it)
     }
     const r = await followed;
     expect(r.code, r.stderr).toBe(0);
@@ -78,14 +78,20 @@ describe('npm run watch', () => {
     mkdirSync(site);
     writeFileSync(join(site, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
     const out = join(dir, 'served.jsonl');
-    let url = '';
-    const followed = watch(['--format', 'verl', run, ...rules, '--out', out, '--idle-exit', '3', '--port', '0', '--site', site], (t) => (url ||= /serving the live run at (http:\/\/127\.0\.0\.1:\d+)\//.exec(t)?.[1] ?? ''));
+    let served: (url: string) => void = () => {};
+    const serving = new Promise<string>((r) => (served = r));
+    const followed = watch(['--format', 'verl', run, ...rules, '--out', out, '--idle-exit', '3', '--port', '0', '--site', site], (t) => {
+      const at = /serving the live run at (http:\/\/127\.0\.0\.1:\d+)\//.exec(t)?.[1];
+      if (at) served(at);
+    });
     const files = readdirSync(join(EX, 'verl')).sort((a, b) => parseInt(a) - parseInt(b));
     let stream: Promise<string> | null = null;
     for (const [i, f] of files.entries()) {
       copyFileSync(join(EX, 'verl', f), join(run, f));
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 150)); // a writer's pace (nothing is asserted on it)
       if (i === 9) {
+        // the address is printed once the server listens: wait for that line (a loaded machine prints it late), or for the exit that says why not
+        const url = await Promise.race([serving, followed.then((r) => Promise.reject(new Error(`watch exited (${r.code}) before serving: ${r.stderr}`)))]);
         expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
         expect((await fetch(`${url}/`)).status).toBe(200);
         stream = fetch(`${url}/live/events`).then((r) => r.text()); // read to the end: the server ends it when the follow ends

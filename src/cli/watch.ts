@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { parseArgs } from 'node:util';
-import { FORMATS, RunFollower, describeReward, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, RunFollower, discovers, describeReward, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureSpec } from '../core/import/index';
 import { RunAlarms, type Alarm } from '../core/import/follow/alarms';
 import type { MetricsFrame } from '../core/metrics';
 import { parseDecimal } from '../core/config';
@@ -102,8 +102,8 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: WatchFla
   const reward = rewardFlags(v, bad);
   let states, behaviors, gate: string | undefined;
   try {
-    states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : { kind: 'single' });
-    behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : { rules: [], fallback: 'unlabeled', useLogLabel: true });
+    states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : DISCOVER_STATES);
+    behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : DISCOVER_BEHAVIORS);
     if (v.gate) gate = readGateFile(v.gate);
   } catch (e) {
     bad.push(errorText(e));
@@ -180,7 +180,7 @@ async function main(): Promise<number> {
   }
   const follower = new RunFollower(
     nodeFolder(flags.dir),
-    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, samples, written: out.steps, readFiles: out.files, writtenFrames: flags.spec.behaviors.useLogLabel ? out.frames() : undefined },
+    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, samples, written: out.steps, readFiles: out.files, writtenFrames: flags.spec.behaviors.useLogLabel || discovers(flags.spec) ? out.frames() : undefined, discovered: out.discovered ?? undefined },
     {
       frame: (f, replaced) => {
         out.write(f, replaced);
@@ -192,6 +192,7 @@ async function main(): Promise<number> {
         }
       },
       fileRead: (path, stamp) => out.fileRead(path, stamp),
+      discovered: (snap) => out.saveDiscovered(snap),
       notice: (t) => {
         console.error(t);
         live?.feed.notice(t);

@@ -1,15 +1,18 @@
 // The follower's frames file (--out) and its checkpoint: one frame line per step, as `npm run
 // import --out` writes them; a replaced step's line is rewritten in place (temp file + rename);
 // `<out>.files.json` keeps the step files read (size, mtime) so a resumed follow sees a file
-// rewritten while it was down. A line cut by a kill is dropped on resume.
+// rewritten while it was down; `<out>.discover.json` keeps the discovered clusters as they were when
+// the last frame was written, so a resumed follow gives the same labels. A line cut by a kill is dropped on resume.
 import { existsSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
-import { frameLine, frameLineStep, frameOfLine, type FileStamp } from '../../core/import/index';
+import { frameLine, frameLineStep, frameOfLine, type DiscoverySnapshot, type FileStamp } from '../../core/import/index';
 import type { MetricsFrame } from '../../core/metrics';
 
 export class FramesFile {
   /** Steps written, in file order. */
   readonly steps: number[] = [];
   readonly files: Record<string, FileStamp> = {};
+  /** The discovered clusters saved with the last frame written; null when none were. */
+  readonly discovered: DiscoverySnapshot | null = null;
 
   constructor(private readonly path: string | null) {
     if (!path || !existsSync(path)) return;
@@ -21,6 +24,15 @@ export class FramesFile {
     if (kept.length !== whole.length || lines.at(-1) !== '') writeFileSync(path, kept.map((l) => `${l}\n`).join(''));
     const side = `${path}.files.json`;
     if (existsSync(side)) Object.assign(this.files, JSON.parse(readFileSync(side, 'utf8')) as Record<string, FileStamp>);
+    const found = `${path}.discover.json`;
+    if (existsSync(found) && this.steps.length) this.discovered = JSON.parse(readFileSync(found, 'utf8')) as DiscoverySnapshot;
+  }
+
+  /** The discovered clusters as of the frames written (temp file + rename: a kill leaves the old or the new). */
+  saveDiscovered(snap: DiscoverySnapshot): void {
+    if (!this.path) return;
+    writeFileSync(`${this.path}.discover.json.tmp`, JSON.stringify(snap));
+    renameSync(`${this.path}.discover.json.tmp`, `${this.path}.discover.json`);
   }
 
   write(f: MetricsFrame, replaced: boolean): void {

@@ -172,8 +172,10 @@ describe('npm run watch --port: the live server', () => {
     expect(first.got[1]).toEqual({ kind: 'frame', seq: 1, frame: frame(1), replaced: false });
     expect(first.got[3]).toEqual({ kind: 'notice', seq: 3, text: '2.jsonl: a line cut in half', total: 1 });
     // a page connected while new events happen gets them as they happen
-    const live = events(s, {}, (g) => g.length >= 7);
-    await new Promise((r) => setTimeout(r, 100));
+    let caughtUp: () => void = () => {};
+    const connected = new Promise<void>((r) => (caughtUp = r));
+    const live = events(s, {}, (g) => (g.length >= 4 && caughtUp(), g.length >= 7));
+    await connected; // it has the four events so far: what follows reaches it live
     feed.frame(frame(3), false);
     feed.frame(frame(2, 0.5), true);
     feed.frame({ ...frame(4), scalars: { ...frame(4).scalars, 'esr/effective_rate': NaN } }, false);

@@ -9,6 +9,7 @@ import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesS
 import type { RegexEngine } from './rules/regex';
 import { RewardReader, describeReward, type RewardChoice } from './rules/reward';
 import type { ImportSource, ImportedSample } from './types';
+import { discoveryFor, type DiscoverySnapshot } from './discover/step-labels';
 
 export const PREVIEW_SAMPLES = 200;
 
@@ -59,13 +60,30 @@ export interface MeasureResult extends ImportResult {
 /** Steps held open at once in a measure (a little slack for a log whose steps interleave at the edges). */
 export const OPEN_STEPS = 2;
 
-/** The spec checked once; each call makes a fresh measure holding at most `openSteps` steps (the one-shot import and the follower). */
-export function measureOf(spec: MeasureSpec, regex?: RegexEngine): (openSteps: number) => ImportMeasure {
+/** The rules when none are given: behaviors (or the log's own labels) and states discovered. */
+export const DISCOVER_BEHAVIORS: BehaviorRuleSet = { rules: [], useLogLabel: true };
+export const DISCOVER_STATES: StatesSpec = { kind: 'discover' };
+
+/** True when the spec leaves behaviors (a rule set without fallback) or states (kind "discover") to discovery. */
+export function discovers(spec: Pick<MeasureSpec, 'states' | 'behaviors'>): boolean {
+  return spec.behaviors.fallback === undefined || spec.states.kind === 'discover';
+}
+
+/**
+ * The spec checked once; each call makes a fresh measure holding at most `openSteps` steps (the
+ * one-shot import and the follower), its discovery (if any) continued from `resume` (a follow's saved clusters).
+ */
+export function measureOf(spec: MeasureSpec, regex?: RegexEngine): (openSteps: number, resume?: DiscoverySnapshot) => ImportMeasure {
   const statesSpec = parseStatesSpec(spec.states);
   const behaviorSpec = parseBehaviorRuleSet(spec.behaviors);
   if (!(spec.eps >= 0 && spec.eps < 1)) throw new Error(`eps: expected a number in [0, 1), got ${spec.eps}`);
   const gate = spec.gate ? compileGate(spec.gate) : null;
-  return (openSteps) => new ImportMeasure(new StateClassifier(statesSpec, regex), new BehaviorClassifier(behaviorSpec, regex), spec.eps, gate, openSteps, spec.reward ? new RewardReader(spec.reward) : null);
+  return (openSteps, resume) => {
+    const behaviors = new BehaviorClassifier(behaviorSpec, regex);
+    const discovery = discoveryFor(behaviors.discovers, statesSpec.kind === 'discover', behaviors.labels());
+    if (resume) discovery?.restore(resume);
+    return new ImportMeasure(new StateClassifier(statesSpec, regex), behaviors, spec.eps, gate, openSteps, spec.reward ? new RewardReader(spec.reward) : null, discovery);
+  };
 }
 
 /** Where a one-shot import hands each measured step's sample lines (`--samples-out`). */
@@ -74,6 +92,10 @@ export interface SamplesOut extends SampleRowsSink {
   restart(): void;
 }
 
+/**
+ * Every sample measured into per-step frames. `onSample` hears each sample once it is labelled: at
+ * once with rules only, at the end of its step when behaviors or states are discovered.
+ */
 export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void, samples?: SamplesOut): Promise<MeasureResult> {
   const newMeasure = measureOf(spec, opts.regex);
   let delivered = 0;
@@ -83,12 +105,12 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
     const m = newMeasure(openSteps);
     if (samples) m.recordSamples(samples);
     let seen = 0;
-    const r = await importSamples(sources, opts, (s) => {
-      const c = m.add(s);
+    m.onLabeled = (s, state, behavior) => {
       if (seen++ < delivered) return;
       delivered++;
-      onSample?.(s, c.state, c.behavior);
-    });
+      onSample?.(s, state, behavior);
+    };
+    const r = await importSamples(sources, opts, (s) => m.add(s));
     return { m, r };
   };
   let stepOrder: MeasureResult['stepOrder'] = 'ordered';

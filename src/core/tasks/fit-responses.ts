@@ -13,6 +13,7 @@
 //              of the cell has fillers to count → 20, the lab's, and a note.
 import { TOKEN_CAP } from '../import/measure/measure';
 import type { FitChoice } from './fit-choose';
+import { sharesOf } from './fit-dist';
 import type { FitNotes } from './fit-notes';
 import type { WindowSums } from './fit-sums';
 import type { ResponseSpec } from './spec';
@@ -131,9 +132,10 @@ export function fitResponses(w: WindowSums, c: FitChoice, steps: string, notes: 
     const i = c.states.findIndex((s) => c.sName(s) === cell.state);
     const b = c.behaviors.find((x) => c.bName(x) === cell.behavior)!;
     const h = w.lengths(c.states[i], b);
-    const fillers = new Array<number>(FILLER_SLOTS + 1).fill(0);
-    h.forEach((n, L) => n > 0 && (fillers[fillersOf(L, rule)] += n / cell.responses));
-    while (fillers.length > 1 && fillers.at(-1) === 0) fillers.pop();
+    const perSlot = new Array<number>(FILLER_SLOTS + 1).fill(0);
+    h.forEach((n, L) => n > 0 && (perSlot[fillersOf(L, rule)] += n));
+    while (perSlot.length > 1 && perSlot.at(-1) === 0) perSlot.pop();
+    const fillers = sharesOf(perSlot);
     responses[i][cell.behavior] = { fillers, fillerTokens: cell.fillerTokens };
     const at = `${cell.state}/${cell.behavior}`;
     const r = cell.repeatRate;

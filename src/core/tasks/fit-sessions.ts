@@ -2,6 +2,7 @@
 // next = the observed next-state mix; one that ended them in at least half its turns, 'end';
 // nextMessage = false only when none of its turns had a next state.
 import type { FitChoice } from './fit-choose';
+import { sharesOf } from './fit-dist';
 import { pct, type FitNotes } from './fit-notes';
 import { hasSessions, type FitSource, type WindowSums } from './fit-sums';
 import { INVALID_NAME, type TransitionSpec, type TruthRow } from './spec';
@@ -50,6 +51,7 @@ export function transitionOf(shape: SessionShape, all: WindowSums, choice: FitCh
     return t;
   }
   if (ends > 0) notes.add('session', `${path}.next`, `${endShare}: the spec goes on (the session length comes from sessionTurns)`);
-  t.next = Object.fromEntries(choice.states.flatMap((x, k) => (next[k] ? [[choice.sName(x), next[k] / going]] : [])));
+  const shares = sharesOf(next);
+  t.next = Object.fromEntries(choice.states.flatMap((x, k) => (next[k] ? [[choice.sName(x), shares[k]]] : [])));
   return t;
 }

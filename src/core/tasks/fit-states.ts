@@ -3,6 +3,7 @@
 // window from the sign of each judged reward), gold and good (the log has neither: the highest
 // expected vote E = P(+1) − P(−1), and GOOD_RULE), and what follows each behavior (fit-sessions.ts).
 import type { FitChoice } from './fit-choose';
+import { sharesOf } from './fit-dist';
 import { fmt, pct, type FitNotes } from './fit-notes';
 import { transitionOf, type SessionShape } from './fit-sessions';
 import type { StepWindow, WindowSums } from './fit-sums';
@@ -49,7 +50,8 @@ function baseMixOf(s: string, path: string, w: FitWindows, c: FitChoice, o: Stat
   const steps = w.baseSteps.join('..');
   if (inBase < o.minStateSamples) notes.add('few-samples', `${path}.baseMix`, `state "${s}" has ${inBase} samples in steps ${steps}: its base mix has a standard error up to ${(0.5 / Math.sqrt(Math.max(1, inBase))).toFixed(2)} per behavior (widen the base window)`);
   if (inBase > valid && valid > 0) notes.add('mapping', `${path}.baseMix`, `${pct((inBase - valid) / inBase)} of state "${s}"'s samples in the base window are no behavior (invalid${behaviors.length < o.importBehaviors ? ' or a left-out behavior' : ''}): the base mix is over behaviors only, renormalized`);
-  const mix = Object.fromEntries(behaviors.map((b, j) => [c.bName(b), valid ? counts[j] / valid : 1 / behaviors.length]));
+  const shares = valid ? sharesOf(counts) : sharesOf(counts.map(() => 1));
+  const mix = Object.fromEntries(behaviors.map((b, j) => [c.bName(b), shares[j]]));
   if (!valid) notes.add('unsampled', `${path}.baseMix`, `state "${s}" has no behavior sample in steps ${steps}: uniform base mix (say what the base policy does)`, true);
   behaviors.forEach((b, j) => valid && counts[j] === 0 && notes.add('unsampled', `${path}.baseMix.${c.bName(b)}`, `behavior "${b}" was never sampled in state "${s}" in the base window: base mix 0 (the fitted base will not produce it either)`));
   return mix;
@@ -63,7 +65,8 @@ function truthOf(s: string, b: string, fallback: TruthRow, path: string, w: FitW
     return fallback;
   }
   if (m < o.minJudged && b !== INVALID_NAME) notes.add('few-judged', path, `behavior "${b}" in state "${s}" was judged ${m} times: truth ${fmt(c.map((x) => x / m))} has a standard error up to ${(0.5 / Math.sqrt(m)).toFixed(2)}`);
-  return [c[0] / m, c[1] / m, c[2] / m];
+  const [pos, zero, neg] = sharesOf(c);
+  return [pos, zero, neg];
 }
 
 /** The spec of the i-th kept state. */

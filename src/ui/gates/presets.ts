@@ -29,7 +29,11 @@ export function builtinGates(knobs: GateKnobs): GatePreset[] {
   ];
 }
 
-/** The built-in gates with the default knobs, by "method: doc" (the import panel's preset names). */
-export const GATE_PRESETS: Record<string, string> = Object.fromEntries(
-  builtinGates(makeConfig({})).map((p, i) => [i < METHOD_NAMES.length ? `${METHOD_NAMES[i]}: ${p.doc}` : i === METHOD_NAMES.length ? 'grpo + dynamic sampling (drop zero-variance groups)' : `binary-rl, whole-session at-least-one: ${p.doc}`, p.text]),
-);
+/** The import panel's presets: the built-in gates with the default knobs, keyed by "method: doc", each with its short name. */
+export const GATE_PRESET_LIST: readonly (GatePreset & { key: string })[] = builtinGates(makeConfig({})).map((p, i) => ({
+  ...p,
+  key: i < METHOD_NAMES.length ? `${METHOD_NAMES[i]}: ${p.doc}` : i === METHOD_NAMES.length ? 'grpo + dynamic sampling (drop zero-variance groups)' : `binary-rl, whole-session at-least-one: ${p.doc}`,
+}));
+
+/** The built-in gates with the default knobs, by "method: doc" (the import panel's preset values). */
+export const GATE_PRESETS: Record<string, string> = Object.fromEntries(GATE_PRESET_LIST.map((p) => [p.key, p.text]));

@@ -29,12 +29,10 @@ export interface PreviewRow {
   response: string;
 }
 
+/** No rules and no fallback: the behaviors are discovered (a rule added here names its samples first). */
 export const DEFAULT_BEHAVIORS = `{
-  "rules": [
-    { "label": "tool-then-answer", "toolsInclude": ["search"] },
-    { "label": "short", "maxTokens": 20 }
-  ],
-  "fallback": "other"
+  "rules": [],
+  "useLogLabel": true
 }`;
 
 export class ImportSession {
@@ -42,7 +40,7 @@ export class ImportSession {
   format = $state<FormatId | 'auto'>('auto');
   openclawBatch = $state(16);
   eps = $state(0.05);
-  statesSpec = $state<StatesSpec>({ kind: 'single' });
+  statesSpec = $state<StatesSpec>({ kind: 'discover' });
   behaviorsText = $state(DEFAULT_BEHAVIORS);
   /** Which number is the judge's score: a field or fields joined by "+" ('' = the format's own), and a vote threshold. */
   rewardText = $state('');

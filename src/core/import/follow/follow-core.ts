@@ -9,6 +9,7 @@ import type { ImportFileSummary, SampleSink } from '../read/tally';
 import type { RegexEngine } from '../rules/regex';
 import type { FileKind, FormatId, ImportedSample } from '../types';
 import type { FollowFs } from './fs';
+import type { DiscoverySnapshot } from '../discover/step-labels';
 
 export interface FollowOptions {
   format: FormatId;
@@ -24,6 +25,8 @@ export interface FollowOptions {
   readFiles?: Readonly<Record<string, FileStamp>>;
   /** The frames already written (a resumed follow): with the log's own labels, they name labels to keep and get the new ones. */
   writtenFrames?: readonly MetricsFrame[];
+  /** The discovered clusters as saved when the last frame was written (a resumed follow that discovers). */
+  discovered?: DiscoverySnapshot;
   /** Where each step's sample lines go once it is measured, before its frame (`--samples-out`; file names are the folder's). */
   samples?: SampleRowsSink;
   now?: () => number;
@@ -42,6 +45,15 @@ export interface FollowEvents {
   fileRead?(path: string, stamp: FileStamp): void;
   /** Something about the files, in plain words. */
   notice(text: string): void;
+  /** With discovery: the clusters once frames are written (to save beside them: FollowOptions.discovered resumes). */
+  discovered?(snap: DiscoverySnapshot): void;
+  /** Each sample once it is labelled (with discovery: when its step is complete). */
+  sample?(s: ImportedSample, state: string, behavior: string): void;
+}
+
+/** The behaviors a frame names. */
+function frameNames(f: MetricsFrame): string[] {
+  return [...new Set([...frameBehaviorCounts(f).values()].flatMap((m) => [...m.keys()]))].filter((b) => b !== 'invalid');
 }
 
 /** Issues a file may report before the rest are only counted. */
@@ -66,13 +78,14 @@ export class FollowCore implements SampleSink {
     readonly opts: FollowOptions,
     readonly events: FollowEvents,
   ) {
-    this.measure = measureOf(opts.spec, opts.regex)(opts.format === 'jsonl' ? OPEN_STEPS : Infinity);
+    this.measure = measureOf(opts.spec, opts.regex)(opts.format === 'jsonl' ? OPEN_STEPS : Infinity, opts.discovered);
     if (opts.samples) this.measure.recordSamples(opts.samples);
+    if (events.sample) this.measure.onLabeled = (s, state, behavior) => events.sample!(s, state, behavior);
     this.closed = new Set(opts.written ?? []);
     if (opts.spec.behaviors.useLogLabel) {
       this.kept = new Map((opts.writtenFrames ?? []).map((f) => [f.step, f]));
       for (const f of this.kept.values()) for (const m of frameBehaviorCounts(f).values()) this.measure.seeLabels([...m.keys()].filter((b) => b !== 'invalid'));
-      this.names = this.measure.behaviorNames().join('\n');
+      this.names = this.measure.labelNames().join('\n');
     }
   }
 
@@ -144,9 +157,11 @@ export class FollowCore implements SampleSink {
     this.closed.add(f.step);
     this.touched.delete(f.step);
     this.events.frame(f, rewritten);
+    if (this.measure.discovery) this.events.discovered?.(this.measure.discovery.save());
     if (!this.kept) return;
     this.kept.set(f.step, f);
-    const names = this.measure.behaviorNames();
+    // (a discovered behavior is named only in the frames of the steps from its own on: not here)
+    const names = this.measure.labelNames();
     if (names.join('\n') === this.names) return;
     // a label first seen now: the frames written before name it too (0), as the one-shot import's do
     const before = new Set(this.names.split('\n'));
@@ -155,7 +170,7 @@ export class FollowCore implements SampleSink {
     if (this.kept.size > 1) this.notice(`behavior label${fresh.length === 1 ? '' : 's'} ${fresh.join(', ')} first seen (step ${f.step}): the ${this.kept.size - 1} frames written before are replaced to name ${fresh.length === 1 ? 'it' : 'them'} (0), as the one-shot import's do`);
     for (const [step, old] of [...this.kept].sort((a, b) => a[0] - b[0])) {
       if (step === f.step) continue;
-      const g = renameBehaviors(old, names, this.opts.spec.eps);
+      const g = renameBehaviors(old, this.measure.namesWith([...names, ...frameNames(old)]), this.opts.spec.eps);
       this.kept.set(step, g);
       this.events.frame(g, true);
     }

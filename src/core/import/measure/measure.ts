@@ -27,6 +27,7 @@ import { StepTokens } from './step-tokens';
 import { tokensOf } from './tokens';
 import type { ImportedSample } from '../types';
 import type { RewardReader } from '../rules/reward';
+import type { Discovery, Labeled } from '../discover/step-labels';
 
 /** Tokens per response used by the empirical token statistics (bounds memory on long responses). */
 export const TOKEN_CAP = 256;
@@ -46,6 +47,8 @@ class StepAcc {
   /** The samples' lines (samples/record.ts), kept only while a sink records them. */
   rows: SampleRecord[] = [];
   fit = new FitCounts();
+  /** With discovery: the step's samples, labelled and counted when the step is measured. */
+  held: ImportedSample[] = [];
   constructor(
     /** Next-token counts per state and previous token, distinct n-grams. */
     readonly tokens: StepTokens,
@@ -70,7 +73,7 @@ export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
 export interface SampleRowsSink {
   /** The folder the sample files' names are made relative to ('' = as they are). */
   root: string;
-  /** A step's lines, in the order its samples were added; with a gate, its decisions attached. */
+  /** A step's lines, in the order its samples were labelled; with a gate, its decisions attached. */
   step(step: number, rows: SampleRecord[]): void;
 }
 
@@ -84,6 +87,8 @@ export class StepOrderError extends Error {
 /** A measured step: the behavior counts (named at the end, when every behavior is known) and the rest. */
 interface MeasuredStep {
   counts: Map<string, Map<string, number>>;
+  /** With discovery: the behavior names known once this step was labelled (its frame names these). */
+  names: string[] | null;
   scalars: ScalarsWith;
   series: MetricsFrame['series'];
 }
@@ -117,26 +122,42 @@ export class ImportMeasure {
     readonly openSteps = Infinity,
     /** The judge's score when the user named one (rules/reward.ts); null: the format's own. */
     readonly reward: RewardReader | null = null,
+    /** Behaviors or states discovered: a step's samples are labelled when it is measured. */
+    readonly discovery: Discovery | null = null,
   ) {}
 
-  add(s: ImportedSample): { state: string; behavior: string; rule: number | null } {
+  /** Each sample once it is labelled (at once, or with discovery when its step is measured), in that order. */
+  onLabeled: ((s: ImportedSample, state: string, behavior: string) => void) | null = null;
+
+  add(s: ImportedSample): void {
     if (this.measured.has(s.step)) throw new StepOrderError(s.step, s.file, s.line);
     if (this.reward) s.reward = this.reward.read(s);
-    const state = this.states.classify(s);
-    const c = this.behaviors.classify(s);
-    let a = this.steps.get(s.step);
+    const a = this.stepOf(s.step);
+    if (this.discovery) a.held.push(s);
+    else this.count(a, s, { state: this.states.classify(s), ...this.behaviors.classify(s) });
+  }
+
+  /** The open step's tallies (a new step may first measure the oldest, to stay within openSteps). */
+  private stepOf(step: number): StepAcc {
+    let a = this.steps.get(step);
     if (!a) {
       // the oldest step is measured first, so the new one can take its emptied token tables
       while (this.steps.size >= this.openSteps) this.measureStep(Math.min(...this.steps.keys()));
-      this.steps.set(s.step, (a = new StepAcc(this.spareTokens.pop() ?? new StepTokens())));
+      this.steps.set(step, (a = new StepAcc(this.spareTokens.pop() ?? new StepTokens())));
     }
+    return a;
+  }
+
+  /** A labelled sample into its step's tallies. */
+  private count(a: StepAcc, s: ImportedSample, c: Labeled): void {
+    const state = c.state;
     a.n++;
     this.samples++;
     if (c.rule === null) {
       a.unclassified++;
       this.unclassified++;
     }
-    this.behaviorsSeen.add(c.behavior);
+    if (c.rule !== -2 && !(this.discovery?.behaviors && c.rule === null)) this.behaviorsSeen.add(c.behavior);
     let m = a.counts.get(state);
     if (!m) a.counts.set(state, (m = new Map()));
     m.set(c.behavior, (m.get(c.behavior) ?? 0) + 1);
@@ -160,12 +181,12 @@ export class ImportMeasure {
     const toks = tokensOf(s, TOKEN_CAP);
     a.fit.add(s, state, c.behavior, toks);
     a.tokens.add(state, toks);
-    return { state, behavior: c.behavior, rule: c.rule };
+    this.onLabeled?.(s, state, c.behavior);
   }
 
   /** From now on, each measured step's sample lines go to `sink` (set before the first sample). */
   recordSamples(sink: SampleRowsSink): void {
-    if (this.samples) throw new Error('recordSamples: set the sink before the first sample');
+    if (this.samples || this.steps.size) throw new Error('recordSamples: set the sink before the first sample');
     this.rowsSink = sink;
   }
 
@@ -173,10 +194,23 @@ export class ImportMeasure {
     return this.withLogprobs === 0 ? 'empirical' : this.withLogprobs === this.samples ? 'logprob' : 'mixed';
   }
 
-  /** Behavior names in legend order: the rules' labels (a label no sample had is listed, with 0), then labels seen only in the log. */
+  /**
+   * Behavior names in legend order: the rules' labels (a label no sample had is listed, with 0), then
+   * the others sorted: labels seen in the log and the behaviors discovered so far.
+   */
   behaviorNames(): string[] {
+    return this.namesWith(this.discovery?.behaviorNames() ?? []);
+  }
+
+  /** The rules' labels and the log's own labels seen so far (what a follow renames written frames for). */
+  labelNames(): string[] {
+    return this.namesWith([]);
+  }
+
+  /** The legend: the rules' labels, then `more` and the labels seen, sorted. */
+  namesWith(more: Iterable<string>): string[] {
     const fromRules = this.behaviors.labels();
-    const extra = [...this.behaviorsSeen].filter((b) => !fromRules.includes(b)).sort();
+    const extra = [...new Set([...this.behaviorsSeen, ...more])].filter((b) => !fromRules.includes(b)).sort();
     return [...fromRules, ...extra].filter((b) => b !== 'invalid');
   }
 
@@ -188,12 +222,12 @@ export class ImportMeasure {
   /** Entries the open steps hold (token-table entries, rewards, gate samples): what grows with a step's size, never with the step count. */
   get heldEntries(): number {
     let n = 0;
-    for (const a of this.steps.values()) n += a.tokens.entries + a.fit.entries + 2 * a.judged + a.gate.length;
+    for (const a of this.steps.values()) n += a.tokens.entries + a.fit.entries + 2 * a.judged + a.gate.length + a.held.length;
     return n;
   }
 
   frames(): MetricsFrame[] {
-    for (const step of [...this.steps.keys()]) this.measureStep(step);
+    for (const step of this.openStepList()) this.measureStep(step);
     const names = this.behaviorNames();
     return [...this.measured.keys()].sort((x, y) => x - y).map((step) => this.frameOf(step, names));
   }
@@ -238,13 +272,19 @@ export class ImportMeasure {
   /** A step's frame: behavior counts under `names` (0 for a behavior the step had not), then the rest. */
   private frameOf(step: number, names: readonly string[]): MetricsFrame {
     const done = this.measured.get(step)!;
-    return stepFrame(step, done.counts, names, this.eps, done.scalars, done.series);
+    // discovered names: those known when the step was labelled (a later behavior is not in its frame)
+    return stepFrame(step, done.counts, done.names ? this.namesWith(done.names) : names, this.eps, done.scalars, done.series);
   }
 
   /** Everything of a step but its behavior counts, measured now; its tallies are let go. */
   private measureStep(step: number): void {
     const a = this.steps.get(step)!;
     this.steps.delete(step);
+    if (this.discovery) {
+      const labels = this.discovery.step(step, a.held, this.states, this.behaviors);
+      a.held.forEach((s, k) => this.count(a, s, labels[k]));
+      a.held = [];
+    }
     const scalars: ScalarsWith = {};
     let lpSum = 0;
     let lpN = 0;
@@ -281,7 +321,7 @@ export class ImportMeasure {
       series['gate/rule_counts'] = r.funnel.rules;
       if (this.rowsSink) rows = withGate(rows, a.gate.map((g) => g.session), r.order.judged, r.records, r.decisions);
     }
-    this.measured.set(step, { counts: a.counts, scalars, series });
+    this.measured.set(step, { counts: a.counts, names: this.discovery ? this.discovery.behaviorNames() : null, scalars, series });
     this.rowsSink?.step(step, rows);
   }
 }

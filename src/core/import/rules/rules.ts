@@ -16,7 +16,9 @@ export type StatesSpec =
   | { kind: 'single'; name?: string }
   | { kind: 'field'; field: string; missing?: string }
   | { kind: 'regex'; pattern: string; flags?: string; missing?: string }
-  | { kind: 'template'; chars?: number };
+  | { kind: 'template'; chars?: number }
+  /** Discovered from the prompts (the kind of request): src/core/import/discover/. */
+  | { kind: 'discover' };
 
 export interface BehaviorRule {
   label: string;
@@ -48,8 +50,11 @@ export const RULE_FIELDS = {
 
 export interface BehaviorRuleSet {
   rules: BehaviorRule[];
-  /** Label of a sample no rule matches ("invalid" = outside the support, as the lab's invalid responses). */
-  fallback: string;
+  /**
+   * Label of a sample no rule matches ("invalid" = outside the support, as the lab's invalid
+   * responses). Absent: the behaviors of those samples are discovered (src/core/import/discover/).
+   */
+  fallback?: string;
   /** Use the log's own `behavior` field (generic JSONL) when present, before the rules. */
   useLogLabel?: boolean;
 }
@@ -116,11 +121,13 @@ export function parseStatesSpec(x: unknown): StatesSpec {
       }
       break;
     }
+    case 'discover':
+      break;
     case 'template':
       if (x.chars !== undefined && !(Number.isInteger(x.chars) && (x.chars as number) >= 8 && (x.chars as number) <= 4096)) errs.push('states.chars: expected an integer in [8, 4096]');
       break;
     default:
-      errs.push(`states.kind: expected "single", "field", "regex" or "template", got ${JSON.stringify(x.kind)}`);
+      errs.push(`states.kind: expected "single", "field", "regex", "template" or "discover", got ${JSON.stringify(x.kind)}`);
   }
   if (errs.length) throw new Error(errs.join('; '));
   return x as unknown as StatesSpec;
@@ -132,7 +139,7 @@ export function parseBehaviorRuleSet(x: unknown): BehaviorRuleSet {
   if (!isObject(x)) throw new Error('behaviors: expected an object like {"rules": [...], "fallback": "other"}');
   const errs: string[] = [];
   if (!Array.isArray(x.rules)) errs.push('behaviors.rules: expected a list of rules');
-  if (typeof x.fallback !== 'string' || !x.fallback.length) errs.push('behaviors.fallback: expected a non-empty label');
+  if (x.fallback !== undefined && (typeof x.fallback !== 'string' || !x.fallback.length)) errs.push('behaviors.fallback: expected a non-empty label (or none: the behaviors no rule names are discovered)');
   if (x.useLogLabel !== undefined && typeof x.useLogLabel !== 'boolean') errs.push('behaviors.useLogLabel: expected true or false');
   (Array.isArray(x.rules) ? x.rules : []).forEach((r: unknown, i: number) => {
     const at = `behaviors.rules[${i}]`;
@@ -191,6 +198,8 @@ export class StateClassifier {
         const v = m ? (m.named.state ?? m.first ?? m.text) : undefined;
         return v === undefined || v === '' ? (spec.missing ?? 'unknown') : v;
       }
+      case 'discover':
+        throw new Error('states: discovered states are labelled when their step is complete (src/core/import/discover/), not one sample at a time');
       case 'template': {
         // the prompt's fixed part: numbers and quoted strings are the variable slots
         const norm = s.prompt.replace(/"[^"\n]*"|'[^'\n]*'/g, '""').replace(/\d+(\.\d+)?/g, '#').replace(/\s+/g, ' ').trim().slice(0, spec.chars ?? 200);
@@ -217,9 +226,13 @@ export interface Classified {
   rule: number | null;
 }
 
+/** What a sample no rule names is called while it waits for discovery (never written to a frame). */
+export const UNLABELED_RULE = 'unclassified';
+
 export class BehaviorClassifier {
   private res: (RuleRegex | null)[];
   private exprs: (Expr | null)[];
+  /** The label of a sample no rule matches; UNLABELED_RULE when the rules leave it to discovery. */
   readonly fallback: string;
   /** Behavior names, distinct per label (labels that differ only in whitespace or "/" stay apart). */
   readonly names = new DistinctNames();
@@ -234,12 +247,18 @@ export class BehaviorClassifier {
     });
     // rule labels first (their order is the legend's), then the fallback
     for (const r of spec.rules) this.names.name(r.label);
-    this.fallback = this.names.name(spec.fallback);
+    this.fallback = spec.fallback === undefined ? UNLABELED_RULE : this.names.name(spec.fallback);
+  }
+
+  /** True when the rules leave the samples they do not name to discovery (no fallback). */
+  get discovers(): boolean {
+    return this.spec.fallback === undefined;
   }
 
   /** Names in rule order, then the fallback (for a stable legend order). */
   labels(): string[] {
-    return [...new Set([...this.spec.rules.map((r) => this.names.name(r.label)), this.fallback])];
+    const rules = this.spec.rules.map((r) => this.names.name(r.label));
+    return [...new Set(this.discovers ? rules : [...rules, this.fallback])];
   }
 
   classify(s: ImportedSample): Classified {

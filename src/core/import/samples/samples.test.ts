@@ -10,7 +10,7 @@ import { nodeRegexEngine } from '../../../io/regex/node';
 import { EXAMPLES, exampleRules, exampleSources } from '../../../../tests/support/example-import';
 import { MemoryFolder, openclawWrites, verlWrites } from '../../../../tests/support/writer-sim';
 import type { MetricsFrame } from '../../metrics';
-import { measureLogs, type MeasureSpec, type SamplesOut } from '../analyze';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, measureLogs, type MeasureSpec, type SamplesOut } from '../analyze';
 import { RunFollower } from '../follow/follower';
 import type { FormatId } from '../types';
 import { relativeFile, sampleLine, sampleOfLine, sharesOf, type SampleRecord } from './record';
@@ -65,6 +65,15 @@ describe('the samples file of an import', () => {
       expect(out.rows.every((x) => x.fields === undefined && x.decision === undefined)).toBe(true);
       // lines round-trip through their JSON
       for (const x of out.rows.slice(0, 50)) expect(sampleOfLine(sampleLine(x))).toEqual(x);
+    });
+
+  for (const format of ['verl', 'trl', 'openclaw'] as const)
+    it(`${format} with no rules (states and behaviors discovered): the lines' shares are the frames' behavior_dist`, async () => {
+      const out = collector();
+      const r = await measureLogs(exampleSources(format), { states: DISCOVER_STATES, behaviors: DISCOVER_BEHAVIORS, eps: EPS }, { format, parquet: openParquet, regex: nodeRegexEngine() }, undefined, out);
+      expect(out.rows.length).toBe(r.samples);
+      expectSharesMatch(r.frames, out.rows);
+      expect(new Set(out.rows.map((x) => x.behavior)).size).toBeGreaterThan(1);
     });
 
   it('verl: index is the JSONL line (0-based), file relative to the folder, the score as read', async () => {

@@ -1,0 +1,150 @@
+// The rollout viewer's query over one run: the index's filters (step, state, behavior, rule,
+// decision), a text search over prompt and response, and paging; only the page's samples are read
+// back from the files (sample-text.ts). A search reads the filtered samples' text once and keeps the
+// positions that match, so paging through its results reads only each page again.
+import type { ImportedSample } from '../types';
+import { SampleIndex, type SampleEntry, type SampleFacets, type SampleFilter } from './sample-index';
+import type { SampleText } from './sample-text';
+
+export interface SampleQuery extends SampleFilter {
+  /** Words searched in the prompt and the response (case-insensitive, all of them); '' = none. */
+  text?: string;
+  /** 0-based page. */
+  page?: number;
+  pageSize?: number;
+}
+
+/** A sample as the viewer shows it. */
+export interface SampleView extends SampleEntry, SampleText {
+  /** Its position in the run's index. */
+  id: number;
+  /** What put it in its behavior (discovery's explanation; empty when its behavior came from a rule). */
+  explain: string[];
+  /** Why its text could not be read back (the file changed or is gone); the text is then empty. */
+  error?: string;
+}
+
+export interface SamplePage {
+  /** Samples that pass the filters (and the search). */
+  total: number;
+  page: number;
+  pageSize: number;
+  rows: SampleView[];
+}
+
+export const PAGE_SIZE = 20;
+export const PAGE_SIZE_MAX = 200;
+
+/** The words of a search: lower-cased, split on white space. */
+export function searchWords(text: string | undefined): string[] {
+  return (text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/** Whether every word occurs in the prompt or the response. */
+export function matchesSearch(words: readonly string[], t: Pick<SampleText, 'prompt' | 'response'>): boolean {
+  if (!words.length) return true;
+  const hay = `${t.prompt}\n${t.response}`.toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+export interface BrowseDeps {
+  /** Reads a sample's text from its file. */
+  read(file: string, index: number): Promise<SampleText>;
+  /** Discovery's explanation of a sample's behavior; none: the rules named it. */
+  explain?(entry: SampleEntry, text: SampleText): string[];
+}
+
+const EMPTY_TEXT: SampleText = { prompt: '', response: '', toolCalls: [], fields: {} };
+
+export class SampleBrowser {
+  /** The last search: its key and the positions that matched. */
+  #search: { key: string; size: number; ids: number[] } | null = null;
+
+  constructor(
+    readonly index: SampleIndex,
+    private readonly deps: BrowseDeps,
+  ) {}
+
+  facets(): SampleFacets {
+    return this.index.facets();
+  }
+
+  async query(q: SampleQuery): Promise<SamplePage> {
+    const pageSize = Math.min(PAGE_SIZE_MAX, Math.max(1, Math.floor(q.pageSize ?? PAGE_SIZE)));
+    const ids = await this.#ids(q);
+    const pages = Math.max(1, Math.ceil(ids.length / pageSize));
+    const page = Math.min(pages - 1, Math.max(0, Math.floor(q.page ?? 0)));
+    const rows = await Promise.all(ids.slice(page * pageSize, (page + 1) * pageSize).map((id) => this.view(id)));
+    return { total: ids.length, page, pageSize, rows };
+  }
+
+  /** One sample by its position in the index. */
+  async view(id: number): Promise<SampleView> {
+    const e = this.index.get(id);
+    try {
+      const t = await this.deps.read(e.file, e.index);
+      return { ...e, ...t, id, explain: this.deps.explain?.(e, t) ?? [] };
+    } catch (err) {
+      return { ...e, ...EMPTY_TEXT, id, explain: [], error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  async #ids(q: SampleQuery): Promise<number[]> {
+    const ids = this.index.select(q);
+    const words = searchWords(q.text);
+    if (!words.length) return ids;
+    const key = JSON.stringify([q.step ?? null, q.state ?? null, q.behavior ?? null, q.rule ?? null, q.decision ?? null, words]);
+    if (this.#search?.key === key && this.#search.size === this.index.size) return this.#search.ids;
+    const found: number[] = [];
+    for (const id of ids) {
+      const e = this.index.get(id);
+      const t = await this.deps.read(e.file, e.index).catch(() => null);
+      if (t && matchesSearch(words, t)) found.push(id);
+    }
+    this.#search = { key, size: this.index.size, ids: found };
+    return found;
+  }
+}
+
+/** A run's samples as they are imported or followed: indexed as they come, browsed by query. */
+export class RunSamples {
+  readonly index = new SampleIndex();
+  readonly browser: SampleBrowser;
+
+  constructor(deps: BrowseDeps) {
+    this.browser = new SampleBrowser(this.index, deps);
+  }
+
+  /** A sample as the import read it (1-based line or row) with what the lab made of it. */
+  add(s: Pick<ImportedSample, 'step' | 'file' | 'line' | 'reward'>, state: string, behavior: string, gate?: { rule: string; decision: string }): void {
+    this.index.add({ step: s.step, file: s.file, index: s.line - 1, state, behavior, reward: s.reward, rule: gate?.rule ?? null, decision: gate?.decision ?? null });
+  }
+}
+
+const PARAM_KEYS = { step: 'step', state: 'state', behavior: 'behavior', rule: 'rule', decision: 'decision', text: 'q', page: 'page', pageSize: 'size' } as const;
+
+/** A query as URL parameters (the `--port` page asks the watch's sample endpoint with them). */
+export function queryParams(q: SampleQuery): URLSearchParams {
+  const p = new URLSearchParams();
+  for (const [k, name] of Object.entries(PARAM_KEYS) as [keyof SampleQuery, string][]) {
+    const v = q[k];
+    if (v !== undefined && v !== null && v !== '') p.set(name, String(v));
+  }
+  return p;
+}
+
+/** URL parameters as a query; a number that is not a non-negative integer is refused by name. */
+export function queryOfParams(p: URLSearchParams): SampleQuery {
+  const int = (name: string): number | undefined => {
+    const v = p.get(name);
+    if (v === null) return undefined;
+    if (!/^\d{1,9}$/.test(v)) throw new Error(`${name}: expected a non-negative integer, got "${v.slice(0, 40)}"`);
+    return Number(v);
+  };
+  const str = (name: string): string | undefined => p.get(name) ?? undefined;
+  return { step: int('step'), state: str('state'), behavior: str('behavior'), rule: str('rule'), decision: str('decision'), text: str('q'), page: int('page'), pageSize: int('size') };
+}
+
+/** Where `npm run watch --port` answers sample queries (beside its event stream, live/events): a page and the filters' values. */
+export const LIVE_SAMPLES = 'live/samples';
+export const LIVE_SAMPLE_FACETS = 'live/samples/facets';

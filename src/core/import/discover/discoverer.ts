@@ -1,0 +1,251 @@
+// Behaviors and states nobody named, found in a run step by step (clusters.ts over the terms of
+// text.ts): `labelStep` labels a step's samples once the step is complete (the labels of steps
+// already labelled never change), `save` / `restore` carry the clusters across a restart,
+// `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
+// `explain` says which words and shape put a sample where it is.
+import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
+import { groupName, shapeText } from './naming';
+import { noiseOf, promptTerms, responseTerms, words, type Noise } from './text';
+import { bucketOf, type Sparse } from './vectors';
+import type { ImportedSample } from '../types';
+
+/** The one label of noise (empty, cut-off, garbage) and of responses like no named behavior yet. */
+export const UNCLASSIFIED = 'unclassified';
+/** States: a sample with no prompt, and one whose prompt is like no discovered state yet. */
+export const NO_PROMPT = 'unknown';
+export const OTHER_STATE = 'other';
+
+export interface DiscoveredBehavior {
+  name: string;
+  /** Words most typical of it (most frequent among its samples, weighted by rarity in the run). */
+  words: string[];
+  /** Its shape in words ('numbered list, asks back'); '' when it has none that stands out. */
+  shape: string;
+  count: number;
+  representatives: SampleRef[];
+  firstStep: number;
+  /** The behavior it was merged into (its label is no longer given); null when it is current. */
+  mergedInto: string | null;
+}
+
+export interface Explanation {
+  label: string;
+  /** Average cosine to the behavior's samples (null: noise, or no behavior yet). */
+  similarity: number | null;
+  /** The terms that weigh most in that similarity, in words ('great question', 'shape: numbered list'). */
+  evidence: string[];
+  noise: Noise | null;
+}
+
+export interface DiscoverSnapshot {
+  what: 'behaviors' | 'states';
+  version: 1;
+  params: string;
+  docs: number;
+  df: { i: number[]; v: number[] };
+  nextId: number;
+  unclassified: number;
+  clusters: {
+    id: number;
+    name: string | null;
+    n: number;
+    sum: { i: number[]; v: number[] };
+    born: number;
+    last: number;
+    mergedInto: number | null;
+    words: [string, number][];
+    shape: [string, number][];
+    reps: SampleRef[];
+  }[];
+}
+
+abstract class Discoverer {
+  protected set: ClusterSet;
+  unclassified = 0;
+
+  constructor(
+    readonly what: DiscoverSnapshot['what'],
+    readonly params: ClusterParams,
+    /** Names already given (rule labels): a discovered name never takes one. */
+    private readonly taken: ReadonlySet<string>,
+    /** The label of noise and of samples in groups too small to name. */
+    readonly noiseLabel: string,
+    readonly smallLabel: string,
+  ) {
+    this.set = new ClusterSet(params);
+  }
+
+  /** The sample's terms; null: noise (with its kind). */
+  protected abstract termsOf(s: ImportedSample): { terms: string[] } | { noise: Noise };
+
+  /** Labels of a complete step's samples, in order. */
+  labelStep(step: number, samples: readonly ImportedSample[]): string[] {
+    const terms = samples.map((s) => this.termsOf(s));
+    const items: Item[] = [];
+    const at: number[] = [];
+    terms.forEach((t, k) => {
+      if ('terms' in t) (items.push({ terms: t.terms, ref: { file: samples[k].file, index: samples[k].line - 1 } }), at.push(k));
+    });
+    const ids = this.set.labelStep(step, items, (members, others) => this.uniqueName(groupName(members, others)));
+    const out: string[] = samples.map(() => this.noiseLabel);
+    ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.set.byId(id).name!));
+    for (const l of out) if (l === this.noiseLabel || l === this.smallLabel) this.unclassified++;
+    return out;
+  }
+
+  /** Every name given so far (current and merged), in the order they were made. */
+  names(): string[] {
+    return this.set.clusters.filter((c) => c.name !== null).map((c) => c.name!);
+  }
+
+  private uniqueName(base: string): string {
+    const used = new Set([...this.taken, ...this.names(), this.noiseLabel, this.smallLabel]);
+    let name = base;
+    for (let k = 2; used.has(name); k++) name = `${base}~${k}`;
+    return name;
+  }
+
+  /** The label the clusters as they are now would give the sample (nothing changes). */
+  label(s: ImportedSample): string {
+    return this.explain(s).label;
+  }
+
+  explain(s: ImportedSample): Explanation {
+    const t = this.termsOf(s);
+    if (!('terms' in t)) return { label: this.noiseLabel, similarity: null, evidence: [], noise: t.noise };
+    const v = this.set.vector(t.terms);
+    const near = this.set.nearest(v);
+    if (!near || near.sim < this.params.join) return { label: this.smallLabel, similarity: near?.sim ?? null, evidence: [], noise: null };
+    return { label: near.c.name!, similarity: near.sim, evidence: evidence(t.terms, v, near.c, this.params.dim), noise: null };
+  }
+
+  behaviors(): DiscoveredBehavior[] {
+    const byId = new Map(this.set.clusters.map((c) => [c.id, c]));
+    return this.set.clusters
+      .filter((c) => c.name !== null)
+      .map((c) => ({
+        name: c.name!,
+        words: topWords(c, (w) => this.set.df.idf(bucketOf(`w:${w}`, this.params.dim))),
+        shape: [...c.shape].filter(([, k]) => k >= c.n / 2).map(([t]) => shapeText(t)).filter((x): x is string => !!x).sort().join(', '),
+        count: c.n,
+        representatives: c.reps,
+        firstStep: c.born,
+        mergedInto: c.mergedInto === null ? null : (byId.get(c.mergedInto)?.name ?? null),
+      }));
+  }
+
+  save(): DiscoverSnapshot {
+    const sparse = (a: ArrayLike<number>) => {
+      const i: number[] = [];
+      const v: number[] = [];
+      for (let k = 0; k < a.length; k++) if (a[k] !== 0) (i.push(k), v.push(a[k]));
+      return { i, v };
+    };
+    return {
+      what: this.what,
+      version: 1,
+      params: JSON.stringify(this.params),
+      docs: this.set.df.n,
+      df: sparse(this.set.df.df),
+      nextId: this.set.nextId,
+      unclassified: this.unclassified,
+      clusters: this.set.clusters.map((c) => ({ id: c.id, name: c.name, n: c.n, sum: sparse(c.sum), born: c.born, last: c.last, mergedInto: c.mergedInto, words: [...c.words], shape: [...c.shape], reps: c.reps })),
+    };
+  }
+
+  restore(snap: DiscoverSnapshot): void {
+    if (!snap || snap.what !== this.what || snap.version !== 1) throw new Error(`discovered ${this.what}: the saved clusters are not this kind (${snap?.what ?? 'nothing'}, version ${snap?.version ?? '?'})`);
+    if (snap.params !== JSON.stringify(this.params)) throw new Error(`discovered ${this.what}: the saved clusters were made with other settings; remove the saved file to start over`);
+    const dense = (s: { i: number[]; v: number[] }, n: number) => {
+      const a = new Float64Array(n);
+      s.i.forEach((k, j) => (a[k] = s.v[j]));
+      return a;
+    };
+    this.set = new ClusterSet(this.params);
+    this.set.df.n = snap.docs;
+    this.set.df.df.set(dense(snap.df, this.params.dim));
+    this.set.nextId = snap.nextId;
+    this.unclassified = snap.unclassified;
+    this.set.clusters = snap.clusters.map((c) => ({ ...c, sum: dense(c.sum, c.mergedInto === null ? this.params.dim : 0), words: new Map(c.words), shape: new Map(c.shape), reps: c.reps }));
+  }
+}
+
+/** The terms of the sample that weigh most in its similarity to `c`, in words. */
+function evidence(terms: readonly string[], v: Sparse, c: Cluster, dim: number): string[] {
+  const at = new Map<number, number>();
+  v.i.forEach((b, k) => at.set(b, v.v[k]));
+  const seen = new Set<string>();
+  const scored: { t: string; s: number }[] = [];
+  for (const t of terms) {
+    if (seen.has(t)) continue;
+    seen.add(t);
+    const b = bucketOf(t, dim);
+    scored.push({ t, s: (at.get(b) ?? 0) * (c.sum[b] / c.n) });
+  }
+  return scored
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s || (a.t < b.t ? -1 : 1))
+    .slice(0, 8)
+    .map((x) => termText(x.t));
+}
+
+function termText(t: string): string {
+  const kind = t.slice(0, t.indexOf(':'));
+  const body = t.slice(kind.length + 1);
+  if (kind === 's') return `shape: ${shapeText(body) ?? body.replace(/^len(\d)$/, 'length ~2^$1 words').replace(/^lines(\d)$/, 'lines ~2^$1')}`;
+  if (kind === 'o') return `opens "${body}"`;
+  if (kind === 'c') return `closes "${body}"`;
+  return `"${body.replace(/_/g, '…')}"`;
+}
+
+function topWords(c: Cluster, idf: (w: string) => number): string[] {
+  return [...c.words]
+    .map(([w, k]) => ({ w, s: (k / c.n) * idf(w) }))
+    .sort((a, b) => b.s - a.s || (a.w < b.w ? -1 : 1))
+    .slice(0, 6)
+    .map((x) => x.w);
+}
+
+/** Behavior discovery defaults (measured on the corpora of tests/support/discover-corpus.ts). */
+export const BEHAVIOR_PARAMS: ClusterParams = {
+  dim: 2048,
+  join: 0.3,
+  minSize: 3,
+  maxNamed: 40,
+  maxCandidates: 32,
+  candidateAge: 20,
+  kinds: { s: 1.5, o: 1, c: 1, w: 1, b: 0.8, t: 0.6 },
+};
+
+export const STATE_PARAMS: ClusterParams = {
+  dim: 2048,
+  join: 0.5,
+  minSize: 3,
+  maxNamed: 22,
+  maxCandidates: 32,
+  candidateAge: 20,
+  kinds: { w: 1, b: 1, t: 0.7, o: 1.5, c: 0.5, s: 0.3 },
+};
+
+/** Behaviors of responses: what a response does (its frame), prompt words masked. */
+export class BehaviorDiscoverer extends Discoverer {
+  constructor(taken: Iterable<string> = [], params: ClusterParams = BEHAVIOR_PARAMS) {
+    super('behaviors', params, new Set(taken), UNCLASSIFIED, UNCLASSIFIED);
+  }
+
+  protected termsOf(s: ImportedSample): { terms: string[] } | { noise: Noise } {
+    const noise = noiseOf(s.response, s.toolCalls, words(s.response, 64));
+    return noise ? { noise } : { terms: responseTerms(s.response, s.prompt, s.toolCalls) };
+  }
+}
+
+/** States of prompts: the kind of request. */
+export class StateDiscoverer extends Discoverer {
+  constructor(params: ClusterParams = STATE_PARAMS) {
+    super('states', params, new Set(), NO_PROMPT, OTHER_STATE);
+  }
+
+  protected termsOf(s: ImportedSample): { terms: string[] } | { noise: Noise } {
+    return s.prompt.trim() ? { terms: promptTerms(s.prompt) } : { noise: 'empty' };
+  }
+}

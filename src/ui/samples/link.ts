@@ -1,0 +1,19 @@
+/**
+ * From a plot point to its samples: the view that shows a run (the import view, the lab) provides
+ * how to open the rollout viewer; a chart, a marker or an alarm calls it with what was clicked
+ * (viewer-model.ts SamplePick). Without a provider the charts offer no link.
+ */
+import { getContext, setContext } from 'svelte';
+import type { SamplePick } from './viewer-model';
+
+export type OpenSamples = (pick: SamplePick) => void;
+
+const KEY = Symbol('invariant-lab/sample-link');
+
+export function provideSampleLink(get: () => OpenSamples | null): void {
+  setContext(KEY, get);
+}
+
+export function useSampleLink(): () => OpenSamples | null {
+  return getContext<(() => OpenSamples | null) | undefined>(KEY) ?? (() => null);
+}

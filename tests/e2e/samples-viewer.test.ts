@@ -1,0 +1,83 @@
+/**
+ * The rollout viewer in real Chromium: import the shipped verl example, measure it, click a point of
+ * the behavior plot and land on that step × state × behavior's samples, read back from the files;
+ * filter, search, page with the keys, open a sample, close with Escape. Screenshots at 1280×800 and
+ * 1920×1080 (test-results/samples-*.png).
+ */
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPage, type OpenedPage } from '../browser/harness';
+import { ARTIFACTS, TINY_MODEL } from './lab-page';
+import { scaled } from '../support/speed';
+
+describe('rollout viewer on an import', () => {
+  let h: OpenedPage | undefined;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    h = await openPage('nogpu', `/index.html?backend=wasm&${TINY_MODEL}`, { viewport: { width: 1280, height: 800 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('goes from a point of the behavior plot down to its samples', async () => {
+    const page = h!.page;
+    await page.getByText('Import real rollouts').click();
+    await page.getByTestId('import-panel').getByRole('button', { name: 'verl', exact: true }).click();
+    await page.waitForSelector('[data-testid=import-format]', { timeout: scaled(60_000) });
+    await page.locator('[data-testid=import-measure]').click();
+    await page.waitForSelector('[data-testid=imported-run]', { timeout: scaled(60_000) });
+
+    // a click in the middle of the first state's plot, low down: the bottom band at a middle step
+    const cursor = page.getByRole('slider', { name: /^behavior distribution of / }).first();
+    const stateName = /behavior distribution of (\S+):/.exec((await cursor.getAttribute('aria-label')) ?? '')![1];
+    await cursor.scrollIntoViewIfNeeded();
+    const box = (await cursor.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.97);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.97);
+    const viewer = page.locator('[data-testid=sample-viewer]');
+    await viewer.waitFor({ timeout: scaled(30_000) });
+    const title = await viewer.locator('h3').innerText();
+    const m = /^Samples: step (\d+) · state (\S+) · behavior (\S+)$/.exec(title);
+    expect(m, title).not.toBeNull();
+    expect(m![2]).toBe(stateName);
+    await page.waitForFunction(() => /of \d+/.test(document.querySelector('[data-testid=samples-count]')?.textContent ?? ''), null, { timeout: scaled(30_000) });
+    const rows = viewer.locator('[data-testid=sample-row]');
+    expect(await rows.count()).toBeGreaterThan(0);
+    for (const t of await rows.locator('.meta').allInnerTexts()) expect(t).toContain(`step ${m![1]} · ${m![2]} · ${m![3]}`);
+    await page.screenshot({ path: `${ARTIFACTS}samples-1280.png` });
+
+    // a sample opened: its prompt and response read back from the verl step file
+    await rows.first().click();
+    const detail = viewer.locator('[data-testid=sample-detail]');
+    await detail.waitFor();
+    expect(await detail.innerText()).toContain(`${m![1]}.jsonl line`);
+    expect((await detail.locator('[data-testid=sample-response]').innerText()).length).toBeGreaterThan(5);
+
+    // filters: any step, any behavior → the state's samples of every step, paged with the arrow keys
+    await viewer.locator('[data-testid=samples-step]').selectOption('');
+    await viewer.locator('[data-testid=samples-behavior]').selectOption('');
+    await page.waitForFunction(() => /^1–20 of \d{3,}/.test(document.querySelector('[data-testid=samples-count]')?.textContent ?? ''), null, { timeout: scaled(30_000) });
+    await rows.first().focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => /^21–40 of/.test(document.querySelector('[data-testid=samples-count]')?.textContent ?? ''), null, { timeout: scaled(30_000) });
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.closest('li') === document.querySelectorAll('[data-testid=sample-viewer] li')[1])).toBe(true);
+
+    // a search over the text: every row shown holds the word
+    const word = (await rows.first().locator('.resp').innerText()).split(/\s+/).find((w) => /^[a-z]{5,}$/i.test(w))!;
+    await viewer.locator('[data-testid=samples-search]').fill(word);
+    await viewer.locator('[data-testid=samples-search]').press('Enter');
+    await page.waitForFunction((w) => document.querySelector('[data-testid=sample-viewer] h3')?.textContent?.includes(`"${w}"`), word, { timeout: scaled(30_000) });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=samples-count]')?.textContent?.includes('reading'), null, { timeout: scaled(60_000) });
+    expect(await rows.count()).toBeGreaterThan(0);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await rows.first().click();
+    await page.screenshot({ path: `${ARTIFACTS}samples-1920.png` });
+
+    // Escape closes and gives the focus back
+    await viewer.locator('[data-testid=samples-search]').press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    expect(h!.errors).toEqual([]);
+  });
+});
