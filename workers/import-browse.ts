@@ -4,6 +4,8 @@
 import { RunSamples, SampleTextReader, followedFiles, type OpenRunFile, type SampleFacets, type SamplePage, type SampleQuery } from '../src/core/import/browse/index';
 import type { FollowFs } from '../src/core/import/index';
 import type { FormatId } from '../src/core/import/types';
+import { explainLabel } from '../src/core/import/browse/index';
+import type { Discovery } from '../src/core/import/discover/step-labels';
 import { openParquet } from '../src/io/hyparquet';
 
 /** The picked files by the name the import gives them (fileSource: the folder path when picked as a folder). */
@@ -16,13 +18,19 @@ export function pickedFiles(files: readonly File[]): OpenRunFile {
   };
 }
 
-/** The run's samples; `format` is asked when the first sample is read back (a measure tells it at its end). */
-export function runSamples(format: () => FormatId, open: OpenRunFile): RunSamples {
+/**
+ * The run's samples; `format` is asked when the first sample is read back (a measure tells it at its
+ * end), `discovery` when a discovered label is explained.
+ */
+export function runSamples(format: () => FormatId, open: OpenRunFile, discovery: () => Discovery | null = () => null): RunSamples {
   let reader: SampleTextReader | null = null;
-  return new RunSamples({ read: (file, index) => (reader ??= new SampleTextReader(format(), open, openParquet)).read(file, index) });
+  return new RunSamples({
+    read: (file, index) => (reader ??= new SampleTextReader(format(), open, openParquet)).read(file, index),
+    explain: (e, t) => explainLabel(discovery(), e, t),
+  });
 }
 
-export const followedRunSamples = (format: FormatId, fs: FollowFs): RunSamples => runSamples(() => format, followedFiles(fs, () => performance.now()));
+export const followedRunSamples = (format: FormatId, fs: FollowFs, discovery: () => Discovery | null = () => null): RunSamples => runSamples(() => format, followedFiles(fs, () => performance.now()), discovery);
 
 /** What the page asks of the samples held (none yet: no facets, an empty page). */
 export class SamplesHeld {

@@ -10,6 +10,7 @@ import { sharedGuard } from '../src/io/regex/guard-shared';
 import type { ImportApi } from './import.api';
 import { FolderFollow } from './import-follow';
 import { SamplesHeld, pickedFiles, runSamples } from './import-browse';
+import type { Discovery } from '../src/core/import/discover/step-labels';
 
 export function fileSource(f: File): ImportSource {
   return {
@@ -46,8 +47,12 @@ const api: ImportApi = {
   async measure(files, spec, opts, onProgress) {
     held.current = null;
     let format: FormatId | null = null; // told by the measure; read before any sample is shown
-    const samples = runSamples(() => format!, pickedFiles(files));
-    const r = await measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }, (s, state, behavior) => samples.add(s, state, behavior));
+    let discovery: Discovery | null = null; // the measure's: it explains a discovered label when the sample is shown
+    const samples = runSamples(() => format!, pickedFiles(files), () => discovery);
+    const r = await measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }, (s, state, behavior, m) => {
+      discovery = m.discovery;
+      samples.add(s, state, behavior);
+    });
     format = r.format;
     held.current = samples;
     return r;

@@ -5,10 +5,12 @@
  * samples, Apply puts it on the timeline and in the URL, and reloading that URL restores it.
  * Screenshots of the editor and the replay at 1280x720 go to test-results/.
  */
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { ADAPTERS } from '../../src/core/gates/export/adapters/index';
 import { ARTIFACTS, TINY_MODEL, ready, stepCount } from './lab-page';
 
 const TINY = `${TINY_MODEL}&backend=wasm`;
@@ -166,5 +168,30 @@ describe('gate editor (WASM)', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('exports the draft: the downloaded module decides under python3 as the lab; a trainer that cannot see a field the draft reads is refused, naming it', async () => {
+    const page = h.page;
+    await editor(page).fill(GOOD);
+    await page.getByLabel('Export target').selectOption('python');
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=gate-export]').click()]);
+    expect(dl.suggestedFilename()).toBe('gate.py');
+    const file = `${ARTIFACTS}gate-export.py`;
+    await dl.saveAs(file);
+    expect(readFileSync(file, 'utf8')).toContain('# A gate of Invariant Lab, exported as a Python 3 module');
+    const input = JSON.stringify([{ votes_pos: 1, votes_neg: 2, reward: 1 }, { votes_pos: 0, votes_neg: 1, reward: -1, hint_len: 0 }]);
+    const lines = execFileSync('python3', [file], { input, encoding: 'utf8' }).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toEqual([
+      { rule: 0, queued: false, loss_mask: 0, reward: 0, opd_weight: 0, uses_hint: false },
+      { rule: 1, queued: true, loss_mask: 1, reward: -1, opd_weight: 0, uses_hint: false },
+    ]);
+    // a trainer whose hook cannot provide a field the draft reads refuses it, naming the field
+    const blind = Object.values(ADAPTERS).find((a) => a && Object.hasOwn(a.unavailable, 'staleness'))!;
+    expect(blind).toBeDefined();
+    await editor(page).fill(`staleness > 2 => drop # stale\n${GOOD}`);
+    await page.getByLabel('Export target').selectOption(blind.target);
+    await page.locator('.gate-export .refused', { hasText: `it reads "staleness", which ${blind.target} cannot provide` }).waitFor();
+    expect(await page.locator('[data-testid=gate-export]').isDisabled()).toBe(true);
+    await page.locator('[data-testid=gate-panel]').screenshot({ path: `${ARTIFACTS}gate-export-refused.png` });
   });
 });

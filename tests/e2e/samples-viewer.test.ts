@@ -7,8 +7,10 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
-import { ARTIFACTS, TINY_MODEL } from './lab-page';
+import { ARTIFACTS, TINY_MODEL, ready } from './lab-page';
 import { scaled } from '../support/speed';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
 
 describe('rollout viewer on an import', () => {
   let h: OpenedPage | undefined;
@@ -20,13 +22,18 @@ describe('rollout viewer on an import', () => {
     await h?.close();
   });
 
-  it('goes from a point of the behavior plot down to its samples', async () => {
+  it('imports the verl example with no rules and goes from a point of the behavior plot down to its samples', async () => {
     const page = h!.page;
     await page.getByText('Import real rollouts').click();
-    await page.getByTestId('import-panel').getByRole('button', { name: 'verl', exact: true }).click();
+    // the shipped verl step files, picked with no rule file: states and behaviors are discovered
+    const files = Array.from({ length: 20 }, (_, i) => `${ROOT}public/examples/verl/${i + 1}.jsonl`);
+    await page.locator('[data-testid=import-files]').setInputFiles(files);
     await page.waitForSelector('[data-testid=import-format]', { timeout: scaled(60_000) });
     await page.locator('[data-testid=import-measure]').click();
     await page.waitForSelector('[data-testid=imported-run]', { timeout: scaled(60_000) });
+    const summary = await page.locator('[data-testid=import-summary]').innerText();
+    const behaviors = /behaviors (.*?) ·/.exec(summary)![1].split(', ');
+    expect(behaviors.length, summary).toBeGreaterThan(1);
 
     // a click in the middle of the first state's plot, low down: the bottom band at a middle step
     const cursor = page.getByRole('slider', { name: /^behavior distribution of / }).first();
@@ -47,11 +54,13 @@ describe('rollout viewer on an import', () => {
     for (const t of await rows.locator('.meta').allInnerTexts()) expect(t).toContain(`step ${m![1]} · ${m![2]} · ${m![3]}`);
     await page.screenshot({ path: `${ARTIFACTS}samples-1280.png` });
 
-    // a sample opened: its prompt and response read back from the verl step file
-    await rows.first().click();
+    // a sample opened (a lone sample is open at once): its prompt and response read back from the verl step file
+    if ((await rows.first().getAttribute('aria-expanded')) !== 'true') await rows.first().click();
     const detail = viewer.locator('[data-testid=sample-detail]');
     await detail.waitFor();
     expect(await detail.innerText()).toContain(`${m![1]}.jsonl line`);
+    // a discovered behavior says what put the sample there
+    expect(await detail.innerText()).toMatch(/put there by: \S/);
     expect((await detail.locator('[data-testid=sample-response]').innerText()).length).toBeGreaterThan(5);
 
     // filters: any step, any behavior → the state's samples of every step, paged with the arrow keys
@@ -77,6 +86,51 @@ describe('rollout viewer on an import', () => {
 
     // Escape closes and gives the focus back
     await viewer.locator('[data-testid=samples-search]').press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    expect(h!.errors).toEqual([]);
+  });
+});
+
+describe("rollout viewer on the lab's own run", () => {
+  let h: OpenedPage | undefined;
+  beforeAll(async () => {
+    h = await openPage('nogpu', `/?v=1&steps=20&${TINY_MODEL}`, { viewport: { width: 1280, height: 800 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('goes from a step of the exploration plot to its traced samples with the gate rule that decided each', async () => {
+    const page = h!.page;
+    await ready(page, scaled(120_000));
+    for (let i = 0; i < 2; i++) {
+      const before = Number(await page.locator('[data-testid=step] b').innerText());
+      await page.getByRole('button', { name: 'Step', exact: true }).click();
+      await page.waitForFunction((n) => Number(document.querySelector('[data-testid=step] b')?.textContent) > n, before, { timeout: scaled(90_000) });
+      await ready(page, scaled(120_000));
+    }
+    // the exploration plot's cursor: End puts it on the last step, Enter opens that step's samples
+    const cursor = page.getByRole('slider', { name: /^Is the policy still exploring\?.*step cursor/ });
+    await cursor.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    const viewer = page.locator('[data-testid=sample-viewer]');
+    await viewer.waitFor({ timeout: scaled(30_000) });
+    expect(await viewer.locator('h3').innerText()).toBe('Samples: step 2');
+    await page.waitForFunction(() => /of \d+/.test(document.querySelector('[data-testid=samples-count]')?.textContent ?? ''), null, { timeout: scaled(30_000) });
+    const rows = viewer.locator('[data-testid=sample-row]');
+    expect(await rows.count()).toBeGreaterThan(0);
+    await rows.first().press('Enter');
+    const gate = viewer.locator('[data-testid=sample-gate]');
+    await gate.waitFor();
+    expect(await gate.innerText()).toMatch(/^(trained|kept out of the loss|dropped) by rule \S/);
+    // the decision filter offers the decisions this step made; one of them narrows the rows to it
+    const decisions = (await viewer.locator('[data-testid=samples-decision] option').allInnerTexts()).filter((d) => d !== 'any');
+    expect(decisions.length).toBeGreaterThan(0);
+    await viewer.locator('[data-testid=samples-decision]').selectOption(decisions[0]);
+    await page.waitForFunction((d) => [...document.querySelectorAll('[data-testid=sample-row] .meta')].every((m) => m.textContent?.endsWith(d)), decisions[0], { timeout: scaled(30_000) });
+    await page.screenshot({ path: `${ARTIFACTS}samples-lab-1280.png` });
+    await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
     expect(h!.errors).toEqual([]);
   });

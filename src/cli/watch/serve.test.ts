@@ -223,3 +223,39 @@ describe('the live feed', () => {
     rmSync(empty, { recursive: true });
   });
 });
+
+describe('the sample endpoint', () => {
+  it("answers a page of the followed run's samples read from its files now, the facets, a bad parameter by name; only on the loopback", async () => {
+    const { nodeFolder } = await import('./node-fs');
+    const { RunSamples, SampleTextReader, followedFiles } = await import('../../core/import/browse/index');
+    const site = mkdtempSync(join(tmpdir(), 'invlab-live-s-'));
+    writeFileSync(join(site, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const run = mkdtempSync(join(tmpdir(), 'invlab-live-run-'));
+    const lines = [0, 1, 2].map((i) => JSON.stringify({ input: `prompt ${i}`, output: `answer ${i}`, score: i, step: 1 }));
+    writeFileSync(join(run, '1.jsonl'), `${lines.join('\n')}\n`);
+    const reader = new SampleTextReader('verl', followedFiles(nodeFolder(run), () => Date.now()));
+    const samples = new RunSamples({ read: (f, i) => reader.read(f, i) });
+    [0, 1, 2].forEach((i) => samples.add({ step: 1, file: '1.jsonl', line: i + 1, reward: i }, 'math', i === 1 ? 'list' : 'prose'));
+    const served = await serveLive(site, 0, new LiveFeed(INFO), { facets: () => samples.browser.facets(), query: (q) => samples.browser.query(q) });
+    const bare = await serveLive(site, 0, new LiveFeed(INFO));
+    try {
+      const r = await get(served, '/live/samples?step=1&behavior=prose&size=1&page=1');
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      const page = JSON.parse(r.body);
+      expect(page).toMatchObject({ total: 2, page: 1, pageSize: 1 });
+      expect(page.rows.map((s: { prompt: string; response: string; index: number }) => [s.prompt, s.response, s.index])).toEqual([['prompt 2', 'answer 2', 2]]);
+      expect(JSON.parse((await get(served, '/live/samples/facets')).body)).toMatchObject({ steps: [1], states: ['math'], behaviors: ['list', 'prose'] });
+      const bad = await get(served, '/live/samples?step=x');
+      expect([bad.status, bad.body]).toEqual([400, 'step: expected a non-negative integer, got "x"\n']);
+      expect((await get(served, '/live/samples', { headers: { Host: 'evil.example:80' } })).status).toBe(403);
+      expect((await get(served, '/live/samples', { method: 'POST' })).status).toBe(405);
+      expect((await get(bare, '/live/samples')).status).toBe(404);
+    } finally {
+      await served.close();
+      await bare.close();
+      rmSync(site, { recursive: true, force: true });
+      rmSync(run, { recursive: true, force: true });
+    }
+  });
+});

@@ -2,6 +2,10 @@
 // (a user on a cluster tunnels the port: ssh -L N:127.0.0.1:N, as for TensorBoard). What is served:
 //   GET /live/events   the run as Server-Sent Events (live-feed.ts: the hello, every event so far,
 //                      then each new one; a reconnect's Last-Event-ID gets only what it missed);
+//   GET /live/samples?step=&state=&behavior=&rule=&decision=&q=&page=&size=   a page of the run's
+//                      samples as JSON, their text read from the followed files now (the rollout
+//                      viewer of the page; src/core/import/browse/); GET /live/samples/facets: the
+//                      values each filter can take;
 //   GET / and /index.html   the lab's page, with <meta name="invlab-live" content="live/events">,
 //                      which tells the page to open the import view on the streamed run;
 //   GET <a file of the built lab>   that file.
@@ -17,6 +21,14 @@ import { ISOLATION_HEADERS, fileOf, sendFile } from '../browser/static-server';
 import { LIVE_EVENTS, LIVE_META } from '../../core/import/follow/live-messages';
 import { CSP_HEADER } from '../csp';
 import type { LiveFeed } from './live-feed';
+import { LIVE_SAMPLES, LIVE_SAMPLE_FACETS, queryOfParams, type SampleFacets, type SamplePage, type SampleQuery } from '../../core/import/browse/index';
+import { errorText } from '../../core/unknown';
+
+/** The followed run's samples, as the sample endpoint asks them (RunSamples' browser). */
+export interface SampleEndpoint {
+  facets(): SampleFacets | null;
+  query(q: SampleQuery): Promise<SamplePage>;
+}
 
 /** Where the page finds the stream: the <meta> the server adds says so (relative to the page). */
 const LIVE_EVENTS_PATH = `/${LIVE_EVENTS}`;
@@ -71,8 +83,30 @@ function refuse(res: ServerResponse, status: number, text: string, extra: Record
   res.writeHead(status, { ...LIVE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', ...extra }).end(`${text}\n`);
 }
 
-/** Serve the lab in `site` and the run of `feed` on 127.0.0.1:`port` (0: a free port). */
-export async function serveLive(site: string, port: number, feed: LiveFeed): Promise<LiveServer> {
+function sendJson(res: ServerResponse, value: unknown): void {
+  const body = Buffer.from(JSON.stringify(value));
+  res.writeHead(200, { ...LIVE_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length }).end(body);
+}
+
+/** The sample endpoint's answer: a page (bad parameters: 400 naming the parameter), or the facets. */
+async function sampleAnswer(samples: SampleEndpoint | undefined, path: string, search: URLSearchParams, res: ServerResponse): Promise<void> {
+  if (!samples) return refuse(res, 404, 'this watch keeps no samples');
+  if (path === `/${LIVE_SAMPLE_FACETS}`) return sendJson(res, samples.facets());
+  let q: SampleQuery;
+  try {
+    q = queryOfParams(search);
+  } catch (e) {
+    return refuse(res, 400, errorText(e));
+  }
+  try {
+    sendJson(res, await samples.query(q));
+  } catch (e) {
+    refuse(res, 500, `the samples could not be read: ${errorText(e)}`);
+  }
+}
+
+/** Serve the lab in `site` and the run of `feed` on 127.0.0.1:`port` (0: a free port), with its samples when given. */
+export async function serveLive(site: string, port: number, feed: LiveFeed, samples?: SampleEndpoint): Promise<LiveServer> {
   const base = resolve(site);
   const page = Buffer.from(livePage(base));
   const streams = new Set<ServerResponse>();
@@ -95,13 +129,15 @@ export async function serveLive(site: string, port: number, feed: LiveFeed): Pro
     if (!loopbackHost(req.headers.host)) return refuse(res, 403, 'Host not allowed: open this page as http://127.0.0.1:PORT/ or http://localhost:PORT/ (through a tunnel if the run is elsewhere)');
     if (!originAllowed(req.headers.origin)) return refuse(res, 403, 'cross-origin requests are not served');
     if (req.method !== 'GET') return refuse(res, 405, 'only GET: nothing is written here', { Allow: 'GET' });
-    let path: string;
+    let url: URL;
     try {
-      path = new URL(req.url ?? '/', 'http://x').pathname;
+      url = new URL(req.url ?? '/', 'http://x');
     } catch {
       return refuse(res, 400, 'bad request');
     }
+    const path = url.pathname;
     if (path === LIVE_EVENTS_PATH) return stream(req, res);
+    if (path === `/${LIVE_SAMPLES}` || path === `/${LIVE_SAMPLE_FACETS}`) return void sampleAnswer(samples, path, url.searchParams, res);
     if (path === '/' || path === '/index.html') {
       res.writeHead(200, { ...LIVE_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': page.length }).end(page);
       return;

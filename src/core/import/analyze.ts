@@ -88,9 +88,10 @@ export function measureOf(spec: MeasureSpec, regex?: RegexEngine): (openSteps: n
 
 /**
  * Every sample measured into per-step frames. `onSample` hears each sample once it is labelled: at
- * once with rules only, at the end of its step when behaviors or states are discovered.
+ * once with rules only, at the end of its step when behaviors or states are discovered; with the
+ * measure that labelled it (its discovery explains a label: the rollout viewer).
  */
-export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string) => void): Promise<MeasureResult> {
+export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string, measure: ImportMeasure) => void): Promise<MeasureResult> {
   const newMeasure = measureOf(spec, opts.regex);
   let delivered = 0;
   // Bounded memory for a log in step order; a log out of order is read again holding every step
@@ -101,7 +102,7 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
     m.onLabeled = (s, state, behavior) => {
       if (seen++ < delivered) return;
       delivered++;
-      onSample?.(s, state, behavior);
+      onSample?.(s, state, behavior, m);
     };
     const r = await importSamples(sources, opts, (s) => m.add(s));
     return { m, r };

@@ -1,7 +1,8 @@
 /**
  * The run session: one training run as one state machine — init (fresh, fork, resume + replay),
  * play / pause / step (transport.ts), step back (rewind.ts), live patch, reset / reseed, fork point,
- * refork, snapshot — with coalesced frame streaming. Its public methods are the run's controls: the
+ * refork, snapshot — with coalesced frame streaming; what a step's frame means (stop, checkpoint):
+ * step-outcome.ts. Its public methods are the run's controls: the
  * lab worker exposes them as they are (workers/lab.api.ts). Pure of the browser and of onnxruntime: whoever runs it (the lab
  * worker, the CLI, the tests) injects the engine factory, the base loader and the clock.
  *
@@ -12,15 +13,16 @@ import { applyPatch, makeConfig, runFixingIn, type Config } from '../config';
 import type { Resume } from '../experiment/bundle';
 import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
-import { nonFinite, type MetricsFrame, type SampleTrace } from '../metrics';
+import type { MetricsFrame, SampleTrace } from '../metrics';
 import { systemClock, type Clock } from './clock';
 import type { BaseWeights, SessionDeps } from './deps';
 import { EngineSlot } from './engine-slot';
 import { errorText } from '../unknown';
-import { createCoalescer, streamed, type Coalescer } from './frames';
+import { createCoalescer, type Coalescer } from './frames';
 import { replayTo, resumeOf } from './replay';
 import { keepSnapshot, rewindTo } from './rewind';
 import { startRun } from './start';
+import { stepOutcome } from './step-outcome';
 import { Transport } from './transport';
 import type { ForkPoint, LabListener, LabPhase, LabSnapshot, LabStatus, ResumeFrom } from './types';
 
@@ -233,22 +235,14 @@ export class RunSession {
     }
     this.config = { ...run.config };
     this.latestTraces = frame.trace;
-    const shown = streamed(frame, this.origin);
+    const { shown, poisoned, checkpoint } = stepOutcome(frame, this.origin, this.pauseAt);
     this.coalescer.push(shown);
-    const bad = nonFinite(frame);
-    if (bad) {
-      this.coalescer.flush();
-      // The weights that produced it are not trusted: training on stops until a reset.
-      this.poisoned = `non-finite metric ${bad} at step ${shown.step}: run stopped. Press Reset (r) to start again (try a lower learning rate)`;
-      this.emit('paused', this.poisoned);
-      return false;
-    }
-    if (this.pauseAt !== null && shown.step === this.pauseAt) {
-      this.coalescer.flush();
-      this.emit('paused', `checkpoint at step ${shown.step}: predict what happens next, then press play`);
-      return false;
-    }
-    return true;
+    if (poisoned) this.poisoned = poisoned;
+    const stop = poisoned ?? checkpoint;
+    if (!stop) return true;
+    this.coalescer.flush();
+    this.emit('paused', stop);
+    return false;
   }
 
   /** Step on until done, a pause, a checkpoint or a non-finite metric (at the set speed). */

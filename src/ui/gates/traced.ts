@@ -4,16 +4,16 @@
 // replay says over which steps it was computed. Pure (no DOM, no runes).
 import { funnelOf, replayCaveats, type FieldRecord, type Gate, type GateFunnel } from '../../core/gates/index';
 
-export interface TracedStep {
+export interface TracedStep<R = FieldRecord> {
   step: number;
-  records: readonly FieldRecord[];
+  records: readonly R[];
 }
 
 /** Steps whose samples are kept for replay (≤ 64 records each). */
 export const TRACED_STEPS_MAX = 50;
 
 /** The buffer with one more step's records (a repeated step replaces its entry); oldest dropped beyond `max`. */
-export function keepTraced(buf: readonly TracedStep[], step: number, records: readonly FieldRecord[], max = TRACED_STEPS_MAX): TracedStep[] {
+export function keepTraced<R = FieldRecord>(buf: readonly TracedStep<R>[], step: number, records: readonly R[], max = TRACED_STEPS_MAX): TracedStep<R>[] {
   if (!records.length) return buf.slice();
   const out = buf.filter((t) => t.step < step);
   out.push({ step, records });

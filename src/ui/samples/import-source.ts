@@ -9,6 +9,7 @@ import { servedSource, type SampleSource } from './source';
 export function workerSource(worker: ImportWorker, label: string): SampleSource {
   return {
     label,
+    files: true,
     facets: () => worker.call((api) => api.sampleFacets()),
     query: (q) => worker.call((api) => api.samples(q)),
   };

@@ -8,10 +8,13 @@ import { LIVE_SAMPLES, LIVE_SAMPLE_FACETS, RunSamples, queryParams, type SampleF
 import { decisionText } from '../../core/import/browse/index';
 import type { SampleTrace } from '../../core/metrics';
 import type { SampleText } from '../../core/import/browse/index';
+import type { TracedStep } from '../gates/traced';
 
 export interface SampleSource {
   /** In words, for the viewer's heading ("the imported run", "the run npm run watch follows"…). */
   label: string;
+  /** The text is read back from the run's files (false: held in the page, the lab's own traces). */
+  files: boolean;
   facets(): Promise<SampleFacets | null>;
   query(q: SampleQuery): Promise<SamplePage>;
 }
@@ -26,6 +29,7 @@ export function servedSource(streamUrl: string, fetcher: typeof fetch = fetch): 
   }
   return {
     label: 'the run npm run watch follows',
+    files: true,
     facets: () => get<SampleFacets | null>(url(LIVE_SAMPLE_FACETS)),
     query: (q) => {
       const u = url(LIVE_SAMPLES);
@@ -35,22 +39,20 @@ export function servedSource(streamUrl: string, fetcher: typeof fetch = fetch): 
   };
 }
 
-export interface TracedSamples {
-  step: number;
-  traces: readonly SampleTrace[];
-}
+/** One step's traced samples, as the run feed keeps them (run-feed.ts). */
+export type TracedSamples = TracedStep<SampleTrace>;
 
 /** The lab's own run: the traced samples of the steps kept (each trace has its gate fields and the deciding rule). */
 export function traceSource(steps: readonly TracedSamples[]): SampleSource {
   const texts: SampleText[] = [];
   const run = new RunSamples({ read: async (_file, index) => texts[index] });
   for (const s of steps) {
-    for (const t of s.traces) {
+    for (const t of s.records) {
       run.index.add({ step: s.step, file: 'lab run', index: texts.length, state: t.state, behavior: t.behavior, reward: t.reward, rule: t.ruleName, decision: decisionText(t) });
       texts.push({ prompt: `state ${t.state} (session ${t.session}, turn ${t.turn})`, response: t.response, toolCalls: [], fields: traceFields(t) });
     }
   }
-  return { label: "the lab's run (traced samples of recent steps)", facets: async () => run.browser.facets(), query: (q) => run.browser.query(q) };
+  return { label: "the lab's run (the traced samples of its recent steps)", files: false, facets: async () => run.browser.facets(), query: (q) => run.browser.query(q) };
 }
 
 /** What a trace adds to the fields the gate read: the judge's votes and score, the hint, the advantage. */

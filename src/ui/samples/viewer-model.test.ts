@@ -32,7 +32,7 @@ describe('rollout viewer model', () => {
       { text: ').', mark: null },
     ]);
     expect(markWords('abc', [], [])).toEqual([{ text: 'abc', mark: null }]);
-    expect(markWords('in summary', [], ['summary', 'sum'])).toEqual([{ text: 'in ', mark: null }, { text: 'summary', mark: 'explain' }]);
+    expect(markWords('in summary', [], ['sum', 'summary'])).toEqual([{ text: 'in ', mark: null }, { text: 'summary', mark: 'explain' }]);
   });
 });
 

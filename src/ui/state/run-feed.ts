@@ -19,6 +19,8 @@ export class RunFeed {
   /** The traces the views show now. */
   #shown: SampleTrace[] = [];
   #traced: TracedStep[] = [];
+  /** The traced samples themselves of the same steps (the rollout viewer of the lab's run). */
+  #samples: TracedStep<SampleTrace>[] = [];
   #pacer = new RedrawPacer(() => this.#publish(), browserClock());
 
   #publish(): void {
@@ -48,7 +50,8 @@ export class RunFeed {
     this.#pacer.request();
     this.#shown = [];
     this.#traced = [];
-    this.view.set({ traces: [], traced: [] });
+    this.#samples = [];
+    this.view.set({ traces: [], traced: [], tracedSamples: [] });
   }
 
   /** A batch of the run's frames, shown paced while it plays, at once when idle; returns the batch's last step. */
@@ -60,7 +63,8 @@ export class RunFeed {
     const last = frames[frames.length - 1]?.step ?? 0;
     if (traces.length) {
       this.#traced = keepTraced(this.#traced, last, traces.map((t) => t.fields));
-      this.view.set({ traced: this.#traced });
+      this.#samples = keepTraced(this.#samples, last, traces);
+      this.view.set({ traced: this.#traced, tracedSamples: this.#samples });
     }
     return last;
   }

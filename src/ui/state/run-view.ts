@@ -19,6 +19,8 @@ export interface RunMirror {
   baseFrame: MetricsFrame | null;
   /** The gate fields of the traced samples of recent steps (the gate editor replays drafts on them). */
   traced: TracedStep[];
+  /** The traced samples of the same recent steps (the rollout viewer of the lab's run). */
+  tracedSamples: TracedStep<SampleTrace>[];
   /** The latest batch's traces (views pair them with the latest frame). */
   traces: SampleTrace[];
   /** The frames to draw: at most ~MAX_DRAWN spread over the run (history.ts), paced (redraw-pacer.ts). Replaced, never mutated. */

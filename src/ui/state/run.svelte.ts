@@ -19,6 +19,7 @@ export class RunState implements RunMirror {
   framesRun = $state(-1);
   traces = $state.raw<SampleTrace[]>([]);
   traced = $state.raw<TracedStep[]>([]);
+  tracedSamples = $state.raw<TracedStep<SampleTrace>[]>([]);
   snapshot = $state.raw<LabSnapshot | null>(null);
   baseFrame = $state.raw<MetricsFrame | null>(null);
   recoveries = $state(0);

@@ -1,9 +1,10 @@
 // The language's ** in Python, bit for bit: JavaScript's ** (V8) is fdlibm's e_pow.c, which is not
-// correctly rounded, so Python's math.pow (the C library's, correctly rounded) differs from it in the
+// correctly rounded, so Python's math.pow (the C library's, more accurate) differs from it in the
 // last bit on about 7 % of random operands (10 ** -5 is 0.000009999999999999999 in the lab). This is
 // a Python transcription of fdlibm's algorithm: struct gives the two 32-bit words of a double, and
-// every step is one IEEE operation as in C, so the results are the lab's (checked against Node on
-// 250,000 random and special operands by the property test in python.test.ts). fdlibm's notice:
+// every step is one IEEE operation as in C, so the results are the lab's: 0 of 250,000 random
+// operands differed from Node when it was written, and the property test (python.test.ts) checks
+// 22,000 random and special ones on every run. fdlibm's notice:
 //   Copyright (C) 1993 by Sun Microsystems, Inc. All rights reserved.
 //   Developed at SunSoft, a Sun Microsystems, Inc. business. Permission to use, copy, modify, and
 //   distribute this software is freely granted, provided that this notice is preserved.

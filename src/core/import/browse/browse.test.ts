@@ -67,6 +67,28 @@ describe('sample text read back from the files', () => {
     });
   }
 
+  it('trl: rows of several row groups, read in any order', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const n = 7;
+    const bytes = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'step', data: Array.from({ length: n }, () => 3), type: 'INT32' },
+          { name: 'prompt', data: Array.from({ length: n }, (_, i) => `p${i}`), type: 'STRING' },
+          { name: 'completion', data: Array.from({ length: n }, (_, i) => `c${i}`), type: 'STRING' },
+          { name: 'r', data: Array.from({ length: n }, (_, i) => i), type: 'DOUBLE' },
+        ] as never,
+        rowGroupSize: 2,
+      }),
+    );
+    const src = memorySource('completions_00003.parquet', bytes);
+    const reader = new SampleTextReader('trl', async () => src, openParquet);
+    const got: string[] = [];
+    for (const i of [6, 0, 3, 2, 5, 1, 4]) got.push((await reader.read(src.name, i)).response);
+    expect(got).toEqual(['c6', 'c0', 'c3', 'c2', 'c5', 'c1', 'c4']);
+    await expect(reader.read(src.name, 7)).rejects.toThrow('no row 8 (the file has 7)');
+  });
+
   it('a followed file is indexed further as it grows; a line not there yet is an error naming it', async () => {
     let text = '{"input":"p0","output":"r0","score":1,"step":1}\n';
     const file = () => memorySource('1.jsonl', text);
@@ -175,5 +197,21 @@ describe('sample query as URL parameters', () => {
     expect(queryParams({ step: null, state: '', page: 0 }).toString()).toBe('page=0');
     expect(() => queryOfParams(new URLSearchParams('step=-1'))).toThrow('step: expected a non-negative integer, got "-1"');
     expect(() => queryOfParams(new URLSearchParams('size=1e3'))).toThrow('size: expected a non-negative integer');
+  });
+});
+
+describe('a run indexed step by step from its per-sample lines', () => {
+  it("names each decision by its rule, replaces a step that comes again", async () => {
+    const { RunSamples } = await import('./browse');
+    const run = new RunSamples({ read: async () => ({ prompt: '', response: '', toolCalls: [], fields: {} }) });
+    const line = (index: number, rule: number, queued: boolean, loss_mask: number) => ({ step: 5, file: '5.jsonl', index, state: 's', behavior: 'b', reward: 1, decision: { rule, queued, loss_mask } });
+    const { compileGate } = await import('../../gates/index');
+    run.addStep(5, [line(0, 0, true, 1), line(1, 1, false, 0)], compileGate('reward > 0 => mask1 rl # keep\ntrue => drop # drop'));
+    run.addStep(6, [{ step: 6, file: '6.jsonl', index: 0, state: 's', behavior: 'b', reward: null }]);
+    expect(run.index.get(1)).toMatchObject({ rule: 'drop', decision: 'dropped' });
+    expect(run.index.get(2)).toMatchObject({ step: 6, rule: null, decision: null });
+    run.addStep(5, [line(0, 0, true, 0)]);
+    expect(run.index.size).toBe(2);
+    expect(run.index.select({ step: 5 }).map((i) => run.index.get(i))).toEqual([expect.objectContaining({ rule: 'rule 1', decision: 'kept out of the loss' })]);
   });
 });

@@ -2,8 +2,10 @@
 // decision), a text search over prompt and response, and paging; only the page's samples are read
 // back from the files (sample-text.ts). A search reads the filtered samples' text once and keeps the
 // positions that match, so paging through its results reads only each page again.
+import { ruleName, type Gate } from '../../gates/index';
+import { emptySample } from '../formats/common';
 import type { ImportedSample } from '../types';
-import { SampleIndex, type SampleEntry, type SampleFacets, type SampleFilter } from './sample-index';
+import { SampleIndex, decisionText, type SampleEntry, type SampleFacets, type SampleFilter } from './sample-index';
 import type { SampleText } from './sample-text';
 
 export interface SampleQuery extends SampleFilter {
@@ -106,6 +108,17 @@ export class SampleBrowser {
   }
 }
 
+/** A per-sample line (the one `--samples-out` writes) as far as the index reads it. */
+export interface SampleLineLike {
+  step: number;
+  file: string;
+  index: number;
+  state: string;
+  behavior: string;
+  reward: number | null;
+  decision?: { rule: number; queued: boolean; loss_mask: number };
+}
+
 /** A run's samples as they are imported or followed: indexed as they come, browsed by query. */
 export class RunSamples {
   readonly index = new SampleIndex();
@@ -118,6 +131,18 @@ export class RunSamples {
   /** A sample as the import read it (1-based line or row) with what the lab made of it. */
   add(s: Pick<ImportedSample, 'step' | 'file' | 'line' | 'reward'>, state: string, behavior: string, gate?: { rule: string; decision: string }): void {
     this.index.add({ step: s.step, file: s.file, index: s.line - 1, state, behavior, reward: s.reward, rule: gate?.rule ?? null, decision: gate?.decision ?? null });
+  }
+
+  /**
+   * A measured step's per-sample lines (a step that comes again replaces its samples), the gate's
+   * decisions named by their rule in the gate replayed (its label, else "rule N").
+   */
+  addStep(step: number, rows: readonly SampleLineLike[], gate?: Gate | null): void {
+    this.index.dropStep(step);
+    for (const r of rows) {
+      const d = r.decision;
+      this.index.add({ step: r.step, file: r.file, index: r.index, state: r.state, behavior: r.behavior, reward: r.reward, rule: d ? (gate ? ruleName(gate, d.rule) : `rule ${d.rule + 1}`) : null, decision: d ? decisionText(d) : null });
+    }
   }
 }
 
@@ -148,3 +173,14 @@ export function queryOfParams(p: URLSearchParams): SampleQuery {
 /** Where `npm run watch --port` answers sample queries (beside its event stream, live/events): a page and the filters' values. */
 export const LIVE_SAMPLES = 'live/samples';
 export const LIVE_SAMPLE_FACETS = 'live/samples/facets';
+
+/**
+ * What put a sample in its discovered behavior, in words (discovery's evidence: distinctive words,
+ * its shape); empty when its behavior came from a rule or the log, or discovery is not running.
+ */
+export function explainLabel(discovery: { behaviors: { explain(s: ImportedSample): { label: string; evidence: string[] } } | null } | null, e: SampleEntry, t: SampleText): string[] {
+  if (!discovery?.behaviors) return [];
+  const x = discovery.behaviors.explain({ ...emptySample(e.file, e.index + 1), step: e.step, prompt: t.prompt, response: t.response, toolCalls: t.toolCalls, fields: t.fields });
+  if (x.label !== e.behavior) return []; // a rule named it, or the clusters have moved on since its step
+  return x.evidence;
+}

@@ -81,6 +81,8 @@ export class SampleIndex {
   readonly #reward: number[] = [];
   readonly #rule: number[] = [];
   readonly #decision: number[] = [];
+  /** Samples per step (a step dropped again costs nothing when it has none). */
+  readonly #perStep = new Map<number, number>();
 
   get size(): number {
     return this.#step.length;
@@ -90,6 +92,7 @@ export class SampleIndex {
     if (!Number.isInteger(e.step) || e.step < 0) throw new Error(`sample index: step must be a non-negative integer, got ${e.step}`);
     if (!Number.isInteger(e.index) || e.index < 0) throw new Error(`sample index: index must be a non-negative integer, got ${e.index}`);
     this.#step.push(e.step);
+    this.#perStep.set(e.step, (this.#perStep.get(e.step) ?? 0) + 1);
     this.#file.push(this.#files.id(e.file));
     this.#index.push(e.index);
     this.#state.push(this.#states.id(e.state));
@@ -102,12 +105,12 @@ export class SampleIndex {
 
   /** Drop every sample of `step` (a followed step that was written again). */
   dropStep(step: number): void {
+    if (!this.#perStep.delete(step)) return;
     const keep = this.#step.map((s, i) => (s === step ? -1 : i)).filter((i) => i >= 0);
-    if (keep.length === this.size) return;
     for (const col of [this.#step, this.#file, this.#index, this.#state, this.#behavior, this.#reward, this.#rule, this.#decision]) {
       const kept = keep.map((i) => col[i]);
       col.length = 0;
-      col.push(...kept);
+      for (const v of kept) col.push(v);
     }
   }
 
@@ -147,7 +150,7 @@ export class SampleIndex {
   }
 
   facets(): SampleFacets {
-    const steps = [...new Set(this.#step)].sort((a, b) => a - b);
+    const steps = [...this.#perStep.keys()].sort((a, b) => a - b);
     const used = (names: Names, col: number[]) => {
       const seen = new Set(col);
       return names.list.filter((_, i) => seen.has(i));
