@@ -83,6 +83,7 @@ const SLOW_FIRST = [
   'tests/e2e/classroom.test.ts',
   'tests/e2e/pause.test.ts',
   'src/cli/pretrain.test.ts',
+  'src/cli/watch-discover.test.ts',
   'tests/e2e/task-editor.test.ts',
   'tests/e2e/class-views.test.ts',
   'tests/e2e/backend-choice.test.ts',
@@ -125,7 +126,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: workers,
     sequence: { sequencer: SlowFirstSequencer },
-    reporters: ['default'],
+    // the phases' wall times at the end of every run (tests/support/phase-reporter.ts)
+    reporters: ['default', './tests/support/phase-reporter.ts'],
     projects: [
       {
         extends: true,
