@@ -30,7 +30,7 @@ const INPUT_FLAGS = new Set(['--spec', '--states', '--behaviors', '--task-file',
 /** Flags whose value is a file or folder the command writes. */
 const OUTPUT_FLAGS = new Set(['--out', '--out-dir', '--simulate-out', '--fit-task']);
 /** Files and folders the reader brings (their own spec, gate, run), named as such on their page. */
-const READERS_OWN = /^(exp\.json|spec\.json|my-gate\.json|states\.json|behaviors\.json|collapse|~\/.*|\/out\/.*)$/;
+const READERS_OWN = /^(exp\.json|spec\.json|my-gate\.json|states\.json|behaviors\.json|collapse|~\/.*|\/out\/.*|path\/to\/.*)$/;
 /** A placeholder: an ellipsis, a word in capitals (RUN_DIR, N, I, FILE), or an optional part in brackets. */
 const PLACEHOLDER = /…|\.\.\.|^[A-Z][A-Z_]*$|^\[|\]$|^-h$/;
 
