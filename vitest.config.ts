@@ -82,6 +82,7 @@ const SLOW_FIRST = [
   'tests/e2e/classroom.test.ts',
   'tests/e2e/pause.test.ts',
   'src/cli/pretrain.test.ts',
+  'src/cli/watch-discover.test.ts',
   'src/core/gates/export/python.test.ts',
   'tests/e2e/task-editor.test.ts',
   'tests/e2e/class-views.test.ts',

@@ -11,6 +11,7 @@
 // --import: peak memory of `npm run import` on generated verl runs (import-memory.ts; --import-mb
 // total size of the longest run, default 200; --import-steps step counts, default 30,120;
 // --import-heap-mb the child's V8 heap limit, default 64: a bounded import fits it at any length).
+// --discover (with --import or --follow): no rule files, states and behaviors discovered (src/core/import/discover/).
 // --follow: the run follower on a verl folder written step by step (follow.ts): latency from a step
 // file written to its frame (--follow-samples per step, default 1,152) and RSS over --follow-steps
 // steps (default 1,000).
@@ -28,7 +29,7 @@ const parsed = parseCommandLine(
   {
     browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
     reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
-    threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
+    threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, discover: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
     only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' }, 'page-workers': { type: 'string' },
   },
   usageOf(import.meta.url, 13).replace(/^\/\/ ?/gm, ''),
@@ -79,13 +80,13 @@ async function main() {
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();
   if (v.follow) {
     const { runFollowBench } = await import('./follow');
-    console.log(JSON.stringify(await runFollowBench({ steps: wholeNumber('--follow-steps', v['follow-steps'], 2) ?? 1000, samples: wholeNumber('--follow-samples', v['follow-samples'], 1) ?? 1152 }), null, 2));
+    console.log(JSON.stringify(await runFollowBench({ steps: wholeNumber('--follow-steps', v['follow-steps'], 2) ?? 1000, samples: wholeNumber('--follow-samples', v['follow-samples'], 1) ?? 1152, discover: !!v.discover }), null, 2));
     return;
   }
   if (v.import) {
     const { runImportBench } = await import('./import-memory');
     const stepCounts = (v['import-steps'] ?? '30,120').split(',').map((s) => wholeNumber('--import-steps', s, 1)!);
-    console.log(JSON.stringify(await runImportBench({ totalMb: wholeNumber('--import-mb', v['import-mb'], 1) ?? 200, stepCounts, heapMb: wholeNumber('--import-heap-mb', v['import-heap-mb'], 16) ?? 64 }), null, 2));
+    console.log(JSON.stringify(await runImportBench({ totalMb: wholeNumber('--import-mb', v['import-mb'], 1) ?? 200, stepCounts, heapMb: wholeNumber('--import-heap-mb', v['import-heap-mb'], 16) ?? 64, discover: !!v.discover }), null, 2));
     return;
   }
   const { reps, leakSteps, ensembleP, longSteps, longEvery, threads } = numbers();

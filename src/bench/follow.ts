@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunFollower, parseBehaviorRuleSet, parseStatesSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, RunFollower, parseBehaviorRuleSet, parseStatesSpec } from '../core/import/index';
 import { nodeRegexEngine } from '../io/regex/node';
 import { nodeFolder } from '../cli/watch/node-fs';
 
@@ -22,14 +22,16 @@ function stepText(lines: readonly string[], step: number, n: number): string {
   return out;
 }
 
-export async function runFollowBench(opts: { steps: number; samples: number }) {
+export async function runFollowBench(opts: { steps: number; samples: number; discover?: boolean }) {
   const dir = mkdtempSync(join(tmpdir(), 'invlab-follow-'));
   const lines = readdirSync(join(EXAMPLES, 'verl')).flatMap((f) => readFileSync(join(EXAMPLES, 'verl', f), 'utf8').split('\n').filter(Boolean));
-  const spec = {
-    states: parseStatesSpec(JSON.parse(readFileSync(join(EXAMPLES, 'states.json'), 'utf8'))),
-    behaviors: parseBehaviorRuleSet(JSON.parse(readFileSync(join(EXAMPLES, 'behaviors-regex.json'), 'utf8'))),
-    eps: 0.05,
-  };
+  const spec = opts.discover
+    ? { states: DISCOVER_STATES, behaviors: DISCOVER_BEHAVIORS, eps: 0.05 }
+    : {
+        states: parseStatesSpec(JSON.parse(readFileSync(join(EXAMPLES, 'states.json'), 'utf8'))),
+        behaviors: parseBehaviorRuleSet(JSON.parse(readFileSync(join(EXAMPLES, 'behaviors-regex.json'), 'utf8'))),
+        eps: 0.05,
+      };
   let frames = 0;
   let lastStep = -1;
   const follower = new RunFollower(nodeFolder(dir), { format: 'verl', spec, regex: nodeRegexEngine() }, { frame: (f) => ((frames++), (lastStep = f.step)), notice: () => undefined });
@@ -57,6 +59,7 @@ export async function runFollowBench(opts: { steps: number; samples: number }) {
     const mb = (x: number) => Math.round((x / 2 ** 20) * 10) / 10;
     return {
       follow: {
+        rules: opts.discover ? 'none: states and behaviors discovered' : 'the shipped example rules',
         samplesPerStep: opts.samples,
         latency: { stepWrittenToFrameMs: Math.round(latencyMs), readAndMeasureMs: Math.round(readMs), settleMs: 500, pollMs: 50, limitMs: 1000, ok: latencyMs < 1000 },
         memory: { steps: opts.steps, frames, peakRssMb: mb(peak), lastRssMb: mb(process.memoryUsage().rss), openStepsAtEnd: follower.openSteps, limitMb: 200, ok: mb(peak) <= 200, secondsPerStep: Math.round((performance.now() - start) / (opts.steps - 1)) / 1000 },

@@ -36,12 +36,12 @@ async function writeRun(dir: string, steps: number, bytesPerStep: number): Promi
 }
 
 /** Run the import CLI on `dir`; its peak RSS (VmHWM) and wall time. */
-async function importPeak(dir: string, workDir: string, heapMb: number): Promise<{ peakRssMb: number; seconds: number; steps: number }> {
+async function importPeak(dir: string, workDir: string, heapMb: number, discover = false): Promise<{ peakRssMb: number; seconds: number; steps: number }> {
   writeFileSync(join(workDir, 'states.json'), JSON.stringify({ kind: 'regex', pattern: 'state=(\\S+)' }));
   writeFileSync(join(workDir, 'behaviors.json'), JSON.stringify({ rules: [{ label: 'search', toolsInclude: ['search'] }, { label: 'long', minTokens: 200 }], fallback: 'short' }));
   const out = join(workDir, 'metrics.jsonl');
   const t0 = performance.now();
-  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', 'tsx', join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, '--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json'), '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', 'tsx', join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, ...(discover ? [] : ['--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json')]), '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let peakKb = 0;
@@ -60,7 +60,7 @@ async function importPeak(dir: string, workDir: string, heapMb: number): Promise
   return { peakRssMb: peakKb / 1024, seconds: (performance.now() - t0) / 1000, steps };
 }
 
-export async function runImportBench(opts: { totalMb: number; stepCounts: number[]; heapMb: number }): Promise<object> {
+export async function runImportBench(opts: { totalMb: number; stepCounts: number[]; heapMb: number; discover?: boolean }): Promise<object> {
   const maxSteps = Math.max(...opts.stepCounts);
   const bytesPerStep = (opts.totalMb * 1e6) / maxSteps;
   const runs = [];
@@ -70,7 +70,7 @@ export async function runImportBench(opts: { totalMb: number; stepCounts: number
     mkdirSync(dir);
     try {
       const bytes = await writeRun(dir, steps, bytesPerStep);
-      const r = await importPeak(dir, work, opts.heapMb);
+      const r = await importPeak(dir, work, opts.heapMb, opts.discover);
       runs.push({ steps, input_mb: +(bytes / 1e6).toFixed(1), peak_rss_mb: +r.peakRssMb.toFixed(1), seconds: +r.seconds.toFixed(1), frames: r.steps });
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -82,7 +82,7 @@ export async function runImportBench(opts: { totalMb: number; stepCounts: number
   try {
     mkdirSync(join(work, 'run'));
     await writeRun(join(work, 'run'), 1, 10_000);
-    baseline = +(await importPeak(join(work, 'run'), work, opts.heapMb)).peakRssMb.toFixed(1);
+    baseline = +(await importPeak(join(work, 'run'), work, opts.heapMb, opts.discover)).peakRssMb.toFixed(1);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -90,6 +90,7 @@ export async function runImportBench(opts: { totalMb: number; stepCounts: number
   const last = runs[runs.length - 1];
   return {
     bench: 'import-memory',
+    rules: opts.discover ? 'none: states and behaviors discovered' : 'states by regex, behaviors by tools and length',
     format: 'verl',
     heap_limit_mb: opts.heapMb,
     mb_per_step: +(bytesPerStep / 1e6).toFixed(2),

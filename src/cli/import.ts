@@ -1,6 +1,7 @@
 // Headless import of real RL logs: the lab's measurements, one JSON line per step.
-//   npm run import -- --format openclaw|verl|trl|jsonl FILES_OR_DIRS... --states RULES.json
-//     --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]
+//   npm run import -- --format openclaw|verl|trl|jsonl FILES_OR_DIRS... [--states RULES.json]
+//     [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] [--openclaw-batch 16]
+// Without --states / --behaviors, states and behaviors are discovered from the samples (src/core/import/discover/).
 // --fit-task spec.json: also fit a task spec to the import (src/core/tasks/fit.ts) and write it;
 // the fit's notes (what it could not know) go to stderr; train it with `npm run lab -- --task-file
 // spec.json`. --fit-base-steps A..B (default: the first step) and --fit-truth-steps A..B (default:
@@ -31,7 +32,7 @@ import { readGateFile } from './gate-args';
 import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateFit, simulateFlags, type SimulateOptions } from './fit-simulate';
 
-const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... --states RULES.json --behaviors RULES.json --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
+const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... [--states RULES.json] [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
 
 const READ_CHUNK = 1 << 18;
 

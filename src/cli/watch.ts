@@ -1,9 +1,10 @@
 // Follow a training run as it writes, like `tensorboard --logdir`:
-//   npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json
+//   npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json]
 //     [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250]
 //     [--reward COL[+COL…]] [--reward-threshold τ[,τ']] (which number is the judge's score, as in npm run import)
 //     [--port N [--site DIR]]
-// Each step's frame, once its writer has completed the step (src/core/import/follow/), is appended
+// Without --states / --behaviors, states and behaviors are discovered (src/core/import/discover/) and the
+// clusters are saved beside --out (<out>.discover.json) for a restart. Each step's frame, once its writer has completed the step (src/core/import/follow/), is appended
 // to --out (the lines `npm run import --out` writes) and printed as one line: per-state behavior
 // entropy and support, token entropy, the gate's effective sample rate, alarms. Re-run on the same
 // DIR and --out, it resumes: steps already written are not counted again, a step file rewritten
@@ -32,7 +33,7 @@ import { LiveFeed } from './watch/live-feed';
 import { nodeFolder } from './watch/node-fs';
 import { serveLive, type LiveServer } from './watch/serve';
 
-const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR --states RULES.json --behaviors RULES.json [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] ${REWARD_USAGE}`;
+const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json] [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] ${REWARD_USAGE}`;
 
 /** The built lab --port serves unless --site says another. */
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));

@@ -18,6 +18,8 @@ export interface CorpusOptions {
   late?: { behavior: string; from: number };
   /** The spreading template's share at the last step (it grows linearly from 0.05). */
   templateEnd?: number;
+  /** Content sentences per slot of a frame: 1 (default) or more (long, wordy responses). */
+  content?: number;
 }
 
 export interface TruthSample {
@@ -73,6 +75,11 @@ const FRAMES: Record<string, Frame> = {
     const pre = pick(['Let me look that up.', 'I will search for this.', 'Searching for recent information.', '']);
     return { text: `${pre} <tool_call>{"name": "search", "arguments": {"query": "${q}"}}</tool_call>`.trim(), tools: [] };
   },
+  calc: (pick, s) => {
+    const expr = `${pick(['3', '8'])} * ${pick(['7', '12', '4.5', '19'])} + ${pick(['2', '11', '30'])}`;
+    const pre = pick(['I will compute this.', 'Let me calculate.', 'Using the calculator:', '']);
+    return { text: `${pre} <tool_call>{"name": "calculator", "arguments": {"expression": "${expr}"}}</tool_call> ${pick(['', s()])}`.trim(), tools: [] };
+  },
   code: (pick, s, topic) => {
     const fn = pick(['solve', 'run', 'helper', 'compute', 'process']);
     const intro = pick(['Here is an implementation:', 'You can do it like this:', 'Sure, here is the code:']);
@@ -104,9 +111,9 @@ export const STATE_NAMES = Object.keys(STATES);
 const FEASIBLE: Record<string, string[]> = {
   geography: ['direct', 'clarify', 'search', 'check'],
   coding: ['code', 'stepwise', 'clarify', 'handoff'],
-  math: ['stepwise', 'direct', 'check'],
+  math: ['stepwise', 'direct', 'check', 'calc'],
   science: ['direct', 'stepwise', 'search', 'handoff'],
-  news: ['search', 'clarify', 'handoff', 'direct'],
+  news: ['search', 'clarify', 'handoff', 'direct', 'calc'],
   writing: ['direct', 'clarify', 'handoff'],
 };
 
@@ -145,7 +152,7 @@ export function makeCorpus(o: CorpusOptions): TruthSample[] {
         behavior = feasible[feasible.length - 1];
         for (let k = 0; k < feasible.length; k++) if ((r -= w[k]) < 0) (behavior = feasible[k]), (k = feasible.length);
       }
-      const s = () => sentence(pick, topic);
+      const s = () => Array.from({ length: 1 + Math.floor(rand() * (o.content ?? 1)) }, () => sentence(pick, topic)).join(' ');
       const f = FRAMES[behavior](pick, s, topic, rand);
       const isNoise = rand() < (o.noise ?? 0.05);
       const text = isNoise ? noiseText(rand, pick, f.text) : f.text;

@@ -5,6 +5,7 @@ import { Discovery } from '../../src/core/import/discover/step-labels';
 import { BehaviorDiscoverer, StateDiscoverer } from '../../src/core/import/discover/discoverer';
 import { BehaviorClassifier, StateClassifier } from '../../src/core/import/rules/rules';
 import type { TruthSample } from './discover-corpus';
+import type { ClusterParams } from '../../src/core/import/discover/clusters';
 
 const entropy = (counts: Iterable<number>) => {
   const xs = [...counts];
@@ -44,8 +45,8 @@ export interface Quality {
 }
 
 /** Labels a corpus step by step with a fresh discovery (the measure's path) and scores them. */
-export function discoverCorpus(corpus: readonly TruthSample[], withStates = false): { behaviors: string[]; states: string[]; discovery: Discovery } {
-  const d = new Discovery(new BehaviorDiscoverer(), withStates ? new StateDiscoverer() : null);
+export function discoverCorpus(corpus: readonly TruthSample[], withStates = false, params?: { behaviors?: ClusterParams; states?: ClusterParams }): { behaviors: string[]; states: string[]; discovery: Discovery } {
+  const d = new Discovery(new BehaviorDiscoverer([], params?.behaviors), withStates ? new StateDiscoverer(params?.states) : null);
   const sc = new StateClassifier({ kind: 'single' });
   const bc = new BehaviorClassifier({ rules: [] });
   const behaviors: string[] = [];

@@ -20,6 +20,8 @@ export interface ClusterParams {
   /** Candidates not met for this many steps are let go. */
   candidateAge: number;
   kinds: KindWeights;
+  /** How much rarity in the run weighs (idf to this power; 0: not at all). */
+  idfPower: number;
 }
 
 /** Where a sample is (its file and 0-based index), for representatives. */
@@ -82,7 +84,7 @@ export class ClusterSet {
   }
 
   vector(terms: readonly string[]): Sparse {
-    return vectorOf(terms, bucketsOf(terms, this.p.dim), this.df, this.p.kinds);
+    return vectorOf(terms, bucketsOf(terms, this.p.dim), this.df, this.p.kinds, this.p.idfPower);
   }
 
   /** The named group a vector is closest to (average cosine) and that cosine; null when none. */
@@ -96,10 +98,12 @@ export class ClusterSet {
   }
 
   /** The cluster id of each item of a step (null: unclassified), in order. */
-  labelStep(step: number, items: readonly Item[], namer: Namer): (number | null)[] {
+  labelStep(step: number, all: readonly Item[], namer: Namer): (number | null)[] {
+    // terms of a kind weighted 0 are no evidence: left out before hashing
+    const items = all.map((it) => ({ ...it, terms: it.terms.filter((t) => this.p.kinds[t.slice(0, t.indexOf(':'))] !== 0) }));
     const buckets = items.map((it) => bucketsOf(it.terms, this.p.dim));
     this.df.add(buckets);
-    const vecs = items.map((it, k) => vectorOf(it.terms, buckets[k], this.df, this.p.kinds));
+    const vecs = items.map((it, k) => vectorOf(it.terms, buckets[k], this.df, this.p.kinds, this.p.idfPower));
     const out: (number | null)[] = new Array(items.length).fill(null);
     const named = this.named();
     const left: number[] = [];

@@ -192,7 +192,8 @@ function evidence(terms: readonly string[], v: Sparse, c: Cluster, dim: number):
 function termText(t: string): string {
   const kind = t.slice(0, t.indexOf(':'));
   const body = t.slice(kind.length + 1);
-  if (kind === 's') return `shape: ${shapeText(body) ?? body.replace(/^len(\d)$/, 'length ~2^$1 words').replace(/^lines(\d)$/, 'lines ~2^$1')}`;
+  if (kind === 's') return `shape: ${shapeText(body) ?? body}`;
+  if (kind === 'l') return body.replace(/^len(\d)$/, (_, k: string) => `about ${2 ** Number(k)} words`).replace(/^lines(\d)$/, (_, k: string) => `about ${2 ** Number(k)} lines`);
   if (kind === 'o') return `opens "${body}"`;
   if (kind === 'c') return `closes "${body}"`;
   return `"${body.replace(/_/g, '…')}"`;
@@ -206,7 +207,12 @@ function topWords(c: Cluster, idf: (w: string) => number): string[] {
     .map((x) => x.w);
 }
 
-/** Behavior discovery defaults (measured on the corpora of tests/support/discover-corpus.ts). */
+/**
+ * Behavior discovery defaults, chosen by measurement on the generated runs of
+ * tests/support/discover-corpus.ts (docs/import.md, "How discovery was chosen"): shape terms weigh
+ * most (s 4, length and lines 2), then the opening and closing words (2), single words (1), pairs
+ * (0.5); triples and rarity (idf) left out: on responses full of topic words both split a frame by its content.
+ */
 export const BEHAVIOR_PARAMS: ClusterParams = {
   dim: 2048,
   join: 0.3,
@@ -214,17 +220,20 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
   maxNamed: 40,
   maxCandidates: 32,
   candidateAge: 20,
-  kinds: { s: 1.5, o: 1, c: 1, w: 1, b: 0.8, t: 0.6 },
+  idfPower: 0,
+  kinds: { s: 4, l: 2, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
 };
 
+/** State discovery defaults (measured as above, on the prompts: the request's words and pairs, rarity half-weighted). */
 export const STATE_PARAMS: ClusterParams = {
   dim: 2048,
-  join: 0.5,
+  join: 0.3,
   minSize: 3,
   maxNamed: 22,
   maxCandidates: 32,
   candidateAge: 20,
-  kinds: { w: 1, b: 1, t: 0.7, o: 1.5, c: 0.5, s: 0.3 },
+  idfPower: 0.5,
+  kinds: { w: 1, b: 1, t: 0.7, o: 0.5, c: 1, l: 0.3 },
 };
 
 /** Behaviors of responses: what a response does (its frame), prompt words masked. */

@@ -1,7 +1,7 @@
 // What a response DOES, as terms: its words with the prompt's words masked (topic is not evidence),
 // and its shape (opening and closing, lists, code blocks, tool calls and their names, a question
 // back, a check at the end, a hand-off). Noise (empty, cut-off, garbage) is told apart here.
-// Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `o:` / `c:`
+// Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `l:` length and lines (log2 buckets), `o:` / `c:`
 // the opening and closing words. A sample's terms are computed once (discoverer.ts).
 
 const WORD = /[\p{L}\p{N}_']+|[^\s\p{L}\p{N}_']/gu;
@@ -77,7 +77,7 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
   if (/\?\s*$/.test(t)) out.push('s:ends-question');
   else if ((t.match(/\?/g) ?? []).length) out.push('s:asks');
   if (/!/.test(t.slice(0, 40))) out.push('s:exclaims');
-  out.push(`s:len${bucket(toks.length)}`, `s:lines${Math.min(4, bucket(lines.length))}`);
+  out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines.length))}`);
   return out;
 }
 
@@ -119,6 +119,6 @@ export function promptTerms(prompt: string, maxWords = 200): string[] {
   const toks = words(folded, maxWords);
   const out: string[] = [];
   wordTerms(toks, out);
-  out.push(`s:len${bucket(toks.length)}`);
+  out.push(`l:len${bucket(toks.length)}`);
   return out;
 }

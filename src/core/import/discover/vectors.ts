@@ -43,8 +43,8 @@ export function bucketsOf(terms: readonly string[], dim: number): number[] {
   return terms.map((t) => bucketOf(t, dim));
 }
 
-/** The unit vector of a document: per bucket (1 + log tf) × kind weight × idf. */
-export function vectorOf(terms: readonly string[], buckets: readonly number[], df: DocFreq, kinds: KindWeights): Sparse {
+/** The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower. */
+export function vectorOf(terms: readonly string[], buckets: readonly number[], df: DocFreq, kinds: KindWeights, idfPower = 1): Sparse {
   const acc = new Map<number, { tf: number; w: number }>();
   terms.forEach((t, k) => {
     const w = kinds[t.slice(0, t.indexOf(':'))] ?? 1;
@@ -61,7 +61,7 @@ export function vectorOf(terms: readonly string[], buckets: readonly number[], d
   let norm = 0;
   keys.forEach((b, k) => {
     const e = acc.get(b)!;
-    v[k] = (1 + Math.log(e.tf)) * e.w * df.idf(b);
+    v[k] = (1 + Math.log(e.tf)) * e.w * df.idf(b) ** idfPower;
     norm += v[k] * v[k];
   });
   norm = Math.sqrt(norm);

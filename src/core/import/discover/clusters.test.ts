@@ -1,0 +1,42 @@
+// The clustering's two reconciliations, on term lists small enough to reason about: groups that
+// come together merge into the older at a step's end (later samples get its label, earlier labels
+// stand), and words the prompt holds are not evidence (a frame about two topics stays one behavior).
+import { describe, expect, it } from 'vitest';
+import { ClusterSet, type Item } from './clusters';
+import { BEHAVIOR_PARAMS, BehaviorDiscoverer } from './discoverer';
+import type { ImportedSample } from '../types';
+
+const params = { ...BEHAVIOR_PARAMS, join: 0.5, kinds: { x: 1 } };
+const items = (terms: string[], n: number, step: number): Item[] => Array.from({ length: n }, (_, i) => ({ terms, ref: { file: `${step}.jsonl`, index: i } }));
+const namer = (m: readonly (readonly string[])[]) => m[0].join('+');
+
+describe('clusters', () => {
+  it('two named groups that come within the threshold merge into the older; nothing already labelled changes', () => {
+    const set = new ClusterSet(params);
+    const first = set.labelStep(1, [...items(['x:a1', 'x:a2', 'x:c'], 4, 1), ...items(['x:b1', 'x:b2', 'x:c'], 4, 1)], namer);
+    const [a, b] = [first[0]!, first[4]!];
+    expect(a).not.toBe(b);
+    // samples between the two join the older group and pull it towards the other
+    const second = set.labelStep(2, items(['x:a1', 'x:b1', 'x:c'], 20, 2), namer);
+    expect(new Set(second)).toEqual(new Set([a]));
+    expect(set.byId(b).mergedInto).toBe(a);
+    expect(set.labelStep(3, items(['x:b1', 'x:b2', 'x:c'], 2, 3), namer)).toEqual([a, a]);
+    expect(first.slice(4)).toEqual([b, b, b, b]);
+  });
+
+  it('words from the prompt do not split a frame by topic', () => {
+    const topics = ['quantum entanglement photon spin', 'medieval castle siege catapult'];
+    const sample = (i: number, frame: number): ImportedSample => {
+      const t = topics[i % 2];
+      const w = t.split(' ');
+      const topic = `${t} ${w[2]} ${w[0]} ${w[3]} ${w[1]} ${t}`; // the prompt's words, restated at length
+      const response = frame === 0 ? `Could you clarify whether you mean ${topic}?` : `Here is what I found. ${topic}. That is all.`;
+      return { file: 'x.jsonl', line: i + 1, step: 1, group: null, prompt: `Tell me about ${t}.`, response, reward: null, toolCalls: [], tokens: null, logprobs: null, lossMask: null, votes: [], behavior: null, state: null, fields: {} };
+    };
+    const samples = Array.from({ length: 24 }, (_, i) => sample(i, Math.floor(i / 12)));
+    const labels = new BehaviorDiscoverer().labelStep(1, samples);
+    expect(new Set(labels.slice(0, 12)).size).toBe(1);
+    expect(new Set(labels.slice(12)).size).toBe(1);
+    expect(labels[0]).not.toBe(labels[12]);
+  });
+});
