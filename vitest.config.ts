@@ -61,6 +61,7 @@ const workers = Number(process.env.INVLAB_TEST_WORKERS) || availableParallelism(
  * of 2026-12-05; docs/testing.md).
  */
 const SLOW_FIRST = [
+  'tests/unit/lesson-a-seed.test.ts',
   'src/cli/watch-formats.test.ts',
   'tests/e2e/shipped-experiments-1.test.ts',
   'tests/e2e/shipped-experiments-3.test.ts',
@@ -127,7 +128,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: workers,
     sequence: { sequencer: SlowFirstSequencer },
-    reporters: ['default'],
+    // the phases' wall times at the end of every run (tests/support/phase-reporter.ts)
+    reporters: ['default', './tests/support/phase-reporter.ts'],
     projects: [
       {
         extends: true,

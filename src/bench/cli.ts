@@ -17,7 +17,8 @@
 // steps (default 1,000).
 // --only jobs: `npm run experiment -- --all` with --jobs 1 against --jobs N interleaved (jobs.ts;
 // --jobs N default 2, --jobs-pairs default 2, --jobs-seeds default 16 and --jobs-steps default 60: lesson l's own
-// experiment, 32 cells; --jobs-seeds 4 is a quick 8-cell cut,
+// experiment, 32 cells; --jobs-experiment NAME another shipped one, e.g. the issue's short case
+// `--jobs-experiment b-clip-higher --jobs-seeds 4 --jobs-steps 6`; --jobs-seeds 4 is a quick 8-cell cut,
 // --estimate-cores default 8).
 // --only page-workers: the experiments page's memory with --page-workers C1,C2,… cores (default
 // 1,2,4,8: navigator.hardwareConcurrency, one worker per core; page-workers.ts; needs the e2e build).
@@ -30,7 +31,7 @@ const parsed = parseCommandLine(
     browser: { type: 'boolean' }, 'no-profile': { type: 'boolean' },
     reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
     threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, discover: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
-    only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'estimate-cores': { type: 'string' }, 'page-workers': { type: 'string' },
+    only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'jobs-experiment': { type: 'string' }, 'estimate-cores': { type: 'string' }, 'page-workers': { type: 'string' },
   },
   usageOf(import.meta.url, 13).replace(/^\/\/ ?/gm, ''),
   process.argv.slice(2),
@@ -71,7 +72,7 @@ async function main() {
   if (v.only === 'jobs') {
     const { runJobsBench } = await import('./jobs');
     const n = (name: 'jobs' | 'jobs-pairs' | 'jobs-seeds' | 'jobs-steps' | 'estimate-cores', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;
-    const r = await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 16), steps: n('jobs-steps', 60), estimateCores: n('estimate-cores', 8) });
+    const r = await runJobsBench({ jobs: n('jobs', 2), pairs: n('jobs-pairs', 2), seeds: n('jobs-seeds', 16), steps: n('jobs-steps', 60), estimateCores: n('estimate-cores', 8), experiment: v['jobs-experiment'] });
     console.log(JSON.stringify({ jobs: r }, null, 2));
     // the verdict in one line, for whoever runs it by hand (the JSON above is the record)
     console.error(`jobs ${r.jobs} vs 1: speedup ${r.speedup_median} (pairs ${r.speedup_pairs.join(', ')}; target 1.6), CPU bound ${r.cpu_bound_speedup_pairs.join(', ')} (one job's main thread only: ${r.cpu_bound_main_thread_pairs.join(', ')}), identical frames ${r.identical_frames ? 'yes' : 'NO'}, load ${r.runs.map((x) => x.load_before).join(', ')}`);

@@ -7,7 +7,7 @@
 // shows, whatever the load now), and what a machine with more cores would take for the whole lesson, extrapolated from
 // the measured per-cell time and the per-core efficiency measured here.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,9 +22,11 @@ export interface JobsBenchOptions {
   steps: number;
   /** Cores of the machine the estimate is for. */
   estimateCores: number;
+  /** The shipped experiment (public/experiments/NAME.json) cut to `seeds` and `steps`; default lesson l's. */
+  experiment?: string;
 }
 
-const LESSON = fileURLToPath(new URL('../../public/experiments/l-votes-disagree.json', import.meta.url));
+const EXPERIMENTS = fileURLToPath(new URL('../../public/experiments/', import.meta.url));
 const CLI = fileURLToPath(new URL('../cli/experiment.ts', import.meta.url));
 
 interface Timed {
@@ -87,7 +89,10 @@ const median = (xs: number[]) => {
 };
 
 export async function runJobsBench(o: JobsBenchOptions) {
-  const lesson = parseExperimentSpec(JSON.parse(readFileSync(LESSON, 'utf8')));
+  const name = o.experiment ?? 'l-votes-disagree';
+  const shipped = readdirSync(EXPERIMENTS).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+  if (!shipped.includes(name)) throw new Error(`--jobs-experiment: no shipped experiment ${JSON.stringify(name)} (one of ${shipped.join(', ')})`);
+  const lesson = parseExperimentSpec(JSON.parse(readFileSync(join(EXPERIMENTS, `${name}.json`), 'utf8')));
   const spec = { ...lesson, name: `${lesson.name} (bench: ${o.seeds} seeds, ${o.steps} steps)`, seeds: lesson.seeds.slice(0, o.seeds), steps: o.steps };
   const dir = mkdtempSync(join(tmpdir(), 'bench-jobs-'));
   const specFile = join(dir, 'spec.json');
@@ -130,7 +135,7 @@ export async function runJobsBench(o: JobsBenchOptions) {
     return { cell_s: +scale(cell).toFixed(2), one_job_s: +oneJob.toFixed(1), [`jobs_${o.estimateCores}_s`]: +(oneJob / (Math.min(o.estimateCores, lessonCells) * efficiency)).toFixed(1), per_core_efficiency: +efficiency.toFixed(3) };
   };
   return {
-    spec: { from: 'public/experiments/l-votes-disagree.json', variants: spec.variants.length, seeds: spec.seeds.length, steps: spec.steps, cells },
+    spec: { from: `public/experiments/${name}.json`, variants: spec.variants.length, seeds: spec.seeds.length, steps: spec.steps, cells },
     cores: availableParallelism(),
     jobs: o.jobs,
     runs: runs.map(({ bundle: _b, ...r }) => r),

@@ -12,7 +12,8 @@
 // format's own reward; --reward-threshold τ[,τ']: a scalar score as a vote (r ≥ τ → +1, r ≤ τ' → −1).
 // --simulate-seeds N: train the fitted task at seeds 1..N beside the log (its band, in words);
 // --forecast-from T,…: forecasts from those steps against the naive one (src/cli/fit-simulate.ts).
-// A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
+// --samples-out FILE: one JSON line per sample (step, file, index, state, behavior, reward; with --gate
+// its fields and decision): src/cli/samples-out.ts. A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
 // stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
 import { errorText } from '../core/unknown';
 import { readdirSync, statSync } from 'node:fs';
@@ -31,8 +32,9 @@ import { frameLine } from '../core/import/follow/frame-line';
 import { readGateFile } from './gate-args';
 import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateFit, simulateFlags, type SimulateOptions } from './fit-simulate';
+import { SAMPLES_OPTIONS, SAMPLES_USAGE, SamplesFile, samplesRoot } from './samples-out';
 
-const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... [--states RULES.json] [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
+const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... [--states RULES.json] [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} ${SAMPLES_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
 
 const READ_CHUNK = 1 << 18;
 
@@ -90,6 +92,7 @@ const OPTIONS = {
   'fit-truth-steps': { type: 'string' },
   'fit-name': { type: 'string' },
   ...SIMULATE_OPTIONS,
+  ...SAMPLES_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -109,7 +112,7 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFl
   const format = v.format ?? 'auto';
   if (format !== 'auto' && !FORMATS.includes(format as FormatId)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${format}`);
   if (!positionals.length) bad.push('no log files given');
-  if (!v.out && !v['fit-task']) bad.push('--out (or --fit-task) is required');
+  if (!v.out && !v['fit-task'] && !v['samples-out']) bad.push('--out (or --fit-task, --samples-out) is required');
   let fit: FitOptions = {};
   try {
     fit = fitFlags(v);
@@ -158,6 +161,7 @@ async function main(): Promise<number> {
   const { files, spec, format, batch, fit, simulate } = read.flags;
   let last = 0;
   try {
+    const samples = v['samples-out'] ? new SamplesFile(v['samples-out'], samplesRoot(args.positionals)) : undefined;
     const r = await measureLogs(files.map(fileSource), spec, {
       format,
       openclawBatch: batch,
@@ -169,7 +173,7 @@ async function main(): Promise<number> {
         last = now;
         process.stderr.write(`\r${basename(p.file || 'done')}: ${(p.bytesDone / 1e6).toFixed(1)}/${(p.bytesTotal / 1e6).toFixed(1)} MB, ${p.samples} samples, ${p.issues} issues   `);
       },
-    });
+    }, undefined, samples);
     process.stderr.write('\n');
     report(r, v.out);
     if (v.out) writeTextFile(v.out, r.frames.map(frameLine).join('\n') + (r.frames.length ? '\n' : ''));

@@ -12,7 +12,8 @@
 // Ctrl-C writes the steps still open as the one-shot import would and exits. --on-alarm CMD runs CMD
 // (a shell command) with each alarm as JSON on its standard input. --port N also serves the built lab
 // (--site, default dist/) on 127.0.0.1:N with the run open in its import view, streamed as it is
-// followed (src/cli/watch/serve.ts; 0: a free port). Docs: docs/watch.md.
+// followed (src/cli/watch/serve.ts; 0: a free port). --samples-out FILE: one JSON line per sample
+// (src/cli/samples-out.ts), resumed with --out. Docs: docs/watch.md.
 import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -32,8 +33,9 @@ import { FramesFile } from './watch/frames-file';
 import { LiveFeed } from './watch/live-feed';
 import { nodeFolder } from './watch/node-fs';
 import { serveLive, type LiveServer } from './watch/serve';
+import { SAMPLES_OPTIONS, SAMPLES_USAGE, SamplesFile } from './samples-out';
 
-const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json] [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] ${REWARD_USAGE}`;
+const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json] [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] ${REWARD_USAGE} ${SAMPLES_USAGE}`;
 
 /** The built lab --port serves unless --site says another. */
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -50,6 +52,15 @@ export function stepLine(f: MetricsFrame, replaced: boolean): string {
   return `step ${f.step}${replaced ? ' (rewritten, replaced)' : ''}: ${per} | ${tok}${esr} | ${s['import/samples'] ?? 0} samples`;
 }
 
+/** --samples-out resumed beside --out: the lines of steps --out holds are kept, the rest dropped (those steps are read again). */
+function openSamples(path: string, written: readonly number[]): SamplesFile {
+  const f = new SamplesFile(path, '', written);
+  if (f.dropped) console.error(`${path}: ${f.dropped} lines of steps not in --out dropped; those steps are read again`);
+  const missing = f.missing(written);
+  if (missing.length) console.error(`${path}: no lines for ${missing.length} steps already in --out (written before --samples-out was given); they are not read again`);
+  return f;
+}
+
 function runAlarmCommand(cmd: string, a: Alarm): void {
   const child = spawn(cmd, { shell: true, stdio: ['pipe', 'inherit', 'inherit'] });
   child.on('error', (e) => console.error(`--on-alarm: ${errorText(e)}`));
@@ -59,7 +70,7 @@ function runAlarmCommand(cmd: string, a: Alarm): void {
 const OPTIONS = {
   format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
   out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' }, site: { type: 'string' },
-  eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, ...REWARD_OPTIONS,
+  eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, ...REWARD_OPTIONS, ...SAMPLES_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -155,6 +166,7 @@ async function main(): Promise<number> {
   const alarms = new RunAlarms(flags.spec.eps);
   const onAlarm = v['on-alarm'];
   if (out.steps.length) console.error(`resuming: ${out.steps.length} steps already in ${v.out} (last ${Math.max(...out.steps)}); they are not counted again`);
+  const samples = v['samples-out'] ? openSamples(v['samples-out'], out.steps) : undefined;
   let live: { feed: LiveFeed; server: LiveServer } | null = null;
   if (flags.port !== null) {
     const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null };
@@ -169,7 +181,7 @@ async function main(): Promise<number> {
   }
   const follower = new RunFollower(
     nodeFolder(flags.dir),
-    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, written: out.steps, readFiles: out.files, writtenFrames: flags.spec.behaviors.useLogLabel || discovers(flags.spec) ? out.frames() : undefined, discovered: out.discovered ?? undefined },
+    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, samples, written: out.steps, readFiles: out.files, writtenFrames: flags.spec.behaviors.useLogLabel || discovers(flags.spec) ? out.frames() : undefined, discovered: out.discovered ?? undefined },
     {
       frame: (f, replaced) => {
         out.write(f, replaced);

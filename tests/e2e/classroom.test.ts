@@ -122,7 +122,7 @@ describe('presenter mode hides values everywhere', () => {
     await pressOnPage(h.page, 'ArrowRight');
     await waitStep(h.page, 2);
     await ready(h.page);
-    expect(await h.page.getByTestId('lesson-text').innerText()).toMatch(/eight updates per rollout/);
+    expect(await h.page.getByTestId('lesson-text').innerText()).toMatch(/grow a little faster/);
     expect(await h.page.locator('body').innerText()).toContain('1.28');
     expect(h.errors).toEqual([]);
   });

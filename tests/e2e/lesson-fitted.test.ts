@@ -22,7 +22,11 @@ describe('lesson o: a gate counted on a log vs trained on the task fitted from i
 
   it('opens on state code of the fitted task with the lesson text, and trains', async () => {
     const page = h.page;
-    expect(await page.getByTestId('lesson-text').innerText()).toMatch(/34 of the 64 turns dropped/);
+    expect(await page.getByTestId('lesson-text').innerText()).toMatch(/looks like pure gain/);
+    // the evidence is one click (or Enter) away
+    await page.getByText('How we know').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('lesson-evidence').innerText()).toMatch(/34 of the 64 turns at step 1 are dropped/);
     const options = await page.locator('section[aria-label="Divergence plot"] select option').allInnerTexts();
     expect(options).toEqual(['average over all states', 'code', 'explain', 'math']);
     expect(await page.locator('section[aria-label="Divergence plot"] select').inputValue()).toBe('code');

@@ -30,14 +30,18 @@ describe('Pause with a busy worker (WASM)', () => {
     // the worker is busy for 10 s (like one very long step; under the watchdog's 15 s)
     const w = await labWorker(page);
     let busyDone = false;
+    // the worker says (on a BroadcastChannel, which the page hears while the worker is busy) when it enters the loop
+    type Busy = { e2eBusy?: Promise<void> };
+    await page.evaluate(() => void ((window as Busy).e2eBusy = new Promise<void>((r) => (new BroadcastChannel('e2e-busy').onmessage = () => r()))));
     const busy = w
       .evaluate(() => {
+        new BroadcastChannel('e2e-busy').postMessage('busy');
         const t = performance.now();
         while (performance.now() - t < 10_000);
       })
       .then(() => void (busyDone = true));
     busy.catch(() => undefined); // awaited below; a failure before that must not go unhandled
-    await page.waitForTimeout(1500); // the worker reaches the busy loop at its next step boundary
+    await page.evaluate(() => (window as Busy).e2eBusy); // the worker reached the busy loop at its next step boundary
     await page.locator('.transport .play').click();
     await page.waitForFunction(() => {
       const play = document.querySelector('.transport .play')?.textContent ?? '';

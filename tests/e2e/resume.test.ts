@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
 import { waitUntil } from '../support/poll';
-import { storedRun } from './stored';
+import { storedRun, storedThrough } from './stored';
 import { ARTIFACTS, TINY_MODEL, exportJson, ready, setNumber, status, stepCount, stepN, waitStep } from './lab-page';
 
 const TINY = `${TINY_MODEL}&steps=5000&backend=wasm`;
@@ -107,7 +107,7 @@ describe('a reload in the middle of a run (WASM)', () => {
 
     await page.getByLabel(/keep state/).uncheck(); // drops the stored state
     await stepN(page, 2);
-    await page.waitForTimeout(500); // the last batch reaches IndexedDB
+    await storedThrough(page, at + 2); // the last batch reaches IndexedDB
     await page.reload();
     await ready(page);
     const said = await status(page);

@@ -8,7 +8,9 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPage, type OpenedPage } from '../browser/harness';
+import { waitUntil } from '../support/poll';
 import { ARTIFACTS, TINY_MODEL, exportSteps, ready, status, stepN, waitStep } from './lab-page';
+import { storedThrough } from './stored';
 
 const URL_A = `/?v=1&seed=4&${TINY_MODEL}&steps=5000&backend=wasm`;
 
@@ -64,7 +66,7 @@ describe('the lab run in storage (WASM)', () => {
     const a = h.page;
     await ready(a);
     await stepN(a, 12);
-    await a.waitForTimeout(500); // the last batch reaches IndexedDB
+    await storedThrough(a, 12); // the last batch reaches IndexedDB
     const b = await h.context.newPage();
     await b.goto(h.server.url + URL_A, { waitUntil: 'load' });
     await ready(b);
@@ -76,7 +78,8 @@ describe('the lab run in storage (WASM)', () => {
     expect(await copy.innerText()).toMatch(/being recorded by another tab of the lab\. This tab stores it as a copy .* the same up to step 12/);
     await stepN(b, 3);
     await stepN(a, 3);
-    await b.waitForTimeout(500);
+    // both stored runs (the first tab's and the second's copy) have their last batch in IndexedDB
+    await waitUntil(async () => { const r = Object.values(await storedSteps(a)); return r.length === 2 && r.every((s) => s.at(-1) === 15); }, { timeout: 60_000, every: 200, what: 'both stored runs through step 15' });
     mkdirSync(ARTIFACTS, { recursive: true });
     await b.screenshot({ path: `${ARTIFACTS}storage-second-tab.png` });
     const runs = Object.values(await storedSteps(a));
@@ -114,7 +117,7 @@ describe('the lab run in storage (WASM)', () => {
     await page.goto(h.server.url + URL_A, { waitUntil: 'load' });
     await ready(page);
     await stepN(page, 5);
-    await page.waitForTimeout(500);
+    await storedThrough(page, 5);
     await page.evaluate(() => ((window as { diskFull?: boolean }).diskFull = true));
     await stepN(page, 3);
     const problem = page.getByTestId('recording-problem');
@@ -127,7 +130,7 @@ describe('the lab run in storage (WASM)', () => {
     await page.evaluate(() => ((window as { diskFull?: boolean }).diskFull = false)); // space again
     await problem.getByRole('button', { name: 'Retry now' }).click();
     await problem.waitFor({ state: 'detached', timeout: 60_000 });
-    await page.waitForTimeout(500);
+    await storedThrough(page, 8);
     await page.reload();
     await ready(page);
     expect(await restoredAt(page)).toBe(8); // every step (before: recording stopped for good at the first error)

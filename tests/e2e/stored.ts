@@ -4,6 +4,7 @@
  * of its cells' stored frame steps in batch order.
  */
 import type { Page } from 'playwright-core';
+import { waitUntil } from '../support/poll';
 
 export interface StoredView {
   record: { cells: { weights?: { step: number }; resumed?: { step: number; exact: boolean; from: string }[] }[] } | null;
@@ -38,3 +39,7 @@ export const storedRun = (page: Page, key: 'open' | 'lab-run'): Promise<StoredVi
       }),
     key,
   );
+
+/** Wait until the stored record under `key` holds frames through `step` (the page's last batch is in IndexedDB). */
+export const storedThrough = (page: Page, step: number, key: 'open' | 'lab-run' = 'lab-run', timeout = 60_000): Promise<void> =>
+  waitUntil(async () => Math.max(0, ...(await storedRun(page, key)).steps.flat()) >= step, { timeout, every: 200, what: `the stored run's frames through step ${step}` });

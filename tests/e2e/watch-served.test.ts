@@ -58,7 +58,10 @@ describe('npm run watch --port: the served page', () => {
 
   it('shows the steps so far on opening, each new one as it completes, the whole run again after a reload, and the alarm', async () => {
     for (let n = 1; n <= 5; n++) write(n);
-    await new Promise((r) => setTimeout(r, 1500)); // steps 1–4 are complete (verl writes n + 1 after closing n)
+    // steps 1–4 are complete (verl writes n + 1 after closing n): wait until the watch has said so
+    const t0 = Date.now();
+    while (!/^step 4:/m.test(stdout) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
+    expect(stdout, stderr).toMatch(/^step 4:/m);
     const page = b.page;
     const res = await page.goto(`${url}/?backend=wasm&${TINY_MODEL}`, { waitUntil: 'load' });
     expect(res?.headers()['content-security-policy']).toMatch(/frame-ancestors 'none'/);

@@ -55,7 +55,7 @@ const enm = <T extends string, E extends Extra = Extra>(d: NoInfer<T>, values: r
 
 export const SCHEMA = {
   task: enm('strategies', BUILTIN_TASK_NAMES, 'run', 'Toy agentic task (a built-in; a custom spec below replaces it)', { fixesRun: true }),
-  taskSpec: text(SPEC_TEXT_MAX, checkTaskSpecText, 'run', 'Custom task: its JSON spec (format invariant-lab-task, src/core/tasks/spec.ts); empty = the built-in task', { fixesRun: true, label: 'custom task', url: 'spec' }),
+  taskSpec: text(SPEC_TEXT_MAX, checkTaskSpecText, 'run', 'Custom task: its JSON spec (format invariant-lab-task, docs/tasks.md); empty = the built-in task', { fixesRun: true, label: 'custom task', url: 'spec' }),
   method: enm('binary-rl', METHOD_NAMES, 'run', 'Training method (OpenClaw Binary RL, OPD, Combine; GRPO / Dr.GRPO baselines)'),
   seed: int(1, 0, 2 ** 31 - 1, 'run', 'Run seed (init, environment/judge and sampling streams derive from it)', { fixesRun: true }),
   steps: int(200, 1, 100000, 'run', 'Training steps (one rollout batch each)'),
@@ -93,7 +93,7 @@ export const SCHEMA = {
   opdAdvClamp: float(0, 0, 100, 'gates', 'OPD: clamp per-token advantage to ±c; 0 = off'),
   wOpd: float(1, 0, 10, 'gates', 'Combine: weight of the OPD term', { label: 'w_opd' }),
   wRl: float(1, 0, 10, 'gates', 'Combine: weight of the RL term', { label: 'w_rl' }),
-  gate: text(2000, gateTextError, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (src/core/gates); empty = the method\'s built-in gate'),
+  gate: text(2000, gateTextError, 'gates', 'Custom gate: rules "CONDITION => DECISION # label", one per line, first match wins (docs/gates.md); empty = the method\'s built-in gate'),
 
   groupSize: int(4, 2, 64, 'grpo', 'GRPO group size n (sessions per prompt)'),
   normalizeStd: bool(true, 'grpo', 'GRPO: divide by the group std (Dr.GRPO never does)'),

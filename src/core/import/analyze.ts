@@ -3,7 +3,7 @@
 // measured into per-step frames). Both stream; neither holds the files.
 import { compileGate } from '../gates/index';
 import type { MetricsFrame } from '../metrics';
-import { ImportMeasure, StepOrderError, type TokenEntropyKind } from './measure/measure';
+import { ImportMeasure, StepOrderError, type SampleRowsSink, type TokenEntropyKind } from './measure/measure';
 import { importSamples, type ImportOptions, type ImportResult } from './read/pipeline';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec, type BehaviorRuleSet, type StatesSpec } from './rules/rules';
 import type { RegexEngine } from './rules/regex';
@@ -86,18 +86,25 @@ export function measureOf(spec: MeasureSpec, regex?: RegexEngine): (openSteps: n
   };
 }
 
+/** Where a one-shot import hands each measured step's sample lines (`--samples-out`). */
+export interface SamplesOut extends SampleRowsSink {
+  /** The log came back to a step already measured: the lines handed so far are void, every step comes again. */
+  restart(): void;
+}
+
 /**
  * Every sample measured into per-step frames. `onSample` hears each sample once it is labelled: at
  * once with rules only, at the end of its step when behaviors or states are discovered; with the
  * measure that labelled it (its discovery explains a label: the rollout viewer).
  */
-export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string, measure: ImportMeasure) => void): Promise<MeasureResult> {
+export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string, measure: ImportMeasure) => void, samples?: SamplesOut): Promise<MeasureResult> {
   const newMeasure = measureOf(spec, opts.regex);
   let delivered = 0;
   // Bounded memory for a log in step order; a log out of order is read again holding every step
   // (onSample sees each sample once: the second pass skips those the first one delivered).
   const pass = async (openSteps: number) => {
     const m = newMeasure(openSteps);
+    if (samples) m.recordSamples(samples);
     let seen = 0;
     m.onLabeled = (s, state, behavior) => {
       if (seen++ < delivered) return;
@@ -114,6 +121,7 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
   } catch (e) {
     if (!(e instanceof StepOrderError)) throw e;
     stepOrder = 'unordered';
+    samples?.restart();
     run = await pass(Infinity);
   }
   const { m, r } = run;

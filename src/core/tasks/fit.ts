@@ -112,7 +112,7 @@ export function fitTask(source: FitSource, opts: FitOptions = {}): FitResult {
   const spec: TaskSpec = {
     format: TASK_FORMAT, version: TASK_VERSION,
     name: opts.name ?? `fitted ${source.format}`,
-    description: `Fitted from a ${source.format} import: base mix from steps ${w.baseSteps.join('..')}, judge truth from steps ${w.truthSteps.join('..')} (src/core/tasks/fit.ts).`,
+    description: `Fitted from a ${source.format} import: base mix from steps ${w.baseSteps.join('..')}, judge truth from steps ${w.truthSteps.join('..')} (docs/tasks.md).`,
     kind: shape.kind, start: 'uniform', vocabulary: v,
     behaviors: choice.behaviors.map((b, i) => ({ name: choice.bName(b), markers: [v.markers[i]], hint: v.hints[i] })),
     states,

@@ -4,6 +4,7 @@ import type { MetricsFrame } from '../../core/metrics';
 import { invariantCards } from '../views/invariants';
 import { overTimePanels } from '../views/over-time';
 import { QUANTITY_COLOURS, colourOf, meanColourOf } from './colours';
+import { deltaE, simulate, type Vision } from './vision';
 import type { Series } from './series';
 
 // a frame where every metric the views plot is present and non-zero
@@ -46,7 +47,33 @@ describe('one colour per quantity', () => {
     const headline = ['support/token_entropy', 'support/behavior_entropy', 'support/behavior_support'].map((k) => colourOf(k));
     const means = [meanColourOf('support/behavior_entropy'), meanColourOf('support/behavior_support')];
     expect(new Set([...headline, ...means]).size).toBe(5);
-    expect(meanColourOf('support/behavior_support')).toBe('#59C0A4');
     expect(() => colourOf('support/no_such_metric')).toThrow(/QUANTITY_COLOURS/);
+  });
+
+  it('the headline\'s five series look different to normal vision and with deuteranopia or protanopia (ΔE ≥ 20 between every pair)', () => {
+    const drawn = [
+      colourOf('support/token_entropy'),
+      colourOf('support/behavior_entropy'),
+      meanColourOf('support/behavior_entropy'),
+      colourOf('support/behavior_support'),
+      meanColourOf('support/behavior_support'),
+    ];
+    const close: string[] = [];
+    for (const vision of ['normal', 'deuteranopia', 'protanopia'] as Vision[]) {
+      for (let i = 0; i < drawn.length; i++)
+        for (let j = i + 1; j < drawn.length; j++) {
+          const d = deltaE(simulate(drawn[i], vision), simulate(drawn[j], vision));
+          if (d < 20) close.push(`${vision}: ${drawn[i]} ~ ${drawn[j]} (ΔE ${d.toFixed(1)})`);
+        }
+    }
+    expect(close).toEqual([]);
+  });
+
+  it('the simulation and ΔE are the published ones on known colours', () => {
+    expect(deltaE('#ffffff', '#000000')).toBeCloseTo(100, 1);
+    // red and green collapse for a deuteranope and a protanope, not for normal vision
+    expect(deltaE(simulate('#D55E00', 'normal'), simulate('#009E73', 'normal'))).toBeGreaterThan(60);
+    expect(deltaE(simulate('#ff0000', 'deuteranopia'), simulate('#00a000', 'deuteranopia'))).toBeLessThan(deltaE('#ff0000', '#00a000') / 3);
+    expect(simulate('#0072B2', 'normal')).toBe('#0072b2');
   });
 });

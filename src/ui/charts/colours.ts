@@ -72,9 +72,18 @@ export function colourOf(metric: ScalarName | Quantity | string): string {
   throw new Error(`no colour for ${metric}: add it to QUANTITY_COLOURS`);
 }
 
-/** The mean over states of a per-state quantity: the quantity's hue, lighter (the state's own line stays the strong one). */
+/**
+ * The headline's average over all states of a per-state quantity, drawn beside the state's own line:
+ * a hue of its own (a lighter shade of the same hue could not be told apart from the back of a room
+ * or with red-green colour blindness; colours.test.ts simulates both and bounds the difference).
+ */
+const MEAN_COLOURS: Partial<Record<Quantity, string>> = {
+  'support/behavior_entropy': WINE,
+  'support/behavior_support': BLACK,
+};
+
 export function meanColourOf(metric: Quantity): string {
-  const hex = colourOf(metric).slice(1);
-  const mix = (i: number) => Math.round(parseInt(hex.slice(i, i + 2), 16) * 0.65 + 255 * 0.35);
-  return `#${[0, 2, 4].map((i) => mix(i).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
+  const c = MEAN_COLOURS[metric];
+  if (!c) throw new Error(`no average-over-states colour for ${metric}`);
+  return c;
 }

@@ -43,3 +43,10 @@ describe('band at a click', () => {
     expect([bandAt(bands, 0), bandAt(bands, 0.49), bandAt(bands, 0.5), bandAt(bands, 0.95), bandAt(bands, -0.1)]).toEqual([0, 0, 2, -1, -1]);
   });
 });
+
+describe('evidence phrases', () => {
+  it('takes the quoted phrases, else the evidence itself, never a shape', async () => {
+    const { evidencePhrases } = await import('./viewer-model');
+    expect(evidencePhrases(['opens "check w16"', '"w16 w12 answer"', 'shape: length ~2^3 words', 'great question', 'ends "a" and "b"'])).toEqual(['check w16', 'w16 w12 answer', 'great question', 'a', 'b']);
+  });
+});

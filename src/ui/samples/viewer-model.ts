@@ -86,3 +86,11 @@ export function markWords(text: string, search: readonly string[], explain: read
 export function bandAt(bands: readonly ({ lo: number; hi: number } | undefined)[], p: number): number {
   return bands.findIndex((b) => !!b && b.hi > b.lo && p >= b.lo && p < b.hi);
 }
+
+/** The phrases of discovery's evidence that can be found in a text: those in quotes ('opens "check w16"' → 'check w16'), else the evidence itself unless it names a shape. */
+export function evidencePhrases(evidence: readonly string[]): string[] {
+  return evidence.flatMap((e) => {
+    const quoted = [...e.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    return quoted.length ? quoted : e.startsWith('shape:') ? [] : [e];
+  });
+}

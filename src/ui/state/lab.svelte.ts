@@ -17,6 +17,7 @@ import { actionMessage } from './recovery';
 import { LabSettings } from './settings.svelte';
 import { decideRestore, loadLabRun, type RestoreDecision, type StoredLabRun } from '../storage/lab-restore';
 import { LabRunStore } from '../storage/lab-run-store';
+import { forkNote, forksFromStart } from './fork';
 
 export type Target = 'A' | 'B';
 
@@ -294,21 +295,27 @@ export class Lab {
   }
 
   /**
-   * Compare: a second worker from A's weights at the current step, same seed, editable settings. A
-   * restarts from the same point, so that both continue from identical state (paired seeds).
+   * Compare: a second run beside A, same seed, editable settings. Mid-run, B starts from A's weights
+   * at the current step and A restarts from the same point, so that both continue from identical
+   * state (paired seeds). Before the first step or once A has finished there is nothing left to
+   * continue: B is A's seed from step 0 with A's current settings (the same run again, as a
+   * paired-seed comparison), A keeps its run as it is, and Play trains B.
    */
   async fork(): Promise<void> {
     return this.#guard(async () => {
       if (!this.ready || this.compare) return;
       await this.main.host.pause();
-      const point = await this.main.host.control('forkPoint');
+      const fromStart = forksFromStart(this.main.step, this.settings.config.steps);
+      const point = fromStart ? null : await this.main.host.control('forkPoint');
       // Both runs continue from the same state at t: they differ only by B's settings (paired).
-      await this.main.host.refork(point);
+      if (point) await this.main.host.refork(point);
+      const config = point ? point.config : this.settings.config;
       const b = new RunState('B');
-      this.compareConfig = { ...point.config };
+      this.compareConfig = { ...config };
       this.compare = b;
       this.target = 'B';
-      await b.host.start({ ...this.#init(point.config), fork: point });
+      if (point) await b.host.start({ ...this.#init(config), fork: point });
+      else await b.host.start({ ...this.#init(config), note: forkNote(this.main.step) });
       await b.host.setSpeed(this.speed);
       await this.#applyPresenter();
     });

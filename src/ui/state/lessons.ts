@@ -1,10 +1,13 @@
 /**
- * The workshop lessons: `public/presets/<id>.json`, fetched at start-up and validated against the
- * core schema by the core's parsePreset. The glob below only lists the files (its importers are
- * never called), so the presets stay plain public files, served as they are in dev and in the build.
+ * The workshop lessons: `public/presets/<id>.json` with their measured numbers
+ * (`public/presets/measured/<id>.json`), fetched at start-up and validated against the core schema
+ * by the core's parsePreset, which fills the texts' numbers from the measurements. The glob below
+ * only lists the files (its importers are never called), so the presets stay plain public files,
+ * served as they are in dev and in the build.
  */
 import { errorText } from '../../core/unknown';
 import type { Config } from '../../core/config';
+import { parseMeasures } from '../../core/lesson-text';
 import { parsePreset, type Preset } from '../../core/presets';
 
 export interface Lesson extends Preset {
@@ -19,8 +22,15 @@ const idOf = (path: string) => path.slice(path.lastIndexOf('/') + 1, -'.json'.le
 
 export const LESSON_IDS: readonly string[] = Object.keys(import.meta.glob('../../../public/presets/*.json')).map(idOf).sort();
 
-export function parseLesson(id: string, json: unknown): Lesson {
-  return { id, ...parsePreset(id, json) };
+/** A lesson from its preset and its measurements (both as parsed JSON). */
+export function parseLesson(id: string, json: unknown, measured: unknown): Lesson {
+  return { id, ...parsePreset(id, json, parseMeasures(id, measured)) };
+}
+
+async function fetchJson(url: URL): Promise<unknown> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`);
+  return res.json();
 }
 
 /** Fetch and validate every lesson; a lesson that fails to load is left out and reported. */
@@ -29,9 +39,8 @@ export async function fetchLessons(baseUrl: string): Promise<{ lessons: Lessons;
   const loaded = await Promise.all(
     LESSON_IDS.map(async (id) => {
       try {
-        const res = await fetch(new URL(`presets/${id}.json`, baseUrl));
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        return parseLesson(id, await res.json());
+        const [preset, measured] = await Promise.all([fetchJson(new URL(`presets/${id}.json`, baseUrl)), fetchJson(new URL(`presets/measured/${id}.json`, baseUrl))]);
+        return parseLesson(id, preset, measured);
       } catch (e) {
         problems.push(`lesson ${id}: ${errorText(e)}`);
         return null;

@@ -189,10 +189,13 @@ export class RunHost {
     if (reported.runId < this.#feed.runId) return;
     const s = reported.runId <= this.#left ? this.#leftStatus(reported) : reported;
     if (s.runId > this.#feed.runId) this.#newRun(s.runId, s.continues);
-    // one step-0 frame per run (statuses arrive ~10/s; the plots need not redraw for an equal one)
-    if (!s.baseScalars !== !this.#mirror.baseFrame || this.#baseRun !== s.runId) {
+    // one step-0 frame per run (statuses arrive ~10/s; the plots need not redraw for an equal one);
+    // a run that continues this one's history from a later step (A beside its fork, or reset back to
+    // the fork point) keeps the step-0 point of the frames it continues
+    const later = (s.timeline[0]?.step ?? 0) > 0;
+    if (this.#baseRun !== s.runId || (!later && !s.baseScalars !== !this.#mirror.baseFrame)) {
       this.#baseRun = s.runId;
-      this.#set({ baseFrame: baseFrameOf(s) });
+      this.#set({ baseFrame: baseFrameOf(s) ?? (later ? this.#mirror.baseFrame : null) });
     }
     this.#set({ status: s });
     if (s.phase !== 'running') {
@@ -258,7 +261,7 @@ export class RunHost {
     this.#resetsTo = null;
     this.#feed.startOver(this.#feed.runId, framesUpTo(this.#feed.all(), this.#leftAt));
     this.#feed.showNow(); // in the same update as the counter, not at the next animation frame
-    this.#set({ baseFrame: null });
+    if (this.#leftAt === 0) this.#set({ baseFrame: null }); // back to a fork point: the frames before it stay, step 0 too
     if (this.#mirror.status) this.#set({ status: this.#leftStatus({ ...this.#mirror.status, phase: 'loading', message: 'starting the new run…' }) });
   }
 

@@ -7,7 +7,8 @@ import { checkGateDraft } from '../gates/editor';
 
 // The lessons as the lab fetches them (public/presets/<id>.json).
 const dir = new URL('../../../public/presets/', import.meta.url);
-const LESSONS = LESSON_IDS.map((id) => parseLesson(id, JSON.parse(readFileSync(new URL(`${id}.json`, dir), 'utf8'))));
+const read = (file: string) => JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as unknown;
+const LESSONS = LESSON_IDS.map((id) => parseLesson(id, read(`${id}.json`), read(`measured/${id}.json`)));
 const LESSON_BY_ID = new Map(LESSONS.map((l) => [l.id, l]));
 const lessons = LESSON_BY_ID;
 

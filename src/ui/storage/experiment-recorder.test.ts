@@ -4,6 +4,7 @@
 // that pauses and retries, and close(): what was handed over lands, nothing after it.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../../tests/support/speed';
 import { makeConfig } from '../../core/config';
 import type { MetricsFrame } from '../../core/metrics';
 import { ExperimentRecorder } from './experiment-recorder';
@@ -47,9 +48,9 @@ function held(store: ExperimentStore) {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
-/** Poll a store read (a write that never lands leaves nothing to await). */
+/** Poll a store read (a write that never lands leaves nothing to await) until it holds; fails after a limit that follows the machine. */
 async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400 && !(await check()); i++) await tick();
+  for (const t0 = Date.now(); !(await check()); await tick()) if (Date.now() - t0 > scaled(20_000)) throw new Error('the store never held what was waited for');
 }
 
 describe('ExperimentRecorder', () => {
@@ -98,7 +99,7 @@ describe('ExperimentRecorder', () => {
     const rec = new ExperimentRecorder(h.store, id, { keepWeights: true, lastStep: 40, weights: async () => ({ step: 5, data: new Float32Array(2) }), onError: () => undefined, leave: (f) => ((leave = f), () => undefined) });
     rec.frames(0, steps(1, 3), []); // in flight, held
     rec.frames(0, steps(4, 6), []); // pending; weights read at step 6 (step 5 in the worker)
-    await tick();
+    await until(async () => h.calls.length > 0); // the first write is in flight
     h.dropFirst(); // the tab goes: the write in flight never lands
     h.release();
     leave();
@@ -135,7 +136,7 @@ describe('ExperimentRecorder', () => {
     });
     rec.frames(0, steps(1, 5), []);
     rec.frames(1, steps(1, 5), []);
-    await tick();
+    await until(async () => h.calls.length > 0); // a write is in flight, held
     h.release();
     const closing = rec.close();
     rec.frames(0, steps(6, 8), []); // after close: not stored
@@ -175,8 +176,7 @@ describe('ExperimentRecorder', () => {
     expect((await store.frames(id))[0].map((f) => f.step)).toEqual([1, 2]);
     rec.retry();
     await rec.flush();
-    await tick();
-    expect(said.at(-1)).toBe('');
+    await until(async () => said.at(-1) === ''); // the message is cleared once the retry has landed
     expect((await store.frames(id))[0].map((f) => f.step)).toEqual([1, 2, 3, 4, 5]);
     store.close();
   });

@@ -3,10 +3,11 @@
 // handed over meanwhile in the next one), the page-leave write beside the one in flight, no step
 // stored twice, a full disk paused and retried, any other failure a stop.
 import { describe, expect, it } from 'vitest';
+import { scaled } from '../../../tests/support/speed';
 import { WriteQueue, type QueuedWriter } from './write-queue';
 
 const until = async (done: () => boolean) => {
-  for (let t0 = Date.now(); !done(); await new Promise((r) => setTimeout(r, 2))) if (Date.now() - t0 > 5000) throw new Error('timed out');
+  for (let t0 = Date.now(); !done(); await new Promise((r) => setTimeout(r, 2))) if (Date.now() - t0 > scaled(20_000)) throw new Error('timed out');
 };
 
 /** A writer of steps 1, 2, …: each write takes every step handed over and not stored yet. */

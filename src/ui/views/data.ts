@@ -6,7 +6,7 @@ import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ScalarName } from '../../core/measure/names';
 import { taskOf, type TaskChoice } from '../../core/tasks/registry';
 import type { Point } from '../charts/series';
-import type { BehaviorPoint } from '../../core/measure/divergence';
+import { divergenceMarkers, type BehaviorPoint, type DivergenceMarker } from '../../core/measure/divergence';
 
 export const DIST = 'support/behavior_dist/';
 
@@ -218,4 +218,18 @@ export function funnelStages(frame: MetricsFrame, traces: readonly SampleTrace[]
     },
     { key: 'effective', label: 'effective', count: traces.length ? Math.min(queued, Math.round(effective * scale)) : Math.round(n('esr/effective_rate') * queued), parts: [], estimated: estimated || !traces.length },
   ];
+}
+
+/**
+ * The headline's numbered markers of one state (the core rule): token entropy as a share of its
+ * value at step 0 (`start`, the base) when the plot has that point, else of the first steps. The
+ * plot draws these; a lesson's measured marker numbers come from the same call.
+ */
+export function stateMarkers(frames: readonly MetricsFrame[], start: MetricsFrame | null, state: string, opts: { eps: number; samples: number; highShare: number }): DivergenceMarker[] {
+  const tok = new Map(scalarSeries(frames, 'support/token_entropy').map((p) => [p.step, p.value]));
+  const tokenStart = start?.scalars['support/token_entropy'];
+  return divergenceMarkers(
+    behaviorPoints(frames, state).map((p) => ({ ...p, tokenEntropy: tok.get(p.step) ?? NaN })),
+    { ...opts, ...(tokenStart !== undefined ? { tokenStart } : {}) },
+  );
 }

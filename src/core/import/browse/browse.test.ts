@@ -176,6 +176,15 @@ describe('sample browser', () => {
     expect((await browser.query({ text: 'great', step: 1 })).total).toBe(0);
   });
 
+  it("reads a behavior's samples and the others' for a rule proposal, at most max of each, spread over the run", async () => {
+    const own = await browser.texts({ behavior: 'list' }, 10);
+    expect(own.map((t) => t.prompt)).toEqual(['prompt 0', 'prompt 3', 'prompt 6', 'prompt 9']);
+    const spread = await browser.texts({ behavior: 'prose' }, 3, true);
+    expect(spread.map((t) => t.prompt)).toEqual(['prompt 0', 'prompt 3', 'prompt 6']);
+    const others = await browser.texts({ behavior: 'list' }, 3, true);
+    expect(others.map((t) => t.prompt)).toEqual(['prompt 1', 'prompt 4', 'prompt 7']);
+  });
+
   it('says why a sample could not be read, and still shows its columns', async () => {
     const b = new SampleBrowser(indexed(), { read: async () => Promise.reject(new Error('1.jsonl: no line 3')) });
     const v = await b.view(4);

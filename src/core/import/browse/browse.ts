@@ -80,6 +80,29 @@ export class SampleBrowser {
     return { total: ids.length, page, pageSize, rows };
   }
 
+  /**
+   * The text of the samples that pass `f` (or, with `others`, of those that do not), at most `max`
+   * of them spread evenly over the run (a rule is proposed from these: the behavior's samples and the rest).
+   */
+  async texts(f: SampleFilter, max: number, others = false): Promise<SampleText[]> {
+    let ids = this.index.select(f);
+    if (others) {
+      const own = new Set(ids);
+      ids = [];
+      for (let i = 0; i < this.index.size; i++) if (!own.has(i)) ids.push(i);
+    }
+    const step = Math.max(1, ids.length / Math.max(1, max));
+    const picked: number[] = [];
+    for (let k = 0; k < ids.length && picked.length < max; k += step) picked.push(ids[Math.floor(k)]);
+    const out: SampleText[] = [];
+    for (const id of picked) {
+      const e = this.index.get(id);
+      const t = await this.deps.read(e.file, e.index).catch(() => null);
+      if (t) out.push(t);
+    }
+    return out;
+  }
+
   /** One sample by its position in the index. */
   async view(id: number): Promise<SampleView> {
     const e = this.index.get(id);

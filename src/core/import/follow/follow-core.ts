@@ -3,7 +3,7 @@
 // own so that the modes and the follower (follower.ts) each import it, not each other.
 import type { MetricsFrame } from '../../metrics';
 import { measureOf, OPEN_STEPS, type MeasureSpec } from '../analyze';
-import { StepOrderError, frameBehaviorCounts, renameBehaviors, type ImportMeasure } from '../measure/measure';
+import { StepOrderError, frameBehaviorCounts, renameBehaviors, type ImportMeasure, type SampleRowsSink } from '../measure/measure';
 import type { ParquetOpen } from '../read/parquet';
 import type { ImportFileSummary, SampleSink } from '../read/tally';
 import type { RegexEngine } from '../rules/regex';
@@ -27,6 +27,8 @@ export interface FollowOptions {
   writtenFrames?: readonly MetricsFrame[];
   /** The discovered clusters as saved when the last frame was written (a resumed follow that discovers). */
   discovered?: DiscoverySnapshot;
+  /** Where each step's sample lines go once it is measured, before its frame (`--samples-out`; file names are the folder's). */
+  samples?: SampleRowsSink;
   now?: () => number;
 }
 
@@ -77,6 +79,7 @@ export class FollowCore implements SampleSink {
     readonly events: FollowEvents,
   ) {
     this.measure = measureOf(opts.spec, opts.regex)(opts.format === 'jsonl' ? OPEN_STEPS : Infinity, opts.discovered);
+    if (opts.samples) this.measure.recordSamples(opts.samples);
     if (events.sample) this.measure.onLabeled = (s, state, behavior) => events.sample!(s, state, behavior);
     this.closed = new Set(opts.written ?? []);
     if (opts.spec.behaviors.useLogLabel) {

@@ -9,8 +9,8 @@
 //   judging order:      OpenClaw: PRM file order (session_effective_before counts in it); else log order
 //   group_*:            the log's groups (verl/TRL: same prompt in the step; JSONL: group_id)
 //   staleness, rollout_logp_gap: unknown in a log → NaN (a comparison with them is false)
-import { funnelOf, type GateFunnel } from '../../gates/funnel';
-import type { FieldRecord, Gate, JudgingOrder } from '../../gates/index';
+import { funnelOfOutcomes, type GateFunnel } from '../../gates/funnel';
+import { decideInOrder, type FieldRecord, type Gate, type GateDecision, type JudgingOrder } from '../../gates/index';
 import { tokensOf } from './tokens';
 import type { ImportedSample } from '../types';
 
@@ -116,8 +116,22 @@ export function judgingOrder(samples: readonly GateSample[]): JudgingOrder {
   return { session: samples.map((s) => s.session), judged };
 }
 
+/** A step's replay: each sample's decision and the record the gate read (in sample order), the judging order, the funnel. */
+export interface StepReplay {
+  decisions: GateDecision[];
+  records: FieldRecord[];
+  order: JudgingOrder;
+  funnel: GateFunnel;
+}
+
+export function replayStep(gate: Gate, samples: readonly GateSample[]): StepReplay {
+  const order = judgingOrder(samples);
+  const { decisions, records } = decideInOrder(gate, gateRecords(samples), order);
+  return { decisions, records, order, funnel: funnelOfOutcomes(gate, decisions) };
+}
+
 export function gateFunnel(gate: Gate, samples: readonly GateSample[]): GateFunnel {
-  return funnelOf(gate, gateRecords(samples), judgingOrder(samples));
+  return replayStep(gate, samples).funnel;
 }
 
 /** A step's funnel under the lab's ESR names (one definition: effective / queued; yield = effective / served). */

@@ -19,7 +19,8 @@ import { behaviorScalars, bucketVariance, type MetricsFrame } from '../../metric
 import type { Gate } from '../../gates/index';
 import { FitCounts } from './fit-counts';
 import { behaviorCountKey, stateSamplesKey } from './fit-keys';
-import { funnelScalars, gateFunnel, gateSample, type GateSample } from './gate';
+import { funnelScalars, gateSample, replayStep, type GateSample } from './gate';
+import { sampleRecord, withGate, type SampleRecord } from '../samples/record';
 import type { BehaviorClassifier, StateClassifier } from '../rules/rules';
 import { PairCounts } from './pair-counts';
 import { StepTokens } from './step-tokens';
@@ -43,6 +44,8 @@ class StepAcc {
   /** −Σ log π and token count, per state (pooled at frame time). */
   logprob = new Map<string, { sum: number; n: number }>();
   gate: GateSample[] = [];
+  /** The samples' lines (samples/record.ts), kept only while a sink records them. */
+  rows: SampleRecord[] = [];
   fit = new FitCounts();
   /** With discovery: the step's samples, labelled and counted when the step is measured. */
   held: ImportedSample[] = [];
@@ -65,6 +68,14 @@ function rewardBuckets(a: StepAcc): number[][] {
 }
 
 export type TokenEntropyKind = 'logprob' | 'empirical' | 'mixed';
+
+/** Where a measure hands each step's sample lines once the step is measured (`--samples-out`, the rollout viewer). */
+export interface SampleRowsSink {
+  /** The folder the sample files' names are made relative to ('' = as they are). */
+  root: string;
+  /** A step's lines, in the order its samples were labelled; with a gate, its decisions attached. */
+  step(step: number, rows: SampleRecord[]): void;
+}
 
 /** A sample of a step that was already measured and let go (the log is not in step order). */
 export class StepOrderError extends Error {
@@ -99,6 +110,7 @@ export class ImportMeasure {
   unclassified = 0;
   samples = 0;
   private withLogprobs = 0;
+  private rowsSink: SampleRowsSink | null = null;
 
   constructor(
     readonly states: StateClassifier,
@@ -165,10 +177,17 @@ export class ImportMeasure {
       lp.n += s.logprobs.length;
     }
     if (this.gate) a.gate.push(gateSample(s, state));
+    if (this.rowsSink) a.rows.push(sampleRecord(s, state, c.behavior, this.rowsSink.root));
     const toks = tokensOf(s, TOKEN_CAP);
     a.fit.add(s, state, c.behavior, toks);
     a.tokens.add(state, toks);
     this.onLabeled?.(s, state, c.behavior);
+  }
+
+  /** From now on, each measured step's sample lines go to `sink` (set before the first sample). */
+  recordSamples(sink: SampleRowsSink): void {
+    if (this.samples || this.steps.size) throw new Error('recordSamples: set the sink before the first sample');
+    this.rowsSink = sink;
   }
 
   tokenEntropyKind(): TokenEntropyKind {
@@ -295,12 +314,15 @@ export class ImportMeasure {
     scalars['import/unclassified'] = a.unclassified;
     scalars['import/response_tokens'] = responseTokens;
     const series: MetricsFrame['series'] = {};
+    let rows = a.rows;
     if (this.gate) {
-      const f = gateFunnel(this.gate, a.gate);
-      Object.assign(scalars, funnelScalars(f));
-      series['gate/rule_counts'] = f.rules;
+      const r = replayStep(this.gate, a.gate);
+      Object.assign(scalars, funnelScalars(r.funnel));
+      series['gate/rule_counts'] = r.funnel.rules;
+      if (this.rowsSink) rows = withGate(rows, a.gate.map((g) => g.session), r.order.judged, r.records, r.decisions);
     }
     this.measured.set(step, { counts: a.counts, names: this.discovery ? this.discovery.behaviorNames() : null, scalars, series });
+    this.rowsSink?.step(step, rows);
   }
 }
 

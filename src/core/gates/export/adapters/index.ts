@@ -4,7 +4,9 @@
 import type { Adapter, AdapterTarget } from './types';
 import { openclaw } from './openclaw';
 import { slime } from './slime';
+import { trl } from './trl';
+import { verl } from './verl';
 
 export type { Adapter, AdapterTarget } from './types';
 
-export const ADAPTERS: Readonly<Partial<Record<AdapterTarget, Adapter>>> = { slime, openclaw };
+export const ADAPTERS: Readonly<Record<AdapterTarget, Adapter>> = { slime, openclaw, verl, trl };

@@ -4,6 +4,7 @@
 //     state or score 0; the at-least-one promotion while _session_effective[session] == 0; the
 //     counter incremented for every mask-1 sample) and _maybe_submit_ready_samples (turns submitted
 //     as their PRM finishes: the judging order); the PRM result {score, votes} of _prm_evaluate;
+//   read, not patched yet (hints are refused for this target):
 //   openclaw-combine/openclaw_combine_api_server.py  OpenClawCombineAPIServer._maybe_submit_ready_samples
 //     (the hint accepted × eval ±1 table), _submit_turn_sample (teacher log-probs + reward) and
 //     _submit_rl_turn_sample (teacher = rollout log-probs, so the teacher term is 0);
@@ -18,7 +19,7 @@ const PYTHON = String.raw`
 # OpenClaw-RL adapter: the server decides each turn with this gate as it submits it.
 # Follows ${SOURCES.openclaw}: openclaw-rl/openclaw_api_server.py OpenClawAPIServer._submit_turn_sample
 # and _maybe_submit_ready_samples; openclaw-combine/openclaw_combine_api_server.py
-# OpenClawCombineAPIServer._maybe_submit_ready_samples, _submit_turn_sample, _submit_rl_turn_sample.
+# (read, not patched yet) OpenClawCombineAPIServer._maybe_submit_ready_samples.
 # ---------------------------------------------------------------------------------------------
 import asyncio as _oc_asyncio
 
@@ -32,15 +33,6 @@ def openclaw_turn_record(turn, has_next_state, score, votes, response_len, effec
            "session_first_judged": bool(has_next_state) and turn == 0,
            "session_effective_before": int(effective_before)}
     return _lab_fill_votes(rec)
-
-
-def openclaw_hint_fields(opd_result):
-    """hint_len (words of the longest hint of a +1 hint vote), hint_votes_pos, hint_accepted (the server's own rule)."""
-    votes = (opd_result or {}).get("votes") or []
-    good = [v for v in votes if v.get("score") == 1]
-    lens = [len(v["hint"].split()) for v in good if isinstance(v.get("hint"), str) and v["hint"].strip()]
-    return {"hint_len": max(lens) if lens else 0, "hint_votes_pos": len(good),
-            "hint_accepted": bool((opd_result or {}).get("accepted"))}
 
 
 def _oc_decide_one(rec, where):
@@ -95,68 +87,6 @@ def openclaw_gated_server(base):
             await _oc_asyncio.to_thread(self.output_queue.put, (sample.group_index, [sample]))
 
     return GatedOpenClawAPIServer
-
-
-def openclaw_gated_combine_server(base):
-    """A subclass of OpenClaw-RL's OpenClawCombineAPIServer (openclaw-combine) deciding each ready
-    turn with the gate instead of the hint × eval table: drop -> nothing; mask0 -> loss mask 0;
-    mask1 with uses_hint -> the teacher sample (weight 1 only) with reward = the RL term; mask1
-    otherwise -> the RL sample (teacher = rollout log-probs, so no teacher term). Turns without a
-    next state are decided too (the server drops them before any rule)."""
-    from slime.utils.types import Sample
-
-    class GatedCombineAPIServer(base):
-        def _lab_submit(self, td, session_id, turn_num, opd_result):
-            counts = self.__dict__.setdefault("_lab_session_effective", {})
-            eval_score = (opd_result or {}).get("eval_score")
-            score = float(eval_score) if eval_score in (1, -1, 1.0, -1.0) else 0.0
-            rec = openclaw_turn_record(turn_num - 1, opd_result is not None, score, None,
-                                       len(td["response_ids"]), counts.get(session_id, 0))
-            del rec["votes"]  # the Combine server keeps only the eval majority, not its votes
-            rec.update(openclaw_hint_fields(opd_result))
-            d = _oc_decide_one(rec, "the Combine server keeps the eval majority, not its votes")
-            if not d["queued"]:
-                return
-            if d["loss_mask"] == 1:
-                counts[session_id] = counts.get(session_id, 0) + 1
-            if d["uses_hint"]:
-                if d["opd_weight"] != 1 or not (opd_result or {}).get("accepted"):
-                    raise ValueError("OpenClaw Combine: rule %d gives an OPD term of weight %r to a turn whose hint the "
-                                     "server %s; the server's teacher term has weight 1 (OPENCLAW_COMBINE_W_OPD scales all)"
-                                     % (d["rule"], d["opd_weight"], "accepted" if opd_result.get("accepted") else "did not accept"))
-                self._safe_create_task(self._submit_turn_sample(td, session_id, opd_result, reward=float(d["reward"])))
-            elif d["loss_mask"] == 1:
-                self._safe_create_task(self._submit_rl_turn_sample(td, session_id, float(d["reward"])))
-            else:
-                s = _oc_sample(Sample, td, 0, 0.0, teacher_log_probs=list(td["response_logprobs"]))
-                s.index = next(self._index_counter)
-                s.group_index = next(self._group_counter)
-                self.output_queue.put((s.group_index, [s]))
-
-        def _maybe_submit_ready_samples(self, session_id, force_drop_without_next_state=False):
-            prm_tasks = self._prm_tasks.get(session_id, {})
-            pending = self._pending_turn_data.get(session_id, {})
-            for turn_num in sorted(list(pending.keys())):
-                task = prm_tasks.get(turn_num)
-                if task is None:
-                    if force_drop_without_next_state:
-                        self._lab_submit(pending.pop(turn_num), session_id, turn_num, None)
-                    continue
-                if not task.done():
-                    continue
-                td = pending.pop(turn_num, None)
-                prm_tasks.pop(turn_num, None)
-                try:
-                    opd_result = task.result()
-                except Exception:
-                    continue
-                eval_score = opd_result.get("eval_score")
-                if self._eval_mode and eval_score is not None:
-                    with self._eval_scores_lock:
-                        self._eval_scores.append(eval_score)
-                self._lab_submit(td, session_id, turn_num, opd_result)
-
-    return GatedCombineAPIServer
 `;
 
 const unavailable = {
@@ -169,6 +99,9 @@ const unavailable = {
   group_reward_std: 'no groups; the session is not complete when a turn is submitted',
   staleness: 'the server does not know the trainer\'s version',
   rollout_logp_gap: 'the trainer\'s log-probs are computed after submission',
+  hint_len: 'the RL server has no hint judge (this adapter does not patch the OPD / Combine servers yet)',
+  hint_votes_pos: 'the RL server has no hint judge (the OPD / Combine servers are not patched yet)',
+  hint_accepted: 'the RL server has no hint judge (the OPD / Combine servers are not patched yet)',
 } as const;
 
 export const openclaw: Adapter = {
@@ -176,9 +109,9 @@ export const openclaw: Adapter = {
   title: 'OpenClaw-RL: the server\'s turn submission',
   unavailable,
   python: COMMON_PYTHON + PYTHON,
-  docs: `OpenClaw-RL (${SOURCES.openclaw}), patched where the server decides each turn. Put gate_openclaw.py beside openclaw-rl/openclaw_api_server.py and, in openclaw-rl/openclaw_rollout.py, build the server as \`openclaw_gated_server(OpenClawAPIServer)(args=..., output_queue=..., submission_enabled=...)\` (Combine: \`openclaw_gated_combine_server(OpenClawCombineAPIServer)\` in openclaw-combine/openclaw_combine_rollout.py); the launcher stays as it is (grpo, --disable-rewards-normalization).
-Followed: openclaw-rl/openclaw_api_server.py _submit_turn_sample and _maybe_submit_ready_samples; openclaw-combine/openclaw_combine_api_server.py _maybe_submit_ready_samples, _submit_turn_sample, _submit_rl_turn_sample; openclaw-opd/openclaw_opd_api_server.py _opd_evaluate and _select_best_hint.
-Each turn becomes a record as it is submitted, in the server's judging order: turn, has_next_state, score = reward (the PRM majority), votes (a "fail" vote is not a vote), response_len, session_first_judged (a next state and turn 0: every turn but the last gets one), session_effective_before = the server's own per-session counter of mask-1 samples; Combine adds hint_len (words of the longest +1 hint), hint_votes_pos and hint_accepted (the server's rule: a +1 hint over 10 characters), and its score is the eval majority (its votes are not kept).
+  docs: `OpenClaw-RL (${SOURCES.openclaw}), patched where the server decides each turn. Put gate_openclaw.py beside openclaw-rl/openclaw_api_server.py and, in openclaw-rl/openclaw_rollout.py, build the server as \`openclaw_gated_server(OpenClawAPIServer)(args=..., output_queue=..., submission_enabled=...)\`; the launcher stays as it is (grpo, --disable-rewards-normalization).
+Followed: openclaw-rl/openclaw_api_server.py _submit_turn_sample and _maybe_submit_ready_samples. Read, not yet patched: openclaw-combine/openclaw_combine_api_server.py _maybe_submit_ready_samples (the hint × eval table) and openclaw-opd/openclaw_opd_api_server.py _opd_evaluate.
+Each turn becomes a record as it is submitted, in the server's judging order: turn, has_next_state, score = reward (the PRM majority), votes (a "fail" vote is not a vote), response_len, session_first_judged (a next state and turn 0: every turn but the last gets one), session_effective_before = the server's own per-session counter of mask-1 samples.
 Decides as the lab: drop (never submitted), the loss mask, the advantage (reward), the at-least-one counter across batches. The built-in Binary RL gate decides exactly as the unpatched server.
-Cannot: an OPD weight other than 1 per turn (the Combine loss weighs all teacher terms alike); votes on the Combine server; hints on the RL server; the fields ${Object.keys(unavailable).join(', ')}.`,
+Cannot: the OPD / Combine servers (not patched yet); the fields ${Object.keys(unavailable).join(', ')}.`,
 };
