@@ -31,7 +31,8 @@ const CUSTOM = [
   '!has_next_state => mask0 # no next state',
   'votes_pos > 0 && votes_neg > 0 => drop # votes disagree',
   'reward == 0 && session_effective_before == 0 => mask1 # at-least-one',
-  'reward % 2 == -1 && turn >= 1 => mask1 0.5*rl # negative, later turn (the language\'s %: -1 % 2 is -1)',
+  // queued with loss mask 0: not effective, so a zero-reward turn judged after it is still promoted
+  'reward % 2 == -1 && turn >= 1 => mask0 # negative, later turn (the language\'s %: -1 % 2 is -1)',
   'count(votes, 1) == len(votes) => mask1 2*rl # unanimous',
   'true => mask1 rl # effective',
 ].join('\n');
