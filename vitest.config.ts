@@ -77,6 +77,7 @@ const SLOW_FIRST = [
   'tests/e2e/storage.test.ts',
   'tests/e2e/experiments.test.ts',
   'tests/e2e/page-fits.test.ts',
+  'tests/unit/doc-commands.test.ts',
   'tests/e2e/resume.test.ts',
   'src/engine/fidelity.test.ts',
   'tests/e2e/follow-folder.test.ts',

@@ -33,7 +33,7 @@ const parsed = parseCommandLine(
     threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, discover: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
     only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'jobs-experiment': { type: 'string' }, 'estimate-cores': { type: 'string' }, 'page-workers': { type: 'string' },
   },
-  usageOf(import.meta.url, 13).replace(/^\/\/ ?/gm, ''),
+  usageOf(import.meta.url, 24).replace(/^\/\/ ?/gm, ''),
   process.argv.slice(2),
   false,
 );

@@ -35,8 +35,8 @@ export async function pretrainCheckpoint(task: Task, o: { steps: number; lr: num
 }
 
 /** The command line: whole numbers and a positive learning rate, strictly (a bad value is exit 2, never a NaN run). */
-export function pretrainArgs(argv: readonly string[]): { steps: number; lr: number; batch: number; seed: number; task: BuiltinTaskName | null; taskFile?: string; out?: string } {
-  const { values: v } = parseFlags(argv, { steps: { type: 'string' }, lr: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' }, task: { type: 'string' }, 'task-file': { type: 'string' }, out: { type: 'string' } });
+export function pretrainArgs(argv: readonly string[]): { steps: number; lr: number; batch: number; seed: number; task: BuiltinTaskName | null; taskFile?: string; out?: string; help?: true } {
+  const { values: v } = parseFlags(argv, { steps: { type: 'string' }, lr: { type: 'string' }, batch: { type: 'string' }, seed: { type: 'string' }, task: { type: 'string' }, 'task-file': { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
   if (v.task !== undefined && !isBuiltinTask(v.task)) throw new UsageError(`--task must be one of ${BUILTIN_TASK_NAMES.join(', ')}, got ${JSON.stringify(v.task)}`);
   return {
     steps: wholeNumber('--steps', v.steps, 1) ?? 400,
@@ -46,11 +46,20 @@ export function pretrainArgs(argv: readonly string[]): { steps: number; lr: numb
     task: (v.task as BuiltinTaskName | undefined) ?? null,
     ...(v['task-file'] ? { taskFile: v['task-file'] } : {}),
     ...(v.out ? { out: v.out } : {}),
+    ...(v.help ? { help: true as const } : {}),
   };
 }
 
+/** --help: the usage lines at the top of this file. */
+const USAGE = `usage: npm run pretrain [-- --steps 400 --lr 0.003 --batch 64 --seed 0 --task ${BUILTIN_TASK_NAMES.join('|')}]
+       npm run pretrain -- --task-file spec.json --out base.f32   (a custom task's base, from its base mix)`;
+
 async function main(): Promise<void> {
-  const { steps, lr, batch, seed, task: only, taskFile, out } = pretrainArgs(process.argv.slice(2));
+  const { steps, lr, batch, seed, task: only, taskFile, out, help } = pretrainArgs(process.argv.slice(2));
+  if (help) {
+    console.log(USAGE);
+    return;
+  }
   const cfg = defaultConfig();
   const shape = policyShape(cfg);
   if (taskFile) {

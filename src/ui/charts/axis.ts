@@ -55,3 +55,32 @@ export function axisOf(series: readonly Series[], height: number, opts: { yDomai
   const raw = y.ticks(Math.max(2, Math.floor(height / 36))).filter((t) => !opts.integerTicks || Number.isInteger(t));
   return { y, ticks: [...new Set(raw)], constant };
 }
+
+/**
+ * What a chart says about data its axis draws flat (`constantOf`): a single point is one value, not
+ * a constant; values all exactly equal are constant; only values that differ by float rounding are
+ * "constant up to rounding noise". Null when the data varies.
+ */
+export function constantNote(series: readonly Series[], format: (v: number) => string): string | null {
+  const c = constantOf(series);
+  if (c === null) return null;
+  const values = series.flatMap((s) => s.points.map((p) => p.value)).filter(Number.isFinite);
+  if (values.length === 1) return `one value so far: ${format(values[0])}`;
+  if (values.every((v) => v === values[0])) return `constant ${format(c)}`;
+  return `constant ${format(c)} (varies by rounding noise only)`;
+}
+
+/**
+ * Share ticks (0..max as percent) whose labels are all different: the digits grow with a small max
+ * (0.5 %, 1 %, 1.5 %), and an empty chart (max 0) gets the plain 0–100 % axis, not six "0 %".
+ */
+export function shareTicks(max: number, count = 4): { value: number; label: string }[] {
+  const top = max > 0 && Number.isFinite(max) ? max : 1;
+  const y = scaleLinear().domain([0, top]).nice();
+  const ticks = y.ticks(count);
+  for (let digits = 0; digits <= 6; digits++) {
+    const labels = ticks.map((t) => `${(t * 100).toFixed(digits)} %`);
+    if (new Set(labels).size === labels.length) return ticks.map((value, i) => ({ value, label: labels[i] }));
+  }
+  return ticks.map((value) => ({ value, label: `${(value * 100).toPrecision(3)} %` }));
+}

@@ -71,6 +71,15 @@ describe('pairedTable', () => {
     const done = pairedTable(s, frames(3), { metric: M, a: 0, b: 1, from: 1, to: null, higherIsBetter: true }, Array(6).fill('done'));
     expect([done.soFar, done.pairs!.to, done.pairs!.n]).toEqual([false, 3, 3]);
   });
+  it('at the start, before any cell has a frame, says it waits in one line, not one per seed', () => {
+    const s = spec(8);
+    const empty = Array.from({ length: 16 }, () => []);
+    const t = pairedTable(s, empty, { metric: M, a: 0, b: 1, from: 1, to: null, higherIsBetter: true });
+    expect(t.problem).toBe('waiting for the cells to reach step 1 (they are at step 0)');
+    // a window that starts past where the cells are waits too
+    const f = frames(8).map((fs) => fs.slice(0, 1));
+    expect(pairedTable(s, f, { metric: M, a: 0, b: 1, from: 2, to: 3, higherIsBetter: true }).problem).toBe('waiting for the cells to reach step 2 (they are at step 1)');
+  });
 });
 
 describe('the new-experiment form', () => {

@@ -40,6 +40,9 @@ export function pairedTable(spec: ExperimentSpec, frames: readonly (readonly Met
   const reached = Math.min(spec.steps, ...training.map((c) => frames[c.index]?.at(-1)?.step ?? 0));
   const soFar = q.to === null && training.length > 0;
   const to = q.to ?? (soFar ? Math.max(q.from, reached) : spec.steps);
+  // at the start every seed lacks frames alike: one waiting line, not "A: has no frames; B: …" per seed
+  const furthest = Math.max(0, ...cells.map((c) => frames[c.index]?.at(-1)?.step ?? 0));
+  if (training.length > 0 && furthest < q.from) return { pairs: null, problem: `waiting for the cells to reach step ${q.from} (they are at step ${furthest})`, soFar };
   try {
     return { pairs: pairedFromBundle(makeBundle(spec, runs, ''), q.metric, q.a, q.b, { from: q.from, to, higherIsBetter: q.higherIsBetter }), problem: '', soFar };
   } catch (e) {
