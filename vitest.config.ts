@@ -85,6 +85,7 @@ const SLOW_FIRST = [
   'tests/e2e/pause.test.ts',
   'src/cli/pretrain.test.ts',
   'src/cli/watch-discover.test.ts',
+  'src/core/gates/export/python.test.ts',
   'tests/e2e/task-editor.test.ts',
   'tests/e2e/class-views.test.ts',
   'tests/e2e/backend-choice.test.ts',
@@ -99,6 +100,7 @@ const SLOW_FIRST = [
   'src/cli/experiment.test.ts',
   'tests/e2e/probe.test.ts',
   'src/cli/hostile-inputs.test.ts',
+  'src/cli/export-gate.test.ts',
   'tests/unit/experiment-workflow.test.ts',
   'tests/e2e/dev-server.test.ts',
 ];

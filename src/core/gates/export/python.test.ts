@@ -3,6 +3,10 @@
 // with Object.is: -0 is not 0, NaN is NaN), raise the lab's GateError where it does, and decide the
 // built-in methods' gates as the lab; a mutated runtime (floored %, the judging order ignored, …)
 // must be caught by the same cases. One python3 process per batch.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { METHOD_NAMES } from '../../config';
@@ -12,6 +16,7 @@ import { scaled } from '../../../../tests/support/speed';
 import { binaryRlWholeSessionText, builtinGateText } from '../builtin';
 import { compileGate } from '../compile';
 import { decideInOrder, GateError } from '../gate';
+import { SAMPLE_FIELDS } from '../fields';
 import { gateToPython } from './python';
 
 const SEED = 3434;
@@ -166,4 +171,26 @@ describe('gateToPython: the exported module decides as the lab', () => {
     const caught = MUTANTS.map(([name], m) => [name, differences(b.texts, labCases, py.slice(m * b.cases.length, (m + 1) * b.cases.length)).length > 0]);
     expect(caught).toEqual(MUTANTS.map(([name]) => [name, true]));
   }, scaled(420_000));
+});
+
+describe('gateToPython: what the module carries', () => {
+  it('the gate as given and its canonical text, the rules, what it reads, the field table with each meaning, the lab version; ASCII only', () => {
+    const text = '  votes_pos>0 and "é😀\ud800" in ["x"]  => drop #  disagree \n\n true => mask1 0.5 * rl_zscore + opd\r\n';
+    const src = gateToPython(text, { labVersion: 'invariant-lab@9.9.9+abc' });
+    expect(/^[\x00-\x7f]*$/.test(src.replace(/^\s*#.*$/gm, ''))).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'invlab-gate-carry-'));
+    try {
+      writeFileSync(join(dir, 'g.py'), src);
+      const out = execFileSync('python3', ['-c', 'import sys, json; sys.path.insert(0, sys.argv[1]); import g; print(json.dumps({"text": g.GATE_TEXT, "canonical": g.CANONICAL_TEXT, "rules": g.RULES, "reads": sorted(g.READS), "fields": g.FIELDS, "version": g.LAB_VERSION}))', dir], { encoding: 'utf8' });
+      const m = JSON.parse(out) as Record<string, unknown>;
+      expect(m.text).toBe(text);
+      expect(m.canonical).toBe('votes_pos>0 and "é😀\ud800" in ["x"] => drop # disagree\ntrue => mask1 0.5 * rl_zscore + opd');
+      expect(m.rules).toEqual([{ when: 'votes_pos>0 and "é😀\ud800" in ["x"]', then: 'drop', label: 'disagree' }, { when: 'true', then: 'mask1 0.5 * rl_zscore + opd', label: '' }]);
+      expect(m.reads).toEqual(['group_reward_mean', 'group_reward_std', 'hint_len', 'reward', 'votes_pos']);
+      expect(m.fields).toEqual(Object.fromEntries(Object.entries(SAMPLE_FIELDS).map(([k, f]) => [k, { type: f.type, meaning: f.doc, range: f.range }])));
+      expect(m.version).toBe('invariant-lab@9.9.9+abc');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
