@@ -9,7 +9,9 @@ import { ruleRegexEngine } from '../src/io/regex/engine';
 import { sharedGuard } from '../src/io/regex/guard-shared';
 import type { ImportApi } from './import.api';
 import { FolderFollow } from './import-follow';
-import { SamplesHeld, pickedFiles, runSamples } from './import-browse';
+import { SamplesHeld, followedRunSamples, pickedFiles, runSamples } from './import-browse';
+import { compileGate } from '../src/core/gates/index';
+import { handleFolder } from '../src/io/folder-handle';
 import type { Discovery } from '../src/core/import/discover/step-labels';
 
 export function fileSource(f: File): ImportSource {
@@ -49,10 +51,9 @@ const api: ImportApi = {
     let format: FormatId | null = null; // told by the measure; read before any sample is shown
     let discovery: Discovery | null = null; // the measure's: it explains a discovered label when the sample is shown
     const samples = runSamples(() => format!, pickedFiles(files), () => discovery);
-    const r = await measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }, (s, state, behavior, m) => {
-      discovery = m.discovery;
-      samples.add(s, state, behavior);
-    });
+    // each measured step's per-sample lines (with the gate's decisions) go into the viewer's index
+    const sink = samples.sink(spec.gate ? compileGate(spec.gate) : null);
+    const r = await measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }, (_s, _state, _behavior, m) => void (discovery = m.discovery), sink);
     format = r.format;
     held.current = samples;
     return r;
@@ -61,7 +62,10 @@ const api: ImportApi = {
   samples: (q) => held.query(q),
   async follow(dir, spec, opts, sink) {
     if (following) throw new Error('a folder is already being followed: stop it first');
-    const f = new FolderFollow(dir, { format: opts.format, spec, regex: regexEngine(), parquet: openParquet, openclawBatch: opts.openclawBatch }, opts.pollMs ?? 500);
+    // the followed run's samples for the viewer: indexed step by step, read from the folder when shown
+    const samples = followedRunSamples(opts.format, handleFolder(dir));
+    held.current = samples;
+    const f = new FolderFollow(dir, { format: opts.format, spec, regex: regexEngine(), parquet: openParquet, openclawBatch: opts.openclawBatch, samples: samples.sink(spec.gate ? compileGate(spec.gate) : null) }, opts.pollMs ?? 500);
     following = f;
     try {
       await f.run(sink);

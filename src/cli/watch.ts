@@ -33,6 +33,7 @@ import { FramesFile } from './watch/frames-file';
 import { LiveFeed } from './watch/live-feed';
 import { nodeFolder } from './watch/node-fs';
 import { serveLive, type LiveServer } from './watch/serve';
+import { bothSinks, liveSamples } from './watch/live-samples';
 import { SAMPLES_OPTIONS, SAMPLES_USAGE, SamplesFile } from './samples-out';
 
 const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json] [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] ${REWARD_USAGE} ${SAMPLES_USAGE}`;
@@ -168,11 +169,13 @@ async function main(): Promise<number> {
   if (out.steps.length) console.error(`resuming: ${out.steps.length} steps already in ${v.out} (last ${Math.max(...out.steps)}); they are not counted again`);
   const samples = v['samples-out'] ? openSamples(v['samples-out'], out.steps) : undefined;
   let live: { feed: LiveFeed; server: LiveServer } | null = null;
+  // --port: the run's samples for the page's rollout viewer (indexed as measured, read from the folder when asked)
+  const served = flags.port !== null ? liveSamples(flags.dir, flags.format, flags.spec.gate) : null;
   if (flags.port !== null) {
     const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null };
     const feed = new LiveFeed(info, out.frames());
     try {
-      live = { feed, server: await serveLive(v.site ?? DIST, flags.port, feed) };
+      live = { feed, server: await serveLive(v.site ?? DIST, flags.port, feed, served?.endpoint) };
     } catch (e) {
       return console.error(errorText(e)), 2;
     }
@@ -181,7 +184,7 @@ async function main(): Promise<number> {
   }
   const follower = new RunFollower(
     nodeFolder(flags.dir),
-    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, samples, written: out.steps, readFiles: out.files, writtenFrames: flags.spec.behaviors.useLogLabel || discovers(flags.spec) ? out.frames() : undefined, discovered: out.discovered ?? undefined },
+    { format: flags.format, spec: flags.spec, regex: nodeRegexEngine(), parquet: openParquet, samples: bothSinks(samples, served?.sink), written: out.steps, readFiles: out.files, writtenFrames: flags.spec.behaviors.useLogLabel || discovers(flags.spec) ? out.frames() : undefined, discovered: out.discovered ?? undefined },
     {
       frame: (f, replaced) => {
         out.write(f, replaced);

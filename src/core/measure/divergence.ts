@@ -61,35 +61,60 @@ export interface MarkerOptions {
 }
 
 export function divergenceMarkers(points: readonly BehaviorPoint[], opts: MarkerOptions): DivergenceMarker[] {
-  const z = opts.z ?? 1.96;
-  const w = Math.max(1, opts.window ?? 5);
   const highShare = opts.highShare ?? 0.8;
   const minFrom = opts.minFrom ?? 2;
-  const eps = opts.eps;
-  const seFloor = Math.sqrt((eps * (1 - eps)) / Math.max(1, opts.samples));
   const pts = points.filter((p) => Number.isFinite(p.tokenEntropy) && p.p.length > 0 && p.p.every(Number.isFinite));
   if (pts.length === 0) return [];
   const base = pts.slice(0, Math.max(1, opts.baseline ?? 3));
   const known = opts.tokenStart !== undefined && Number.isFinite(opts.tokenStart);
   const h0 = known ? opts.tokenStart! : base.reduce((a, p) => a + p.tokenEntropy, 0) / base.length;
   const startAt = known ? 'step 0' : base.length > 1 ? `steps ${base[0].step}–${base[base.length - 1].step}` : `step ${base[0].step}`;
-  const nb = pts[0].p.length;
-  const inSet = pts[0].p.map((x) => x > eps);
+  const track = thresholdTrack(pts, opts.eps, opts);
   const out: DivergenceMarker[] = [];
-  for (let i = 1; i + w <= pts.length; i++) {
-    const win = pts.slice(i, i + w);
-    const before = inSet.filter(Boolean).length;
-    for (let b = 0; b < nb; b++) {
-      const mean = win.reduce((a, q) => a + (q.p[b] ?? 0), 0) / w;
-      const se = Math.sqrt(win.reduce((a, q) => a + Math.max(q.se[b] ?? 0, seFloor) ** 2, 0)) / w;
-      if (inSet[b] && mean + z * se < eps) inSet[b] = false;
-      else if (!inSet[b] && mean - z * se > eps) inSet[b] = true;
-    }
-    const after = inSet.filter(Boolean).length;
+  for (let k = 1; k < track.length; k++) {
+    const before = track[k - 1].above.filter(Boolean).length;
+    const after = track[k].above.filter(Boolean).length;
+    const i = track[k].index;
     if (after < before && before >= minFrom) {
       const tokenShare = h0 > 0 ? pts[i].tokenEntropy / h0 : 0;
       out.push({ step: pts[i].step, from: before, to: after, tokenShare, kind: percentOf(tokenShare) >= Math.round(highShare * 100) ? 'divergence' : 'collapse', startAt });
     }
+  }
+  return out;
+}
+
+export interface TrackPoint {
+  step: number;
+  index: number;
+  /** Per entry of `p`: held above the threshold after this window. */
+  above: boolean[];
+}
+
+/**
+ * The marker rule's hysteresis, on its own: which entries of `p` are above `threshold`, the first
+ * point as measured, then after each window of `window` points starting at point i ≥ 1 (the
+ * entry `index` i, at its step): an entry leaves only when its window mean is significantly below
+ * the threshold (p̄ + z·SE < t) and comes back only when significantly above (p̄ − z·SE > t), each
+ * point's SE floored at the SE at the threshold, √(t(1 − t)/n). Used for support (t = ε) by the
+ * markers above and for "answers most samples of a state" by the run alarms.
+ */
+export function thresholdTrack(points: readonly Pick<BehaviorPoint, 'step' | 'p' | 'se'>[], threshold: number, opts: { samples: number; z?: number; window?: number }): TrackPoint[] {
+  if (points.length === 0) return [];
+  const z = opts.z ?? 1.96;
+  const w = Math.max(1, opts.window ?? 5);
+  const seFloor = Math.sqrt((threshold * (1 - threshold)) / Math.max(1, opts.samples));
+  const nb = points[0].p.length;
+  const above = points[0].p.map((x) => x > threshold);
+  const out: TrackPoint[] = [{ step: points[0].step, index: 0, above: [...above] }];
+  for (let i = 1; i + w <= points.length; i++) {
+    const win = points.slice(i, i + w);
+    for (let b = 0; b < nb; b++) {
+      const mean = win.reduce((a, q) => a + (q.p[b] ?? 0), 0) / w;
+      const se = Math.sqrt(win.reduce((a, q) => a + Math.max(q.se[b] ?? 0, seFloor) ** 2, 0)) / w;
+      if (above[b] && mean + z * se < threshold) above[b] = false;
+      else if (!above[b] && mean - z * se > threshold) above[b] = true;
+    }
+    out.push({ step: points[i].step, index: i, above: [...above] });
   }
   return out;
 }

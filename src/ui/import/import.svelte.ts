@@ -145,7 +145,7 @@ export class ImportSession {
   async runScan(): Promise<void> {
     await this.#run('scan', async (onProgress) => {
       this.scan = await this.worker.call((api) => api.scan(this.files, { format: this.format, openclawBatch: this.openclawBatch }, onProgress));
-      if (this.scan.preview.some((s) => s.state !== null) && this.statesSpec.kind === 'single') this.statesSpec = { kind: 'field', field: 'state' };
+      if (this.scan.preview.some((s) => s.state !== null) && (this.statesSpec.kind === 'single' || this.statesSpec.kind === 'discover')) this.statesSpec = { kind: 'field', field: 'state' };
     });
   }
 

@@ -26,11 +26,12 @@ export const ALARM_MEANING: Record<AlarmKind, string> = {
   collapse: 'Exploration collapsed in this state, and token entropy fell with it.',
   'entropy-gap': 'Behavior entropy has halved while token entropy holds: varied words, fewer ways of acting.',
   'esr-fall': 'Under the gate, fewer queued samples carry a learning signal: compute is spent on samples that teach nothing.',
+  'template-spreading': 'One way of answering has taken over several states: the behavior no longer depends on what was asked, even where token entropy looks healthy.',
   'zero-variance': 'More groups have all-equal rewards, and such a group gives GRPO no gradient.',
 };
 
 export function alarmTitle(a: Alarm): string {
-  return `step ${a.step} · ${a.kind}${a.state !== null ? ` · state ${a.state}` : ''}`;
+  return `step ${a.step} · ${a.kind}${a.state !== null ? ` · state ${a.state}` : ''}${a.behavior ? ` · behavior ${a.behavior}` : ''}`;
 }
 
 /** The charts' view of a run's alarms while it is followed (growing axis) or after (its own extent). */

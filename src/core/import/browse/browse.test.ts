@@ -222,5 +222,10 @@ describe('a run indexed step by step from its per-sample lines', () => {
     run.addStep(5, [line(0, 0, true, 0)]);
     expect(run.index.size).toBe(2);
     expect(run.index.select({ step: 5 }).map((i) => run.index.get(i))).toEqual([expect.objectContaining({ rule: 'rule 1', decision: 'kept out of the loss' })]);
+    const sink = run.sink(null);
+    sink.restart();
+    expect(run.index.size).toBe(0);
+    sink.step(7, [{ ...line(3, 0, true, 1), step: 7 }]);
+    expect(run.index.facets().steps).toEqual([7]);
   });
 });

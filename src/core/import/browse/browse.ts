@@ -160,6 +160,14 @@ export class RunSamples {
    * A measured step's per-sample lines (a step that comes again replaces its samples), the gate's
    * decisions named by their rule in the gate replayed (its label, else "rule N").
    */
+  /**
+   * Where a measure or a follower hands each step's per-sample lines (as `--samples-out` gets them):
+   * into this index, decisions named by `gate`'s rules; `restart` (an import read again) starts over.
+   */
+  sink(gate: Gate | null): { root: string; step(step: number, rows: SampleLineLike[]): void; restart(): void } {
+    return { root: '', step: (step, rows) => this.addStep(step, rows, gate), restart: () => this.index.clear() };
+  }
+
   addStep(step: number, rows: readonly SampleLineLike[], gate?: Gate | null): void {
     this.index.dropStep(step);
     for (const r of rows) {

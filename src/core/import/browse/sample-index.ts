@@ -103,6 +103,12 @@ export class SampleIndex {
     return this.size - 1;
   }
 
+  /** Drop every sample (an import that reads its files again from the start). */
+  clear(): void {
+    for (const col of [this.#step, this.#file, this.#index, this.#state, this.#behavior, this.#reward, this.#rule, this.#decision]) col.length = 0;
+    this.#perStep.clear();
+  }
+
   /** Drop every sample of `step` (a followed step that was written again). */
   dropStep(step: number): void {
     if (!this.#perStep.delete(step)) return;

@@ -8,19 +8,26 @@
 //   esr-fall               the effective sample rate of the replayed gate (--gate) below half its
 //                          start (re-armed above 75 %);
 //   zero-variance          the share of groups with zero reward variance (grad/zero_std_frac) 0.25
-//                          above its start (re-armed within 0.1 of it).
+//                          above its start (re-armed within 0.1 of it);
+//   template-spreading     one behavior comes to answer most samples (> 50 %, the markers'
+//                          hysteresis) of 2 or more states while I(S;B) falls below 90 % of its
+//                          start, by more than its estimate's bias (spreading.ts); re-armed when
+//                          it answers most of fewer than 2.
 // "Start" is the mean of the first 3 steps followed; "now" the mean of the last 3.
 import type { MetricsFrame } from '../../metrics';
 import type { ScalarName } from '../../measure/names';
 import { describeMarker, divergenceMarkers, type BehaviorPoint } from '../../measure/divergence';
+import { describeSpreading, templateSpreading } from './spreading';
 
-export type AlarmKind = 'collapse' | 'divergence' | 'entropy-gap' | 'esr-fall' | 'zero-variance';
+export type AlarmKind = 'collapse' | 'divergence' | 'entropy-gap' | 'esr-fall' | 'zero-variance' | 'template-spreading';
 
 export interface Alarm {
   step: number;
   kind: AlarmKind;
   /** The state it is about; null for the run as a whole. */
   state: string | null;
+  /** The behavior it is about (template-spreading only). */
+  behavior?: string;
   message: string;
 }
 
@@ -62,6 +69,12 @@ export class RunAlarms {
       const t = startNow(frames.map((s) => tokenEntropyOf(s, state)));
       if (b && t && b.start > 0 && t.start > 0)
         this.latch(out, `gap:${state}`, b.now / b.start < 0.5 && t.now / t.start >= 0.8, b.now / b.start > 0.7, () => ({ step, kind: 'entropy-gap', state, message: `${state}: behavior entropy fell to ${pct(b.now / b.start)} of its start while token entropy holds at ${pct(t.now / t.start)}` }));
+    }
+    for (const t of templateSpreading(steps, frames)) {
+      const key = `spread:${t.behavior}:${t.step}`;
+      if (this.rung.has(key)) continue;
+      this.rung.add(key);
+      out.push({ step: t.step, kind: 'template-spreading', state: null, behavior: t.behavior, message: describeSpreading(t) });
     }
     const esr = startNow(frames.map((s) => s['esr/effective_rate'] ?? NaN));
     if (esr && esr.start > 0)

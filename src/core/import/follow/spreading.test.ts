@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { MetricsFrame } from '../../metrics';
+import { RunAlarms } from './alarms';
+
+const STATES = ['chat', 'code', 'math'];
+const BEHAVIORS = ['tmpl', 'a', 'b', 'c'];
+const N = 64;
+
+/** A frame from each state's shares over BEHAVIORS (64 samples a state, recorded SE, token entropy flat). */
+function frame(step: number, shares: Record<string, number[]>, n = N): MetricsFrame {
+  const s: Record<string, number> = {};
+  for (const st of STATES) {
+    const p = shares[st];
+    s[`support/token_entropy/${st}`] = 1.2;
+    s[`import/state_samples/${st}`] = n;
+    p.forEach((x, i) => {
+      s[`support/behavior_dist/${st}/${BEHAVIORS[i]}`] = x;
+      s[`support/behavior_dist_se/${st}/${BEHAVIORS[i]}`] = Math.sqrt((x * (1 - x)) / n);
+    });
+    s[`support/behavior_entropy/${st}`] = -p.reduce((a, x) => a + (x > 0 ? x * Math.log(x) : 0), 0);
+  }
+  return { step, version: step, scalars: s, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] };
+}
+
+/** Each state answered mostly by its own behavior (chat: a, code: b, math: c). */
+const OWN: Record<string, number[]> = { chat: [0.1, 0.6, 0.15, 0.15], code: [0.1, 0.15, 0.6, 0.15], math: [0.1, 0.15, 0.15, 0.6] };
+/** The template answering 60 % of a state's samples (its entropy about the one each state had: I(S;B) falls as it spreads). */
+const TAKEN = [0.6, 0.2, 0.1, 0.1];
+
+function ring(shares: (step: number) => Record<string, number[]>, steps = 24, n = N) {
+  const a = new RunAlarms(0.05);
+  return Array.from({ length: steps }, (_, i) => a.add(frame(i + 1, shares(i + 1), n))).flat();
+}
+const spreading = (rung: ReturnType<typeof ring>) => rung.filter((x) => x.kind === 'template-spreading');
+
+describe('template spreading alarm', () => {
+  it('a template growing across 3 states rings once, when it answers most of the second state, naming it', () => {
+    // math taken from step 8, code from step 12, chat from step 16
+    const rung = ring((t) => ({ math: t >= 8 ? TAKEN : OWN.math, code: t >= 12 ? TAKEN : OWN.code, chat: t >= 16 ? TAKEN : OWN.chat }));
+    const s = spreading(rung);
+    expect(s).toHaveLength(1);
+    // at the first step of the marker rule's window (5 steps) that holds code's share significantly above half
+    expect(s[0]).toMatchObject({ step: 12, state: null, behavior: 'tmpl' });
+    expect(s[0].message).toMatch(/^template spreading: behavior tmpl answers 2 of 3 states \(code, math\); I\(S;B\) fell from 0\.\d\d to 0\.\d\d nats$/);
+    // the ordinary per-state alarm does not ring for it: each state's support stays at 4 behaviors
+    expect(rung.filter((x) => x.kind === 'divergence' || x.kind === 'collapse')).toHaveLength(0);
+  });
+
+  it('each state collapsing onto its own behavior is the ordinary collapse alarm, not spreading', () => {
+    const uniform = [0.25, 0.25, 0.25, 0.25];
+    const own: Record<string, number[]> = { chat: [0.01, 0.97, 0.01, 0.01], code: [0.01, 0.01, 0.97, 0.01], math: [0.01, 0.01, 0.01, 0.97] };
+    const rung = ring((t) => (t < 6 ? { chat: uniform, code: uniform, math: uniform } : own));
+    expect(rung.filter((x) => x.kind === 'divergence').map((x) => x.state)).toEqual(STATES);
+    expect(spreading(rung)).toEqual([]);
+  });
+
+  it('a one-step blip of the template in two states does not ring (hysteresis), also while I(S;B) falls', () => {
+    // the states mix from step 6 (I(S;B) falls and stays low); at step 12 alone the template answers 95 % of math and code
+    const mixed = [0.25, 0.25, 0.25, 0.25];
+    const blip = [0.95, 0.02, 0.02, 0.01];
+    const rung = ring((t) => (t < 6 ? OWN : t === 12 ? { chat: mixed, code: blip, math: blip } : { chat: mixed, code: mixed, math: mixed }));
+    expect(spreading(rung)).toEqual([]);
+  });
+
+  it('a template at 52 % of two states, not significantly above half over the window, does not ring', () => {
+    // 64 samples a state: the window's SE (~0.03) makes 0.52 indistinguishable from half
+    const mixed = [0.25, 0.25, 0.25, 0.25];
+    const near = [0.52, 0.16, 0.16, 0.16];
+    expect(spreading(ring((t) => (t < 6 ? OWN : { chat: mixed, code: near, math: near })))).toEqual([]);
+  });
+
+  it('with 16 samples a state, an I(S;B) already near 0 falling by less than its estimate\'s bias does not ring', () => {
+    // the states alike from the start (I(S;B) ≈ 0.03 nats); the template then answers 70 % of each
+    const before: Record<string, number[]> = { chat: [0.45, 0.25, 0.15, 0.15], code: [0.45, 0.15, 0.25, 0.15], math: [0.45, 0.15, 0.15, 0.25] };
+    const after = [0.7, 0.1, 0.1, 0.1];
+    expect(spreading(ring((t) => (t < 8 ? before : { chat: after, code: after, math: after }), 24, 16))).toEqual([]);
+  });
+
+  it('behaviors merely present in every state, I(S;B) falling as the states mix, is not spreading', () => {
+    // from step 8 every state answers with all four behaviors alike: I(S;B) → 0, no behavior answers most of any state
+    const mixed = [0.25, 0.25, 0.25, 0.25];
+    expect(spreading(ring((t) => (t < 8 ? OWN : { chat: mixed, code: mixed, math: mixed })))).toEqual([]);
+  });
+
+  it('a template answering two states from the start, I(S;B) steady, is not spreading (it did not spread)', () => {
+    expect(spreading(ring(() => ({ chat: OWN.chat, code: TAKEN, math: TAKEN })))).toEqual([]);
+  });
+
+  it('re-arms only after the template answers most of fewer than 2 states, then rings again', () => {
+    const rung = ring((t) => (t >= 8 && t < 16) || t >= 24 ? { ...OWN, math: TAKEN, code: TAKEN } : OWN, 36);
+    expect(spreading(rung).map((x) => x.step)).toEqual([8, 24]);
+  });
+});
