@@ -21,7 +21,7 @@ describe('presets', () => {
       expect(f, l).toBeDefined();
       const p = parsePreset(f!, JSON.parse(readFileSync(join(dir, f!), 'utf8')));
       expect(p.state, f).toBeTruthy();
-      expect(p.watch, f).toMatch(/^Press Play/);
+      expect(p.watch, f).toMatch(/^Press (Play \(space\)|Fork\b.*\bPlay \(space\))/); // a literal instruction: what to press, then Play
     }
   });
   it('takes an optional state of the task and a watch line', () => {

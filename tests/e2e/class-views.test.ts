@@ -32,12 +32,19 @@ describe('shortcuts after a click on the plot', () => {
     await ready(page);
     const plot = page.locator('section[aria-label="Divergence plot"] svg rect[role=slider]');
     await plot.click({ position: { x: 200, y: 60 } });
+    // the click opens that step's samples beside the plot, and leaves the focus on the page
+    const viewer = page.getByTestId('sample-viewer');
+    await viewer.waitFor();
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid=sample-viewer]'))).toBe(false);
     const scroll = () => page.evaluate(() => document.querySelector('main')!.scrollTop);
     const before = await scroll();
     await page.keyboard.press('ArrowRight');
     await waitStep(page, 1);
     await ready(page);
+    await page.keyboard.press('Escape'); // closes the samples from anywhere
+    await viewer.waitFor({ state: 'detached' });
     await plot.click({ position: { x: 300, y: 80 } });
+    await page.keyboard.press('Escape');
     await page.keyboard.press(' ');
     await page.getByRole('button', { name: 'Pause' }).waitFor({ timeout: 30_000 });
     await page.keyboard.press(' ');
@@ -47,6 +54,7 @@ describe('shortcuts after a click on the plot', () => {
     expect(await stepCount(page)).toBeGreaterThan(1);
     // a click on a view's plot too; keys typed into a number field stay there
     await page.locator('section[data-view=metrics] svg rect[role=slider]').first().click({ position: { x: 100, y: 40 } });
+    await page.keyboard.press('Escape');
     const at = await stepCount(page);
     await page.keyboard.press('ArrowRight');
     await waitStep(page, at + 1);

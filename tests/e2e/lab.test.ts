@@ -223,7 +223,7 @@ describe('presenter mode', () => {
     await h.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await h.page.keyboard.press('r');
     await h.page.waitForFunction(() => document.querySelector('[data-testid=step] b')?.textContent === '0');
-    expect(await h.page.locator('.statusrow').innerText()).toMatch(/press Play/i); // the lesson's watch line says it
+    expect(await h.page.locator('.statusrow').innerText()).toMatch(/then Play \(space\)/); // the lesson's watch line says it
     expect(h.errors).toEqual([]);
   });
 });

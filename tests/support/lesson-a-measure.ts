@@ -4,11 +4,24 @@
 // on the math state exactly as the page computes them (token entropy as a share of step 0's).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { lessonMarkers, type SeedMarkers } from './plot-markers';
 
 const ID = 'a-support-collapse';
-const argv = process.argv.slice(2);
-const n = Number(argv[argv.indexOf('--seeds') + 1] || 12);
+const USAGE = `npm run lesson-a-measure -- [--seeds N]
+
+Trains lesson a's preset for seeds 1..N (default 12) and writes its measured numbers
+to public/presets/measured/${ID}.json.`;
+const { values: args } = parseArgs({ options: { seeds: { type: 'string', default: '12' }, help: { type: 'boolean' } } });
+const n = Number(args.seeds);
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!Number.isInteger(n) || n < 1) {
+  console.error(`--seeds must be a whole number ≥ 1, got ${args.seeds}\n\n${USAGE}`);
+  process.exit(2);
+}
 const pct = (share: number) => Math.floor(share * 100 + 1e-9); // as the marker text rounds
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -108,7 +108,7 @@ function missingInputs(c: DocCommand, written: Set<string>): string[] {
 }
 
 /** Flags that take no value ('') or whose value must look like something (for the parse of all of a CLI's flags at once). */
-const VALUE_OF: Record<string, string> = { '--engine': 'tabular', '--backend': 'wasm', '--gpu': 'real', '--only': 'jobs', '--format': 'verl', '--preset': 'a-support-collapse', '--all': '', '--list': '', '--json': '', '--ensemble': '', '--trace': '', '--base': 'base.f32', '--quick': '', '--costs-only': '', '--no-profile': '', '--browser': '', '--import': '', '--follow': '' };
+const VALUE_OF: Record<string, string> = { '--engine': 'tabular', '--backend': 'wasm', '--gpu': 'real', '--only': 'jobs', '--format': 'verl', '--preset': 'a-support-collapse', '--all': '', '--list': '', '--json': '', '--ensemble': '', '--trace': '', '--base': 'base.f32', '--quick': '', '--costs-only': '', '--no-profile': '', '--browser': '', '--import': '', '--follow': '', '--discover': '' };
 
 /** Run `npm run <script> -- args` as node would (tsx), in the repository; exit code and output. */
 function run(script: string, args: string[]): Promise<{ code: number | null; out: string }> {

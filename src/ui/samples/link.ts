@@ -6,7 +6,12 @@
 import { getContext, setContext } from 'svelte';
 import type { SamplePick } from './viewer-model';
 
-export type OpenSamples = (pick: SamplePick) => void;
+/**
+ * `focus`: move the keyboard into the viewer (Enter on a chart's cursor, an alarm's link). A mouse
+ * click leaves the focus where it is, so the class shortcuts (Space plays, → steps) still work after a
+ * click on a plot; the viewer opens beside it.
+ */
+export type OpenSamples = (pick: SamplePick, how?: { focus: boolean }) => void;
 
 const KEY = Symbol('invariant-lab/sample-link');
 

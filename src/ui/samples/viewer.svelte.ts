@@ -18,11 +18,14 @@ export class SampleViewerState {
   facets = $state.raw<SampleFacets | null>(null);
   result = $state.raw<SamplePage | null>(null);
   loading = $state(false);
+  /** Whether opening moves the focus into the viewer (keyboard) or leaves it (a mouse click). */
+  focusOnOpen = $state(true);
   error = $state('');
   #asked = 0;
 
   /** Open on `source`'s samples that `pick` asks for (a plot point, a marker, an alarm). */
-  async show(source: SampleSource, pick: SamplePick): Promise<void> {
+  async show(source: SampleSource, pick: SamplePick, how: { focus: boolean } = { focus: true }): Promise<void> {
+    this.focusOnOpen = how.focus;
     this.source = source;
     this.pick = { ...pick };
     this.page = 0;
