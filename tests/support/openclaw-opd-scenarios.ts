@@ -16,8 +16,8 @@ export interface Scenario {
   eval_mode: boolean;
   topk: number;
   sessions: Record<string, Turn[]>;
-  /** [session, turn]: that turn's judge finishes; [session, 'done']: the session ends. */
-  events: [string, number | 'done'][];
+  /** [session, turns]: those turns' judges finish together; [session, 'done']: the session ends. */
+  events: [string, number[] | 'done'][];
 }
 
 // whitespace where Python and JavaScript disagree: \x1c is Python's (str.strip), \ufeff JavaScript's (/\s/)
@@ -60,10 +60,23 @@ export function scenarios(n: number, seed: number, o: { topk: boolean }): Scenar
       fc.array(fc.array(turn(topk), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }).chain((ss) => {
         const sessions = Object.fromEntries(ss.map((turns, i) => [`s${i}`, turns]));
         const events: [string, number | 'done'][] = ss.flatMap((turns, i) => [...turns.slice(0, -1).map((_, k) => [`s${i}`, k + 1] as [string, number]), [`s${i}`, 'done'] as [string, 'done']]);
-        return fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length }).map((ev) => ({ eval_mode, topk, sessions, events: ev }));
+        const shuffled = fc.shuffledSubarray(events, { minLength: events.length, maxLength: events.length });
+        return fc.tuple(shuffled, fc.array(fc.boolean(), { minLength: events.length, maxLength: events.length })).map(([ev, join]) => ({ eval_mode, topk, sessions, events: batched(ev, join) }));
       }),
     );
   return fc.sample(arb, { seed, numRuns: n });
+}
+
+/** Judge events of one session next to each other finish together where `join` says so. */
+function batched(events: readonly [string, number | 'done'][], join: readonly boolean[]): [string, number[] | 'done'][] {
+  const out: [string, number[] | 'done'][] = [];
+  events.forEach(([sid, k], i) => {
+    const last = out.at(-1);
+    if (k === 'done') out.push([sid, 'done']);
+    else if (join[i] && last && last[0] === sid && last[1] !== 'done') last[1].push(k);
+    else out.push([sid, [k]]);
+  });
+  return out;
 }
 
 const pyStrip = (s: string) => {
@@ -98,7 +111,8 @@ export interface Decided { key: string; rec: Rec; turn: Turn }
 
 /** The turns the server decides, in judging order (a failed judge decides nothing), with the lab's records. */
 export function decidedTurns(sc: Scenario): Decided[] {
-  return sc.events.flatMap(([sid, k]): Decided[] => {
+  const steps = sc.events.flatMap(([sid, ks]): [string, number | 'done'][] => (ks === 'done' ? [[sid, 'done']] : [...ks].sort((a, b) => a - b).map((k) => [sid, k])));
+  return steps.flatMap(([sid, k]): Decided[] => {
     const turns = sc.sessions[sid];
     const n = k === 'done' ? turns.length : k;
     const t = turns[n - 1];
