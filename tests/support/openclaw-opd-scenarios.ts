@@ -21,7 +21,7 @@ export interface Scenario {
 }
 
 // whitespace where Python and JavaScript disagree: \x1c is Python's (str.strip), \ufeff JavaScript's (/\s/)
-const WORDS = ['use', 'the', 'tool', 'x', 'ls -la', 'mean\u00a0it', 'a\u2003b', 'q\x1cr', '\ufeffz', 'refactor', 'do'];
+const WORDS = ['use', 'the', 'tool', 'x', 'ls -la', 'mean\u00a0it', 'a\u2003b', 'q\x1cr', 'p\x1cq\x1cr', '\ufeffz', 'refactor', 'do'];
 const PY_SPACE = new Set([' ', '\t', '\n', '\u00a0', '\u2003', '\x1c']);
 const logp = fc.integer({ min: -80, max: -1 }).map((i) => i / 16);
 

@@ -20,7 +20,7 @@ const GATE = [
   '!session_first_judged && turn == 0 => mask0 # lone unjudged turn (a judged turn 0 is the first judged)',
   '!has_next_state => drop # no next state',
   'hint_accepted && response_len == 1 => mask1 rl # accepted hint, no teacher term: the teacher is the rollout',
-  'hint_accepted && hint_len >= 4 && session_effective_before == 0 => mask1 rl + opd # first effective, long hint',
+  'hint_accepted && hint_len % 2 == 1 && session_effective_before == 0 => mask1 rl + opd # first effective, odd words',
   'hint_accepted && reward != 0 => mask1 2*rl + 0.5*opd # both, weighted',
   'hint_accepted => mask1 0.25*opd # hint only',
   'hint_votes_pos > 0 && response_len > 3 => mask0 # a short hint proposed',
@@ -148,4 +148,20 @@ describe('OpenClaw-RL adapter, OPD / Combine servers (their _maybe_submit_ready_
     }
     expect(exportGate(COMBINE, 'openclaw-opd', { labVersion: 't', adapters: ADAPTERS })).toContain('def openclaw_gated_opd_server(base):');
   });
+
+  it('a weighted teacher term under top-k distillation raises when the turn is decided, and the turn is not submitted', () => {
+    const judge = { votes: [{ vote_id: 0, score: 1, hint: 'use the tool first', raw: '' }], eval_votes: [1], teacher_log_probs: [-1, -2], teacher_topk_log_probs: [[-1, -2], [-1, -2]], teacher_topk_indices: [[1, 2], [1, 2]] };
+    const sc: Scenario = { eval_mode: true, topk: 2, sessions: { s0: [{ len: 2, lp: [-0.5, -0.5], judge }, { len: 1, lp: [-0.5], judge: null }] }, events: [['s0', [1]]] };
+    const driver = DRIVER.replace('print(json.dumps(asyncio.run(main())))', `errors = []
+async def main2():
+    asyncio.get_running_loop().set_exception_handler(lambda loop, ctx: errors.append(str(ctx.get("exception"))))
+    return await main()
+res = asyncio.run(main2())
+print(json.dumps({"res": res, "errors": errors}))`);
+    for (const [gate, queued] of [['true => mask1 0.5*opd', 0], ['true => mask1 opd', 1]] as const) {
+      const out = runAdapter(exported(gate, 'openclaw-opd'), driver, { base: 'combine', scenarios: [sc] }) as { res: { gated: Run }[]; errors: string[] };
+      expect(out.res[0].gated.samples.length).toBe(queued);
+      expect(out.errors).toEqual(queued ? [] : ['gate for OpenClaw-RL: top-k distillation cannot weight the teacher term (opd_weight 0.5)']);
+    }
+  }, scaled(30_000));
 });

@@ -129,6 +129,8 @@ def openclaw_gated_opd_server(base):
                             "the OPD / Combine servers see one judged turn at a time")[0]
             if not d["queued"]:
                 return
+            if d["uses_hint"] and self._use_topk_distillation and d["opd_weight"] != 1:
+                raise ValueError("gate for OpenClaw-RL: top-k distillation cannot weight the teacher term (opd_weight %r)" % d["opd_weight"])
             if d["loss_mask"] == 1:
                 self._session_effective[session_id] = self._session_effective.get(session_id, 0) + 1
             self._safe_create_task(self._oc_submit(td, d, opd_result))
@@ -139,8 +141,6 @@ def openclaw_gated_opd_server(base):
             teacher = _oc_teacher(d, opd_result, rollout, n)
             s = _oc_sample(Sample, td, d["loss_mask"], d["reward"], torch.tensor(teacher, dtype=torch.float32))
             if d["uses_hint"] and self._use_topk_distillation:
-                if d["opd_weight"] != 1:
-                    raise ValueError("gate for OpenClaw-RL: top-k distillation cannot weight the teacher term (opd_weight %r)" % d["opd_weight"])
                 K = self.distill_topk
                 lp = opd_result.get("teacher_topk_log_probs") or []
                 idx = opd_result.get("teacher_topk_indices") or []
