@@ -55,7 +55,7 @@ function turn(topk: number) {
 /** Sessions of 1-4 turns; the events: each judged turn's judge finishing and each session's end, shuffled. */
 export function scenarios(n: number, seed: number, o: { topk: boolean }): Scenario[] {
   const arb = fc
-    .record({ eval_mode: fc.boolean({ }), topk: o.topk ? fc.constantFrom(0, 2) : fc.constant(0) })
+    .record({ eval_mode: fc.boolean(), topk: o.topk ? fc.constantFrom(0, 2) : fc.constant(0) })
     .chain(({ eval_mode, topk }) =>
       fc.array(fc.array(turn(topk), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }).chain((ss) => {
         const sessions = Object.fromEntries(ss.map((turns, i) => [`s${i}`, turns]));

@@ -7,7 +7,8 @@
 // the core's decideInOrder decides in the servers' judging order.
 import { describe, expect, it } from 'vitest';
 import { exported, runAdapter } from '../../../../../tests/support/adapter-python';
-import { decidedTurns, expectedSamples, scenarios, type Scenario, type Submitted } from '../../../../../tests/support/openclaw-opd-scenarios';
+import type { Rec } from '../../../../../tests/support/adapter-expected';
+import { decidedTurns, expectedSamples, scenarios, type Judge, type Scenario, type Submitted } from '../../../../../tests/support/openclaw-opd-scenarios';
 import { scaled } from '../../../../../tests/support/speed';
 import { ExportRefused, builtinGateByName, exportGate } from '../targets';
 import { ADAPTERS } from './index';
@@ -89,7 +90,7 @@ const WEIGHTED = scenarios(40, 35, { topk: false }); // a weighted teacher term:
 
 describe('OpenClaw-RL adapter, OPD / Combine servers (their _maybe_submit_ready_samples)', () => {
   it('the scenarios reach what matters: accepted, rejected and short hints, eval ties, failed judges, unjudged last turns, judging out of turn order', () => {
-    const recs = [...SCENARIOS, ...WEIGHTED].flatMap((sc) => decidedTurns(sc).map((d) => ({ ...d.rec, sc })));
+    const recs: (Rec & { sc: Scenario })[] = [...SCENARIOS, ...WEIGHTED].flatMap((sc) => decidedTurns(sc).map((d) => ({ ...d.rec, sc })));
     expect(recs.some((r) => r.hint_accepted)).toBe(true);
     expect(recs.some((r) => r.has_next_state && !r.hint_accepted && (r.hint_votes_pos as number) > 0)).toBe(true);
     expect(recs.some((r) => r.has_next_state && r.sc.eval_mode && r.score === 0)).toBe(true);
@@ -150,7 +151,7 @@ describe('OpenClaw-RL adapter, OPD / Combine servers (their _maybe_submit_ready_
   });
 
   it('a weighted teacher term under top-k distillation raises when the turn is decided, and the turn is not submitted', () => {
-    const judge = { votes: [{ vote_id: 0, score: 1, hint: 'use the tool first', raw: '' }], eval_votes: [1], teacher_log_probs: [-1, -2], teacher_topk_log_probs: [[-1, -2], [-1, -2]], teacher_topk_indices: [[1, 2], [1, 2]] };
+    const judge: Judge = { votes: [{ vote_id: 0, score: 1, hint: 'use the tool first', raw: '' }], eval_votes: [1], teacher_log_probs: [-1, -2], teacher_topk_log_probs: [[-1, -2], [-1, -2]], teacher_topk_indices: [[1, 2], [1, 2]] };
     const sc: Scenario = { eval_mode: true, topk: 2, sessions: { s0: [{ len: 2, lp: [-0.5, -0.5], judge }, { len: 1, lp: [-0.5], judge: null }] }, events: [['s0', [1]]] };
     const driver = DRIVER.replace('print(json.dumps(asyncio.run(main())))', `errors = []
 async def main2():
