@@ -85,6 +85,7 @@ const SLOW_FIRST = [
   'tests/e2e/pause.test.ts',
   'src/cli/pretrain.test.ts',
   'src/cli/watch-discover.test.ts',
+  'src/cli/propose-rule.test.ts',
   'tests/unit/gate-export-openclaw.test.ts',
   'src/core/gates/export/python.test.ts',
   'tests/e2e/task-editor.test.ts',

@@ -82,22 +82,48 @@ export interface SampleTexts {
   response: string;
 }
 
+/** Per phrase: how many of own have it, and a hash of which (phrases of the same samples compete with each other only). */
+interface Cover {
+  k: number;
+  h: number;
+}
+
+/** At most `per` phrases of each cover (the samples that have them), by `better`. */
+function fewPerCover<T extends { p: string; c: Cover }>(xs: T[], per: number, better: (a: T, b: T) => number): T[] {
+  const seen = new Map<string, number>();
+  return [...xs].sort(better).filter((x) => {
+    const key = `${x.c.k}:${x.c.h}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return n < per;
+  });
+}
+
+const longerFirst = (a: { p: string }, b: { p: string }) => b.p.length - a.p.length || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0);
+
 /**
  * The phrases most typical of `own` against `others` (share among own minus share among others,
- * best first; a phrase must be in at least `minShare` of own), at most `max`, as candidates.
+ * best first; a phrase must be in at least `minShare` of own), at most `max`, as candidates. Of
+ * phrases found in exactly the same samples of own, only the best is kept, so that every phrasing
+ * of a frame has its candidates (rather than the 4-word pieces of one phrasing taking every place).
  */
 export function phraseCandidates(own: readonly SampleTexts[], others: readonly SampleTexts[], max: number, minShare = 0.05): Candidate[] {
-  const df = new Map<string, number>();
-  for (const s of own) for (const p of phrasesOf(s.response, s.prompt)) df.set(p, (df.get(p) ?? 0) + 1);
+  const df = new Map<string, Cover>();
+  own.forEach((s, i) => {
+    for (const p of phrasesOf(s.response, s.prompt)) {
+      const c = df.get(p);
+      if (c) (c.k++, (c.h = (Math.imul(c.h, 0x01000193) ^ i) | 0));
+      else df.set(p, { k: 1, h: i | 0 });
+    }
+  });
   const min = Math.max(Math.min(2, own.length), Math.ceil(minShare * own.length));
-  const byCount = [...df].filter(([, k]) => k >= min).sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? -1 : 1)).slice(0, 400);
-  const wanted = new Set(byCount.map(([p]) => p));
+  const frequent = [...df].filter(([, c]) => c.k >= min).map(([p, c]) => ({ p, c }));
+  const byCount = fewPerCover(frequent, 3, (a, b) => b.c.k - a.c.k || longerFirst(a, b)).slice(0, 400);
+  const wanted = new Set(byCount.map((x) => x.p));
   const dfo = new Map<string, number>();
   for (const s of others) for (const p of phrasesOf(s.response, '')) if (wanted.has(p)) dfo.set(p, (dfo.get(p) ?? 0) + 1);
-  return byCount
-    .map(([p, k]) => ({ p, score: k / own.length - (dfo.get(p) ?? 0) / Math.max(1, others.length) }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score || b.p.length - a.p.length || (a.p < b.p ? -1 : 1))
+  const scored = byCount.map((x) => ({ ...x, score: x.c.k / own.length - (dfo.get(x.p) ?? 0) / Math.max(1, others.length) })).filter((x) => x.score > 0);
+  return fewPerCover(scored, 1, (a, b) => b.score - a.score || longerFirst(a, b))
     .slice(0, max)
     .map(({ p }) => ({ regex: phraseRegex(p.split(' ')), text: `"${p.replace(/ ([^\p{L}\p{N}_'#])/gu, '$1').replace(/#/g, 'N')}"` }));
 }
