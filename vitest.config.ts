@@ -75,6 +75,7 @@ const SLOW_FIRST = [
   'src/engine/fidelity-training.test.ts',
   'src/engine/fidelity.test.ts',
   'src/cli/pretrain.test.ts',
+  'src/cli/propose-rule.test.ts',
   'src/cli/lab.test.ts',
   'src/cli/experiment.test.ts',
   'tests/unit/experiment-workflow.test.ts',
