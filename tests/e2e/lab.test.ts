@@ -48,6 +48,15 @@ describe('lab on WASM (WebGPU disabled)', () => {
     await h.page.getByRole('heading', { name: 'Invariant Lab' }).waitFor();
     expect(await h.page.locator('[data-testid=status]').innerText()).toMatch(/warming up engine…|pretraining/);
     expect(await h.page.locator('section[aria-label="Divergence plot"]').count()).toBe(1);
+    // Space while the engine warms up is said and kept: the run plays once the engine is ready
+    await h.page.keyboard.press(' ');
+    expect(await h.page.locator('[data-testid=status]').innerText()).toMatch(/Play pressed: the run starts as soon as the engine is ready \(space again to cancel\)/);
+    await h.page.waitForFunction(() => /playing · step/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 120_000 });
+    // (back to step 0 for the tests below: pause, then Reset with the same seed)
+    await h.page.keyboard.press(' ');
+    await h.page.waitForFunction(() => /paused at step/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 60_000 });
+    await h.page.keyboard.press('r');
+    await h.page.waitForFunction(() => document.querySelector('[data-testid=step] b')?.textContent === '0', null, { timeout: 60_000 });
     await ready(h.page);
     const badge = await h.page.locator('[data-testid=backend]').innerText();
     expect(badge).toMatch(/^WASM/);

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type LaunchedBrowser } from '../../src/cli/browser/chromium';
 import { DIST } from '../browser/harness';
 import { importExample } from '../support/example-import';
-import { ARTIFACTS, TINY_MODEL } from './lab-page';
+import { ARTIFACTS } from './lab-page';
 import { cspViolations, recordCspViolations } from './csp-violations';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -63,7 +63,8 @@ describe('npm run watch --port: the served page', () => {
     while (!/^step 4:/m.test(stdout) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
     expect(stdout, stderr).toMatch(/^step 4:/m);
     const page = b.page;
-    const res = await page.goto(`${url}/?backend=wasm&${TINY_MODEL}`, { waitUntil: 'load' });
+    // the address the watch prints, as it prints it (a bare URL: no lesson is opened on it)
+    const res = await page.goto(`${url}/`, { waitUntil: 'load' });
     expect(res?.headers()['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     // opened late: the import view is open on the watch's run with the steps already followed
     await page.waitForSelector('[data-testid=live-status]', { timeout: 60_000 });
@@ -71,6 +72,14 @@ describe('npm run watch --port: the served page', () => {
     expect(await status(page)).toMatch(/folder .*invlab-served-\w+, followed by npm run watch · following · [45] steps/);
     expect(await page.locator('[data-testid=follow-served]').innerText()).toMatch(/Followed by npm run watch .* stop it there \(Ctrl-C\)/);
     expect(await page.locator('[data-testid=follow-start]').count()).toBe(0);
+    // opened at the top (the page itself never scrolls: its top bar stays), the followed run in view
+    // in the views' column, and no lesson's text above it telling the user to press Play
+    expect(await page.evaluate(() => [document.scrollingElement!.scrollTop, document.scrollingElement!.scrollHeight <= innerHeight, document.querySelector('header')!.getBoundingClientRect().top])).toEqual([0, true, 0]);
+    const run = (await page.getByTestId('live-run').boundingBox())!;
+    expect(run.y).toBeGreaterThanOrEqual(0);
+    expect(run.y).toBeLessThan(800);
+    expect(await page.locator('[data-testid=watch]').count()).toBe(0);
+    expect(await page.getByTestId('status').innerText()).not.toMatch(/Press Play|Token entropy stays high/);
 
     const latency: number[] = [];
     for (let n = 6; n <= STEPS; n++) {
@@ -118,6 +127,27 @@ describe('npm run watch --port: the served page', () => {
     expect(banner).toMatch(/Behavior entropy has halved while token entropy holds/);
     expect(await page.locator('[data-testid=imported-run] [data-alarm=entropy-gap]').count()).toBeGreaterThan(0);
     expect(stdout).toMatch(/^ALARM step 19 entropy-gap/m);
+    // the plots switched to the alarm's state; another pick is the user's, and the banner offers the alarm's back
+    const picker = page.locator('[data-testid=imported-run] section.divergence select');
+    expect(await picker.inputValue()).toBe('explain');
+    expect(await page.getByTestId('alarm-state').innerText()).toBe('The plots below show state explain.');
+    await picker.selectOption('mean');
+    expect(await page.getByTestId('alarm-state').innerText()).toBe('Show state explain on the plots');
+    await page.getByTestId('alarm-state').click();
+    expect(await picker.inputValue()).toBe('explain');
+
+    // the invariant cards: metrics in words (the name in the tooltip); ③ and ④ say what the log lacks,
+    // and ③ shows none of the lab's own settings as the log's
+    const cards = page.locator('[data-testid=imported-run] section[aria-label="The four invariants"]');
+    const zeroStd = cards.locator('.legend .key[data-metric="grad/zero_std_frac"]');
+    expect(await zeroStd.innerText()).toBe('groups with no reward variance (no gradient)');
+    expect(await zeroStd.getAttribute('title')).toBe('metric: grad/zero_std_frac');
+    expect((await cards.locator('.legend').allInnerTexts()).join(' ')).not.toMatch(/[a-z]+\/[a-z_]+/);
+    const missing = await cards.getByTestId('chart-empty').allInnerTexts();
+    expect(missing).toHaveLength(2);
+    expect(missing[0]).toMatch(/^Not in this log: clip fractions/);
+    expect(missing[1]).toMatch(/^Not in this log: it records no gate decisions/);
+    expect(await cards.textContent()).not.toMatch(/no data yet|Ratio clip \[|staleness \d/);
     await page.locator('[data-testid=live-run]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS}watch-served-done.png`, fullPage: true });
 

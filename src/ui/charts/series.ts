@@ -9,6 +9,8 @@ export interface Series {
   /** Metric name, e.g. "support/token_entropy". */
   key: string;
   label: string;
+  /** The metric's name, shown as the label's tooltip (the label is in words: charts/metric-words.ts). */
+  metric?: string;
   color: string;
   /** Sorted by step. */
   points: readonly Point[];

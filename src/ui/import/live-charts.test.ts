@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { growingEnd, growingExtent, liveCharts } from './live-charts';
+import { growingEnd, growingExtent, liveCharts, shownState } from './live-charts';
+import type { Alarm } from '../../core/import/follow/alarms';
 
 describe('the growing step axis', () => {
   it('ends at the next nice number past the last step', () => {
@@ -13,5 +14,19 @@ describe('the growing step axis', () => {
   });
   it("after the follow, the axis is the data's", () => {
     expect(liveCharts([], false).extent([3, 40])).toEqual([3, 40]);
+  });
+});
+
+describe('the state the plots show', () => {
+  const alarm = (step: number, state: string | null): Alarm => ({ step, kind: state ? 'entropy-gap' : 'esr-fall', state, message: '' }) as Alarm;
+  const states = ['code', 'explain', 'math'];
+  it("switches to the state the latest alarm names, unless the user picked one; alarms without a state (or of one the run lacks) change nothing", () => {
+    expect(shownState(null, [], states)).toBe('mean');
+    expect(shownState(null, [alarm(19, 'explain')], states)).toBe('explain');
+    expect(shownState(null, [alarm(10, 'math'), alarm(19, 'explain'), alarm(20, null)], states)).toBe('explain');
+    expect(shownState(null, [alarm(19, 'nope')], states)).toBe('mean');
+    expect(shownState('code', [alarm(19, 'explain')], states)).toBe('code');
+    expect(shownState('mean', [alarm(19, 'explain')], states)).toBe('mean');
+    expect(shownState('gone', [alarm(19, 'explain')], states)).toBe('explain'); // a pick from an earlier import
   });
 });

@@ -34,6 +34,18 @@ export function alarmTitle(a: Alarm): string {
   return `step ${a.step} · ${a.kind}${a.state !== null ? ` · state ${a.state}` : ''}${a.behavior ? ` · behavior ${a.behavior}` : ''}`;
 }
 
+/**
+ * The state the import view's plots show: the one the user picked on the plot; else, on a followed
+ * run, the state the latest alarm names (the plots switch to where the alarm rang); else the
+ * average over all states. `states`: the run's states (an alarm about a state the plots cannot
+ * show changes nothing).
+ */
+export function shownState(picked: string | null, alarms: readonly Alarm[], states: readonly string[]): string {
+  if (picked === 'mean' || (picked !== null && states.includes(picked))) return picked;
+  const named = [...alarms].reverse().find((a) => a.state !== null && states.includes(a.state));
+  return named?.state ?? 'mean';
+}
+
 /** The charts' view of a run's alarms while it is followed (growing axis) or after (its own extent). */
 export function liveCharts(alarms: readonly Alarm[], following: boolean): LiveCharts {
   return {

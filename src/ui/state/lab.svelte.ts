@@ -40,8 +40,11 @@ export class Lab {
   /** The task editor's draft and whether it is open (kept in the tab across a reload). */
   readonly taskDraft = new TaskDraft(typeof sessionStorage === 'undefined' ? null : sessionStorage);
 
-  /** The page's query string, decoded once the lessons are in. */
-  constructor(private readonly search: string) {
+  /** The page's query string, decoded once the lessons are in; `served`: the page `npm run watch --port` serves. */
+  constructor(
+    private readonly search: string,
+    private readonly served = false,
+  ) {
     this.settings = new LabSettings();
   }
 
@@ -101,7 +104,7 @@ export class Lab {
   async start(): Promise<void> {
     return this.#guard(async () => {
       const { lessons, problems } = await fetchLessons(document.baseURI);
-      this.settings.loadUrl(this.search, lessons, problems);
+      this.settings.loadUrl(this.search, lessons, problems, this.served);
       if (this.taskDraft.dropped) this.message = `${this.taskDraft.dropped}.`;
       const decision = decideRestore(await this.#storedRun(), this.settings.config);
       if (decision.kind === 'resume') await this.#resumeStored(decision.run);
@@ -176,11 +179,21 @@ export class Lab {
 
   async toggle(): Promise<void> {
     return this.#guard(async () => {
-      if (!this.ready) return;
+      // pressed while the engine warms up: it plays once ready (the status line says so; again: cancelled)
+      if (!this.ready) {
+        this.playQueued = !this.playQueued;
+        return;
+      }
+      this.playQueued = false;
       const playing = this.playing;
-      await Promise.all(this.runs.map((r) => (playing ? r.host.pause() : r.host.play())));
+      // a finished run stays finished (Reset starts it again); a fork beside it still plays
+      const runs = playing ? this.runs : this.runs.filter((r) => r.phase !== 'done');
+      await Promise.all(runs.map((r) => (playing ? r.host.pause() : r.host.play())));
     });
   }
+
+  /** Play was pressed before the runs were ready: App plays them when they are (state/status.ts says so meanwhile). */
+  playQueued = $state(false);
 
   /** A control of the run session (workers/lab.api.ts) sent to every run shown, once they are ready. */
   async everyRun<K extends LabControl>(name: K, ...args: Parameters<LabControls[K]>): Promise<void> {
@@ -271,7 +284,7 @@ export class Lab {
   async followUrl(search: string): Promise<void> {
     return this.#guard(async () => {
       this.closeCompare();
-      this.settings.loadUrl(search, this.settings.lessons);
+      this.settings.loadUrl(search, this.settings.lessons, [], this.served);
       await this.main.host.reset(this.settings.config);
       await this.#applyPresenter();
     });

@@ -6,7 +6,7 @@ import type { BackendPreference } from '../../../workers/lab.api';
 import { fixesRun, withField, type Config, type ConfigKey } from '../../core/config';
 import type { Lessons } from './lessons';
 import { hiddenKeys } from './presenter';
-import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, trainsLessonTask, type Presenter, type UrlState } from './url';
+import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, opensFirstLesson, trainsLessonTask, type Presenter, type UrlState } from './url';
 import { browserSpecLinks, type SpecLinks } from './task-links';
 import { DEFAULT_VIEWS, VIEW_IDS, type ViewId } from './views';
 
@@ -35,16 +35,16 @@ export class LabSettings {
 
   /**
    * Decode the URL against the lessons (bad fields are reported and fall back to defaults). A bare
-   * URL (a newcomer's first visit) opens on the first lesson instead of free play.
+   * URL (a newcomer's first visit) opens on the first lesson instead of free play, unless the page
+   * was `served` by `npm run watch --port` (url.ts opensFirstLesson).
    */
-  loadUrl(search: string, lessons: Lessons, problems: string[] = []): void {
+  loadUrl(search: string, lessons: Lessons, problems: string[] = [], served = false): void {
     this.lessons = lessons;
     const { state, errors } = decodeUrl(search, lessons, this.specLinks);
     this.#load(state);
     this.urlMessages = [...describeErrors(errors, state.config), ...problems];
-    const bare = [...new URLSearchParams(search).keys()].every((k) => k === 'v');
     const first = [...lessons.keys()].sort()[0];
-    if (bare && first !== undefined) this.chooseLesson(first);
+    if (opensFirstLesson(search, served) && first !== undefined) this.chooseLesson(first);
     this.loaded = true;
   }
 

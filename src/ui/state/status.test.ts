@@ -32,3 +32,12 @@ describe('statusText while playing and pausing (issue 10 §3)', () => {
     expect(statusText({ labMessage: '', status: st({ phase: 'paused', step: 43 }), config, hidden: [], pausing: true })).toBe('paused at step 43: press Play (space) or Step (→)');
   });
 });
+
+describe('statusText when Play is pressed before the engine is ready (issue 35 §2)', () => {
+  it('says the press is queued while the engine warms up or pretrains, and nothing of it once ready', () => {
+    expect(statusText({ labMessage: '', status: null, config, hidden: [], playQueued: true })).toBe('warming up engine… · Play pressed: the run starts as soon as the engine is ready (space again to cancel)');
+    expect(statusText({ labMessage: '', status: st({ phase: 'pretraining', message: 'pretraining the base' }), config, hidden: [], playQueued: true })).toMatch(/^pretraining the base · Play pressed: the run starts as soon as/);
+    expect(statusText({ labMessage: '', status: st({ phase: 'ready', step: 0 }), config, hidden: [], playQueued: true })).toBe('ready: press Play (space) or Step (→).');
+    expect(statusText({ labMessage: '', status: null, config, hidden: [] })).toBe('warming up engine…');
+  });
+});

@@ -18,13 +18,19 @@ export interface StatusInput {
   watching?: boolean;
   /** Pause was pressed; the worker is finishing the step in flight (it is kept). */
   pausing?: boolean;
+  /** Play was pressed before the engine was ready: it plays once it is. */
+  playQueued?: boolean;
 }
 
-export function statusText({ labMessage, status, compareMessage = '', config, hidden, watching = false, pausing = false }: StatusInput): string {
-  if (!status) return redact(labMessage || 'warming up engine…', config, hidden);
+const QUEUED = 'Play pressed: the run starts as soon as the engine is ready (space again to cancel)';
+const WARMING = 'warming up engine…';
+
+export function statusText({ labMessage, status, compareMessage = '', config, hidden, watching = false, pausing = false, playQueued = false }: StatusInput): string {
+  const queued = playQueued && (!status || ['loading', 'pretraining'].includes(status.phase)) ? QUEUED : '';
+  if (!status) return redact([labMessage || WARMING, queued].filter(Boolean).join(' · '), config, hidden);
   // pausing is said first whatever else is said: it is the answer to the press
   const pausingLine = status.phase === 'running' && pausing ? `pausing… after the step in progress (now at step ${status.step})` : '';
-  const lines = [pausingLine, labMessage, status.message, compareMessage ? `B: ${compareMessage}` : ''].filter(Boolean);
+  const lines = [pausingLine, labMessage, status.message, compareMessage ? `B: ${compareMessage}` : '', queued].filter(Boolean);
   if (!lines.length) {
     // the engine and base details live in the backend badge (its tooltip and screen-reader text)
     if (status.phase === 'ready' && !watching) lines.push('ready: press Play (space) or Step (→).');

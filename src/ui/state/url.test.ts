@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, makeConfig } from '../../core/config';
 import { readFileSync } from 'node:fs';
 import { LESSON_IDS, parseLesson } from './lessons';
-import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, trainsLessonTask, type UrlState } from './url';
+import { decodeUrl, defaultUrlState, describeErrors, encodeUrl, lessonBase, opensFirstLesson, trainsLessonTask, type UrlState } from './url';
 import { checkGateDraft } from '../gates/editor';
 
 // The lessons as the lab fetches them (public/presets/<id>.json).
@@ -182,5 +182,15 @@ describe('trainsLessonTask', () => {
     expect(trainsLessonTask(o, { ...lessonBase(o), taskSpec: respelled })).toBe(true);
     expect(trainsLessonTask(o, { ...lessonBase(o), taskSpec: spec('other') })).toBe(false);
     expect(trainsLessonTask(o, { ...lessonBase(o), taskSpec: '' })).toBe(false);
+  });
+});
+
+describe('opensFirstLesson', () => {
+  it('a bare URL opens the first lesson; a page served by npm run watch --port opens on the followed run, never on a lesson', () => {
+    expect(opensFirstLesson('', false)).toBe(true);
+    expect(opensFirstLesson('?v=1', false)).toBe(true);
+    expect(opensFirstLesson('?lr=0.1', false)).toBe(false);
+    expect(opensFirstLesson('', true)).toBe(false);
+    expect(opensFirstLesson('?v=1', true)).toBe(false);
   });
 });

@@ -50,6 +50,15 @@ export function defaultUrlState(): UrlState {
 }
 
 /** The config a lesson starts from: defaults ⊕ the lesson's settings. */
+/**
+ * Whether a page opens on the first lesson: a bare URL (a newcomer's first visit) does; a page
+ * served by `npm run watch --port` does not (it opens on the followed run, and a lesson's text
+ * above it would tell the user to press Play on something else).
+ */
+export function opensFirstLesson(query: string, served: boolean): boolean {
+  return !served && [...new URLSearchParams(query).keys()].every((k) => k === 'v');
+}
+
 export function lessonBase(lessonConfig: Partial<Config> | null | undefined): Config {
   return { ...defaultConfig(), ...(lessonConfig ?? {}) };
 }

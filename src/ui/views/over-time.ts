@@ -10,6 +10,7 @@ import { PASS_AT_COLOURS, colourOf } from '../charts/colours';
 import type { Point, Series } from '../charts/series';
 import type { RunRuleNamers } from '../gates/rule-names';
 import { scalarSeries } from './data';
+import { metricWords } from '../charts/metric-words';
 import { ruleCountSeries } from './rule-series';
 
 export interface OverTimePanel {
@@ -35,13 +36,14 @@ const nonzero = (frames: readonly MetricsFrame[], key: string) => frames.some((f
 
 /** The panels with data, each quantity in its colour (charts/colours.ts). */
 export function overTimePanels(frames: readonly MetricsFrame[], compare: readonly MetricsFrame[] = []): OverTimePanel[] {
-  const mk = (key: string, label: string, color: string, pick: (fs: readonly MetricsFrame[]) => Point[]): Series[] => [
-    { key, label, color, points: pick(frames) },
-    ...(compare.length ? [{ key: `b:${key}`, label: `${label} — compare`, color, points: pick(compare), dashed: true }] : []),
+  const mk = (key: string, label: string, color: string, pick: (fs: readonly MetricsFrame[]) => Point[], metric?: string): Series[] => [
+    { key, label, metric, color, points: pick(frames) },
+    ...(compare.length ? [{ key: `b:${key}`, label: `${label} — compare`, metric, color, points: pick(compare), dashed: true }] : []),
   ];
-  const scalar = (key: ScalarName, label: string, color: string) => mk(key, label, color, (fs) => scalarSeries(fs, key));
+  // a scalar under its words (charts/metric-words.ts), its name in the legend's tooltip
+  const scalar = (key: ScalarName) => mk(key, metricWords(key), colourOf(key), (fs) => scalarSeries(fs, key), key);
   const panels: OverTimePanel[] = [];
-  if (has(frames, 'reward/mean')) panels.push({ yLabel: 'reward', series: scalar('reward/mean', 'mean reward of served turns', colourOf('reward/mean')) });
+  if (has(frames, 'reward/mean')) panels.push({ yLabel: 'reward', series: scalar('reward/mean') });
 
   const last = frames[frames.length - 1];
   const kMax = last?.series['support/pass_at_k']?.length ?? 0;
@@ -50,27 +52,20 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
     const base = last.series['support/pass_at_k_base'] ?? [];
     panels.push({
       yLabel: 'pass@k',
-      series: ks.flatMap((k, i) => mk(`pass@${k}`, `pass@${k}`, PASS_AT_COLOURS[i], (fs) => passAtSeries(fs, k))),
+      series: ks.flatMap((k, i) => mk(`pass@${k}`, `pass@${k}`, PASS_AT_COLOURS[i], (fs) => passAtSeries(fs, k), 'support/pass_at_k')),
       thresholds: ks.filter((k) => Number.isFinite(base[k - 1])).map((k) => ({ value: base[k - 1], label: `base pass@${k} ${base[k - 1].toFixed(2)}` })),
       yDomain: [0, 1],
     });
   }
 
-  const counters = ([
-    ['esr/dropped', 'dropped (never queued)'],
-    ['esr/masked', 'queued with mask 0'],
-  ] as const).filter(([k]) => has(frames, k));
-  if (counters.length) panels.push({ yLabel: 'samples', counts: true, series: counters.flatMap(([k, l]) => scalar(k, l, colourOf(k))) });
+  const counters = (['esr/dropped', 'esr/masked'] as const).filter((k) => has(frames, k));
+  if (counters.length) panels.push({ yLabel: 'samples', counts: true, series: counters.flatMap(scalar) });
 
-  const shares = ([
-    ['esr/mask0_compute_share', 'mask-0 share of trained tokens (compute, no signal)'],
-    ['esr/effective_rate', 'effective sample rate'],
-    ['esr/hint_accept_rate', 'hint accept rate'],
-  ] as const).filter(([k]) => has(frames, k) && (k !== 'esr/hint_accept_rate' || nonzero(frames, k)));
-  if (shares.length) panels.push({ yLabel: 'share', yDomain: [0, 1], series: shares.flatMap(([k, l]) => scalar(k, l, colourOf(k))) });
+  const shares = (['esr/mask0_compute_share', 'esr/effective_rate', 'esr/hint_accept_rate'] as const).filter((k) => has(frames, k) && (k !== 'esr/hint_accept_rate' || nonzero(frames, k)));
+  if (shares.length) panels.push({ yLabel: 'share', yDomain: [0, 1], series: shares.flatMap(scalar) });
 
   if (nonzero(frames, 'gap/requests_503') || nonzero(frames, 'gap/lost_503')) {
-    panels.push({ yLabel: 'requests', counts: true, series: [...scalar('gap/requests_503', 'answered 503 (weight sync)', colourOf('gap/requests_503')), ...scalar('gap/lost_503', 'sessions lost (no retry)', colourOf('gap/lost_503'))] });
+    panels.push({ yLabel: 'requests', counts: true, series: [...scalar('gap/requests_503'), ...scalar('gap/lost_503')] });
   }
 
   return panels;

@@ -1,6 +1,7 @@
 // The props every view takes (the views' shared contract with App and the lab worker's frames).
 import type { Config, ConfigKey } from '../../core/config';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
+import type { LogSource } from './invariants';
 
 export interface ViewProps {
   history: MetricsFrame[];
@@ -13,4 +14,6 @@ export interface ViewProps {
   state?: string;
   /** Settings hidden in presenter mode: their values must not show (state/presenter.ts). */
   hidden?: readonly ConfigKey[];
+  /** An imported log (not a run the lab trains): the views say what it lacks, and show no lab setting as its. */
+  log?: LogSource;
 }
