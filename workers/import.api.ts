@@ -1,5 +1,6 @@
 // The import worker's comlink API: parse and measure dropped log files off the main thread.
 import type { FollowSink } from './import-follow';
+import type { HeldProposal } from './import-browse';
 import type { SampleFacets, SamplePage, SampleQuery } from '../src/core/import/browse/index';
 import type { BehaviorRuleSet, FormatId, ImportedSample, ImportOptions, ImportProgress, MeasureResult, MeasureSpec, ScanResult, StatesSpec } from '../src/core/import/index';
 
@@ -35,6 +36,8 @@ export interface ImportApi {
   sampleFacets(): SampleFacets | null;
   /** A page of the run's samples, their text read back from the files (the rollout viewer). */
   samples(q: SampleQuery): Promise<SamplePage>;
+  /** A rule proposed for a behavior of the run measured last, named `name` (how many of its samples and of the others it matches). */
+  proposeRule(behavior: string, name: string): Promise<HeldProposal>;
   /** The rules applied to the scanned preview samples (regexes run here, under the budget). */
   classify(samples: ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet): Promise<ClassifiedSample[]>;
 }

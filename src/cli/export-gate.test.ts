@@ -56,7 +56,7 @@ describe('npm run export-gate', () => {
   }, scaled(120_000));
 
   it('a bad command line is exit 2; an unknown gate or a bad rule exit 1, naming it', () => {
-    expect(cli('grpo', '--to', 'torch', '--out', join(dir, 'x.py')).stderr).toContain('--to torch: expected one of python, slime, openclaw, verl, trl');
+    expect(cli('grpo', '--to', 'torch', '--out', join(dir, 'x.py')).stderr).toContain('--to torch: expected one of python, slime, openclaw, openclaw-opd, verl, trl');
     expect(cli('grpo', '--to', 'python').status).toBe(2);
     const r = cli('nope', '--to', 'python', '--out', join(dir, 'x.py'));
     expect([r.status, r.stderr.trim()]).toEqual([1, 'nope: no such gate file, and not a built-in gate (binary-rl, binary-rl-whole-session, opd, combine, grpo, dr-grpo)']);

@@ -17,8 +17,8 @@ const dir = mkdtempSync(join(tmpdir(), 'invlab-watch-formats-'));
 const rules = (format: string) => ['--states', join(EX, 'states.json'), '--behaviors', join(EX, format === 'openclaw' ? 'behaviors-tools.json' : 'behaviors-regex.json')];
 const argv = (script: string, args: string[]) => ['--import', 'tsx', join(ROOT, script), ...args];
 
-/** The command, and when it has started following (before then an OpenClaw purge takes lines it never saw). */
-function watch(args: string[]): { started: Promise<void>; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+/** The command, when it has started following (before then an OpenClaw purge takes lines it never saw), and its Ctrl-C. */
+function watch(args: string[]): { started: Promise<void>; ended: Promise<{ code: number | null; stdout: string; stderr: string }>; interrupt: () => void } {
   const child = spawn(process.execPath, argv('src/cli/watch.ts', args), { cwd: ROOT });
   let stdout = '';
   let stderr = '';
@@ -30,7 +30,7 @@ function watch(args: string[]): { started: Promise<void>; ended: Promise<{ code:
     if (/^following /m.test(stderr)) started();
   });
   const ended = new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.on('close', (code) => (started(), r({ code, stdout, stderr }))));
-  return { started: startedP, ended };
+  return { started: startedP, ended, interrupt: () => child.kill('SIGINT') };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -72,10 +72,13 @@ async function followAndCompare(format: string, writes: Write[], every: number, 
   const run = join(dir, name);
   mkdirSync(run);
   const out = join(dir, `${name}-frames.jsonl`);
-  const args = ['--format', format, run, ...rules(format), '--out', out, '--idle-exit', '6'];
+  const args = ['--format', format, run, ...rules(format), '--out', out];
   const followed = watch(args);
   await followed.started;
   const paths = await writeToDisk(run, writes, every, purgePauseMs);
+  // the writer is done: Ctrl-C, which reads what is on disk and writes the steps still open as the
+  // one-shot import would (src/cli/watch.ts), instead of 6 s of --idle-exit (the re-run below has it)
+  followed.interrupt();
   const r = await followed.ended;
   expect(r.code, r.stderr).toBe(0);
   const oneShot = join(dir, `${name}-import.jsonl`);
@@ -85,7 +88,7 @@ async function followAndCompare(format: string, writes: Write[], every: number, 
   expect(want.trim().split('\n')).toHaveLength(20);
   expect(readFileSync(out, 'utf8'), r.stderr).toBe(want);
   expect(r.stdout.match(/^step \d+:/gm)).toHaveLength(20);
-  const again = await watch([...args.slice(0, -1), '2']).ended;
+  const again = await watch([...args, '--idle-exit', '2']).ended;
   expect(again.code, again.stderr).toBe(0);
   expect(again.stdout).not.toMatch(/^step /m);
   expect(readFileSync(out, 'utf8')).toBe(want);

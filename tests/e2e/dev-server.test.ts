@@ -6,6 +6,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type LaunchedBrowser } from '../../src/cli/browser/chromium';
 import { ROOT } from '../global-setup';
+import { scaled } from '../support/speed';
 
 describe('vite dev server', () => {
   let server: ViteDevServer;
@@ -32,9 +33,10 @@ describe('vite dev server', () => {
 
   it('serves the lab with COOP/COEP and no console errors', async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    const res = await b.page.goto(url);
+    // the dev server transforms the whole module graph on this first request: 30 s was not enough on a loaded CI machine
+    const res = await b.page.goto(url, { timeout: scaled(90_000) });
     expect(res?.headers()['cross-origin-embedder-policy']).toBe('require-corp');
-    await b.page.getByRole('heading', { name: 'Invariant Lab' }).waitFor({ timeout: 60_000 });
+    await b.page.getByRole('heading', { name: 'Invariant Lab' }).waitFor({ timeout: scaled(25_000) });
     expect(await b.page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(b.errors).toEqual([]);
   });

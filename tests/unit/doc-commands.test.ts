@@ -1,5 +1,5 @@
 /**
- * Every `npm run …` command printed in README.md and docs/*.md runs as printed, so they cannot
+ * Every `npm run …` command (hyphenated script names included) printed in README.md and docs/*.md runs as printed, so they cannot
  * drift from the CLIs: each is parsed by its own CLI (its flags, with `--help` added: an unknown or
  * misspelt flag, or a flag without its value, exits 2), and each file it reads exists in the
  * repository (or is written by a command printed before it on the same page). A command with a
@@ -26,11 +26,11 @@ export interface DocCommand {
 }
 
 /** Flags whose value is a file the command reads. */
-const INPUT_FLAGS = new Set(['--spec', '--states', '--behaviors', '--task-file', '--gate', '--base']);
+const INPUT_FLAGS = new Set(['--spec', '--states', '--behaviors', '--task-file', '--gate', '--base', '--samples', '--rules']);
 /** Flags whose value is a file or folder the command writes. */
-const OUTPUT_FLAGS = new Set(['--out', '--out-dir', '--simulate-out', '--fit-task']);
+const OUTPUT_FLAGS = new Set(['--out', '--out-dir', '--simulate-out', '--fit-task', '--samples-out', '--rules-out']);
 /** Files and folders the reader brings (their own spec, gate, run), named as such on their page. */
-const READERS_OWN = /^(exp\.json|spec\.json|my-gate\.json|states\.json|behaviors\.json|collapse|~\/.*|\/out\/.*|path\/to\/.*)$/;
+const READERS_OWN = /^(exp\.json|spec\.json|my-gate\.json|my-gate\.txt|states\.json|behaviors\.json|collapse|~\/.*|\/out\/.*|path\/to\/.*)$/;
 /** A placeholder: an ellipsis, a word in capitals (RUN_DIR, N, I, FILE), or an optional part in brackets. */
 const PLACEHOLDER = /…|\.\.\.|^[A-Z][A-Z_]*$|^\[|\]$|^-h$/;
 
@@ -65,7 +65,7 @@ export function docCommands(file: string, text: string): DocCommand[] {
   let fenced = false;
   const add = (line: number, raw: string) => {
     const cmd = raw.trim();
-    const m = /^npm run ([a-z]+)(?:\s+--\s+(.*))?$/.exec(cmd);
+    const m = /^npm run ([a-z][a-z-]*)(?:\s+--\s+(.*))?$/.exec(cmd);
     if (!m || !CLI[m[1]]) return;
     out.push({ file, line, script: m[1], args: shellWords(m[2] ?? ''), text: cmd });
   };
@@ -81,7 +81,7 @@ export function docCommands(file: string, text: string): DocCommand[] {
       while (/\\\s*$/.test(cmd) && i + 1 < lines.length) cmd = cmd.replace(/\\\s*$/, ' ') + lines[++i].trim();
       add(at + 1, cmd);
     } else if (!code) {
-      for (const m of lines[i].matchAll(/`(npm run [a-z]+ -- [^`]+)`/g)) add(i + 1, m[1]);
+      for (const m of lines[i].matchAll(/`(npm run [a-z][a-z-]* -- [^`]+)`/g)) add(i + 1, m[1]);
     }
   }
   return out;
@@ -123,8 +123,8 @@ function run(script: string, args: string[]): Promise<{ code: number | null; out
 
 describe('the commands in README.md and docs/', () => {
   it('are found: the CLIs README lists appear, README names each of its rows', () => {
-    for (const s of ['lab', 'experiment', 'import', 'watch', 'bench', 'pretrain']) expect(COMMANDS.map((c) => c.script)).toContain(s);
-    expect(COMMANDS.filter((c) => c.file === 'README.md').map((c) => c.script).sort()).toEqual(['experiment', 'import', 'lab', 'watch']);
+    for (const s of ['lab', 'experiment', 'import', 'watch', 'bench', 'pretrain', 'export-gate', 'propose-rule']) expect(COMMANDS.map((c) => c.script)).toContain(s);
+    expect(COMMANDS.filter((c) => c.file === 'README.md').map((c) => c.script).sort()).toEqual(['experiment', 'export-gate', 'import', 'lab', 'watch']);
   });
 
   it('read files that exist (or that a command before them on the page writes)', () => {

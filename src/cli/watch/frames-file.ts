@@ -7,6 +7,12 @@ import { existsSync, readFileSync, renameSync, writeFileSync, appendFileSync } f
 import { frameLine, frameLineStep, frameOfLine, type DiscoverySnapshot, type FileStamp } from '../../core/import/index';
 import type { MetricsFrame } from '../../core/metrics';
 
+/** Temp file + rename: a kill mid-write leaves the old file or the new one, never a cut one. */
+function writeWhole(path: string, text: string): void {
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+}
+
 export class FramesFile {
   /** Steps written, in file order. */
   readonly steps: number[] = [];
@@ -21,7 +27,7 @@ export class FramesFile {
     const whole = lines.slice(0, -1);
     const kept = whole.filter((l) => frameLineStep(l) !== null);
     for (const l of kept) this.steps.push(frameLineStep(l)!);
-    if (kept.length !== whole.length || lines.at(-1) !== '') writeFileSync(path, kept.map((l) => `${l}\n`).join(''));
+    if (kept.length !== whole.length || lines.at(-1) !== '') writeWhole(path, kept.map((l) => `${l}\n`).join(''));
     const side = `${path}.files.json`;
     if (existsSync(side)) Object.assign(this.files, JSON.parse(readFileSync(side, 'utf8')) as Record<string, FileStamp>);
     const found = `${path}.discover.json`;
@@ -31,8 +37,7 @@ export class FramesFile {
   /** The discovered clusters as of the frames written (temp file + rename: a kill leaves the old or the new). */
   saveDiscovered(snap: DiscoverySnapshot): void {
     if (!this.path) return;
-    writeFileSync(`${this.path}.discover.json.tmp`, JSON.stringify(snap));
-    renameSync(`${this.path}.discover.json.tmp`, `${this.path}.discover.json`);
+    writeWhole(`${this.path}.discover.json`, JSON.stringify(snap));
   }
 
   write(f: MetricsFrame, replaced: boolean): void {
@@ -44,8 +49,7 @@ export class FramesFile {
       return;
     }
     const lines = readFileSync(this.path, 'utf8').split('\n').filter(Boolean).map((l) => (frameLineStep(l) === f.step ? line : l));
-    writeFileSync(`${this.path}.tmp`, lines.map((l) => `${l}\n`).join(''));
-    renameSync(`${this.path}.tmp`, this.path);
+    writeWhole(this.path, lines.map((l) => `${l}\n`).join(''));
   }
 
   /** The frames written so far, in file order (what a resumed `--port` serves first). */
@@ -56,6 +60,6 @@ export class FramesFile {
 
   fileRead(path: string, stamp: FileStamp): void {
     this.files[path] = stamp;
-    if (this.path) writeFileSync(`${this.path}.files.json`, JSON.stringify(this.files));
+    if (this.path) writeWhole(`${this.path}.files.json`, JSON.stringify(this.files)); // a kill here must not cut it (a restart reads it)
   }
 }

@@ -13,5 +13,7 @@ export type { FollowFs, FollowEntry } from './follow/fs';
 export { frameLine, frameLineStep, frameOfLine } from './follow/frame-line';
 export { BehaviorDiscoverer, StateDiscoverer, UNCLASSIFIED, type DiscoveredBehavior, type Explanation, type DiscoverSnapshot } from './discover/discoverer';
 export { Discovery, previewLabels, type DiscoverySnapshot, type Labeled } from './discover/step-labels';
+export { proposeRule, proposalText, type ProposeOptions, type RuleProposal } from './discover/propose';
+export { withBehaviorRule } from './rules/rule-file';
 export { type SampleRowsSink } from './measure/measure';
 export * from './samples/record';

@@ -6,7 +6,7 @@ import { compileGate } from '../compile';
 import { builtinGateText, binaryRlWholeSessionText, type GateKnobs } from '../builtin';
 import { gateToPython, type PythonExportOptions } from './python';
 
-export const EXPORT_TARGETS = ['python', 'slime', 'openclaw', 'verl', 'trl'] as const;
+export const EXPORT_TARGETS = ['python', 'slime', 'openclaw', 'openclaw-opd', 'verl', 'trl'] as const;
 export type ExportTarget = (typeof EXPORT_TARGETS)[number];
 export const isExportTarget = (s: string): s is ExportTarget => (EXPORT_TARGETS as readonly string[]).includes(s);
 
@@ -52,8 +52,8 @@ export function exportGate(text: string, target: ExportTarget, o: ExportOptions)
   return `${module}\n\n# ---- ${adapter.title}: the adapter (calls decide above) ----\n\n${adapter.python.trim()}\n`;
 }
 
-/** A file name for the exported module of a target. */
-export const exportFileName = (target: ExportTarget): string => (target === 'python' ? 'gate.py' : `gate_${target}.py`);
+/** A file name for the exported module of a target (a Python module name: no hyphen). */
+export const exportFileName = (target: ExportTarget): string => (target === 'python' ? 'gate.py' : `gate_${target.replaceAll('-', '_')}.py`);
 
 /** Built-in gates by name: each method's gate with its knobs (the given config's, or the defaults), and the whole-session Binary RL variant. */
 export function builtinGateByName(name: string, knobs: Omit<GateKnobs, 'method'>): string | null {

@@ -61,7 +61,7 @@ async def run(server_cls):
             server._maybe_submit_ready_samples(sid)
         for _ in range(5):
             await asyncio.sleep(0)
-    await asyncio.sleep(0.05)
+    await asyncio.gather(*[t for t in asyncio.all_tasks() if t is not asyncio.current_task()], return_exceptions=True)
     out = []
     while not server.output_queue.empty():
         _, [s] = server.output_queue.get()

@@ -1,42 +1,17 @@
-// OpenClaw-RL's servers, where they decide each turn's loss mask as it is submitted. Followed
+// OpenClaw-RL's RL server, where it decides each turn's loss mask as it is submitted. Followed
 // (Gen-Verse/OpenClaw-RL@0d034dd):
 //   openclaw-rl/openclaw_api_server.py  OpenClawAPIServer._submit_turn_sample (exclude = no next
 //     state or score 0; the at-least-one promotion while _session_effective[session] == 0; the
 //     counter incremented for every mask-1 sample) and _maybe_submit_ready_samples (turns submitted
-//     as their PRM finishes: the judging order); the PRM result {score, votes} of _prm_evaluate;
-//   read, not patched yet (hints are refused for this target):
-//   openclaw-combine/openclaw_combine_api_server.py  OpenClawCombineAPIServer._maybe_submit_ready_samples
-//     (the hint accepted × eval ±1 table), _submit_turn_sample (teacher log-probs + reward) and
-//     _submit_rl_turn_sample (teacher = rollout log-probs, so the teacher term is 0);
-//   openclaw-opd/openclaw_opd_api_server.py  _opd_evaluate (hint votes {score, hint}; accepted by
-//     _select_best_hint: a +1 vote whose hint is over 10 characters) and the eval majority.
+//     as their PRM finishes: the judging order); the PRM result {score, votes} of _prm_evaluate.
+// The OPD / Combine servers (a hint judge) are the target openclaw-opd (openclaw-opd.ts).
 // The patch is a subclass: the rollout file builds the server through openclaw_gated_server(...).
 import { COMMON_PYTHON, SOURCES } from './common';
 import type { Adapter } from './types';
 
-const PYTHON = String.raw`
-# ---------------------------------------------------------------------------------------------
-# OpenClaw-RL adapter: the server decides each turn with this gate as it submits it.
-# Follows ${SOURCES.openclaw}: openclaw-rl/openclaw_api_server.py OpenClawAPIServer._submit_turn_sample
-# and _maybe_submit_ready_samples; openclaw-combine/openclaw_combine_api_server.py
-# (read, not patched yet) OpenClawCombineAPIServer._maybe_submit_ready_samples.
-# ---------------------------------------------------------------------------------------------
+/** Python both OpenClaw-RL adapters share: a slime Sample of one turn, built as the servers build it. */
+export const OPENCLAW_SHARED_PYTHON = String.raw`
 import asyncio as _oc_asyncio
-
-
-def openclaw_turn_record(turn, has_next_state, score, votes, response_len, effective_before):
-    """The lab's record of one submitted turn (turn is 0-based; the server counts from 1)."""
-    votes = [int(v) for v in (votes or []) if v in (1, 0, -1)]  # "fail" votes are not votes
-    rec = {"turn": turn, "has_next_state": bool(has_next_state), "score": float(score), "reward": float(score),
-           "votes": votes, "response_len": int(response_len),
-           # every turn but the last gets a next state, so the first judged turn is turn 0
-           "session_first_judged": bool(has_next_state) and turn == 0,
-           "session_effective_before": int(effective_before)}
-    return _lab_fill_votes(rec)
-
-
-def _oc_decide_one(rec, where):
-    return _lab_decide([rec], None, None, "OpenClaw-RL", where)[0]
 
 
 def _oc_sample(Sample, turn_data, loss_mask, reward, teacher_log_probs=None):
@@ -53,6 +28,27 @@ def _oc_sample(Sample, turn_data, loss_mask, reward, teacher_log_probs=None):
     s.status = Sample.Status.COMPLETED
     s.reward = {"score": float(reward)}
     return s
+`;
+
+const PYTHON = String.raw`
+# ---------------------------------------------------------------------------------------------
+# OpenClaw-RL adapter: the server decides each turn with this gate as it submits it.
+# Follows ${SOURCES.openclaw}: openclaw-rl/openclaw_api_server.py OpenClawAPIServer._submit_turn_sample
+# and _maybe_submit_ready_samples. (The OPD / Combine servers: export with --to openclaw-opd.)
+# ---------------------------------------------------------------------------------------------
+def openclaw_turn_record(turn, has_next_state, score, votes, response_len, effective_before):
+    """The lab's record of one submitted turn (turn is 0-based; the server counts from 1)."""
+    votes = [int(v) for v in (votes or []) if v in (1, 0, -1)]  # "fail" votes are not votes
+    rec = {"turn": turn, "has_next_state": bool(has_next_state), "score": float(score), "reward": float(score),
+           "votes": votes, "response_len": int(response_len),
+           # every turn but the last gets a next state, so the first judged turn is turn 0
+           "session_first_judged": bool(has_next_state) and turn == 0,
+           "session_effective_before": int(effective_before)}
+    return _lab_fill_votes(rec)
+
+
+def _oc_decide_one(rec, where):
+    return _lab_decide([rec], None, None, "OpenClaw-RL", where)[0]
 
 
 def openclaw_gated_server(base):
@@ -99,19 +95,19 @@ const unavailable = {
   group_reward_std: 'no groups; the session is not complete when a turn is submitted',
   staleness: 'the server does not know the trainer\'s version',
   rollout_logp_gap: 'the trainer\'s log-probs are computed after submission',
-  hint_len: 'the RL server has no hint judge (this adapter does not patch the OPD / Combine servers yet)',
-  hint_votes_pos: 'the RL server has no hint judge (the OPD / Combine servers are not patched yet)',
-  hint_accepted: 'the RL server has no hint judge (the OPD / Combine servers are not patched yet)',
+  hint_len: 'the RL server has no hint judge (the OPD / Combine servers have one: export with --to openclaw-opd)',
+  hint_votes_pos: 'the RL server has no hint judge (the OPD / Combine servers have one: export with --to openclaw-opd)',
+  hint_accepted: 'the RL server has no hint judge (the OPD / Combine servers have one: export with --to openclaw-opd)',
 } as const;
 
 export const openclaw: Adapter = {
   target: 'openclaw',
   title: 'OpenClaw-RL: the server\'s turn submission',
   unavailable,
-  python: COMMON_PYTHON + PYTHON,
+  python: COMMON_PYTHON + OPENCLAW_SHARED_PYTHON + PYTHON,
   docs: `OpenClaw-RL (${SOURCES.openclaw}), patched where the server decides each turn. Put gate_openclaw.py beside openclaw-rl/openclaw_api_server.py and, in openclaw-rl/openclaw_rollout.py, build the server as \`openclaw_gated_server(OpenClawAPIServer)(args=..., output_queue=..., submission_enabled=...)\`; the launcher stays as it is (grpo, --disable-rewards-normalization).
-Followed: openclaw-rl/openclaw_api_server.py _submit_turn_sample and _maybe_submit_ready_samples. Read, not yet patched: openclaw-combine/openclaw_combine_api_server.py _maybe_submit_ready_samples (the hint × eval table) and openclaw-opd/openclaw_opd_api_server.py _opd_evaluate.
+Followed: openclaw-rl/openclaw_api_server.py _submit_turn_sample and _maybe_submit_ready_samples. The OPD / Combine servers: the target openclaw-opd.
 Each turn becomes a record as it is submitted, in the server's judging order: turn, has_next_state, score = reward (the PRM majority), votes (a "fail" vote is not a vote), response_len, session_first_judged (a next state and turn 0: every turn but the last gets one), session_effective_before = the server's own per-session counter of mask-1 samples.
 Decides as the lab: drop (never submitted), the loss mask, the advantage (reward), the at-least-one counter across batches. The built-in Binary RL gate decides exactly as the unpatched server.
-Cannot: the OPD / Combine servers (not patched yet); the fields ${Object.keys(unavailable).join(', ')}.`,
+Cannot: the fields ${Object.keys(unavailable).join(', ')}.`,
 };

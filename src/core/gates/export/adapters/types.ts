@@ -3,7 +3,7 @@
 // that target), and its docs (what it decides exactly as the lab, what it cannot).
 import type { SampleFieldName } from '../../fields';
 
-export type AdapterTarget = 'slime' | 'openclaw' | 'verl' | 'trl';
+export type AdapterTarget = 'slime' | 'openclaw' | 'openclaw-opd' | 'verl' | 'trl';
 
 export interface Adapter {
   target: AdapterTarget;

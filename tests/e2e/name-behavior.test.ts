@@ -1,0 +1,77 @@
+/**
+ * From a discovered behavior to a rule, in real Chromium: import the shipped verl example with no
+ * rules, open a discovered behavior's samples, name it, see the proposed rule with how many of its
+ * samples and of the others it matches, apply it (the import measured again: the named behavior
+ * first, the rest discovered), see it in the behavior plot, and take the rule file.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPage, type OpenedPage } from '../browser/harness';
+import { ARTIFACTS, TINY_MODEL } from './lab-page';
+import { scaled } from '../support/speed';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+describe('naming a discovered behavior', () => {
+  let h: OpenedPage | undefined;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    h = await openPage('nogpu', `/index.html?backend=wasm&${TINY_MODEL}`, { viewport: { width: 1280, height: 800 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('proposes a rule, applies it to the import and offers the rule file', async () => {
+    const page = h!.page;
+    await page.getByText('Import real rollouts').click();
+    const files = Array.from({ length: 20 }, (_, i) => `${ROOT}public/examples/verl/${i + 1}.jsonl`);
+    await page.locator('[data-testid=import-files]').setInputFiles(files);
+    await page.waitForSelector('[data-testid=import-format]', { timeout: scaled(60_000) });
+    await page.locator('[data-testid=import-measure]').click();
+    await page.waitForSelector('[data-testid=imported-run]', { timeout: scaled(60_000) });
+    const summary = page.locator('[data-testid=import-summary]');
+    const discovered = /behaviors (.*?) ·/.exec(await summary.innerText())![1].split(', ').filter((b) => b !== 'unclassified');
+    expect(discovered.length).toBeGreaterThan(0);
+
+    // the samples of the first discovered behavior, and the form that names it
+    await page.locator('[data-testid=browse-samples]').click();
+    const viewer = page.locator('[data-testid=sample-viewer]');
+    await viewer.waitFor({ timeout: scaled(30_000) });
+    await viewer.locator('[data-testid=samples-behavior]').selectOption(discovered[0]);
+    const form = viewer.locator('[data-testid=name-behavior]');
+    await form.waitFor({ timeout: scaled(30_000) });
+    await form.locator('[data-testid=rule-name]').fill('templated');
+    await form.locator('[data-testid=rule-propose]').click();
+    const numbers = form.locator('[data-testid=rule-numbers]');
+    await numbers.waitFor({ timeout: scaled(60_000) });
+    const m = /^matches (\d+) of its (\d+) samples and (\d+) of (\d+) others/.exec(await numbers.innerText());
+    expect(m, await numbers.innerText()).not.toBeNull();
+    const [k, n, j, o] = m!.slice(1).map(Number);
+    expect(n).toBeGreaterThan(0);
+    expect(k / n).toBeGreaterThanOrEqual(0.9);
+    expect(j).toBeLessThanOrEqual(Math.max(1, 0.05 * o));
+    const regex = await form.locator('[data-testid=rule-regex]').innerText();
+    expect(regex).toMatch(/^\(\?i\)/);
+    await page.screenshot({ path: `${ARTIFACTS}name-behavior-proposal-1280.png` });
+
+    // the rule file offered for download is the import's rules with the rule in them
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: scaled(30_000) }), form.locator('[data-testid=rule-download]').click()]);
+    expect(download.suggestedFilename()).toBe('behaviors.json');
+    const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(file.rules).toEqual([{ label: 'templated', responseRegex: regex }]);
+
+    // applied: measured again, the named behavior first, in the summary, the plot's legend and the viewer
+    await form.locator('[data-testid=rule-apply]').click();
+    await page.waitForFunction(() => /behaviors templated\b/.test(document.querySelector('[data-testid=import-summary]')?.textContent ?? ''), null, { timeout: scaled(60_000) });
+    await expect.poll(() => page.locator('[data-testid=imported-run] .legend .key', { hasText: 'templated' }).count(), { timeout: scaled(30_000) }).toBeGreaterThan(0);
+    await page.waitForFunction(() => /behavior templated$/.test(document.querySelector('[data-testid=sample-viewer] h3')?.textContent ?? ''), null, { timeout: scaled(30_000) });
+    await page.waitForFunction(() => /of \d+/.test(document.querySelector('[data-testid=samples-count]')?.textContent ?? ''), null, { timeout: scaled(30_000) });
+    const count = Number(/of (\d+)/.exec(await viewer.locator('[data-testid=samples-count]').innerText())![1]);
+    expect(count).toBeGreaterThanOrEqual(k);
+    // a named behavior is no longer offered for naming
+    expect(await viewer.locator('[data-testid=name-behavior]').count()).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS}name-behavior-1280.png` });
+    expect(h!.errors).toEqual([]);
+  });
+});
