@@ -7,8 +7,9 @@ import { BEHAVIOR_PARAMS, BehaviorDiscoverer } from './discoverer';
 import type { ImportedSample } from '../types';
 
 const params = { ...BEHAVIOR_PARAMS, join: 0.5, kinds: { x: 1 } };
-const items = (terms: string[], n: number, step: number): Item[] => Array.from({ length: n }, (_, i) => ({ terms, ref: { file: `${step}.jsonl`, index: i } }));
-const namer = (m: readonly (readonly string[])[]) => m[0].join('+');
+const items = (terms: string[], n: number, step: number): Item[] => Array.from({ length: n }, (_, i) => new ClusterSet(params).item(terms, { file: `${step}.jsonl`, index: i }));
+let named = 0;
+const namer = () => `group-${++named}`;
 
 describe('clusters', () => {
   it('two named groups that come within the threshold merge into the older; nothing already labelled changes', () => {

@@ -6,8 +6,10 @@
 //      it); smaller ones stay candidates (their samples are unclassified: never one label per sample);
 //   4. named groups that have come within `join` of each other merge, the younger into the older
 //      (its label is no longer given; steps already labelled keep it: nothing is relabelled).
-// Only sums and counts are kept per group, so memory does not grow with the run.
-import { DocFreq, addInto, addSparse, bucketsOf, dotDense, dotSparse, toSparse, vectorOf, type KindWeights, type Sparse } from './vectors';
+// Only sums and counts are kept per group, so memory does not grow with the run; within a step, each
+// sample is kept as its buckets (vectors.ts `Doc`), not its terms.
+import { agglomerate } from './linkage';
+import { DocBuilder, DocFreq, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -31,7 +33,7 @@ export interface SampleRef {
 }
 
 export interface Item {
-  terms: string[];
+  doc: Doc;
   ref: SampleRef;
 }
 
@@ -51,8 +53,15 @@ export interface Cluster {
   reps: SampleRef[];
 }
 
-/** Names a new group from its members' terms and the step's others (discoverer.ts). */
-export type Namer = (members: readonly (readonly string[])[], others: readonly (readonly string[])[]) => string;
+/** How many of a step's samples hold each word and each shape term (what a new group's name is set against). */
+export interface StepTerms {
+  n: number;
+  words: Map<string, number>;
+  shape: Map<string, number>;
+}
+
+/** Names a new group from its members and the whole step's term counts (discoverer.ts). */
+export type Namer = (members: readonly Doc[], step: StepTerms) => string;
 
 const WORDS = 48;
 const REPS = 3;
@@ -70,9 +79,16 @@ export class ClusterSet {
   readonly df: DocFreq;
   clusters: Cluster[] = [];
   nextId = 1;
+  private readonly docs: DocBuilder;
 
   constructor(readonly p: ClusterParams) {
     this.df = new DocFreq(p.dim);
+    this.docs = new DocBuilder(p.dim, p.kinds);
+  }
+
+  /** What a step keeps of a sample's terms (terms of a kind weighted 0 are no evidence: left out). */
+  item(terms: readonly string[], ref: SampleRef): Item {
+    return { doc: this.docs.doc(terms), ref };
   }
 
   named(): Cluster[] {
@@ -84,7 +100,7 @@ export class ClusterSet {
   }
 
   vector(terms: readonly string[]): Sparse {
-    return vectorOf(terms, bucketsOf(terms, this.p.dim), this.df, this.p.kinds, this.p.idfPower);
+    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower);
   }
 
   /** The named group a vector is closest to (average cosine) and that cosine; null when none. */
@@ -98,12 +114,9 @@ export class ClusterSet {
   }
 
   /** The cluster id of each item of a step (null: unclassified), in order. */
-  labelStep(step: number, all: readonly Item[], namer: Namer): (number | null)[] {
-    // terms of a kind weighted 0 are no evidence: left out before hashing
-    const items = all.map((it) => ({ ...it, terms: it.terms.filter((t) => this.p.kinds[t.slice(0, t.indexOf(':'))] !== 0) }));
-    const buckets = items.map((it) => bucketsOf(it.terms, this.p.dim));
-    this.df.add(buckets);
-    const vecs = items.map((it, k) => vectorOf(it.terms, buckets[k], this.df, this.p.kinds, this.p.idfPower));
+  labelStep(step: number, items: readonly Item[], namer: Namer): (number | null)[] {
+    this.df.add(items.map((it) => it.doc));
+    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower));
     const out: (number | null)[] = new Array(items.length).fill(null);
     const named = this.named();
     const left: number[] = [];
@@ -112,10 +125,14 @@ export class ClusterSet {
       if (near && near.sim >= this.p.join) out[k] = near.c.id;
       else left.push(k);
     });
-    for (const g of this.agglomerate(this.groupsOf(left, vecs))) this.settle(step, g, items, vecs, out, namer);
+    const merged = agglomerate(this.groupsOf(left, vecs), this.p.join, this.p.dim, (A, B) => ({ n: A.n + B.n, items: [...A.items, ...B.items], cands: [...A.cands, ...B.cands], sum: addSparse(A.sum, B.sum) }));
+    let counts: StepTerms | null = null;
+    const stepTerms = () => (counts ??= termCounts(items));
+    for (const g of merged) this.settle(step, g, items, vecs, out, (m) => namer(m, stepTerms()));
+    const byId = new Map(this.clusters.map((c) => [c.id, c]));
     items.forEach((it, k) => {
       const id = out[k];
-      if (id !== null) this.absorb(this.byId(id), it, vecs[k], step);
+      if (id !== null) this.absorb(byId.get(id)!, it, vecs[k], step);
     });
     this.mergePass();
     this.prune(step);
@@ -133,53 +150,36 @@ export class ClusterSet {
       for (const k of left) groups.push({ n: 1, items: [k], cands: [], sum: vecs[k] });
       return groups;
     }
+    // a group of one is its sample's sparse vector, dotted with the sample spread into `row`; a
+    // dense sum only from two members on (the same products in the same bucket order either way)
     const tight = this.p.join + (1 - this.p.join) / 2;
-    const micro: { sum: Float64Array; items: number[] }[] = [];
+    const micro: { sum: Float64Array | null; items: number[] }[] = [];
+    const row = new Float64Array(this.p.dim);
     for (const k of left) {
+      const v = vecs[k];
+      for (let j = 0; j < v.i.length; j++) row[v.i[j]] = v.v[j];
       let best = -1;
       let bestSim = tight;
-      micro.forEach((m, j) => {
-        const sim = dotDense(vecs[k], m.sum) / m.items.length;
+      for (let j = 0; j < micro.length; j++) {
+        const m = micro[j];
+        const sim = m.sum ? dotDense(v, m.sum) / m.items.length : dotDense(vecs[m.items[0]], row);
         if (sim >= bestSim) (best = j), (bestSim = sim);
-      });
-      if (best < 0) micro.push({ sum: new Float64Array(this.p.dim), items: [] }), (best = micro.length - 1);
-      addInto(micro[best].sum, vecs[k]);
-      micro[best].items.push(k);
+      }
+      for (let j = 0; j < v.i.length; j++) row[v.i[j]] = 0;
+      if (best < 0) micro.push({ sum: null, items: [k] });
+      else {
+        const m = micro[best];
+        if (!m.sum) addInto((m.sum = new Float64Array(this.p.dim)), vecs[m.items[0]]);
+        addInto(m.sum, v);
+        m.items.push(k);
+      }
     }
-    for (const m of micro) groups.push({ n: m.items.length, items: m.items, cands: [], sum: toSparse(m.sum) });
+    for (const m of micro) groups.push({ n: m.items.length, items: m.items, cands: [], sum: m.sum ? toSparse(m.sum) : vecs[m.items[0]] });
     return groups;
   }
 
-  /** Average-linkage merging while the closest two groups are ≥ join (Lance–Williams update). */
-  private agglomerate(groups: Group[]): Group[] {
-    const m = groups.length;
-    const sim = new Float64Array(m * m);
-    for (let a = 0; a < m; a++) for (let b = a + 1; b < m; b++) sim[a * m + b] = sim[b * m + a] = dotSparse(groups[a].sum, groups[b].sum) / (groups[a].n * groups[b].n);
-    const alive = groups.map(() => true);
-    for (;;) {
-      let best = -Infinity;
-      let ba = -1;
-      let bb = -1;
-      for (let a = 0; a < m; a++) {
-        if (!alive[a]) continue;
-        for (let b = a + 1; b < m; b++) if (alive[b] && sim[a * m + b] > best) (best = sim[a * m + b]), (ba = a), (bb = b);
-      }
-      if (ba < 0 || best < this.p.join) break;
-      const A = groups[ba];
-      const B = groups[bb];
-      for (let c = 0; c < m; c++) {
-        if (!alive[c] || c === ba || c === bb) continue;
-        const s = (A.n * sim[ba * m + c] + B.n * sim[bb * m + c]) / (A.n + B.n);
-        sim[ba * m + c] = sim[c * m + ba] = s;
-      }
-      groups[ba] = { n: A.n + B.n, items: [...A.items, ...B.items], cands: [...A.cands, ...B.cands], sum: addSparse(A.sum, B.sum) };
-      alive[bb] = false;
-    }
-    return groups.filter((_, k) => alive[k]);
-  }
-
   /** A merged group: named when big enough (its items labelled), else kept as one candidate. */
-  private settle(step: number, g: Group, items: readonly Item[], vecs: readonly Sparse[], out: (number | null)[], namer: Namer): void {
+  private settle(step: number, g: Group, items: readonly Item[], vecs: readonly Sparse[], out: (number | null)[], namer: (members: readonly Doc[]) => string): void {
     const cands = [...g.cands].sort((a, b) => a.id - b.id);
     let c = cands[0];
     for (const other of cands.slice(1)) this.fold(other, c);
@@ -190,8 +190,7 @@ export class ClusterSet {
     }
     const total = c.n + g.items.length;
     if (total >= this.p.minSize && g.items.length > 0 && this.named().length < this.p.maxNamed) {
-      const inGroup = new Set(g.items);
-      c.name = namer(g.items.map((k) => items[k].terms), items.flatMap((it, k) => (inGroup.has(k) ? [] : [it.terms])));
+      c.name = namer(g.items.map((k) => items[k].doc));
       c.reps = representatives(g, vecs).map((k) => items[k].ref);
       for (const k of g.items) out[k] = c.id;
       return;
@@ -203,13 +202,8 @@ export class ClusterSet {
     addInto(c.sum, v);
     c.n++;
     c.last = step;
-    const seen = new Set<string>();
-    for (const t of it.terms) {
-      if (seen.has(t)) continue;
-      seen.add(t);
-      if (t.startsWith('w:')) c.words.set(t.slice(2), (c.words.get(t.slice(2)) ?? 0) + 1);
-      else if (t.startsWith('s:')) c.shape.set(t.slice(2), (c.shape.get(t.slice(2)) ?? 0) + 1);
-    }
+    for (const w of it.doc.words) c.words.set(w, (c.words.get(w) ?? 0) + 1);
+    for (const t of it.doc.shape) c.shape.set(t, (c.shape.get(t) ?? 0) + 1);
     if (c.words.size > WORDS * 2) trim(c.words, WORDS);
   }
 
@@ -261,6 +255,17 @@ function avgLink(a: Cluster, b: Cluster): number {
   let s = 0;
   for (let k = 0; k < a.sum.length; k++) if (a.sum[k] !== 0) s += a.sum[k] * b.sum[k];
   return s / (a.n * b.n);
+}
+
+/** How many of the step's samples hold each word and shape term. */
+function termCounts(items: readonly Item[]): StepTerms {
+  const words = new Map<string, number>();
+  const shape = new Map<string, number>();
+  for (const { doc } of items) {
+    for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
+    for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
+  }
+  return { n: items.length, words, shape };
 }
 
 /** The members closest to the group's mean (at most REPS), in item order of closeness. */

@@ -80,13 +80,13 @@ abstract class Discoverer {
 
   /** Labels of a complete step's samples, in order. */
   labelStep(step: number, samples: readonly ImportedSample[]): string[] {
-    const terms = samples.map((s) => this.termsOf(s));
     const items: Item[] = [];
     const at: number[] = [];
-    terms.forEach((t, k) => {
-      if ('terms' in t) (items.push({ terms: t.terms, ref: { file: samples[k].file, index: samples[k].line - 1 } }), at.push(k));
+    samples.forEach((s, k) => {
+      const t = this.termsOf(s);
+      if ('terms' in t) (items.push(this.set.item(t.terms, { file: s.file, index: s.line - 1 })), at.push(k));
     });
-    const ids = this.set.labelStep(step, items, (members, others) => this.uniqueName(groupName(members, others)));
+    const ids = this.set.labelStep(step, items, (members, counts) => this.uniqueName(groupName(members, counts)));
     const out: string[] = samples.map(() => this.noiseLabel);
     ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.set.byId(id).name!));
     for (const l of out) if (l === this.noiseLabel || l === this.smallLabel) this.unclassified++;

@@ -17,6 +17,74 @@ export function bucketOf(term: string, dim: number): number {
   return hash32(term) % dim;
 }
 
+/**
+ * What the clustering keeps of a sample's terms (text.ts) for a step, instead of the terms
+ * themselves (a few hundred strings a sample): the distinct buckets of the terms that weigh, in
+ * ascending order, how many terms fell in each and the largest kind weight among them; and the
+ * distinct `w:` words and `s:` shape terms (prefix dropped, first seen first), which the groups'
+ * word counts and names read.
+ */
+export interface Doc {
+  keys: Int32Array;
+  tf: Int32Array;
+  w: Float64Array;
+  words: string[];
+  shape: string[];
+}
+
+/** Builds docs with one set of scratch arrays (a step makes hundreds: no per-sample maps). */
+export class DocBuilder {
+  private readonly tf: Int32Array;
+  private readonly w: Float64Array;
+  private readonly touched: Int32Array;
+
+  constructor(
+    readonly dim: number,
+    readonly kinds: KindWeights,
+  ) {
+    this.tf = new Int32Array(dim);
+    this.w = new Float64Array(dim);
+    this.touched = new Int32Array(dim);
+  }
+
+  /** A kind weighted 0 is no evidence: its terms are left out before hashing. */
+  doc(terms: readonly string[]): Doc {
+    const { tf, w, touched, kinds, dim } = this;
+    let n = 0;
+    const words: string[] = [];
+    const shape: string[] = [];
+    let seenW: Set<string> | null = null;
+    let seenS: Set<string> | null = null;
+    for (const t of terms) {
+      const kind = t.slice(0, t.indexOf(':'));
+      const weight = kinds[kind];
+      if (weight === 0) continue;
+      const b = bucketOf(t, dim);
+      const kw = weight ?? 1;
+      if (tf[b] === 0) (touched[n++] = b), (w[b] = kw);
+      else if (kw > w[b]) w[b] = kw;
+      tf[b]++;
+      if (kind === 'w') {
+        const body = t.slice(2);
+        if (!(seenW ??= new Set()).has(body)) (seenW.add(body), words.push(body));
+      } else if (kind === 's') {
+        const body = t.slice(2);
+        if (!(seenS ??= new Set()).has(body)) (seenS.add(body), shape.push(body));
+      }
+    }
+    const keys = touched.slice(0, n).sort();
+    const dtf = new Int32Array(n);
+    const dw = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const b = keys[k];
+      dtf[k] = tf[b];
+      dw[k] = w[b];
+      tf[b] = 0;
+    }
+    return { keys, tf: dtf, w: dw, words, shape };
+  }
+}
+
 /** Document frequencies over the buckets, counted step by step. */
 export class DocFreq {
   readonly df: Float64Array;
@@ -26,10 +94,10 @@ export class DocFreq {
   }
 
   /** Count each document's distinct buckets once. */
-  add(docs: readonly (readonly number[])[]): void {
+  add(docs: readonly Doc[]): void {
     for (const d of docs) {
       this.n++;
-      for (const b of new Set(d)) this.df[b]++;
+      for (const b of d.keys) this.df[b]++;
     }
   }
 
@@ -38,35 +106,17 @@ export class DocFreq {
   }
 }
 
-/** Buckets of a term list (one per term, repeats kept: they are the term frequencies). */
-export function bucketsOf(terms: readonly string[], dim: number): number[] {
-  return terms.map((t) => bucketOf(t, dim));
-}
-
 /** The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower. */
-export function vectorOf(terms: readonly string[], buckets: readonly number[], df: DocFreq, kinds: KindWeights, idfPower = 1): Sparse {
-  const acc = new Map<number, { tf: number; w: number }>();
-  terms.forEach((t, k) => {
-    const w = kinds[t.slice(0, t.indexOf(':'))] ?? 1;
-    const b = buckets[k];
-    const e = acc.get(b);
-    if (e) {
-      e.tf++;
-      e.w = Math.max(e.w, w);
-    } else acc.set(b, { tf: 1, w });
-  });
-  const keys = [...acc.keys()].sort((a, b) => a - b);
-  const i = Int32Array.from(keys);
-  const v = new Float64Array(keys.length);
+export function vectorOf(d: Doc, df: DocFreq, idfPower = 1): Sparse {
+  const v = new Float64Array(d.keys.length);
   let norm = 0;
-  keys.forEach((b, k) => {
-    const e = acc.get(b)!;
-    v[k] = (1 + Math.log(e.tf)) * e.w * df.idf(b) ** idfPower;
+  for (let k = 0; k < v.length; k++) {
+    v[k] = (1 + Math.log(d.tf[k])) * d.w[k] * df.idf(d.keys[k]) ** idfPower;
     norm += v[k] * v[k];
-  });
+  }
   norm = Math.sqrt(norm);
   if (norm > 0) for (let k = 0; k < v.length; k++) v[k] /= norm;
-  return { i, v };
+  return { i: d.keys, v };
 }
 
 export function dotDense(a: Sparse, dense: ArrayLike<number>): number {
