@@ -23,6 +23,7 @@
 // --only page-workers: the experiments page's memory with --page-workers C1,C2,… cores (default
 // 1,2,4,8: navigator.hardwareConcurrency, one worker per core; page-workers.ts; needs the e2e build).
 import { UsageError, parseCommandLine, usageOf, wholeNumber } from '../cli/args';
+import { loadNow } from './load';
 import { EXIT_ERROR, EXIT_USAGE } from '../cli/exit-codes';
 
 // a bad flag is a usage error (exit 2), before any benchmark starts
@@ -81,13 +82,17 @@ async function main() {
   if (!v.browser && v.backend === 'webgpu') return webgpuInNode();
   if (v.follow) {
     const { runFollowBench } = await import('./follow');
-    console.log(JSON.stringify(await runFollowBench({ steps: wholeNumber('--follow-steps', v['follow-steps'], 2) ?? 1000, samples: wholeNumber('--follow-samples', v['follow-samples'], 1) ?? 1152, discover: !!v.discover }), null, 2));
+    const loadBefore = loadNow();
+    const r = await runFollowBench({ steps: wholeNumber('--follow-steps', v['follow-steps'], 2) ?? 1000, samples: wholeNumber('--follow-samples', v['follow-samples'], 1) ?? 1152, discover: !!v.discover });
+    console.log(JSON.stringify({ ...r, load: { before: loadBefore, after: loadNow() } }, null, 2));
     return;
   }
   if (v.import) {
     const { runImportBench } = await import('./import-memory');
     const stepCounts = (v['import-steps'] ?? '30,120').split(',').map((s) => wholeNumber('--import-steps', s, 1)!);
-    console.log(JSON.stringify(await runImportBench({ totalMb: wholeNumber('--import-mb', v['import-mb'], 1) ?? 200, stepCounts, heapMb: wholeNumber('--import-heap-mb', v['import-heap-mb'], 16) ?? 64, discover: !!v.discover }), null, 2));
+    const loadBefore = loadNow();
+    const r = await runImportBench({ totalMb: wholeNumber('--import-mb', v['import-mb'], 1) ?? 200, stepCounts, heapMb: wholeNumber('--import-heap-mb', v['import-heap-mb'], 16) ?? 64, discover: !!v.discover });
+    console.log(JSON.stringify({ ...r, load: { before: loadBefore, after: loadNow() } }, null, 2));
     return;
   }
   const { reps, leakSteps, ensembleP, longSteps, longEvery, threads } = numbers();

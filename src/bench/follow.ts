@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DISCOVER_BEHAVIORS, DISCOVER_STATES, RunFollower, parseBehaviorRuleSet, parseStatesSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, RunFollower, parseBehaviorRuleSet, parseStatesSpec, type MeasureSpec } from '../core/import/index';
 import { nodeRegexEngine } from '../io/regex/node';
 import { nodeFolder } from '../cli/watch/node-fs';
 
@@ -22,16 +22,41 @@ function stepText(lines: readonly string[], step: number, n: number): string {
   return out;
 }
 
+/** The shipped example rules, or none (states and behaviors discovered). */
+function specOf(discover: boolean): MeasureSpec {
+  if (discover) return { states: DISCOVER_STATES, behaviors: DISCOVER_BEHAVIORS, eps: 0.05 };
+  return {
+    states: parseStatesSpec(JSON.parse(readFileSync(join(EXAMPLES, 'states.json'), 'utf8'))),
+    behaviors: parseBehaviorRuleSet(JSON.parse(readFileSync(join(EXAMPLES, 'behaviors-regex.json'), 'utf8'))),
+    eps: 0.05,
+  };
+}
+
+/** Wall and CPU ms of the poll that reads and measures one whole step file, followed with `spec` in a fresh folder. */
+async function firstStepMs(lines: readonly string[], samples: number, spec: MeasureSpec): Promise<{ wallMs: number; cpuMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'invlab-follow-'));
+  try {
+    let done = false;
+    const follower = new RunFollower(nodeFolder(dir), { format: 'verl', spec, regex: nodeRegexEngine(), settleMs: 0 }, { frame: () => (done = true), notice: () => undefined });
+    writeFileSync(join(dir, '1.jsonl'), stepText(lines, 1, samples));
+    writeFileSync(join(dir, '2.jsonl'), '');
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    await follower.poll();
+    const c = process.cpuUsage(c0);
+    if (!done) throw new Error('follow bench: step 1 was not measured in one poll');
+    return { wallMs: Math.round(performance.now() - t0), cpuMs: Math.round((c.user + c.system) / 1000) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function runFollowBench(opts: { steps: number; samples: number; discover?: boolean }) {
   const dir = mkdtempSync(join(tmpdir(), 'invlab-follow-'));
   const lines = readdirSync(join(EXAMPLES, 'verl')).flatMap((f) => readFileSync(join(EXAMPLES, 'verl', f), 'utf8').split('\n').filter(Boolean));
-  const spec = opts.discover
-    ? { states: DISCOVER_STATES, behaviors: DISCOVER_BEHAVIORS, eps: 0.05 }
-    : {
-        states: parseStatesSpec(JSON.parse(readFileSync(join(EXAMPLES, 'states.json'), 'utf8'))),
-        behaviors: parseBehaviorRuleSet(JSON.parse(readFileSync(join(EXAMPLES, 'behaviors-regex.json'), 'utf8'))),
-        eps: 0.05,
-      };
+  const spec = specOf(!!opts.discover);
+  // what discovery adds to a step: the same step read and measured with rules, then without
+  const added = opts.discover ? { rules: await firstStepMs(lines, opts.samples, specOf(false)), discover: await firstStepMs(lines, opts.samples, spec) } : null;
   let frames = 0;
   let lastStep = -1;
   const follower = new RunFollower(nodeFolder(dir), { format: 'verl', spec, regex: nodeRegexEngine() }, { frame: (f) => ((frames++), (lastStep = f.step)), notice: () => undefined });
@@ -40,16 +65,20 @@ export async function runFollowBench(opts: { steps: number; samples: number; dis
     writeFileSync(join(dir, '1.jsonl'), stepText(lines, 1, opts.samples));
     const t0 = performance.now();
     let readMs = 0;
+    let readCpuMs = 0;
     while (lastStep !== 1) {
       const a = performance.now();
+      const c0 = process.cpuUsage();
       await follower.poll();
-      if (lastStep === 1) readMs = performance.now() - a;
+      const c = process.cpuUsage(c0);
+      if (lastStep === 1) (readMs = performance.now() - a), (readCpuMs = (c.user + c.system) / 1000);
       else await new Promise((r) => setTimeout(r, 50));
     }
     const latencyMs = performance.now() - t0;
     // memory: the rest of the run, each step complete when the next file appears
     let peak = process.memoryUsage().rss;
     const start = performance.now();
+    const cpu0 = process.cpuUsage();
     for (let step = 2; step <= opts.steps; step++) {
       writeFileSync(join(dir, `${step}.jsonl`), stepText(lines, step, opts.samples));
       await follower.poll();
@@ -61,11 +90,18 @@ export async function runFollowBench(opts: { steps: number; samples: number; dis
       follow: {
         rules: opts.discover ? 'none: states and behaviors discovered' : 'the shipped example rules',
         samplesPerStep: opts.samples,
-        latency: { stepWrittenToFrameMs: Math.round(latencyMs), readAndMeasureMs: Math.round(readMs), settleMs: 500, pollMs: 50, limitMs: 1000, ok: latencyMs < 1000 },
-        memory: { steps: opts.steps, frames, peakRssMb: mb(peak), lastRssMb: mb(process.memoryUsage().rss), openStepsAtEnd: follower.openSteps, limitMb: 200, ok: mb(peak) <= 200, secondsPerStep: Math.round((performance.now() - start) / (opts.steps - 1)) / 1000 },
+        latency: { stepWrittenToFrameMs: Math.round(latencyMs), readAndMeasureMs: Math.round(readMs), readAndMeasureCpuMs: Math.round(readCpuMs), settleMs: 500, pollMs: 50, limitMs: 1000, ok: latencyMs < 1000 },
+        // discovery's own cost on a step (the same 1,152-line step, rules vs none; limit 1 s)
+        ...(added ? { discoveryAdds: { wallMs: added.discover.wallMs - added.rules.wallMs, cpuMs: added.discover.cpuMs - added.rules.cpuMs, rules: added.rules, discover: added.discover, limitMs: 1000, ok: added.discover.wallMs - added.rules.wallMs <= 1000, cpuOk: added.discover.cpuMs - added.rules.cpuMs <= 1000 } } : {}),
+        memory: { steps: opts.steps, frames, peakRssMb: mb(peak), lastRssMb: mb(process.memoryUsage().rss), openStepsAtEnd: follower.openSteps, limitMb: 200, ok: mb(peak) <= 200, secondsPerStep: Math.round((performance.now() - start) / (opts.steps - 1)) / 1000, cpuSecondsPerStep: cpuPerStep(cpu0, opts.steps - 1) },
       },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function cpuPerStep(from: NodeJS.CpuUsage, steps: number): number {
+  const c = process.cpuUsage(from);
+  return Math.round((c.user + c.system) / 1000 / steps) / 1000;
 }

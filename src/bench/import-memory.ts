@@ -12,7 +12,7 @@ import { Rng } from '../core/rng';
 const ROOT = join(import.meta.dirname, '../..');
 
 /** A verl rollout dump: `{step}.jsonl` per step, responses of 120–280 words from a 6,000-word vocabulary. */
-async function writeRun(dir: string, steps: number, bytesPerStep: number): Promise<number> {
+export async function writeRun(dir: string, steps: number, bytesPerStep: number): Promise<number> {
   const rng = new Rng(7);
   const rand = () => rng.next();
   const vocab = Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}`);

@@ -42,7 +42,10 @@ export interface Cluster {
   /** null: a candidate (not yet named). */
   name: string | null;
   n: number;
+  /** The sum of its samples' vectors: dense for a named group; empty for a candidate, whose sum is `part`. */
   sum: Float64Array;
+  /** A candidate's sum, sparse (most are a sample or two and are let go: no dense row each); null once named. */
+  part: Sparse | null;
   born: number;
   last: number;
   /** The named group it was merged into (its label is no longer given). */
@@ -64,6 +67,7 @@ export interface StepTerms {
 export type Namer = (members: readonly Doc[], step: StepTerms) => string;
 
 const WORDS = 48;
+const NONE = new Float64Array(0);
 const REPS = 3;
 /** Above this many leftovers, a leader pass at a tighter threshold makes small groups first. */
 const EXACT = 64;
@@ -145,7 +149,7 @@ export class ClusterSet {
 
   /** The leftovers (a leader pass first when many) and the candidates, as groups to merge. */
   private groupsOf(left: readonly number[], vecs: readonly Sparse[]): Group[] {
-    const groups: Group[] = this.candidates().map((c) => ({ n: c.n, items: [], cands: [c], sum: toSparse(c.sum) }));
+    const groups: Group[] = this.candidates().map((c) => ({ n: c.n, items: [], cands: [c], sum: c.part! }));
     if (left.length <= EXACT) {
       for (const k of left) groups.push({ n: 1, items: [k], cands: [], sum: vecs[k] });
       return groups;
@@ -185,12 +189,15 @@ export class ClusterSet {
     for (const other of cands.slice(1)) this.fold(other, c);
     if (!c) {
       if (!g.items.length) return;
-      c = { id: this.nextId++, name: null, n: 0, sum: new Float64Array(this.p.dim), born: step, last: step, mergedInto: null, words: new Map(), shape: new Map(), reps: [] };
+      c = { id: this.nextId++, name: null, n: 0, sum: NONE, part: { i: new Int32Array(0), v: new Float64Array(0) }, born: step, last: step, mergedInto: null, words: new Map(), shape: new Map(), reps: [] };
       this.clusters.push(c);
     }
     const total = c.n + g.items.length;
     if (total >= this.p.minSize && g.items.length > 0 && this.named().length < this.p.maxNamed) {
       c.name = namer(g.items.map((k) => items[k].doc));
+      c.sum = new Float64Array(this.p.dim);
+      addInto(c.sum, c.part!);
+      c.part = null;
       c.reps = representatives(g, vecs).map((k) => items[k].ref);
       for (const k of g.items) out[k] = c.id;
       return;
@@ -199,7 +206,8 @@ export class ClusterSet {
   }
 
   private absorb(c: Cluster, it: Item, v: Sparse, step: number): void {
-    addInto(c.sum, v);
+    if (c.part) c.part = addSparse(c.part, v);
+    else addInto(c.sum, v);
     c.n++;
     c.last = step;
     for (const w of it.doc.words) c.words.set(w, (c.words.get(w) ?? 0) + 1);
@@ -209,7 +217,9 @@ export class ClusterSet {
 
   /** `from` is folded into `into`: its sum, count and word counts. */
   private fold(from: Cluster, into: Cluster): void {
-    addInto(into.sum, toSparse(from.sum));
+    const add = from.part ?? toSparse(from.sum);
+    if (into.part) into.part = addSparse(into.part, add);
+    else addInto(into.sum, add);
     into.n += from.n;
     into.last = Math.max(into.last, from.last);
     for (const [w, k] of from.words) into.words.set(w, (into.words.get(w) ?? 0) + k);
@@ -251,7 +261,9 @@ export class ClusterSet {
   }
 }
 
+/** Average cosine of two groups, `b` named (a candidate's sparse sum: the same nonzero products in the same bucket order). */
 function avgLink(a: Cluster, b: Cluster): number {
+  if (a.part) return dotDense(a.part, b.sum) / (a.n * b.n);
   let s = 0;
   for (let k = 0; k < a.sum.length; k++) if (a.sum[k] !== 0) s += a.sum[k] * b.sum[k];
   return s / (a.n * b.n);

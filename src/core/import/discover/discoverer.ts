@@ -75,15 +75,18 @@ abstract class Discoverer {
     this.set = new ClusterSet(params);
   }
 
-  /** The sample's terms; null: noise (with its kind). */
-  protected abstract termsOf(s: ImportedSample): { terms: string[] } | { noise: Noise };
+  /**
+   * The sample's terms; null: noise (with its kind). `weighing`: only the terms that weigh (what a
+   * step's docs keep anyway: fewer strings made a sample), not those an explanation may also show.
+   */
+  protected abstract termsOf(s: ImportedSample, weighing?: boolean): { terms: string[] } | { noise: Noise };
 
   /** Labels of a complete step's samples, in order. */
   labelStep(step: number, samples: readonly ImportedSample[]): string[] {
     const items: Item[] = [];
     const at: number[] = [];
     samples.forEach((s, k) => {
-      const t = this.termsOf(s);
+      const t = this.termsOf(s, true);
       if ('terms' in t) (items.push(this.set.item(t.terms, { file: s.file, index: s.line - 1 })), at.push(k));
     });
     const ids = this.set.labelStep(step, items, (members, counts) => this.uniqueName(groupName(members, counts)));
@@ -149,7 +152,7 @@ abstract class Discoverer {
       df: sparse(this.set.df.df),
       nextId: this.set.nextId,
       unclassified: this.unclassified,
-      clusters: this.set.clusters.map((c) => ({ id: c.id, name: c.name, n: c.n, sum: sparse(c.sum), born: c.born, last: c.last, mergedInto: c.mergedInto, words: [...c.words], shape: [...c.shape], reps: c.reps })),
+      clusters: this.set.clusters.map((c) => ({ id: c.id, name: c.name, n: c.n, sum: c.part ? { i: [...c.part.i], v: [...c.part.v] } : sparse(c.sum), born: c.born, last: c.last, mergedInto: c.mergedInto, words: [...c.words], shape: [...c.shape], reps: c.reps })),
     };
   }
 
@@ -166,7 +169,9 @@ abstract class Discoverer {
     this.set.df.df.set(dense(snap.df, this.params.dim));
     this.set.nextId = snap.nextId;
     this.unclassified = snap.unclassified;
-    this.set.clusters = snap.clusters.map((c) => ({ ...c, sum: dense(c.sum, c.mergedInto === null ? this.params.dim : 0), words: new Map(c.words), shape: new Map(c.shape), reps: c.reps }));
+    // a candidate's sum stays sparse (clusters.ts), a named group's is dense (empty once merged away)
+    const sumOf = (c: DiscoverSnapshot['clusters'][number]) => (c.name === null ? { sum: new Float64Array(0), part: { i: Int32Array.from(c.sum.i), v: Float64Array.from(c.sum.v) } } : { sum: dense(c.sum, c.mergedInto === null ? this.params.dim : 0), part: null });
+    this.set.clusters = snap.clusters.map((c) => ({ ...c, ...sumOf(c), words: new Map(c.words), shape: new Map(c.shape), reps: c.reps }));
   }
 }
 
@@ -242,9 +247,9 @@ export class BehaviorDiscoverer extends Discoverer {
     super('behaviors', params, new Set(taken), UNCLASSIFIED, UNCLASSIFIED);
   }
 
-  protected termsOf(s: ImportedSample): { terms: string[] } | { noise: Noise } {
+  protected termsOf(s: ImportedSample, weighing = false): { terms: string[] } | { noise: Noise } {
     const noise = noiseOf(s.response, s.toolCalls, words(s.response, 64));
-    return noise ? { noise } : { terms: responseTerms(s.response, s.prompt, s.toolCalls) };
+    return noise ? { noise } : { terms: responseTerms(s.response, s.prompt, s.toolCalls, 400, !(weighing && this.params.kinds.t === 0)) };
   }
 }
 

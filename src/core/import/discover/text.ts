@@ -85,11 +85,11 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
  * The terms of a response: shape terms, then its words with prompt words masked (`_`): single words
  * (stop words left out), pairs and triples, and the first and last three words (its frame's edges).
  */
-export function responseTerms(response: string, prompt: string, toolCalls: readonly string[], maxWords = 400): string[] {
+export function responseTerms(response: string, prompt: string, toolCalls: readonly string[], maxWords = 400, triples = true): string[] {
   const toks = words(response, maxWords);
   const masked = prompt ? maskWith(toks, promptWords(prompt)) : toks;
   const out = shapeTerms(response, toolCalls, toks);
-  wordTerms(masked, out);
+  wordTerms(masked, out, triples);
   return out;
 }
 
@@ -98,13 +98,13 @@ export function maskWith(toks: readonly string[], mask: ReadonlySet<string>): st
   return toks.map((w) => (mask.has(w) ? '_' : w));
 }
 
-/** Word, pair and triple terms of a token list, and its opening and closing words. */
-export function wordTerms(toks: readonly string[], out: string[]): void {
+/** Word, pair and triple terms of a token list (triples left out when they weigh nothing), and its opening and closing words. */
+export function wordTerms(toks: readonly string[], out: string[], triples = true): void {
   const w = toks;
   for (let i = 0; i < w.length; i++) {
     if (w[i] !== '_' && w[i] !== '#' && !STOP.has(w[i]) && LETTERS.test(w[i])) out.push(`w:${w[i]}`);
     if (i + 1 < w.length && !(w[i] === '_' && w[i + 1] === '_')) out.push(`b:${w[i]} ${w[i + 1]}`);
-    if (i + 2 < w.length && [w[i], w[i + 1], w[i + 2]].filter((x) => x === '_').length < 2) out.push(`t:${w[i]} ${w[i + 1]} ${w[i + 2]}`);
+    if (triples && i + 2 < w.length && [w[i], w[i + 1], w[i + 2]].filter((x) => x === '_').length < 2) out.push(`t:${w[i]} ${w[i + 1]} ${w[i + 2]}`);
   }
   const lettersOnly = w.filter((x) => LETTERS.test(x) || x === '_');
   const open = lettersOnly.slice(0, 3);

@@ -20,14 +20,14 @@ export function bucketOf(term: string, dim: number): number {
 /**
  * What the clustering keeps of a sample's terms (text.ts) for a step, instead of the terms
  * themselves (a few hundred strings a sample): the distinct buckets of the terms that weigh, in
- * ascending order, how many terms fell in each and the largest kind weight among them; and the
- * distinct `w:` words and `s:` shape terms (prefix dropped, first seen first), which the groups'
- * word counts and names read.
+ * ascending order, and per bucket (1 + log of how many terms fell in it) × the largest kind weight
+ * among them (what `vectorOf` scales by rarity and normalizes, in place: a doc is made a vector
+ * once); and the distinct `w:` words and `s:` shape terms (prefix dropped, first seen first), which
+ * the groups' word counts and names read.
  */
 export interface Doc {
   keys: Int32Array;
-  tf: Int32Array;
-  w: Float64Array;
+  x: Float64Array;
   words: string[];
   shape: string[];
 }
@@ -73,15 +73,13 @@ export class DocBuilder {
       }
     }
     const keys = touched.slice(0, n).sort();
-    const dtf = new Int32Array(n);
-    const dw = new Float64Array(n);
+    const x = new Float64Array(n);
     for (let k = 0; k < n; k++) {
       const b = keys[k];
-      dtf[k] = tf[b];
-      dw[k] = w[b];
+      x[k] = (1 + Math.log(tf[b])) * w[b];
       tf[b] = 0;
     }
-    return { keys, tf: dtf, w: dw, words, shape };
+    return { keys, x, words, shape };
   }
 }
 
@@ -106,12 +104,15 @@ export class DocFreq {
   }
 }
 
-/** The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower. */
+/**
+ * The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower, made in the
+ * doc's own weights (a step holds one array a sample, not two): call it once a doc.
+ */
 export function vectorOf(d: Doc, df: DocFreq, idfPower = 1): Sparse {
-  const v = new Float64Array(d.keys.length);
+  const v = d.x;
   let norm = 0;
   for (let k = 0; k < v.length; k++) {
-    v[k] = (1 + Math.log(d.tf[k])) * d.w[k] * df.idf(d.keys[k]) ** idfPower;
+    v[k] = v[k] * df.idf(d.keys[k]) ** idfPower;
     norm += v[k] * v[k];
   }
   norm = Math.sqrt(norm);

@@ -49,10 +49,12 @@ class StepAcc {
   fit = new FitCounts();
   /** With discovery: the step's samples, labelled and counted when the step is measured. */
   held: ImportedSample[] = [];
-  constructor(
-    /** Next-token counts per state and previous token, distinct n-grams. */
-    readonly tokens: StepTokens,
-  ) {}
+  /**
+   * Next-token counts per state and previous token, distinct n-grams: a table taken when the step's
+   * first sample is counted (with discovery, when the step is measured: an open step waiting for
+   * its labels holds none).
+   */
+  tokens: StepTokens | null = null;
 }
 
 function pushTo(m: Map<string, number[]>, key: string, x: number): void {
@@ -141,9 +143,9 @@ export class ImportMeasure {
   private stepOf(step: number): StepAcc {
     let a = this.steps.get(step);
     if (!a) {
-      // the oldest step is measured first, so the new one can take its emptied token tables
+      // the oldest step is measured first, so the new one can take its emptied token tables (count)
       while (this.steps.size >= this.openSteps) this.measureStep(Math.min(...this.steps.keys()));
-      this.steps.set(step, (a = new StepAcc(this.spareTokens.pop() ?? new StepTokens())));
+      this.steps.set(step, (a = new StepAcc()));
     }
     return a;
   }
@@ -180,7 +182,7 @@ export class ImportMeasure {
     if (this.rowsSink) a.rows.push(sampleRecord(s, state, c.behavior, this.rowsSink.root));
     const toks = tokensOf(s, TOKEN_CAP);
     a.fit.add(s, state, c.behavior, toks);
-    a.tokens.add(state, toks);
+    (a.tokens ??= this.spareTokens.pop() ?? new StepTokens()).add(state, toks);
     this.onLabeled?.(s, state, c.behavior);
   }
 
@@ -222,7 +224,7 @@ export class ImportMeasure {
   /** Entries the open steps hold (token-table entries, rewards, gate samples): what grows with a step's size, never with the step count. */
   get heldEntries(): number {
     let n = 0;
-    for (const a of this.steps.values()) n += a.tokens.entries + a.fit.entries + 2 * a.judged + a.gate.length + a.held.length;
+    for (const a of this.steps.values()) n += (a.tokens?.entries ?? 0) + a.fit.entries + 2 * a.judged + a.gate.length + a.held.length;
     return n;
   }
 
@@ -294,9 +296,9 @@ export class ImportMeasure {
       lpN += lp.n;
     }
     if (lpN) scalars['support/token_entropy'] = lpSum / lpN;
-    a.tokens.scalars(scalars, this.pooledScratch);
-    const responseTokens = a.n ? a.tokens.tokens / a.n : 0;
-    if (this.openSteps !== Infinity) {
+    a.tokens?.scalars(scalars, this.pooledScratch);
+    const responseTokens = a.n && a.tokens ? a.tokens.tokens / a.n : 0;
+    if (this.openSteps !== Infinity && a.tokens) {
       a.tokens.reset();
       this.spareTokens.push(a.tokens);
     }
