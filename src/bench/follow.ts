@@ -10,9 +10,10 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DISCOVER_BEHAVIORS, DISCOVER_STATES, RunFollower, parseBehaviorRuleSet, parseStatesSpec, type MeasureSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, RunFollower, parseBehaviorRuleSet, parseStatesSpec, type DiscoverySnapshot, type MeasureSpec } from '../core/import/index';
 import { nodeRegexEngine } from '../io/regex/node';
 import { nodeFolder } from '../cli/watch/node-fs';
+import { runLines } from './import-memory';
 
 const EXAMPLES = join(import.meta.dirname, '../../public/examples');
 
@@ -57,9 +58,23 @@ export async function runFollowBench(opts: { steps: number; samples: number; dis
   const spec = specOf(!!opts.discover);
   // what discovery adds to a step: the same step read and measured with rules, then without
   const added = opts.discover ? { rules: await firstStepMs(lines, opts.samples, specOf(false)), discover: await firstStepMs(lines, opts.samples, spec) } : null;
+  // the worst case for discovery: a step of the generated run of the import bench, no two responses alike (rules: none apply)
+  const next = runLines();
+  const unlike = Array.from({ length: opts.samples }, (_, i) => next(i, 1).trimEnd());
+  const addedUnlike = opts.discover ? { rules: await firstStepMs(unlike, opts.samples, specOf(false)), discover: await firstStepMs(unlike, opts.samples, spec) } : null;
   let frames = 0;
   let lastStep = -1;
-  const follower = new RunFollower(nodeFolder(dir), { format: 'verl', spec, regex: nodeRegexEngine() }, { frame: (f) => ((frames++), (lastStep = f.step)), notice: () => undefined });
+  // the discovered clusters as saved beside the frames: their size a tenth of the way and at the end (bounded: not growing per step)
+  let snap: DiscoverySnapshot | null = null;
+  let early: ReturnType<typeof clustersOf> = null;
+  const follower = new RunFollower(nodeFolder(dir), { format: 'verl', spec, regex: nodeRegexEngine() }, {
+    frame: (f) => ((frames++), (lastStep = f.step)),
+    notice: () => undefined,
+    discovered: (s) => {
+      snap = s;
+      if (lastStep === Math.ceil(opts.steps / 10)) early = clustersOf(s, lastStep);
+    },
+  });
   try {
     // latency: step 1 alone, whole
     writeFileSync(join(dir, '1.jsonl'), stepText(lines, 1, opts.samples));
@@ -92,7 +107,8 @@ export async function runFollowBench(opts: { steps: number; samples: number; dis
         samplesPerStep: opts.samples,
         latency: { stepWrittenToFrameMs: Math.round(latencyMs), readAndMeasureMs: Math.round(readMs), readAndMeasureCpuMs: Math.round(readCpuMs), settleMs: 500, pollMs: 50, limitMs: 1000, ok: latencyMs < 1000 },
         // discovery's own cost on a step (the same 1,152-line step, rules vs none; limit 1 s)
-        ...(added ? { discoveryAdds: { wallMs: added.discover.wallMs - added.rules.wallMs, cpuMs: added.discover.cpuMs - added.rules.cpuMs, rules: added.rules, discover: added.discover, limitMs: 1000, ok: added.discover.wallMs - added.rules.wallMs <= 1000, cpuOk: added.discover.cpuMs - added.rules.cpuMs <= 1000 } } : {}),
+        ...(added && addedUnlike ? { discoveryAdds: { exampleStep: adds(added), unlikeResponsesStep: adds(addedUnlike) } } : {}),
+        discovered: opts.discover ? { early, end: clustersOf(snap, lastStep) } : undefined,
         memory: { steps: opts.steps, frames, peakRssMb: mb(peak), lastRssMb: mb(process.memoryUsage().rss), openStepsAtEnd: follower.openSteps, limitMb: 200, ok: mb(peak) <= 200, secondsPerStep: Math.round((performance.now() - start) / (opts.steps - 1)) / 1000, cpuSecondsPerStep: cpuPerStep(cpu0, opts.steps - 1) },
       },
     };
@@ -104,4 +120,22 @@ export async function runFollowBench(opts: { steps: number; samples: number; dis
 function cpuPerStep(from: NodeJS.CpuUsage, steps: number): number {
   const c = process.cpuUsage(from);
   return Math.round((c.user + c.system) / 1000 / steps) / 1000;
+}
+
+/** What the saved clusters hold: groups named (current and merged away), candidates, and the saved JSON's size. */
+function clustersOf(s: DiscoverySnapshot | null, step: number) {
+  if (!s) return null;
+  const count = (d: DiscoverySnapshot['behaviors']) => ({
+    named: d?.clusters.filter((c) => c.name !== null && c.mergedInto === null).length ?? 0,
+    mergedAway: d?.clusters.filter((c) => c.mergedInto !== null).length ?? 0,
+    candidates: d?.clusters.filter((c) => c.name === null).length ?? 0,
+  });
+  return { step, behaviors: count(s.behaviors), states: count(s.states), savedKb: Math.round(JSON.stringify(s).length / 102.4) / 10 };
+}
+
+/** What discovery adds to a step: its wall and CPU ms over the rules' (limit 1 s). */
+function adds(x: { rules: { wallMs: number; cpuMs: number }; discover: { wallMs: number; cpuMs: number } }) {
+  const wallMs = x.discover.wallMs - x.rules.wallMs;
+  const cpuMs = x.discover.cpuMs - x.rules.cpuMs;
+  return { wallMs, cpuMs, rules: x.rules, discover: x.discover, limitMs: 1000, ok: wallMs <= 1000, cpuOk: cpuMs <= 1000 };
 }

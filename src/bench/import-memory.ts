@@ -11,20 +11,28 @@ import { Rng } from '../core/rng';
 
 const ROOT = join(import.meta.dirname, '../..');
 
-/** A verl rollout dump: `{step}.jsonl` per step, responses of 120–280 words from a 6,000-word vocabulary. */
-export async function writeRun(dir: string, steps: number, bytesPerStep: number): Promise<number> {
-  const rng = new Rng(7);
+/** Lines of the generated run: responses of 120–280 words from a 6,000-word vocabulary (every one unlike the others). */
+export function runLines(seed = 7): (i: number, step: number) => string {
+  const rng = new Rng(seed);
   const rand = () => rng.next();
   const vocab = Array.from({ length: 6000 }, (_, i) => `w${i.toString(36)}`);
+  return (i, step) => {
+    const n = 120 + Math.floor(rand() * 160);
+    const words = Array.from({ length: n }, () => vocab[Math.floor(rand() ** 2 * vocab.length)]);
+    const tool = rand() < 0.3 ? '<tool_call>\n{"name": "search", "arguments": {}}\n</tool_call> ' : '';
+    return JSON.stringify({ input: `task state=s${i % 6} question ${i % 40}`, output: tool + words.join(' '), score: rand() < 0.4 ? 1 : 0, step }) + '\n';
+  };
+}
+
+/** A verl rollout dump: `{step}.jsonl` per step of `runLines`. */
+async function writeRun(dir: string, steps: number, bytesPerStep: number): Promise<number> {
+  const next = runLines();
   let total = 0;
   for (let step = 1; step <= steps; step++) {
     const out = createWriteStream(join(dir, `${step}.jsonl`));
     let bytes = 0;
     for (let i = 0; bytes < bytesPerStep; i++) {
-      const n = 120 + Math.floor(rand() * 160);
-      const words = Array.from({ length: n }, () => vocab[Math.floor(rand() ** 2 * vocab.length)]);
-      const tool = rand() < 0.3 ? '<tool_call>\n{"name": "search", "arguments": {}}\n</tool_call> ' : '';
-      const line = JSON.stringify({ input: `task state=s${i % 6} question ${i % 40}`, output: tool + words.join(' '), score: rand() < 0.4 ? 1 : 0, step }) + '\n';
+      const line = next(i, step);
       bytes += line.length;
       if (!out.write(line)) await once(out, 'drain');
     }

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { OPEN_STEPS, measureLogs } from '../analyze';
 import { ImportMeasure } from './measure';
+import { discoveryFor } from '../discover/step-labels';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
 import { memorySource } from '../sources';
 import { verlSample } from '../formats/verl';
@@ -46,6 +47,23 @@ describe('import measure memory', () => {
     expect(m.frames().length).toBe(steps);
     return peak;
   };
+
+  it('with discovery, a step waiting for its labels holds no token table: one table serves the run', () => {
+    const rules = { states: { kind: 'discover' as const }, behaviors: { rules: [], useLogLabel: true } };
+    const m = new ImportMeasure(new StateClassifier(parseStatesSpec(rules.states)), new BehaviorClassifier(parseBehaviorRuleSet(rules.behaviors)), 0.05, null, OPEN_STEPS, null, discoveryFor(true, true, []));
+    let most = 0;
+    generatedVerlRun({ steps: 5, samplesPerStep: 30, vocab: 500 }).forEach((text, i) =>
+      text
+        .trimEnd()
+        .split('\n')
+        .forEach((l, j) => {
+          m.add(verlSample(JSON.parse(l), `${i + 1}.jsonl`, j + 1));
+          most = Math.max(most, m.tokenTables);
+        }),
+    );
+    expect(m.frames().length).toBe(5);
+    expect(most).toBe(1);
+  });
 
   it('holds as much for a 24-step run as for a 6-step run of the same step size', () => {
     const short = peakHeld(6, OPEN_STEPS);

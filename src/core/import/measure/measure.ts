@@ -221,6 +221,13 @@ export class ImportMeasure {
     return this.steps.size;
   }
 
+  /** Token tables held (open steps' and those kept for the next steps): a step waiting for discovery's labels holds none. */
+  get tokenTables(): number {
+    let n = this.spareTokens.length;
+    for (const a of this.steps.values()) if (a.tokens) n++;
+    return n;
+  }
+
   /** Entries the open steps hold (token-table entries, rewards, gate samples): what grows with a step's size, never with the step count. */
   get heldEntries(): number {
     let n = 0;
