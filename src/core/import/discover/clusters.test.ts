@@ -1,9 +1,11 @@
 // The clustering's two reconciliations, on term lists small enough to reason about: groups that
 // come together merge into the older at a step's end (later samples get its label, earlier labels
 // stand), and words the prompt holds are not evidence (a frame about two topics stays one behavior).
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { makeCorpus } from '../../../../tests/support/discover-corpus';
 import { ClusterSet, type Item } from './clusters';
-import { BEHAVIOR_PARAMS, BehaviorDiscoverer } from './discoverer';
+import { BEHAVIOR_PARAMS, BehaviorDiscoverer, StateDiscoverer } from './discoverer';
 import type { ImportedSample } from '../types';
 
 const params = { ...BEHAVIOR_PARAMS, join: 0.5, kinds: { x: 1 } };
@@ -39,5 +41,20 @@ describe('clusters', () => {
     expect(new Set(labels.slice(0, 12)).size).toBe(1);
     expect(new Set(labels.slice(12)).size).toBe(1);
     expect(labels[0]).not.toBe(labels[12]);
+  });
+
+  // Pinned: the labels and saved clusters of a generated run, as the code before the lean steps gave
+  // them (sums in the same order; candidates' sums sparse, docs made vectors in place): any change
+  // to what is summed, or in which order, changes this hash.
+  it('labels and saved clusters on a generated run are those recorded', () => {
+    const corpus = makeCorpus({ seed: 3, steps: 9, perStep: 40 });
+    const [b, st] = [new BehaviorDiscoverer(), new StateDiscoverer()];
+    const out: string[] = [];
+    for (let s = 1; s <= 9; s++) {
+      const held = corpus.filter((t) => t.sample.step === s).map((t) => t.sample);
+      out.push(...st.labelStep(s, held), ...b.labelStep(s, held));
+    }
+    const text = `${out.join('\n')}\n${JSON.stringify(b.save())}\n${JSON.stringify(st.save())}`;
+    expect(createHash('sha256').update(text).digest('hex')).toBe('7a45146d8e9f30bbae65b77e1c5cd26b2f64d754b9bfe21dda6f43686824fab7');
   });
 });
