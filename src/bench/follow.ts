@@ -6,6 +6,10 @@
 //     the ms of the poll that read and measured it;
 //   memory: --follow-steps steps (default 1,000) followed as a trainer writes them (each step
 //     complete when the next one's file appears), RSS sampled after every step: peak and last.
+//   with --discover also: what discovery adds to one step (the same step file followed with the
+//     example rules, then with none: wall and CPU ms of the poll that measures it), on the example's
+//     lines and on a step of the import bench's generated run (no two responses alike, the
+//     expensive case); and the clusters saved beside the frames a tenth of the way and at the end.
 // Samples are the shipped verl example's lines, cycled, with the step renumbered.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
