@@ -76,7 +76,10 @@ interface Group {
   n: number;
   items: number[];
   cands: Cluster[];
-  sum: Sparse;
+  /** The sum of its members' vectors; null for a merged group until asked (`sumOf`: most are never named, their sums never read). */
+  sum: Sparse | null;
+  /** The two groups it was merged from (its sum is theirs, added in that order). */
+  parts: [Group, Group] | null;
 }
 
 export class ClusterSet {
@@ -129,7 +132,7 @@ export class ClusterSet {
       if (near && near.sim >= this.p.join) out[k] = near.c.id;
       else left.push(k);
     });
-    const merged = agglomerate(this.groupsOf(left, vecs), this.p.join, this.p.dim, (A, B) => ({ n: A.n + B.n, items: [...A.items, ...B.items], cands: [...A.cands, ...B.cands], sum: addSparse(A.sum, B.sum) }));
+    const merged = agglomerate(this.groupsOf(left, vecs), this.p.join, this.p.dim, merge);
     let counts: StepTerms | null = null;
     const stepTerms = () => (counts ??= termCounts(items));
     for (const g of merged) this.settle(step, g, items, vecs, out, (m) => namer(m, stepTerms()));
@@ -149,9 +152,9 @@ export class ClusterSet {
 
   /** The leftovers (a leader pass first when many) and the candidates, as groups to merge. */
   private groupsOf(left: readonly number[], vecs: readonly Sparse[]): Group[] {
-    const groups: Group[] = this.candidates().map((c) => ({ n: c.n, items: [], cands: [c], sum: c.part! }));
+    const groups: Group[] = this.candidates().map((c) => ({ n: c.n, items: [], cands: [c], sum: c.part!, parts: null }));
     if (left.length <= EXACT) {
-      for (const k of left) groups.push({ n: 1, items: [k], cands: [], sum: vecs[k] });
+      for (const k of left) groups.push({ n: 1, items: [k], cands: [], sum: vecs[k], parts: null });
       return groups;
     }
     // a group of one is its sample's sparse vector, dotted with the sample spread into `row`; a
@@ -178,7 +181,7 @@ export class ClusterSet {
         m.items.push(k);
       }
     }
-    for (const m of micro) groups.push({ n: m.items.length, items: m.items, cands: [], sum: m.sum ? toSparse(m.sum) : vecs[m.items[0]] });
+    for (const m of micro) groups.push({ n: m.items.length, items: m.items, cands: [], sum: m.sum ? toSparse(m.sum) : vecs[m.items[0]], parts: null });
     return groups;
   }
 
@@ -280,10 +283,39 @@ function termCounts(items: readonly Item[]): StepTerms {
   return { n: items.length, words, shape };
 }
 
+/** Two groups as one: members in order, the sum left to `sumOf` (the merged-away groups are not used again). */
+function merge(A: Group, B: Group): Group {
+  for (const k of B.items) A.items.push(k);
+  return { n: A.n + B.n, items: A.items, cands: A.cands.concat(B.cands), sum: null, parts: [A, B] };
+}
+
+/**
+ * A group's sum: each merged group's is its parts' sums added (a + b, as the merge made it), walked
+ * without recursion (a group of a thousand merges is that deep); the parts' sums are let go once added.
+ */
+function sumOf(g: Group): Sparse {
+  const stack = [g];
+  while (stack.length) {
+    const x = stack[stack.length - 1];
+    const [a, b] = x.parts ?? [x, x];
+    if (x.sum) stack.pop();
+    else if (!a.sum) stack.push(a);
+    else if (!b.sum) stack.push(b);
+    else {
+      x.sum = addSparse(a.sum, b.sum);
+      if (a.parts) a.sum = null;
+      if (b.parts) b.sum = null;
+      stack.pop();
+    }
+  }
+  return g.sum!;
+}
+
 /** The members closest to the group's mean (at most REPS), in item order of closeness. */
 function representatives(g: Group, vecs: readonly Sparse[]): number[] {
+  const sum = sumOf(g);
   return g.items
-    .map((k) => ({ k, s: dotSparse(vecs[k], g.sum) }))
+    .map((k) => ({ k, s: dotSparse(vecs[k], sum) }))
     .sort((a, b) => b.s - a.s || a.k - b.k)
     .slice(0, REPS)
     .map((x) => x.k);

@@ -8,7 +8,8 @@ import { dotDense, type Sparse } from './vectors';
 
 export interface Linked {
   n: number;
-  sum: Sparse;
+  /** Read for the groups given (a merged group's may be null: only counts are used after the first scan). */
+  sum: Sparse | null;
 }
 
 /** The groups left once no two are ≥ `join` apart on average; `merge(a, b)` makes the merged group. */
@@ -71,9 +72,10 @@ function similarities(groups: readonly Linked[], dim: number): Float64Array {
   let k = 0;
   for (let a = 0; a < m; a++) {
     const A = groups[a];
-    for (let j = 0; j < A.sum.i.length; j++) row[A.sum.i[j]] = A.sum.v[j];
-    for (let b = a + 1; b < m; b++) sim[k++] = dotDense(groups[b].sum, row) / (A.n * groups[b].n);
-    for (let j = 0; j < A.sum.i.length; j++) row[A.sum.i[j]] = 0;
+    const sa = A.sum!;
+    for (let j = 0; j < sa.i.length; j++) row[sa.i[j]] = sa.v[j];
+    for (let b = a + 1; b < m; b++) sim[k++] = dotDense(groups[b].sum!, row) / (A.n * groups[b].n);
+    for (let j = 0; j < sa.i.length; j++) row[sa.i[j]] = 0;
   }
   return sim;
 }
