@@ -28,7 +28,7 @@ import { errorText } from '../core/unknown';
 import { openParquet } from '../io/hyparquet';
 import { nodeRegexEngine } from '../io/regex/node';
 import { parseCommandLine } from './args';
-import { readJsonFile } from './files';
+import { readJsonFile, readTextFile } from './files';
 import { readGateFile } from './gate-args';
 import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 import { FramesFile } from './watch/frames-file';
@@ -185,7 +185,7 @@ async function main(): Promise<number> {
   // --port: the run's samples for the page's rollout viewer (indexed as measured, read from the folder when asked)
   const served = flags.port !== null ? liveSamples(flags.dir, flags.format, flags.spec.gate) : null;
   if (flags.port !== null) {
-    const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null };
+    const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null, behaviors: v.behaviors ? readTextFile(v.behaviors, '--behaviors') : null };
     const feed = new LiveFeed(info, out.frames());
     try {
       live = { feed, server: await serveLive(v.site ?? DIST, flags.port, feed, served?.endpoint) };
