@@ -4,7 +4,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../../tests/support/cli-in-process';
 import { scaled } from '../../tests/support/speed';
 import { makeConfig } from '../core/config';
 import { Run } from '../core/loop';
@@ -17,16 +18,8 @@ import { exitCodeOf, labMain } from './lab-main';
 
 /** `npm run lab` in process (labMain): the exit code and stderr its process would end with (what it logs, then the error's message). */
 async function inProcessCli(argv: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = '';
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    await labMain(argv);
-    return { code: Number(process.exitCode ?? 0), stderr };
-  } catch (e) {
-    return { code: exitCodeOf(e), stderr: `${stderr}${e instanceof Error ? e.message : String(e)}\n` };
-  } finally {
-    write.mockRestore();
-  }
+  const { code, stderr } = await runInProcess(labMain, argv, exitCodeOf);
+  return { code, stderr };
 }
 
 /** The CLI's run, in process: the tabular engine, base pretrained as lab.ts does for --engine tabular. */
