@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/core/config';
 import { builtinGateByName } from '../../src/core/gates/export/targets';
+import { importMain } from '../../src/cli/import-main';
+import { runInProcess } from '../support/cli-in-process';
 import { scaled } from '../support/speed';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -104,12 +106,14 @@ for step, ks in steps.items():
 print(json.dumps({"decisions": out, "server": server}))
 `;
 
-function run(gate: string, name: string, data = join(EX, 'openclaw')) {
+async function run(gate: string, name: string, data = join(EX, 'openclaw')) {
   const gateFile = join(dir, `${name}.txt`);
   // a built-in gate by name: the import reads its rules, the export its name
   writeFileSync(gateFile, builtinGateByName(gate, defaultConfig()) ?? gate);
   const samples = join(dir, `${name}.samples.jsonl`);
-  tsx('src/cli/import.ts', ['--format', 'openclaw', data, '--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-tools.json'), '--gate', gateFile, '--samples-out', samples]);
+  // the import in process (importMain, what npm run import runs: a process costs about 1 s of CPU more)
+  const imported = await runInProcess(importMain, ['--format', 'openclaw', data, '--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-tools.json'), '--gate', gateFile, '--samples-out', samples], () => 1);
+  expect(imported.code, imported.stderr).toBe(0);
   const module = join(dir, `${name}.py`);
   tsx('src/cli/export-gate.ts', [gate === 'binary-rl' ? 'binary-rl' : gateFile, '--to', 'python', '--out', module]);
   writeFileSync(join(dir, 'driver.py'), DRIVER);
@@ -119,8 +123,8 @@ function run(gate: string, name: string, data = join(EX, 'openclaw')) {
 }
 
 describe('an exported gate on the shipped OpenClaw-RL example, imported with --samples-out', () => {
-  it('decides every sample as the lab did (the decision of each line), steps and judging order as the lines give them', () => {
-    const { py, lines, rules } = run(CUSTOM, 'custom');
+  it('decides every sample as the lab did (the decision of each line), steps and judging order as the lines give them', async () => {
+    const { py, lines, rules } = await run(CUSTOM, 'custom');
     expect(lines.length).toBe(1280);
     expect(py.decisions).toEqual(lines.map((l) => l.decision));
     // each turn of the shipped example is its session's first (turn 0) and has a next state, so
@@ -128,8 +132,8 @@ describe('an exported gate on the shipped OpenClaw-RL example, imported with --s
     expect(rules).toEqual([1, 2, 4, 5]);
   }, scaled(240_000));
 
-  it('decides as the lab on the multi-turn variant, where turns lack a next state, sessions count effective turns and the judging order is not the file order', () => {
-    const { py, lines, rules } = run(CUSTOM, 'custom-multi', multiTurnVariant());
+  it('decides as the lab on the multi-turn variant, where turns lack a next state, sessions count effective turns and the judging order is not the file order', async () => {
+    const { py, lines, rules } = await run(CUSTOM, 'custom-multi', multiTurnVariant());
     expect(lines.length).toBe(1280);
     expect(py.decisions).toEqual(lines.map((l) => l.decision));
     expect(rules).toEqual([0, 1, 2, 3, 4, 5]);
@@ -140,8 +144,8 @@ describe('an exported gate on the shipped OpenClaw-RL example, imported with --s
   }, scaled(240_000));
 
   for (const [what, data] of [['the shipped example', undefined], ['the multi-turn variant', 'multi']] as const)
-    it(`the server's at-least-one as a gate (built-in Binary RL, reading session_effective_before) decides as _submit_turn_sample on ${what}`, () => {
-      const { py, lines } = run('binary-rl', `binary-rl-${data ?? 'shipped'}`, data ? multiTurnVariant() : undefined);
+    it(`the server's at-least-one as a gate (built-in Binary RL, reading session_effective_before) decides as _submit_turn_sample on ${what}`, async () => {
+      const { py, lines } = await run('binary-rl', `binary-rl-${data ?? 'shipped'}`, data ? multiTurnVariant() : undefined);
       expect(py.decisions).toEqual(lines.map((l) => l.decision));
       expect(lines.map((l) => l.decision.loss_mask)).toEqual(py.server);
       // promotions happen (rule 1, "at-least-one"); on the variant, zero-reward turns also go unpromoted
