@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/core/config';
 import { builtinGateByName } from '../../src/core/gates/export/targets';
+import { exportGateMain } from '../../src/cli/export-gate-main';
 import { importMain } from '../../src/cli/import-main';
 import { runInProcess } from '../support/cli-in-process';
 import { scaled } from '../support/speed';
@@ -24,9 +25,6 @@ const ROOT = join(import.meta.dirname, '../..');
 const EX = join(ROOT, 'public/examples');
 const dir = mkdtempSync(join(tmpdir(), 'invlab-export-openclaw-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const tsx = (script: string, args: string[]) =>
-  execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: scaled(120_000) });
 
 /** A gate over the fields an OpenClaw log gives: next state, votes, the judging-order counter, turns. */
 const CUSTOM = [
@@ -111,11 +109,13 @@ async function run(gate: string, name: string, data = join(EX, 'openclaw')) {
   // a built-in gate by name: the import reads its rules, the export its name
   writeFileSync(gateFile, builtinGateByName(gate, defaultConfig()) ?? gate);
   const samples = join(dir, `${name}.samples.jsonl`);
-  // the import in process (importMain, what npm run import runs: a process costs about 1 s of CPU more)
+  // the import and the export in process (importMain, exportGateMain: what the commands run; a
+  // process costs about 1 s of CPU more; src/cli/import.test.ts and export-gate.test.ts run them so)
   const imported = await runInProcess(importMain, ['--format', 'openclaw', data, '--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-tools.json'), '--gate', gateFile, '--samples-out', samples], () => 1);
   expect(imported.code, imported.stderr).toBe(0);
   const module = join(dir, `${name}.py`);
-  tsx('src/cli/export-gate.ts', [gate === 'binary-rl' ? 'binary-rl' : gateFile, '--to', 'python', '--out', module]);
+  const exported = await runInProcess(async (argv) => exportGateMain(argv), [gate === 'binary-rl' ? 'binary-rl' : gateFile, '--to', 'python', '--out', module], () => 1);
+  expect(exported.code, exported.stderr).toBe(0);
   writeFileSync(join(dir, 'driver.py'), DRIVER);
   const py = JSON.parse(execFileSync('python3', [join(dir, 'driver.py'), module, samples], { encoding: 'utf8', timeout: scaled(60_000), maxBuffer: 1 << 26 })) as { decisions: unknown[]; server: number[] };
   const lines = readFileSync(samples, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: Record<string, unknown>; fields: Record<string, unknown>; judge_order: number });
