@@ -115,7 +115,7 @@ describe('experiment jobs', () => {
     await expect(runOnWorkers([[0, 1]], 1, async () => [1])).rejects.toThrow(/1 result\(s\) for 2 cell\(s\)/);
   });
 
-  it('GroupQueue: each group taken once, by whichever queue on the same shared memory asks first; stop ends the handing out', () => {
+  it('GroupQueue: each group taken once, by whichever queue on the same shared memory asks first; stop (and a failed drain) ends the handing out', async () => {
     const q = new GroupQueue(3);
     const other = new GroupQueue(3, q.shared); // another thread's view of the same queue
     expect([q.next(), other.next(), q.next(), other.next(), q.next()]).toEqual([0, 1, 2, null, null]);
@@ -123,6 +123,15 @@ describe('experiment jobs', () => {
     expect(r.next()).toBe(0);
     new GroupQueue(5, r.shared).stop();
     expect(r.next()).toBeNull();
+    // a worker whose group fails stops the queue itself (the other threads must not wait for its message)
+    const d = new GroupQueue(4);
+    const seen: number[] = [];
+    await expect(drainGroups(d, [[0], [1], [2], [3]], async (g) => {
+      if (g[0] === 1) throw new Error('group 1 broke');
+      return [g[0]];
+    }, (g) => seen.push(g))).rejects.toThrow('group 1 broke');
+    expect(seen).toEqual([0]);
+    expect(new GroupQueue(4, d.shared).next()).toBeNull();
   });
 
   it('runOnQueue: a runner that drains elsewhere (a worker thread) and one here share the groups; a failure anywhere stops both', async () => {
