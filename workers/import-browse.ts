@@ -1,23 +1,13 @@
 // The import worker's samples of the run measured last (or followed now): each sample's place and
 // labels indexed as the measure reads it (src/core/import/browse/), its text read back from the
 // picked files (File.slice) or the followed folder when the page shows it.
-import { RunSamples, SampleTextReader, followedFiles, type OpenRunFile, type SampleFacets, type SamplePage, type SampleQuery } from '../src/core/import/browse/index';
+import { RunSamples, SampleTextReader, explainLabel, followedFiles, proposeForBehavior, type HeldProposal, type OpenRunFile, type SampleFacets, type SamplePage, type SampleQuery } from '../src/core/import/browse/index';
 import type { FollowFs } from '../src/core/import/index';
 import type { FormatId } from '../src/core/import/types';
-import { explainLabel } from '../src/core/import/browse/index';
 import type { Discovery } from '../src/core/import/discover/step-labels';
 import { openParquet } from '../src/io/hyparquet';
-import { proposeRule, type RuleProposal } from '../src/core/import/discover/propose';
 
-/** Samples read back for a rule proposal: at most these many of the behavior and of the others, evenly spread over the run. */
-export const PROPOSE_OWN = 400;
-export const PROPOSE_OTHERS = 1600;
-
-/** A proposed rule and how many samples of the behavior and of the others the run has (the proposal counts those read back). */
-export interface HeldProposal {
-  proposal: RuleProposal;
-  inRun: { own: number; others: number };
-}
+export type { HeldProposal };
 
 /** The picked files by the name the import gives them (fileSource: the folder path when picked as a folder). */
 export function pickedFiles(files: readonly File[]): OpenRunFile {
@@ -56,14 +46,9 @@ export class SamplesHeld {
     return this.current.browser.query(q);
   }
 
-  /** A rule for the behavior `behavior` of the run held, labelled `name` (discover/propose.ts), from its samples and the others' read back. */
-  async propose(behavior: string, name: string): Promise<HeldProposal> {
-    const run = this.current;
-    if (!run) throw new Error('no run measured yet: measure the import first');
-    const own = run.index.select({ behavior }).length;
-    if (!own) throw new Error(`the run has no sample of the behavior ${JSON.stringify(behavior)}`);
-    const inRun = { own, others: run.index.size - own };
-    const [mine, rest] = [await run.browser.texts({ behavior }, PROPOSE_OWN), await run.browser.texts({ behavior }, PROPOSE_OTHERS, true)];
-    return { proposal: proposeRule(mine, rest, { name, totals: inRun }), inRun };
+  /** A rule for the behavior `behavior` of the run held, labelled `name` (src/core/import/browse/propose-run.ts). */
+  propose(behavior: string, name: string): Promise<HeldProposal> {
+    if (!this.current) return Promise.reject(new Error('no run measured yet: measure the import first'));
+    return proposeForBehavior(this.current, behavior, name);
   }
 }

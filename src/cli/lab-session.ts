@@ -39,11 +39,10 @@ export interface Written {
 
 function writer(out: string | undefined, trace: boolean, onFrame?: (f: MetricsFrame) => void) {
   const w: Omit<Written, 'session'> = { last: null, nonFinite: null };
-  const frames = (_run: number, fs: MetricsFrame[], traces: SampleTrace[]) => {
-    for (const f of fs) {
+  const frames = (_run: number, fs: MetricsFrame[], traces: SampleTrace[][]) => {
+    for (const [i, f] of fs.entries()) {
       w.last = f;
-      // one frame per batch (the coalescer passes each at once), so `traces` are this frame's
-      const line = { step: f.step, version: f.version, ...f.scalars, ...f.perf, series: f.series, ...(Object.keys(f.changes).length ? { changes: f.changes } : {}), ...(trace ? { trace: traces } : {}) };
+      const line = { step: f.step, version: f.version, ...f.scalars, ...f.perf, series: f.series, ...(Object.keys(f.changes).length ? { changes: f.changes } : {}), ...(trace ? { trace: traces[i] ?? [] } : {}) };
       if (out) appendTextFile(out, jsonText(line) + '\n');
       const bad = nonFinite(f);
       if (bad && !w.nonFinite) w.nonFinite = { metric: bad, step: f.step };
@@ -67,7 +66,7 @@ export async function runLab(o: CliLabRun): Promise<{ run: Written; fork: Writte
       return { weights: await engine.getWeights(), source };
     },
     clock: eagerClock,
-    coalescer: { maxPerSecond: Infinity }, // every frame delivered at once, with its traces
+    coalescer: { maxPerSecond: Infinity }, // every frame written as soon as it is taken (progress, a kill mid-run)
   };
   const total = () => session.status().config.steps;
   const main = writer(o.out, o.trace, (f) => o.progress?.(f.step, total()));

@@ -2,7 +2,7 @@
 //   npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json]
 //     [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250]
 //     [--reward COL[+COL…]] [--reward-threshold τ[,τ']] (which number is the judge's score, as in npm run import)
-//     [--port N [--site DIR]]
+//     [--port N [--site DIR]] [--progress]
 // Without --states / --behaviors, states and behaviors are discovered (src/core/import/discover/) and the
 // clusters are saved beside --out (<out>.discover.json) for a restart. Each step's frame, once its writer has completed the step (src/core/import/follow/), is appended
 // to --out (the lines `npm run import --out` writes) and printed as one line: per-state behavior
@@ -13,12 +13,14 @@
 // (a shell command) with each alarm as JSON on its standard input. --port N also serves the built lab
 // (--site, default dist/) on 127.0.0.1:N with the run open in its import view, streamed as it is
 // followed (src/cli/watch/serve.ts; 0: a free port). --samples-out FILE: one JSON line per sample
-// (src/cli/samples-out.ts), resumed with --out. Docs: docs/watch.md.
+// (src/cli/samples-out.ts), resumed with --out. --progress: after each read pass that changed what it says,
+// one line on stderr, `progress {JSON}`: the bytes read of each file followed and its size as listed,
+// and whether every byte listed was read (caughtUp). Docs: docs/watch.md.
 import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { parseArgs } from 'node:util';
-import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, RunFollower, discovers, describeReward, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, RunFollower, discovers, describeReward, parseBehaviorRuleSet, parseStatesSpec, type FollowProgress, type FormatId, type MeasureSpec } from '../core/import/index';
 import { RunAlarms, type Alarm } from '../core/import/follow/alarms';
 import type { MetricsFrame } from '../core/metrics';
 import { parseDecimal } from '../core/config';
@@ -26,7 +28,7 @@ import { errorText } from '../core/unknown';
 import { openParquet } from '../io/hyparquet';
 import { nodeRegexEngine } from '../io/regex/node';
 import { parseCommandLine } from './args';
-import { readJsonFile } from './files';
+import { readJsonFile, readTextFile } from './files';
 import { readGateFile } from './gate-args';
 import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 import { FramesFile } from './watch/frames-file';
@@ -36,7 +38,7 @@ import { serveLive, type LiveServer } from './watch/serve';
 import { bothSinks, liveSamples } from './watch/live-samples';
 import { SAMPLES_OPTIONS, SAMPLES_USAGE, SamplesFile } from './samples-out';
 
-const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json] [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] ${REWARD_USAGE} ${SAMPLES_USAGE}`;
+const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json] [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] [--progress] ${REWARD_USAGE} ${SAMPLES_USAGE}`;
 
 /** The built lab --port serves unless --site says another. */
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -70,7 +72,7 @@ function runAlarmCommand(cmd: string, a: Alarm): void {
 
 const OPTIONS = {
   format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
-  out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' }, site: { type: 'string' },
+  out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' }, site: { type: 'string' }, progress: { type: 'boolean' },
   eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, ...REWARD_OPTIONS, ...SAMPLES_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -84,6 +86,8 @@ interface WatchFlags {
   pollMs: number;
   /** --port: where to serve the live page (0: a free port); null: not served. */
   port: number | null;
+  /** --progress: a line on stderr after each read pass that read something. */
+  progress: boolean;
 }
 
 /** The flags as a follow, or every problem with them (each names its flag or file). */
@@ -111,11 +115,11 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: WatchFla
     bad.push(errorText(e));
   }
   if (bad.length) return { problems: bad };
-  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs, port } };
+  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs, port, progress: v.progress === true } };
 }
 
 /** Poll until Ctrl-C or `idle` seconds without new data (file watching wakes it early), then finish; `ended` hears how it ended. */
-async function follow(follower: RunFollower, { dir, format, idle, pollMs }: WatchFlags, ended: (error?: string) => void): Promise<number> {
+async function follow(follower: RunFollower, { dir, format, idle, pollMs, progress }: WatchFlags, ended: (error?: string) => void): Promise<number> {
   let stop = false;
   let wake: (() => void) | null = null;
   process.on('SIGINT', () => {
@@ -131,9 +135,11 @@ async function follow(follower: RunFollower, { dir, format, idle, pollMs }: Watc
   // said once the follow has started: what a writer appends and purges from now on is read
   console.error(`following ${dir} (${format}); Ctrl-C to stop`);
   let lastChange = Date.now();
+  let said = '';
   try {
     while (!stop) {
       if (await follower.poll()) lastChange = Date.now();
+      if (progress) said = sayProgress(follower.progress(), said);
       if ((Date.now() - lastChange) / 1000 >= idle) {
         console.error(`no new data for ${idle} s: stopping`);
         break;
@@ -156,6 +162,13 @@ async function follow(follower: RunFollower, { dir, format, idle, pollMs }: Watc
   return 0;
 }
 
+/** --progress: the line for what the follow has read, when it differs from the last one said; returns it. */
+function sayProgress(p: FollowProgress, said: string): string {
+  const line = `progress ${JSON.stringify(p)}`;
+  if (line !== said) console.error(line);
+  return line;
+}
+
 async function main(): Promise<number> {
   const args = parseCommandLine(OPTIONS, USAGE);
   if ('exit' in args) return args.exit;
@@ -172,7 +185,7 @@ async function main(): Promise<number> {
   // --port: the run's samples for the page's rollout viewer (indexed as measured, read from the folder when asked)
   const served = flags.port !== null ? liveSamples(flags.dir, flags.format, flags.spec.gate) : null;
   if (flags.port !== null) {
-    const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null };
+    const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null, behaviors: v.behaviors ? readTextFile(v.behaviors, '--behaviors') : null };
     const feed = new LiveFeed(info, out.frames());
     try {
       live = { feed, server: await serveLive(v.site ?? DIST, flags.port, feed, served?.endpoint) };

@@ -2,11 +2,16 @@
  * From a discovered behavior to a rule, in real Chromium: import the shipped verl example with no
  * rules, open a discovered behavior's samples, name it, see the proposed rule with how many of its
  * samples and of the others it matches, apply it (the import measured again: the named behavior
- * first, the rest discovered), see it in the behavior plot, and take the rule file.
+ * first, the rest discovered), see it in the behavior plot, and take the rule file. Then the same on
+ * the page `npm run watch --port` serves for the same run followed with no rules: the watch proposes
+ * the rule from the files it follows, and the page offers the rule file.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, type OpenedPage } from '../browser/harness';
+import { DIST, openPage, type OpenedPage } from '../browser/harness';
 import { ARTIFACTS, TINY_MODEL } from './lab-page';
 import { scaled } from '../support/speed';
 
@@ -74,4 +79,48 @@ describe('naming a discovered behavior', () => {
     await page.screenshot({ path: `${ARTIFACTS}name-behavior-1280.png` });
     expect(h!.errors).toEqual([]);
   });
+
+  it('on the page npm run watch serves: the watch proposes the rule from the followed files, the page offers the rule file', async () => {
+    const page = h!.page;
+    const dir = mkdtempSync(join(tmpdir(), 'invlab-name-served-'));
+    cpSync(`${ROOT}public/examples/verl`, join(dir, 'run'), { recursive: true });
+    const watch = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/watch.ts'), '--format', 'verl', join(dir, 'run'), '--out', join(dir, 'frames.jsonl'), '--port', '0', '--site', DIST], { cwd: ROOT });
+    let stderr = '';
+    let stdout = '';
+    watch.stderr!.on('data', (c) => (stderr += c));
+    watch.stdout!.on('data', (c) => (stdout += c));
+    try {
+      await expect.poll(() => /serving the live run at (http:\/\/127\.0\.0\.1:\d+)\//.test(stderr) && /^step 19:/m.test(stdout), { timeout: scaled(90_000), interval: 100 }).toBe(true);
+      const url = /serving the live run at (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr)![1];
+      await page.goto(`${url}/`, { waitUntil: 'load' });
+      await page.waitForSelector('[data-testid=live-status]', { timeout: scaled(60_000) });
+      await page.locator('[data-testid=browse-samples]').click();
+      const viewer = page.locator('[data-testid=sample-viewer]');
+      await viewer.waitFor({ timeout: scaled(30_000) });
+      const options = await viewer.locator('[data-testid=samples-behavior] option').allInnerTexts();
+      const discovered = options.find((o) => o !== 'any' && o !== 'unclassified'); // no rules: every behavior was discovered
+      expect(discovered, options.join(', ')).toBeDefined();
+      await viewer.locator('[data-testid=samples-behavior]').selectOption({ label: discovered! });
+      const form = viewer.locator('[data-testid=name-behavior]');
+      await form.waitFor({ timeout: scaled(30_000) });
+      await form.locator('[data-testid=rule-name]').fill('templated');
+      await form.locator('[data-testid=rule-propose]').click();
+      const numbers = form.locator('[data-testid=rule-numbers]');
+      await numbers.waitFor({ timeout: scaled(60_000) });
+      const m = /^matches (\d+) of its (\d+) samples and (\d+) of (\d+) others/.exec(await numbers.innerText());
+      expect(m, await numbers.innerText()).not.toBeNull();
+      const [k, n] = m!.slice(1).map(Number);
+      expect(k / n).toBeGreaterThanOrEqual(0.9);
+      const regex = await form.locator('[data-testid=rule-regex]').innerText();
+      // no "Apply" here (the watch measures with the rules it was started with): the rule file, to start it again with
+      expect(await form.locator('[data-testid=rule-apply]').count()).toBe(0);
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: scaled(30_000) }), form.locator('[data-testid=rule-download]').click()]);
+      expect(JSON.parse(readFileSync((await download.path())!, 'utf8')).rules).toEqual([{ label: 'templated', responseRegex: regex }]);
+      await page.screenshot({ path: `${ARTIFACTS}name-behavior-served-1280.png` });
+      expect(h!.errors).toEqual([]);
+    } finally {
+      watch.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

@@ -132,6 +132,12 @@ describe("rollout viewer on the lab's own run", () => {
     await page.screenshot({ path: `${ARTIFACTS}samples-lab-1280.png` });
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
+    // played on to its end at max speed (several steps reach the page in one batch): every step's
+    // traced samples reached the page, and the status row's sample export says so
+    await page.locator('.transport .play').click();
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=step] b')?.textContent) === 20 && !document.querySelector('.transport .play[aria-pressed=true]'), null, { timeout: scaled(120_000) });
+    await ready(page, scaled(120_000));
+    expect(await page.getByRole('group', { name: "Export the run's samples as a trainer log" }).locator('.label').innerText()).toBe('samples (20/20 steps)');
     expect(h!.errors).toEqual([]);
   });
 });

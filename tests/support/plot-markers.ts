@@ -27,8 +27,15 @@ export interface SeedMarkers {
   endShare: number;
 }
 
-/** Train `preset` on `seed` for its steps and return the plot's markers for `state` (the lesson's). */
-export async function lessonMarkers(preset: string, seed: number): Promise<SeedMarkers> {
+/**
+ * Train `preset` on `seed` for its steps and return the plot's markers for `state` (the lesson's).
+ * `until`: stop at the first step after which the markers so far satisfy it. The markers of the
+ * first n frames are exactly the whole run's markers up to the point their rule has seen (each
+ * marker reads the frames up to its step plus its window), so a verdict on the first markers, such
+ * as "the first drop to one behavior", is the same as after all steps (supportFirst1 and endShare
+ * then describe the steps run).
+ */
+export async function lessonMarkers(preset: string, seed: number, until?: (markers: DivergenceMarker[]) => boolean): Promise<SeedMarkers> {
   ort.env.wasm.numThreads = 1;
   const p = parsePreset(preset, JSON.parse(readFileSync(join(root, 'public/presets', `${preset}.json`), 'utf8')));
   const state = p.state ?? 'mean';
@@ -38,15 +45,18 @@ export async function lessonMarkers(preset: string, seed: number): Promise<SeedM
   const engine = await createNodeEngine(policyShape(cfg), { seed: cfg.seed, weights: base.weights });
   const run = await Run.create(engine, cfg);
   const frames: MetricsFrame[] = [];
+  const markersOf = () => stateMarkers(frames, { step: 0, scalars: run.baseScalars } as unknown as MetricsFrame, state, { eps: cfg.feasibilityEps, samples: cfg.behaviorSamples, highShare: 0.8 });
   try {
-    for (let s = 0; s < cfg.steps; s++) frames.push(await run.step());
+    for (let s = 0; s < cfg.steps; s++) {
+      frames.push(await run.step());
+      if (until?.(markersOf())) break;
+    }
   } finally {
     run.dispose();
     await engine.dispose();
   }
-  const start = { step: 0, scalars: run.baseScalars } as unknown as MetricsFrame;
   const tok0 = run.baseScalars['support/token_entropy'] as number;
-  const markers = stateMarkers(frames, start, state, { eps: cfg.feasibilityEps, samples: cfg.behaviorSamples, highShare: 0.8 });
+  const markers = markersOf();
   const supportFirst1 = frames.find((f) => f.scalars[`support/behavior_support/${state}`] === 1)?.step ?? null;
   return { seed, markers, supportFirst1, endShare: (frames[frames.length - 1].scalars['support/token_entropy'] as number) / tok0 };
 }

@@ -3,7 +3,7 @@
 // (src/core/import/browse/), the text read from the followed folder when the page asks
 // (serve.ts, /live/samples). Steps a resumed watch does not read again (already in --out) are not
 // indexed.
-import { RunSamples, SampleTextReader, followedFiles } from '../../core/import/browse/index';
+import { RunSamples, SampleTextReader, followedFiles, proposeForBehavior } from '../../core/import/browse/index';
 import { compileGate } from '../../core/gates/index';
 import type { FormatId, SampleRowsSink } from '../../core/import/index';
 import { openParquet } from '../../io/hyparquet';
@@ -18,7 +18,7 @@ export interface LiveSamples {
 export function liveSamples(dir: string, format: FormatId, gate: string | undefined): LiveSamples {
   const reader = new SampleTextReader(format, followedFiles(nodeFolder(dir), () => performance.now()), openParquet);
   const run = new RunSamples({ read: (file, index) => reader.read(file, index) });
-  return { endpoint: { facets: () => run.browser.facets(), query: (q) => run.browser.query(q) }, sink: run.sink(gate ? compileGate(gate) : null) };
+  return { endpoint: { facets: () => run.browser.facets(), query: (q) => run.browser.query(q), propose: (b, name) => proposeForBehavior(run, b, name) }, sink: run.sink(gate ? compileGate(gate) : null) };
 }
 
 /** One sink that hands each step's lines to every sink given (--samples-out and the page's viewer); none given: none. */

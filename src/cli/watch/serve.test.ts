@@ -14,7 +14,7 @@ import { CSP_HEADER } from '../csp';
 import { LiveFeed, NOTICES_KEPT } from './live-feed';
 import { loopbackHost, serveLive, type LiveServer } from './serve';
 
-const INFO = { source: 'folder /runs/x, followed by npm run watch', format: 'verl', eps: 0.05, reward: 'the score', gate: null } as const;
+const INFO = { source: 'folder /runs/x, followed by npm run watch', format: 'verl', eps: 0.05, reward: 'the score', gate: null, behaviors: null } as const;
 const frame = (step: number, h = 1): MetricsFrame => ({ step, version: step, scalars: { 'support/behavior_entropy/math': h, 'import/samples': 8 }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] });
 
 interface Got {
@@ -236,7 +236,7 @@ describe('the sample endpoint', () => {
     const reader = new SampleTextReader('verl', followedFiles(nodeFolder(run), () => Date.now()));
     const samples = new RunSamples({ read: (f, i) => reader.read(f, i) });
     [0, 1, 2].forEach((i) => samples.add({ step: 1, file: '1.jsonl', line: i + 1, reward: i }, 'math', i === 1 ? 'list' : 'prose'));
-    const served = await serveLive(site, 0, new LiveFeed(INFO), { facets: () => samples.browser.facets(), query: (q) => samples.browser.query(q) });
+    const served = await serveLive(site, 0, new LiveFeed(INFO), { facets: () => samples.browser.facets(), query: (q) => samples.browser.query(q), propose: () => Promise.reject(new Error('not asked')) });
     const bare = await serveLive(site, 0, new LiveFeed(INFO));
     try {
       const r = await get(served, '/live/samples?step=1&behavior=prose&size=1&page=1');
@@ -251,6 +251,47 @@ describe('the sample endpoint', () => {
       expect((await get(served, '/live/samples', { headers: { Host: 'evil.example:80' } })).status).toBe(403);
       expect((await get(served, '/live/samples', { method: 'POST' })).status).toBe(405);
       expect((await get(bare, '/live/samples')).status).toBe(404);
+    } finally {
+      await served.close();
+      await bare.close();
+      rmSync(site, { recursive: true, force: true });
+      rmSync(run, { recursive: true, force: true });
+    }
+  });
+
+  it('proposes a rule for a discovered behavior from the samples read back, says why it cannot, and writes nothing', async () => {
+    const { nodeFolder } = await import('./node-fs');
+    const { RunSamples, SampleTextReader, followedFiles, proposeForBehavior } = await import('../../core/import/browse/index');
+    const site = mkdtempSync(join(tmpdir(), 'invlab-live-p-'));
+    writeFileSync(join(site, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const run = mkdtempSync(join(tmpdir(), 'invlab-live-prun-'));
+    const topics = ['rivers', 'tides', 'maps', 'ovens', 'bells', 'kites'];
+    const answer = (i: number) => (i % 2 ? `Here are the steps:\n1) look at ${topics[i]}\n2) check it\nDone.` : `${topics[i]} are fine as they are.`);
+    writeFileSync(join(run, '1.jsonl'), `${topics.map((t, i) => JSON.stringify({ input: `tell me about ${t}`, output: answer(i), score: 0, step: 1 })).join('\n')}\n`);
+    const reader = new SampleTextReader('verl', followedFiles(nodeFolder(run), () => Date.now()));
+    const samples = new RunSamples({ read: (f, i) => reader.read(f, i) });
+    topics.forEach((_, i) => samples.add({ step: 1, file: '1.jsonl', line: i + 1, reward: 0 }, 'math', i % 2 ? 'c1' : 'c2'));
+    const served = await serveLive(site, 0, new LiveFeed(INFO), { facets: () => samples.browser.facets(), query: (q) => samples.browser.query(q), propose: (b, n) => proposeForBehavior(samples, b, n) });
+    const bare = await serveLive(site, 0, new LiveFeed(INFO));
+    try {
+      const r = await get(served, '/live/propose?behavior=c1&name=numbered-steps');
+      expect(r.status, r.body).toBe(200);
+      const p = JSON.parse(r.body);
+      expect(p.inRun).toEqual({ own: 3, others: 3 });
+      expect(p.proposal).toMatchObject({ rule: { label: 'numbered-steps' }, matched: 3, total: 3, othersMatched: 0, othersTotal: 3 });
+      // the rule read the responses (the steps' frame), not the prompts' topics
+      expect(p.proposal.rule.responseRegex).not.toMatch(/rivers|tides|maps|ovens|bells|kites/);
+      const refused = async (path: string) => {
+        const x = await get(served, path);
+        return [x.status, x.body.trim()];
+      };
+      expect(await refused('/live/propose?behavior=c1')).toEqual([400, 'name: expected the name to give the behavior (?behavior=B&name=N)']);
+      expect(await refused('/live/propose?name=x')).toEqual([400, 'behavior: expected the discovered behavior to name (?behavior=B&name=N)']);
+      expect(await refused('/live/propose?behavior=nope&name=x')).toEqual([400, 'the run has no sample of the behavior "nope"']);
+      expect((await refused('/live/propose?behavior=c1&name=two%20words'))[1]).toMatch(/^propose a rule: name: "two words" is not usable in metric keys/);
+      expect((await get(served, '/live/propose?behavior=c1&name=x', { method: 'POST' })).status).toBe(405);
+      expect((await get(bare, '/live/propose?behavior=c1&name=x')).status).toBe(404);
+      expect(readdirSync(run)).toEqual(['1.jsonl']);
     } finally {
       await served.close();
       await bare.close();

@@ -6,6 +6,9 @@
 //                      samples as JSON, their text read from the followed files now (the rollout
 //                      viewer of the page; src/core/import/browse/); GET /live/samples/facets: the
 //                      values each filter can take;
+//   GET /live/propose?behavior=B&name=N   a rule proposed for the discovered behavior B, named N,
+//                      from the run's samples read back (src/core/import/browse/propose-run.ts): the
+//                      page's "Name this behavior" (the page saves the rule file; nothing is written here);
 //   GET / and /index.html   the lab's page, with <meta name="invlab-live" content="live/events">,
 //                      which tells the page to open the import view on the streamed run;
 //   GET <a file of the built lab>   that file.
@@ -21,13 +24,15 @@ import { ISOLATION_HEADERS, fileOf, sendFile } from '../browser/static-server';
 import { LIVE_EVENTS, LIVE_META } from '../../core/import/follow/live-messages';
 import { CSP_HEADER } from '../csp';
 import type { LiveFeed } from './live-feed';
-import { LIVE_SAMPLES, LIVE_SAMPLE_FACETS, queryOfParams, type SampleFacets, type SamplePage, type SampleQuery } from '../../core/import/browse/index';
+import { LIVE_PROPOSE, LIVE_SAMPLES, LIVE_SAMPLE_FACETS, queryOfParams, type HeldProposal, type SampleFacets, type SamplePage, type SampleQuery } from '../../core/import/browse/index';
 import { errorText } from '../../core/unknown';
 
 /** The followed run's samples, as the sample endpoint asks them (RunSamples' browser). */
 export interface SampleEndpoint {
   facets(): SampleFacets | null;
   query(q: SampleQuery): Promise<SamplePage>;
+  /** A rule for a discovered behavior, named by the person (the page's "Name this behavior"). */
+  propose(behavior: string, name: string): Promise<HeldProposal>;
 }
 
 /** Where the page finds the stream: the <meta> the server adds says so (relative to the page). */
@@ -105,6 +110,19 @@ async function sampleAnswer(samples: SampleEndpoint | undefined, path: string, s
   }
 }
 
+/** A proposed rule: `behavior` and `name` are required (400 naming the one missing); a behavior or name the proposal refuses is a 400 saying why. */
+async function proposeAnswer(samples: SampleEndpoint | undefined, search: URLSearchParams, res: ServerResponse): Promise<void> {
+  if (!samples) return refuse(res, 404, 'this watch keeps no samples');
+  const [behavior, name] = [search.get('behavior'), search.get('name')];
+  if (!behavior) return refuse(res, 400, 'behavior: expected the discovered behavior to name (?behavior=B&name=N)');
+  if (name === null) return refuse(res, 400, 'name: expected the name to give the behavior (?behavior=B&name=N)');
+  try {
+    sendJson(res, await samples.propose(behavior, name));
+  } catch (e) {
+    refuse(res, 400, errorText(e));
+  }
+}
+
 /** Serve the lab in `site` and the run of `feed` on 127.0.0.1:`port` (0: a free port), with its samples when given. */
 export async function serveLive(site: string, port: number, feed: LiveFeed, samples?: SampleEndpoint): Promise<LiveServer> {
   const base = resolve(site);
@@ -138,6 +156,7 @@ export async function serveLive(site: string, port: number, feed: LiveFeed, samp
     const path = url.pathname;
     if (path === LIVE_EVENTS_PATH) return stream(req, res);
     if (path === `/${LIVE_SAMPLES}` || path === `/${LIVE_SAMPLE_FACETS}`) return void sampleAnswer(samples, path, url.searchParams, res);
+    if (path === `/${LIVE_PROPOSE}`) return void proposeAnswer(samples, url.searchParams, res);
     if (path === '/' || path === '/index.html') {
       res.writeHead(200, { ...LIVE_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': page.length }).end(page);
       return;

@@ -8,7 +8,7 @@ export { TOKEN_CAP, type TokenEntropyKind } from './measure/measure';
 export { memorySource } from './sources';
 export type { RegexEngine, RuleRegex, RuleMatch } from './rules/regex';
 export * from './rules/reward';
-export { RunFollower, type FollowOptions, type FollowEvents, type FileStamp } from './follow/follower';
+export { RunFollower, type FollowOptions, type FollowEvents, type FileStamp, type FollowProgress } from './follow/follower';
 export type { FollowFs, FollowEntry } from './follow/fs';
 export { frameLine, frameLineStep, frameOfLine } from './follow/frame-line';
 export { BehaviorDiscoverer, StateDiscoverer, UNCLASSIFIED, type DiscoveredBehavior, type Explanation, type DiscoverSnapshot } from './discover/discoverer';

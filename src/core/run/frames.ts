@@ -3,13 +3,28 @@
  * ~30 batches per second to the UI, and the UI can use it to coalesce renders. Frames are never
  * dropped — plots need every step — they are delivered in batches.
  */
-import type { MetricsFrame } from '../metrics';
-import type { LabStatus } from './types';
+import type { MetricsFrame, SampleTrace } from '../metrics';
+import type { LabListener, LabStatus } from './types';
 
 /** A step's frame as a session streams it: its step counted from the run's origin, its traces sent apart. */
 export function streamed(frame: MetricsFrame, origin: number): MetricsFrame {
   const { trace: _trace, ...rest } = frame;
   return { ...rest, step: frame.step + origin, trace: [] };
+}
+
+/** A step as a session queues it for its listener: the streamed frame and that step's sample traces. */
+export interface StreamedStep {
+  frame: MetricsFrame;
+  traces: SampleTrace[];
+}
+
+/** Hand a batch of queued steps to the listener: the frames, and each frame's traces beside it. */
+export function deliver(listener: LabListener, runId: number, batch: readonly StreamedStep[]): void {
+  listener.frames(
+    runId,
+    batch.map((b) => b.frame),
+    batch.map((b) => b.traces),
+  );
 }
 
 /** The base before SFT and RL as a step-0 frame (behavior metrics only); null when the status has none (a fork). */

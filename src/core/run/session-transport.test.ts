@@ -1,8 +1,11 @@
 // Transport defects found in a workshop (issue 10 §1): closing a compare must not renumber run A,
-// and a run paused on a non-finite metric must not train on.
+// and a run paused on a non-finite metric must not train on. Issue 35: several steps streamed in one
+// batch (a run played at max speed) each bring their own traces.
 import { describe, expect, it } from 'vitest';
 import { makeConfig, type Config } from '../config';
 import type { PolicyEngine } from '../engine';
+import type { MetricsFrame, SampleTrace } from '../metrics';
+import type { CoalescerOptions } from './frames';
 import { recorder, tabularSessionDeps } from '../../../tests/support/session-deps';
 import { RunSession } from './session';
 
@@ -80,5 +83,39 @@ describe('RunSession transport', () => {
     expect(fresh.needsReset).toBe(false);
     expect((await s.step(2)).step).toBe(2);
     await s.dispose();
+  });
+
+  it('several steps in one batch: every step\'s traces come with its frame, as when each step comes alone', async () => {
+    const batches: { steps: number[]; traces: SampleTrace[][] }[] = [];
+    const run = async (coalescer: CoalescerOptions, steps: number) => {
+      const got: { frames: MetricsFrame[]; traces: SampleTrace[][] } = { frames: [], traces: [] };
+      const listener = {
+        frames: (_id: number, fs: MetricsFrame[], ts: SampleTrace[][]) => {
+          batches.push({ steps: fs.map((f) => f.step), traces: ts });
+          got.frames.push(...fs);
+          got.traces.push(...ts);
+        },
+        status: () => undefined,
+      };
+      const s = new RunSession({ ...tabularSessionDeps(), coalescer }, listener, cfg({ steps }));
+      await s.init();
+      await s.step(steps);
+      await s.dispose();
+      return got;
+    };
+    // a batch slot that never comes on its own: the first step goes out at once, the rest at the flush
+    const batched = await run({ now: () => 0, schedule: () => () => undefined }, 6);
+    expect(batches.map((b) => b.steps)).toEqual([[1], [2, 3, 4, 5, 6]]);
+    batches.length = 0;
+    const alone = await run({ maxPerSecond: Infinity }, 6);
+    expect(batches.map((b) => b.steps)).toEqual([[1], [2], [3], [4], [5], [6]]);
+    // same seed, same frames however they were batched (the wall-clock perf aside)
+    const noPerf = (fs: MetricsFrame[]) => fs.map(({ perf: _perf, ...f }) => f);
+    expect(noPerf(batched.frames)).toEqual(noPerf(alone.frames));
+    expect(batched.traces.length).toBe(6);
+    for (const t of batched.traces) expect(t.length).toBeGreaterThan(0);
+    expect(batched.traces).toEqual(alone.traces);
+    // each step's own traces (the steps differ: a batch does not repeat its last step's)
+    expect(batched.traces[1]).not.toEqual(batched.traces[5]);
   });
 });

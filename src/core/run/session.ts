@@ -13,12 +13,12 @@ import { applyPatch, makeConfig, runFixingIn, type Config } from '../config';
 import type { Resume } from '../experiment/bundle';
 import type { PolicyEngine } from '../engine';
 import { Run } from '../loop';
-import type { MetricsFrame, SampleTrace } from '../metrics';
+import type { MetricsFrame } from '../metrics';
 import { systemClock, type Clock } from './clock';
 import type { BaseWeights, SessionDeps } from './deps';
 import { EngineSlot } from './engine-slot';
 import { errorText } from '../unknown';
-import { createCoalescer, type Coalescer } from './frames';
+import { createCoalescer, deliver, type Coalescer, type StreamedStep } from './frames';
 import { replayTo, resumeOf } from './replay';
 import { keepSnapshot, rewindTo } from './rewind';
 import { startRun } from './start';
@@ -38,7 +38,6 @@ export class RunSession {
   private poisoned = '';
   private runId = 0;
   private pauseAt: number | null = null;
-  private latestTraces: SampleTrace[] = [];
   private fault: LabStatus['fault'];
   /** How the current run came back after an interruption (null: it did not). */
   private resumed: Resume | null = null;
@@ -46,7 +45,7 @@ export class RunSession {
   private continues: number | null = null;
   /** Snapshots of the current run taken so far (the latest few), for a step back. */
   private kept: LabSnapshot[] = [];
-  private readonly coalescer: Coalescer<MetricsFrame>;
+  private readonly coalescer: Coalescer<StreamedStep>;
   private readonly clock: Clock;
   private readonly transport: Transport<LabStatus, LabPhase>;
 
@@ -63,7 +62,8 @@ export class RunSession {
       },
       lost: (engine, why) => this.deviceLost(engine, why),
     });
-    this.coalescer = createCoalescer<MetricsFrame>((frames) => this.listener.frames(this.runId, frames, this.latestTraces), deps.coalescer ?? { now: this.clock.now });
+    // every step's traces travel with its frame (a batch of several steps misses none of them)
+    this.coalescer = createCoalescer<StreamedStep>((batch) => deliver(this.listener, this.runId, batch), deps.coalescer ?? { now: this.clock.now });
     this.transport = new Transport<LabStatus, LabPhase>({
       stepper: {
         advance: () => this.stepOnce(),
@@ -146,7 +146,7 @@ export class RunSession {
 
   /** `run` is the current run now, under a new id: it starts at `origin` and continues the earlier frames up to `continues`. */
   private newRun(run: Run, origin: number, continues: number, kept: LabSnapshot[]): void {
-    Object.assign(this, { run, origin, continues, kept, resumed: null, poisoned: '', latestTraces: [] });
+    Object.assign(this, { run, origin, continues, kept, resumed: null, poisoned: '' });
     this.runId++;
     this.transport.rate = 0; // the rate measured on the run before is not this run's
   }
@@ -165,7 +165,6 @@ export class RunSession {
     });
     this.config = { ...this.run!.config };
     this.poisoned = done.poisoned;
-    if (done.last) this.latestTraces = done.last.trace;
     return { check: done.check, same: done.last ? done.same : null };
   }
 
@@ -234,9 +233,8 @@ export class RunSession {
       return false;
     }
     this.config = { ...run.config };
-    this.latestTraces = frame.trace;
     const { shown, poisoned, checkpoint } = stepOutcome(frame, this.origin, this.pauseAt);
-    this.coalescer.push(shown);
+    this.coalescer.push({ frame: shown, traces: frame.trace });
     if (poisoned) this.poisoned = poisoned;
     const stop = poisoned ?? checkpoint;
     if (!stop) return true;

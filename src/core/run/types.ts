@@ -83,8 +83,11 @@ export interface LabStatus {
 }
 
 export interface LabListener {
-  /** A batch of frames in step order; `traces` = the latest frame's sample traces. */
-  frames(runId: number, frames: MetricsFrame[], traces: SampleTrace[]): void;
+  /**
+   * A batch of frames in step order; `traces[i]` = frames[i]'s sample traces (every step's, also when
+   * several steps come in one batch: an export or a sample viewer misses none).
+   */
+  frames(runId: number, frames: MetricsFrame[], traces: SampleTrace[][]): void;
   status(status: LabStatus): void;
 }
 

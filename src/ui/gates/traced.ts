@@ -1,7 +1,7 @@
 // The samples a run has traced so far (their gate fields, per step) and the counterfactual replay
 // on them: the core's funnelOf for the gate in use and for a draft, on the same records. The worker
-// sends the traces of the last step of each batch of frames (up to 64 samples per step), so the
-// replay says over which steps it was computed. Pure (no DOM, no runes).
+// sends every step's traces (up to 64 samples per step); the page keeps those of recent steps, so
+// the replay says over which steps it was computed. Pure (no DOM, no runes).
 import { funnelOf, replayCaveats, type FieldRecord, type Gate, type GateFunnel } from '../../core/gates/index';
 
 export interface TracedStep<R = FieldRecord> {
@@ -11,6 +11,9 @@ export interface TracedStep<R = FieldRecord> {
 
 /** Steps whose samples are kept for replay (≤ 64 records each). */
 export const TRACED_STEPS_MAX = 50;
+
+/** Steps whose traced samples the page keeps for the export and the rollout viewer (the latest ones: a long run's memory stays bounded). */
+export const TRACED_SAMPLES_MAX = 500;
 
 /** The buffer with one more step's records (a repeated step replaces its entry); oldest dropped beyond `max`. */
 export function keepTraced<R = FieldRecord>(buf: readonly TracedStep<R>[], step: number, records: readonly R[], max = TRACED_STEPS_MAX): TracedStep<R>[] {

@@ -223,6 +223,8 @@ export class ImportSession {
       (info) => {
         this.format = info.format;
         if (info.gate) this.gateText = info.gate;
+        // the watch's behavior rules (none: all discovered): a behavior named in the page goes into a copy of them
+        this.behaviorsText = info.behaviors ?? DEFAULT_BEHAVIORS;
         const run = new LiveRun(info);
         this.showLive(run);
         return run;

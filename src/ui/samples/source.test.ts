@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SampleTrace } from '../../core/metrics';
-import { servedSource, traceSource } from './source';
+import { servedPropose, servedSource, traceSource } from './source';
 
 const trace = (state: string, behavior: string, queued: boolean, lossMask: number, ruleName: string, response: string): SampleTrace =>
   ({ session: 1, turn: 0, state, response, behavior, votes: [1], score: 1, reward: 0.5, hint: null, hintVotes: [], queued, lossMask, rule: 0, ruleName, fields: { reward: 0.5 }, advMean: 0, advMin: 0, advMax: 0, advantages: [] }) as unknown as SampleTrace;
@@ -31,5 +31,17 @@ describe('sample sources', () => {
     expect(await src.query({ step: 2, state: 'a b', page: 1 })).toMatchObject({ total: 0 });
     await expect(src.query({ step: 9 })).rejects.toThrow('the watch answered 400: step: nope');
     expect(asked.slice(0, 2)).toEqual(['http://127.0.0.1:6006/live/samples/facets', 'http://127.0.0.1:6006/live/samples?step=2&state=a+b&page=1']);
+  });
+
+  it("the watch's proposal: the behavior and the name as parameters beside the stream, a refusal said with its text", async () => {
+    const asked: string[] = [];
+    const fake = (async (u: URL) => {
+      asked.push(u.href);
+      return u.searchParams.get('name') === 'a b' ? new Response('propose a rule: name: "a b" is not usable\n', { status: 400 }) : new Response(JSON.stringify({ proposal: { matched: 3 }, inRun: { own: 3, others: 9 } }));
+    }) as unknown as typeof fetch;
+    const propose = servedPropose('http://127.0.0.1:6006/live/events', fake);
+    expect(await propose('c 1', 'steps&co')).toMatchObject({ proposal: { matched: 3 }, inRun: { own: 3, others: 9 } });
+    await expect(propose('c1', 'a b')).rejects.toThrow('the watch answered 400: propose a rule: name: "a b" is not usable');
+    expect(asked[0]).toBe('http://127.0.0.1:6006/live/propose?behavior=c+1&name=steps%26co');
   });
 });

@@ -176,7 +176,7 @@ export class RunHost {
     this.#startOver(id, continues === null ? [...all] : framesUpTo(all, continues));
   }
 
-  #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[]): void {
+  #receive(id: number, fs: MetricsFrame[], traces: SampleTrace[][]): void {
     if (id < this.#feed.runId || id <= this.#left) return;
     // (a new run's status comes before its frames; were it not so, its first frame says where it starts)
     if (id > this.#feed.runId) this.#newRun(id, (fs[0]?.step ?? 1) - 1);

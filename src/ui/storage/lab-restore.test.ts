@@ -24,7 +24,7 @@ function session(config: Config) {
   const listener: LabListener = {
     frames: (_, fs, t) => {
       frames.push(...fs);
-      traces = t;
+      traces = t[t.length - 1] ?? [];
     },
     status: (s) => void (status = s),
   };

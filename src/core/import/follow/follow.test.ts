@@ -182,4 +182,36 @@ describe('what goes wrong on the way is said', () => {
     await f.poll();
     expect(cp.notices.some((n) => /1\.jsonl was deleted; step 1's frame stays/.test(n))).toBe(true);
   });
+
+  it('progress (npm run watch --progress): the bytes read of each file beside its listed size; caught up once all are read', async () => {
+    const cp: Checkpoint = { lines: new Map(), files: {}, firsts: new Map(), notices: [] };
+    const d = new MemoryFolder();
+    const verl = follower('verl', d, cp);
+    const one = bytesOf('verl/1.jsonl');
+    d.append('1.jsonl', one.subarray(0, 100));
+    await verl.poll();
+    expect(verl.progress()).toEqual({ files: [{ path: '1.jsonl', read: 0, size: 100 }], caughtUp: false }); // not whole: not read
+    d.append('1.jsonl', one.subarray(100));
+    await verl.poll();
+    d.clock += 5000; // whole once it has not changed for a while
+    await verl.poll();
+    expect(verl.progress()).toEqual({ files: [{ path: '1.jsonl', read: one.length, size: one.length }], caughtUp: true });
+
+    const o = new MemoryFolder();
+    const live = follower('openclaw', o, cp);
+    const enc = new TextEncoder();
+    o.append('record.jsonl', enc.encode('{"a":1}\n'));
+    o.append('record_prm.jsonl', enc.encode('{"b"'));
+    await live.poll();
+    const at = (record: number, prm: number) => [{ path: 'record.jsonl', read: record, size: record }, { path: 'record_prm.jsonl', read: prm, size: prm }];
+    expect(live.progress()).toEqual({ files: at(8, 4), caughtUp: true }); // a half line is read too (its end comes later)
+    o.append('record.jsonl', enc.encode('{"a":2}\n'));
+    expect(live.progress().files[0].read).toBe(8); // said after a read pass, not before
+    await live.poll();
+    expect(live.progress()).toEqual({ files: at(16, 4), caughtUp: true });
+    o.truncate('record.jsonl');
+    o.append('record.jsonl', enc.encode('{"c"}\n'));
+    await live.poll();
+    expect(live.progress().files[0]).toEqual({ path: 'record.jsonl', read: 6, size: 6 }); // purged: read from its start again
+  });
 });

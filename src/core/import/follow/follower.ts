@@ -5,21 +5,35 @@
 // import would, so the frames equal `measureLogs` of the finished files. What goes wrong on the
 // way (a half line, a purge, a rewritten step, a deleted or unreadable file) is said in a notice.
 import { FollowCore, type FollowEvents, type FollowOptions } from './follow-core';
-import type { FollowFs } from './fs';
+import type { FollowEntry, FollowFs } from './fs';
 import { LiveFiles } from './live-files';
 import { SnapshotFiles, snapshotFileStep } from './snapshot-files';
 import { StepFiles } from './step-files';
 
 export type { FileStamp, FollowEvents, FollowOptions } from './follow-core';
 
+/** What a follow has read of each file it follows, beside the file's size as last listed (`npm run watch --progress`). */
+export interface FollowProgress {
+  files: { path: string; read: number; size: number }[];
+  /** Every byte listed has been read (a writer that waits for it may purge or move on now). */
+  caughtUp: boolean;
+}
+
 /** Follows a folder: call `poll` as often as the files may change, `finish` at the end. */
 export class RunFollower {
   private readonly core: FollowCore;
   /** How the writer writes; OpenClaw's is told by the first record files (null until then). */
   private mode: StepFiles | LiveFiles | SnapshotFiles | null = null;
+  /** The sizes of the folder's files as last listed. */
+  private listed = new Map<string, number>();
 
   constructor(fs: FollowFs, opts: FollowOptions, events: FollowEvents) {
-    this.core = new FollowCore(fs, opts, events);
+    const list = async (): Promise<FollowEntry[]> => {
+      const entries = await fs.list();
+      this.listed = new Map(entries.map((e) => [e.path, e.size]));
+      return entries;
+    };
+    this.core = new FollowCore({ list, read: (path, start, end) => fs.read(path, start, end) }, opts, events);
     if (opts.format === 'verl' || opts.format === 'trl') this.mode = new StepFiles(this.core);
     else if (opts.format === 'jsonl') this.mode = new LiveFiles(this.core);
   }
@@ -43,6 +57,14 @@ export class RunFollower {
   async finish(): Promise<void> {
     await this.poll();
     await this.mode?.finish();
+  }
+
+  /** What was read of each file followed (in path order), after the last poll. */
+  progress(): FollowProgress {
+    const read = this.mode?.readSoFar() ?? new Map<string, number>();
+    const files = [...read].filter(([path]) => this.listed.has(path)).map(([path, n]) => ({ path, read: n, size: this.listed.get(path)! }));
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { files, caughtUp: files.every((f) => f.read === f.size) };
   }
 
   /** Steps held open now (the bound on memory). */

@@ -144,6 +144,11 @@ export class LiveFiles {
     }
   }
 
+  /** Bytes read of each file followed (of its current content: a purge starts it over). */
+  readSoFar(): Map<string, number> {
+    return new Map([...this.files].map(([path, t]) => [path, t.offset]));
+  }
+
   /** The end: last lines without a newline are read, the open segment (OpenClaw) or steps (JSONL) written. */
   async finish(): Promise<void> {
     for (const t of this.files.values()) t.feed.end();

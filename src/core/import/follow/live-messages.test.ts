@@ -6,7 +6,7 @@ import { importExample } from '../../../../tests/support/example-import';
 import { frameLine, frameOfLine } from './frame-line';
 import { LiveMessageError, liveEventText, parseLiveMessage, resumeAfter, type LiveMessage } from './live-messages';
 
-const INFO = { source: 'folder x', format: 'verl', eps: 0.05, reward: 'the score', gate: 'keep if reward > 0' } as const;
+const INFO = { source: 'folder x', format: 'verl', eps: 0.05, reward: 'the score', gate: 'keep if reward > 0', behaviors: '{"rules": [{"label": "list", "responseRegex": "^1\\\\)"}]}' } as const;
 
 /** The event's name and data as the page's EventSource hands them over. */
 function received(text: string): { kind: string; data: string; id: string | null } {
@@ -39,6 +39,7 @@ describe('live stream messages', () => {
     ['frame', '{"seq":0,"replaced":false,"frame":{"step":1,"version":1,"scalars":{"a":1},"series":{},"ratioEdges":[]}}', /seq: expected a whole number ≥ 1/],
     ['frame', '{"seq":1,"replaced":"no","frame":{"step":1,"version":1,"scalars":{"a":"x"},"series":{},"ratioEdges":[]}}', /frame\.scalars\.a: expected a number.*replaced: expected true or false/],
     ['hello', '{"run":"r","since":0,"info":{"source":"s","format":"wandb","eps":2,"reward":"r","gate":null}}', /info\.format: expected one of openclaw, verl, trl, jsonl, got "wandb"; info\.eps: expected a number in \[0, 1\)/],
+    ['hello', '{"run":"r","since":0,"info":{"source":"s","format":"verl","eps":0,"reward":"r","gate":null,"behaviors":{"rules":[]}}}', /info\.behaviors: expected the behavior rule file's text or null/],
     ['hello', '{"run":"r","since":-1}', /since: expected a whole number ≥ 0.*info: expected an object/],
     ['notice', '{"seq":2,"text":5,"total":0}', /total: expected a whole number ≥ 1.*text: expected text/],
     ['end', '{"seq":3,"error":5}', /error: expected text or null/],
@@ -48,6 +49,11 @@ describe('live stream messages', () => {
   ])('refuses a bad %s event: %s', (kind, data, why) => {
     expect(() => parseLiveMessage(kind, data)).toThrow(LiveMessageError);
     expect(() => parseLiveMessage(kind, data)).toThrow(why);
+  });
+
+  it('a hello without the behavior rules (all discovered) reads as null', () => {
+    const m = parseLiveMessage('hello', '{"run":"r","since":0,"info":{"source":"s","format":"verl","eps":0,"reward":"r","gate":null}}');
+    expect(m.kind === 'hello' && m.info.behaviors).toBe(null);
   });
 
   it("resumes after the Last-Event-ID of the same run only", () => {

@@ -26,6 +26,11 @@ export interface LiveStreamInfo {
   reward: string;
   /** The gate replayed on the samples (its rule text), null for none. */
   gate: string | null;
+  /**
+   * The behavior rule file the run is measured with (its text, as `--behaviors` gave it), null when
+   * every behavior is discovered: the page names a discovered behavior into a copy of this file.
+   */
+  behaviors?: string | null;
 }
 
 export interface LiveHello {
@@ -72,11 +77,13 @@ const text = (x: unknown, field: string, bad: string[]): string => {
 };
 
 function parseInfo(x: unknown, bad: string[]): LiveStreamInfo {
-  if (!isObject(x)) return bad.push('info: expected an object'), { source: '', format: 'verl', eps: 0, reward: '', gate: null };
+  if (!isObject(x)) return bad.push('info: expected an object'), { source: '', format: 'verl', eps: 0, reward: '', gate: null, behaviors: null };
   if (!FORMATS.includes(x.format as FormatId)) bad.push(`info.format: expected one of ${FORMATS.join(', ')}, got ${JSON.stringify(x.format)}`);
   if (typeof x.eps !== 'number' || !(x.eps >= 0 && x.eps < 1)) bad.push(`info.eps: expected a number in [0, 1), got ${JSON.stringify(x.eps)}`);
   if (x.gate !== null && typeof x.gate !== 'string') bad.push('info.gate: expected the gate text or null');
-  return { source: text(x.source, 'info.source', bad), format: x.format as FormatId, eps: x.eps as number, reward: text(x.reward, 'info.reward', bad), gate: x.gate as string | null };
+  const behaviors = x.behaviors ?? null;
+  if (behaviors !== null && typeof behaviors !== 'string') bad.push('info.behaviors: expected the behavior rule file\'s text or null');
+  return { source: text(x.source, 'info.source', bad), format: x.format as FormatId, eps: x.eps as number, reward: text(x.reward, 'info.reward', bad), gate: x.gate as string | null, behaviors: behaviors as string | null };
 }
 
 function parseBody(kind: LiveKind, x: Record<string, unknown>, bad: string[]): LiveMessage {

@@ -70,6 +70,11 @@ export class SnapshotFiles {
     return changed || read;
   }
 
+  /** Bytes read of each snapshot file (a record file once its step closed, a PRM file once its snapshot was whole). */
+  readSoFar(): Map<string, number> {
+    return new Map([...this.snaps.values()].flatMap((s) => [...s.files.values()].map((f): [string, number] => [f.path, f.readAt ?? 0])));
+  }
+
   /** Sizes and times as listed now; true when a file appeared, changed or went away. */
   private track(entries: readonly FollowEntry[]): boolean {
     const now = this.core.now();

@@ -47,6 +47,11 @@ export class StepFiles {
     return changed || read;
   }
 
+  /** Bytes read of each step file (one not whole yet is not read: 0). */
+  readSoFar(): Map<string, number> {
+    return new Map([...this.files.values()].map((f) => [f.path, f.read?.size ?? 0]));
+  }
+
   /** Sizes and times as listed now; true when a file appeared, changed or went away. */
   private track(entries: readonly FollowEntry[]): boolean {
     const now = this.core.now();
