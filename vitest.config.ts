@@ -135,6 +135,10 @@ class SlowFirstSequencer extends BaseSequencer {
   }
 }
 
+// e2e pages share one Chromium per test process (a fresh context each); INVLAB_SHARED_BROWSER=0 gives
+// every page a browser of its own, and every e2e file a process of its own, as before 2026-12-06.
+const sharedBrowser = process.env.INVLAB_SHARED_BROWSER !== '0';
+
 // Two projects: unit tests (Node) and e2e tests (built site in Debian's Chromium). The e2e
 // project's globalSetup builds dist/ once, and only runs when e2e test files are selected.
 export default defineConfig({
@@ -158,12 +162,17 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
+          // the files a test process runs one after another share its browsers and its static server
+          // (src/cli/browser/shared-browser.ts), so the process is kept from file to file
+          isolate: !sharedBrowser,
           include: ['tests/e2e/**/*.test.ts'],
           // V8 compiles ORT's 28 MB WebAssembly module with TurboFan in the background of every fresh
           // page: 33 of lab.test.ts's 70 CPU seconds, for tiny models that train in seconds.
           // Liftoff only computes the same IEEE results (the page-vs-Node bit-for-bit tests still
           // run) without that compile (docs/testing.md). An outer setting wins.
-          env: { INVLAB_CHROMIUM_ARGS: process.env.INVLAB_CHROMIUM_ARGS ?? '--js-flags=--liftoff-only' },
+          // One Chromium per test process and set of flags, a fresh context per page
+          // (src/cli/browser/shared-browser.ts): a launch cost ~2 s of CPU, a context ~0.5 s.
+          env: { INVLAB_CHROMIUM_ARGS: process.env.INVLAB_CHROMIUM_ARGS ?? '--js-flags=--liftoff-only', INVLAB_SHARED_BROWSER: sharedBrowser ? '1' : '0' },
           globalSetup: ['tests/global-setup.ts'],
         },
       },

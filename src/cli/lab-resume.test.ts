@@ -7,17 +7,22 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../../tests/support/cli-in-process';
 import { scaled } from '../../tests/support/speed';
 import { EXIT_ERROR, EXIT_USAGE } from './exit-codes';
+import { exitCodeOf, labMain } from './lab-main';
 
 const RUN = ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--quiet'];
 const BASE = ['--preset', 'f-combine-gating', '--seed', '2', '--set', 'lr=0.05', '--set', 'updatesPerRollout=2', '--pretrain-steps', '50'];
 
+/** `npm run lab` as a process: the resume reads a snapshot another process wrote. */
 function cli(args: string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
     execFile(process.execPath, [...RUN, ...args], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
   });
 }
+/** `npm run lab` in process (labMain, what the command runs), one call at a time: a process costs about 1 s of CPU more. */
+const inProcess = (args: string[]) => runInProcess(labMain, ['--engine', 'tabular', '--quiet', ...args], exitCodeOf);
 
 type Line = Record<string, unknown> & { step?: number; summary?: Record<string, unknown> };
 const lines = (file: string): Line[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
@@ -48,8 +53,8 @@ describe('npm run lab: stop, resume, fork', () => {
 
   it('--fork-at T: the fork continues from the run at T; equal settings give equal lines, a changed one other lines', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lab-fork-'));
-    const fork = (name: string, set: string[]) => cli([...BASE, '--steps', '6', '--out', join(dir, `${name}.jsonl`), '--fork-at', '3', '--fork-out', join(dir, `${name}-fork.jsonl`), ...set]);
-    const results = await Promise.all([fork('same', []), fork('lr', ['--fork-set', 'lr=0.5'])]);
+    const fork = (name: string, set: string[]) => inProcess([...BASE, '--steps', '6', '--out', join(dir, `${name}.jsonl`), '--fork-at', '3', '--fork-out', join(dir, `${name}-fork.jsonl`), ...set]);
+    const results = [await fork('same', []), await fork('lr', ['--fork-set', 'lr=0.5'])];
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const run = lines(join(dir, 'same.jsonl'));
     const same = lines(join(dir, 'same-fork.jsonl'));
@@ -76,7 +81,8 @@ describe('npm run lab: stop, resume, fork', () => {
       [[...BASE, '--steps', '6', '--fork-at', '6', '--fork-out', join(dir, 'f.jsonl')], EXIT_USAGE, /--fork-at 6: the run ends at step 6/],
       [[...BASE, '--fork-at', '2'], EXIT_USAGE, /--fork-at and --fork-out go together/],
     ];
-    const results = await Promise.all(cases.map(([args]) => cli(args)));
+    const results = [];
+    for (const [args] of cases) results.push(await inProcess(args));
     results.forEach((r, i) => {
       const [args, code, re] = cases[i];
       expect(r.stderr, args.join(' ')).toMatch(re);

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../../tests/support/cli-in-process';
 import { scaled } from '../../tests/support/speed';
 import { makeConfig } from '../core/config';
 import { Run } from '../core/loop';
@@ -13,6 +14,13 @@ import { policyShape, pretrainBase } from '../core/pretrain';
 import { BUILTIN_TASKS } from '../core/tasks/builtin';
 import { createTabularEngine } from '../engine/tabular/tabular-engine';
 import { EXIT_NON_FINITE } from './exit-codes';
+import { exitCodeOf, labMain } from './lab-main';
+
+/** `npm run lab` in process (labMain): the exit code and stderr its process would end with (what it logs, then the error's message). */
+async function inProcessCli(argv: string[]): Promise<{ code: number; stderr: string }> {
+  const { code, stderr } = await runInProcess(labMain, argv, exitCodeOf);
+  return { code, stderr };
+}
 
 /** The CLI's run, in process: the tabular engine, base pretrained as lab.ts does for --engine tabular. */
 async function inProcess(preset: string, over: Record<string, unknown>, pretrainSteps: number) {
@@ -82,21 +90,17 @@ describe('npm run lab', () => {
     expect(counts).toHaveLength(5);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(lines[0]['esr/served']);
   });
-  it('rejects a bad --gate-rule or --gate file naming the rule or file, with position and reason', () => {
-    const err = (args: string[]) => {
-      try {
-        execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', ...args], { stdio: 'pipe' });
-      } catch (e) {
-        const x = e as { stderr: Buffer; status: number };
-        return `exit ${x.status}: ${String(x.stderr)}`;
-      }
-      return 'no error';
+  it('rejects a bad --gate-rule or --gate file naming the rule or file, with position and reason', async () => {
+    // in process (the bad --set test above and the one below run the process)
+    const err = async (args: string[]) => {
+      const r = await inProcessCli(['--engine', 'tabular', ...args]);
+      return r.code === 0 ? 'no error' : `exit ${r.code}: ${r.stderr}`;
     };
-    expect(err(['--gate-rule', 'true => mask1 rl', '--gate-rule', 'votes_pso > 0 => drop'])).toMatch(/^exit 2: --gate-rule "votes_pso > 0 => drop": rule 2, character 1: unknown field "votes_pso".*votes_pos/);
+    expect(await err(['--gate-rule', 'true => mask1 rl', '--gate-rule', 'votes_pso > 0 => drop'])).toMatch(/^exit 2: --gate-rule "votes_pso > 0 => drop": rule 2, character 1: unknown field "votes_pso".*votes_pos/);
     const file = join(mkdtempSync(join(tmpdir(), 'lab-')), 'bad.json');
     writeFileSync(file, JSON.stringify({ rules: ['true => mask1 rl', 'score > => drop'] }));
-    expect(err(['--gate', file])).toMatch(new RegExp(`^exit 1: --gate ${file.replace(/[.\\/]/g, '\\$&')}: rule 2, character \\d+: `));
-    expect(err(['--gate', file + '.missing'])).toMatch(/^exit 1: --gate .*missing: no such file$/m);
+    expect(await err(['--gate', file])).toMatch(new RegExp(`^exit 1: --gate ${file.replace(/[.\\/]/g, '\\$&')}: rule 2, character \\d+: `));
+    expect(await err(['--gate', file + '.missing'])).toMatch(/^exit 1: --gate .*missing: no such file$/m);
   });
   it('bad command lines and bad files: exit 2 or 1 before the engine starts, naming the flag, file and field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lab-bad-'));
@@ -108,7 +112,7 @@ describe('npm run lab', () => {
     writeFileSync(proto, JSON.stringify({ title: 'p', explanation: 'x'.repeat(50), config: { constructor: 1 } }));
     const folder = join(dir, 'folder.json');
     mkdirSync(folder);
-    const base = ['--import', 'tsx', 'src/cli/lab.ts', '--engine', 'tabular', '--steps', '1', '--pretrain-steps', '2'];
+    const base = ['--engine', 'tabular', '--steps', '1', '--pretrain-steps', '2'];
     const cases: [string[], number, RegExp][] = [
       [['--set', 'lr=abc'], 2, /--set config\.lr: expected a decimal number, got "abc"/],
       [['--set', 'seed=0x10'], 2, /config\.seed: .*"0x10"/],
@@ -126,16 +130,20 @@ describe('npm run lab', () => {
       [['--preset', 'no-such-lesson'], 1, /no-such-lesson\.json: no such file/],
       [['--out', join(dir, 'missing-dir', 'run.jsonl')], 1, /--out .*run\.jsonl: cannot write \(ENOENT\)/],
     ];
-    const results = await Promise.all(
-      cases.map(([args]) => new Promise<{ code: number; stderr: string }>((done) => {
-        execFile(process.execPath, [...base, ...args], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
-      })),
-    );
+    // in process (labMain, what the command runs; a Node process costs about 0.7 s of CPU): the
+    // error it ends with, its exit code, and anything written before it
+    const results: { code: number; stderr: string }[] = [];
+    for (const [args] of cases) results.push(await inProcessCli([...base, ...args]));
     results.forEach((r, i) => {
       const [args, code, re] = cases[i];
       expect(r.stderr, args.join(' ')).toMatch(re);
       expect(r.stderr, args.join(' ')).not.toMatch(/engine: |pretrained/);
       expect(r.code, args.join(' ')).toBe(code);
     });
+    // and as processes, one of each exit code: the same message on stderr and the same exit code
+    const spawned = await Promise.all([0, 9].map((i) => new Promise<{ code: number; stderr: string }>((done) => {
+      execFile(process.execPath, ['--import', 'tsx', 'src/cli/lab.ts', ...base, ...cases[i][0]], (err, _out, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stderr }));
+    })));
+    expect(spawned).toEqual([results[0], results[9]]);
   }, scaled(300_000));
 });

@@ -1,14 +1,16 @@
 // --samples-out of `npm run import` and `npm run watch`: the file's lines against --out (the shares
 // of each step's lines are the frame's behavior_dist), the same names whether a folder or its files
 // are given, and a watch killed mid-run and restarted on the same --out neither loses nor repeats a line.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleOfLine, sharesOf, type SampleRecord } from '../core/import/index';
 import { SamplesFile, samplesRoot } from './samples-out';
+import { runInProcess } from '../../tests/support/cli-in-process';
 import { scaled } from '../../tests/support/speed';
+import { importMain } from './import-main';
 
 const ROOT = join(import.meta.dirname, '../..');
 const EX = join(ROOT, 'public/examples');
@@ -16,10 +18,10 @@ const dir = mkdtempSync(join(tmpdir(), 'invlab-samples-'));
 const rules = ['--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-regex.json')];
 const tsx = (script: string, args: string[]) => [process.execPath, ['--import', 'tsx', join(ROOT, script), ...args]] as const;
 
-function cli(script: string, args: string[]): { status: number | null; stderr: string } {
-  const [cmd, argv] = tsx(script, args);
-  const r = spawnSync(cmd, argv, { cwd: ROOT, encoding: 'utf8' });
-  return { status: r.status, stderr: r.stderr };
+/** `npm run import` in process (importMain, what the command runs: a process costs about 1 s of CPU more); the watch below runs as a process, killed and restarted. */
+async function importCli(args: string[]): Promise<{ status: number; stderr: string }> {
+  const r = await runInProcess(importMain, args, () => 1);
+  return { status: r.code, stderr: r.stderr };
 }
 
 const readSamples = (p: string): SampleRecord[] => readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => sampleOfLine(l)!);
@@ -37,16 +39,16 @@ function expectShares(frames: ReturnType<typeof readFrames>, rows: SampleRecord[
 }
 
 describe('--samples-out', () => {
-  it('import: a folder or its files give the same lines, and their shares are the frames\' behavior_dist (verl, TRL)', () => {
+  it('import: a folder or its files give the same lines, and their shares are the frames\' behavior_dist (verl, TRL)', async () => {
     for (const [fmt, beh] of [['verl', 'behaviors-regex.json'], ['trl', 'behaviors-regex.json']]) {
       const out = join(dir, `${fmt}-frames.jsonl`);
       const a = join(dir, `${fmt}-a.jsonl`);
       const b = join(dir, `${fmt}-b.jsonl`);
       const common = ['--format', fmt, '--states', join(EX, 'states.json'), '--behaviors', join(EX, beh)];
-      expect(cli('src/cli/import.ts', [...common, join(EX, fmt), '--out', out, '--samples-out', a]).status).toBe(0);
+      expect((await importCli([...common, join(EX, fmt), '--out', out, '--samples-out', a])).status).toBe(0);
       const num = (f: string) => Number(/(\d+)\D*$/.exec(f)![1]);
       const files = readdirSync(join(EX, fmt)).sort((x, y) => num(x) - num(y)).map((f) => join(EX, fmt, f));
-      expect(cli('src/cli/import.ts', [...common, ...files, '--samples-out', b]).status).toBe(0);
+      expect((await importCli([...common, ...files, '--samples-out', b])).status).toBe(0);
       expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
       const rows = readSamples(a);
       expect(rows[0]).toMatchObject({ step: 1, index: 0, file: fmt === 'verl' ? '1.jsonl' : 'completions_00001.parquet' });
@@ -106,7 +108,7 @@ describe('--samples-out', () => {
     expect(await again.done, again.err()).toBe(0);
     expect(again.err()).toMatch(/resuming: \d+ steps/);
     const want = join(dir, 'import-samples.jsonl');
-    expect(cli('src/cli/import.ts', ['--format', 'verl', join(EX, 'verl'), ...rules, '--samples-out', want]).status).toBe(0);
+    expect((await importCli(['--format', 'verl', join(EX, 'verl'), ...rules, '--samples-out', want])).status).toBe(0);
     const got = readSamples(samples);
     const key = (r: SampleRecord) => `${r.step} ${r.file} ${r.index}`;
     expect(got.map(key).sort()).toEqual(readSamples(want).map(key).sort());

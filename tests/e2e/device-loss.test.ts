@@ -11,7 +11,8 @@ type PageApi = { engineCheck: { deviceLoss(): Promise<{ backend: string; lost: s
 describe('WebGPU device loss (SwiftShader)', () => {
   let h: OpenedPage;
   beforeAll(async () => {
-    h = await openPage('webgpu', '/tests/browser/engine.html');
+    // a browser of its own: the test destroys its WebGPU device
+    h = await openPage('webgpu', '/tests/browser/engine.html', { own: true });
     await h.page.waitForSelector('body[data-ready="1"]', { state: 'attached', timeout: 60_000 });
   });
   afterAll(async () => {

@@ -16,15 +16,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/core/config';
 import { builtinGateByName } from '../../src/core/gates/export/targets';
+import { exportGateMain } from '../../src/cli/export-gate-main';
+import { importMain } from '../../src/cli/import-main';
+import { runInProcess } from '../support/cli-in-process';
 import { scaled } from '../support/speed';
 
 const ROOT = join(import.meta.dirname, '../..');
 const EX = join(ROOT, 'public/examples');
 const dir = mkdtempSync(join(tmpdir(), 'invlab-export-openclaw-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const tsx = (script: string, args: string[]) =>
-  execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: scaled(120_000) });
 
 /** A gate over the fields an OpenClaw log gives: next state, votes, the judging-order counter, turns. */
 const CUSTOM = [
@@ -104,14 +104,18 @@ for step, ks in steps.items():
 print(json.dumps({"decisions": out, "server": server}))
 `;
 
-function run(gate: string, name: string, data = join(EX, 'openclaw')) {
+async function run(gate: string, name: string, data = join(EX, 'openclaw')) {
   const gateFile = join(dir, `${name}.txt`);
   // a built-in gate by name: the import reads its rules, the export its name
   writeFileSync(gateFile, builtinGateByName(gate, defaultConfig()) ?? gate);
   const samples = join(dir, `${name}.samples.jsonl`);
-  tsx('src/cli/import.ts', ['--format', 'openclaw', data, '--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-tools.json'), '--gate', gateFile, '--samples-out', samples]);
+  // the import and the export in process (importMain, exportGateMain: what the commands run; a
+  // process costs about 1 s of CPU more; src/cli/import.test.ts and export-gate.test.ts run them so)
+  const imported = await runInProcess(importMain, ['--format', 'openclaw', data, '--states', join(EX, 'states.json'), '--behaviors', join(EX, 'behaviors-tools.json'), '--gate', gateFile, '--samples-out', samples], () => 1);
+  expect(imported.code, imported.stderr).toBe(0);
   const module = join(dir, `${name}.py`);
-  tsx('src/cli/export-gate.ts', [gate === 'binary-rl' ? 'binary-rl' : gateFile, '--to', 'python', '--out', module]);
+  const exported = await runInProcess(async (argv) => exportGateMain(argv), [gate === 'binary-rl' ? 'binary-rl' : gateFile, '--to', 'python', '--out', module], () => 1);
+  expect(exported.code, exported.stderr).toBe(0);
   writeFileSync(join(dir, 'driver.py'), DRIVER);
   const py = JSON.parse(execFileSync('python3', [join(dir, 'driver.py'), module, samples], { encoding: 'utf8', timeout: scaled(60_000), maxBuffer: 1 << 26 })) as { decisions: unknown[]; server: number[] };
   const lines = readFileSync(samples, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision: Record<string, unknown>; fields: Record<string, unknown>; judge_order: number });
@@ -119,8 +123,8 @@ function run(gate: string, name: string, data = join(EX, 'openclaw')) {
 }
 
 describe('an exported gate on the shipped OpenClaw-RL example, imported with --samples-out', () => {
-  it('decides every sample as the lab did (the decision of each line), steps and judging order as the lines give them', () => {
-    const { py, lines, rules } = run(CUSTOM, 'custom');
+  it('decides every sample as the lab did (the decision of each line), steps and judging order as the lines give them', async () => {
+    const { py, lines, rules } = await run(CUSTOM, 'custom');
     expect(lines.length).toBe(1280);
     expect(py.decisions).toEqual(lines.map((l) => l.decision));
     // each turn of the shipped example is its session's first (turn 0) and has a next state, so
@@ -128,8 +132,8 @@ describe('an exported gate on the shipped OpenClaw-RL example, imported with --s
     expect(rules).toEqual([1, 2, 4, 5]);
   }, scaled(240_000));
 
-  it('decides as the lab on the multi-turn variant, where turns lack a next state, sessions count effective turns and the judging order is not the file order', () => {
-    const { py, lines, rules } = run(CUSTOM, 'custom-multi', multiTurnVariant());
+  it('decides as the lab on the multi-turn variant, where turns lack a next state, sessions count effective turns and the judging order is not the file order', async () => {
+    const { py, lines, rules } = await run(CUSTOM, 'custom-multi', multiTurnVariant());
     expect(lines.length).toBe(1280);
     expect(py.decisions).toEqual(lines.map((l) => l.decision));
     expect(rules).toEqual([0, 1, 2, 3, 4, 5]);
@@ -140,8 +144,8 @@ describe('an exported gate on the shipped OpenClaw-RL example, imported with --s
   }, scaled(240_000));
 
   for (const [what, data] of [['the shipped example', undefined], ['the multi-turn variant', 'multi']] as const)
-    it(`the server's at-least-one as a gate (built-in Binary RL, reading session_effective_before) decides as _submit_turn_sample on ${what}`, () => {
-      const { py, lines } = run('binary-rl', `binary-rl-${data ?? 'shipped'}`, data ? multiTurnVariant() : undefined);
+    it(`the server's at-least-one as a gate (built-in Binary RL, reading session_effective_before) decides as _submit_turn_sample on ${what}`, async () => {
+      const { py, lines } = await run('binary-rl', `binary-rl-${data ?? 'shipped'}`, data ? multiTurnVariant() : undefined);
       expect(py.decisions).toEqual(lines.map((l) => l.decision));
       expect(lines.map((l) => l.decision.loss_mask)).toEqual(py.server);
       // promotions happen (rule 1, "at-least-one"); on the variant, zero-reward turns also go unpromoted

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { sharedBrowser, sharingBrowsers } from './shared-browser';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -47,7 +48,10 @@ export interface LaunchedBrowser {
   console: string[];
   /** `status url` of every HTTP response with status >= 400 (favicon.ico excluded). */
   httpErrors: string[];
-  /** The profile directory (it names the browser's processes: process-memory.ts). */
+  /**
+   * The profile directory (it names the browser's processes: process-memory.ts); '' for a context of
+   * a shared browser (shared-browser.ts), whose profile is playwright's.
+   */
   userDataDir: string;
   close(): Promise<void>;
 }
@@ -56,6 +60,11 @@ export interface LaunchOptions {
   viewport?: { width: number; height: number };
   /** Extra Chromium flags appended after the profile's. */
   args?: string[];
+  /**
+   * A browser of its own even where launches share one (`INVLAB_SHARED_BROWSER=1`, shared-browser.ts):
+   * for a test that crashes or restarts the browser, or reads its profile directory.
+   */
+  own?: boolean;
 }
 
 /**
@@ -67,14 +76,26 @@ function extraArgs(): string[] {
   return (process.env.INVLAB_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
 }
 
-/** Launch a persistent context with a fresh user-data-dir (removed on close). */
+/**
+ * A fresh context: with `INVLAB_SHARED_BROWSER=1` (the e2e tests) a new context of this process's
+ * shared browser for these flags (shared-browser.ts), else (or with `own`) a persistent context with
+ * a fresh user-data-dir of its own (removed on close). Either way nothing is kept from another call.
+ */
 export async function launchChromium(
   profile: BrowserProfile,
   opts: LaunchOptions = {},
 ): Promise<LaunchedBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), `invlab-chromium-${profile}-`));
   const flags = { webgpu: WEBGPU_FLAGS, nogpu: NO_WEBGPU_FLAGS, gpu: REAL_GPU_FLAGS }[profile];
   const args = [...flags, ...extraArgs(), ...(opts.args ?? [])];
+  const viewport = opts.viewport ?? { width: 1280, height: 720 };
+  if (sharingBrowsers() && !opts.own) {
+    const browser = await sharedBrowser(CHROMIUM_PATH, args);
+    const context = await browser.newContext({ viewport });
+    return watched(context, await context.newPage(), '', async () => {
+      await context.close().catch(() => undefined);
+    });
+  }
+  const userDataDir = mkdtempSync(join(tmpdir(), `invlab-chromium-${profile}-`));
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -82,7 +103,7 @@ export async function launchChromium(
       headless: true,
       ignoreDefaultArgs: ['--headless'],
       args,
-      viewport: opts.viewport ?? { width: 1280, height: 720 },
+      viewport,
       timeout: 60_000,
     });
   } catch (err) {
@@ -90,6 +111,14 @@ export async function launchChromium(
     throw err;
   }
   const page = context.pages()[0] ?? (await context.newPage());
+  return watched(context, page, userDataDir, async () => {
+    await context.close().catch(() => undefined);
+    rmSync(userDataDir, { recursive: true, force: true });
+  });
+}
+
+/** The handle of a context: its first page, and the errors, console lines and HTTP errors of every page of it. */
+function watched(context: BrowserContext, page: Page, userDataDir: string, close: () => Promise<void>): LaunchedBrowser {
   const errors: string[] = [];
   const consoleLines: string[] = [];
   const httpErrors: string[] = [];
@@ -107,16 +136,5 @@ export async function launchChromium(
   };
   watch(page);
   context.on('page', watch);
-  return {
-    context,
-    page,
-    errors,
-    console: consoleLines,
-    httpErrors,
-    userDataDir,
-    async close() {
-      await context.close().catch(() => undefined);
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
+  return { context, page, errors, console: consoleLines, httpErrors, userDataDir, close };
 }

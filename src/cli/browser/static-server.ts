@@ -35,8 +35,11 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** Serve `root` on 127.0.0.1 at a free port (or `port`); `headers` go on every response (e.g. a CSP). */
-export async function serveStatic(root: string, port = 0, headers: Readonly<Record<string, string>> = {}): Promise<StaticServer> {
+/**
+ * Serve `root` on 127.0.0.1 at a free port (or `port`); `headers` go on every response (e.g. a CSP).
+ * `unref`: the server does not keep the process alive (a server shared by the tests of a process).
+ */
+export async function serveStatic(root: string, port = 0, headers: Readonly<Record<string, string>> = {}, opts: { unref?: boolean } = {}): Promise<StaticServer> {
   const base = resolve(root);
   const sent = { ...ISOLATION_HEADERS, ...headers };
   const server: Server = createServer((req, res) => {
@@ -56,6 +59,7 @@ export async function serveStatic(root: string, port = 0, headers: Readonly<Reco
     server.once('error', fail);
     server.listen(port, '127.0.0.1', () => ok());
   });
+  if (opts.unref) server.unref();
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}`,
