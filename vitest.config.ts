@@ -59,35 +59,39 @@ const workers = Number(process.env.INVLAB_TEST_WORKERS) || availableParallelism(
  * (project by project, largest file first) started the e2e files that train for minutes last. These
  * are the files of the last measured runs that took 40 s or more, slowest first within each project
  * (order within a project is all the sequencer reads): the files that wait on child processes
- * first, then by the CPU seconds of each file run alone (2026-12-05 evening at load 12–30, every
- * process of the run read from `/proc`: lesson-actions 133, lab 122, reproducible 113,
- * shipped-experiments-1 75, class-views 49, python gate export 36, fidelity-clip-higher 37,
- * fidelity-training 33, experiment 24) and the files' times in that day's whole-suite runs
- * (docs/testing.md). The two longest e2e files of the 992 s clean-clone run, lesson-actions and
- * class-views, were missing from the list or near its end.
+ * first, then by the CPU seconds of each file run alone, every process of the run counted
+ * (e2e 2026-12-05 evening at load 12–30: lesson-actions 133, lab 122, reproducible 113,
+ * shipped-experiments-1 75, class-views 49; unit 2026-12-06 at load 5–26, after the CLI tests ran
+ * most commands in process: fidelity-clip-higher 35, fidelity-training 34, fidelity 24, pretrain 23,
+ * python gate export 16, lab 16, lesson-a-seed 15, experiment-workflow 15, hostile-inputs 15,
+ * doc-commands 12, import 8; docs/testing.md). The two longest e2e files of the 992 s clean-clone
+ * run, lesson-actions and class-views, were missing from the list or near its end.
  */
 const SLOW_FIRST = [
   // unit
   'src/cli/watch-formats.test.ts',
-  'tests/unit/lesson-a-seed.test.ts',
-  'src/core/gates/export/python.test.ts',
   'src/engine/fidelity-clip-higher.test.ts',
   'src/engine/fidelity-training.test.ts',
   'src/engine/fidelity.test.ts',
   'src/cli/pretrain.test.ts',
-  'src/cli/propose-rule.test.ts',
-  'src/cli/lab.test.ts',
   'src/cli/experiment.test.ts',
+  'src/core/gates/export/python.test.ts',
+  'src/cli/lab.test.ts',
+  'tests/unit/lesson-a-seed.test.ts',
   'tests/unit/experiment-workflow.test.ts',
-  'src/cli/import.test.ts',
-  'src/cli/watch.test.ts',
   'src/cli/hostile-inputs.test.ts',
-  'src/cli/export-gate.test.ts',
+  'src/cli/watch.test.ts',
   'tests/unit/doc-commands.test.ts',
-  'tests/unit/gate-export-openclaw.test.ts',
-  'src/core/tasks/fit.test.ts',
+  'tests/unit/fidelity-tabular.test.ts',
+  'src/cli/lab-resume.test.ts',
   'src/engine/engine.test.ts',
+  'src/core/tasks/fit.test.ts',
+  'src/cli/import.test.ts',
+  'tests/unit/gate-export-openclaw.test.ts',
+  'src/cli/samples-out.test.ts',
+  'src/cli/propose-rule.test.ts',
   'src/cli/watch-discover.test.ts',
+  'src/cli/export-gate.test.ts',
   // e2e
   'tests/e2e/lesson-actions.test.ts',
   'tests/e2e/lab.test.ts',

@@ -36,7 +36,7 @@ interface Timed {
   load_after: number;
   /** Peak RSS of the experiment's process (all its worker threads). */
   peak_rss_mb: number;
-  /** CPU seconds of each worker's own thread (with one job: the process's main thread). */
+  /** CPU seconds of each job's own thread (the first: the process's main thread, which is one of the jobs). */
   cpu_s: number[];
   /** CPU seconds of the whole process: workers, main thread, V8's compile and GC threads. */
   process_cpu_s: number;

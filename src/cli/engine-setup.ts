@@ -2,6 +2,7 @@
 // checkpoint when one fits the config, else a base pretrained in process; or the pure-TS tabular
 // reference engine (src/engine/tabular: quick checks and tests, no onnxruntime).
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import type { Config } from '../core/config';
 import type { PolicyEngine } from '../core/engine';
 import type { PopulationEngine } from '../core/population';
@@ -41,6 +42,20 @@ export async function freshState(engine: PolicyEngine, kind: EngineKind, cfg: Co
 export async function setWasmThreads(threads: number): Promise<void> {
   const { ort } = await import('../engine/node');
   ort.env.wasm.numThreads = threads;
+}
+
+/** V8's budget for tiering up a WASM function (Node 20's V8 11.3 default, `node --v8-options`). */
+const WASM_TIERING_BUDGET = 1_800_000;
+
+/**
+ * Before `isolates` threads of this process start engines (experiment --jobs): V8 compiles
+ * onnxruntime's WASM module once per process and every thread's instance spends one tier-up budget
+ * per function. Scaled by the thread count, a function tiers up after as much work per thread as with
+ * one; unscaled, code each thread runs once (onnxruntime's start, in a function of 887 KB) exhausts
+ * the budget with two and costs seconds of TurboFan CPU (docs/performance.md). Frames do not change.
+ */
+export function shareWasmTiering(isolates: number): void {
+  if (isolates > 1) setFlagsFromString(`--wasm-tiering-budget=${isolates * WASM_TIERING_BUDGET}`);
 }
 
 /** A population of `size` policies (an ensemble: one graph call per phase for all members). */

@@ -20,7 +20,7 @@ describe('npm run experiment --jobs', () => {
       const cells = join(dir, `jobs-cells-${flags.join('')}`);
       const r = cli(['--spec', specFile, '--all', '--out', out, ...(flags.includes('--ensemble') ? ['--out-dir', cells] : []), ...flags, ...common.filter((f) => f !== '--quiet')]);
       expect(r.code, r.err).toBe(0);
-      expect(r.err).toMatch(flags.includes('--ensemble') ? /4 cell\(s\) in 3 group\(s\) on 3 worker threads/ : /4 cell\(s\) in 4 group\(s\) on 2 worker threads/);
+      expect(r.err).toMatch(flags.includes('--ensemble') ? /4 cell\(s\) in 3 group\(s\) on 3 jobs \(this thread and 2 worker threads\)/ : /4 cell\(s\) in 4 group\(s\) on 2 jobs \(this thread and 1 worker thread\)/);
       expect(r.err).toMatch(/peak RSS \d+ MB; CPU per worker [\d.]+ s(, [\d.]+ s)+ \(their own threads; this process [\d.]+ s in all\); idle at the end per worker/);
       expect(r.out.trim().split('\n').map((l) => JSON.parse(l).cell)).toEqual([0, 1, 2, 3]);
       const many = parseBundle(readFileSync(out, 'utf8'));

@@ -2,8 +2,8 @@
 //   npm run experiment -- --spec exp.json --list [--json]          cell count (or the JSON array of indices)
 //   npm run experiment -- --spec exp.json --index I [--out-dir D]  train cell I → D/cell-0000I.jsonl
 //     (--index defaults to $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)
-//   npm run experiment -- --spec exp.json --all --out bundle.json  every cell → bundle, on --jobs N worker
-//     threads (default: every core; 1: in this process; the same frames bit for bit for any N)
+//   npm run experiment -- --spec exp.json --all --out bundle.json  every cell → bundle, on --jobs N jobs:
+//     this thread and N − 1 worker threads (default: every core; the same frames bit for bit for any N)
 //     (--ensemble: each variant's seeds trained together as one ensemble, one graph call per phase)
 //   npm run experiment -- merge DIR --out bundle.json [--partial]  cell logs → bundle (the lab imports it)
 //   npm run experiment -- report bundle.json --metric M [--a 0 --b 1 --from S --to S --lower-is-better]
@@ -101,7 +101,7 @@ function settings(spec: ExperimentSpec, codeVersion: string, outDir?: string): T
 }
 
 /**
- * Train `cells` on --jobs worker threads (default: every core) and print each cell's summary line
+ * Train `cells` on --jobs jobs (default: every core; this thread and worker threads) and print each cell's summary line
  * in cell order. --ensemble: a variant's seeds train together, split in halves while there are fewer
  * groups than workers (a member's frames do not depend on its population: src/core/experiment/jobs.ts).
  */
@@ -113,14 +113,14 @@ async function trainCells(s: TrainSettings, cells: number[], together: boolean):
   const groups = together ? cellGroups(planned, wanted) : cells.map((i) => [i]);
   const jobs = workerCount(wanted, wanted, groups.length);
   const progress = new Progress();
-  info(`training ${cells.length} cell(s) in ${groups.length} group(s) on ${jobs} worker${jobs > 1 ? ' threads' : ' (this process)'}`);
+  info(`training ${cells.length} cell(s) in ${groups.length} group(s) on ${jobs} job${jobs > 1 ? `s (this thread and ${jobs - 1} worker thread${jobs > 2 ? 's' : ''})` : ' (this thread)'}`);
   const t0 = performance.now();
   const out = await trainOnJobs(s, groups, together, jobs, progress.report, (done) => {
     for (const c of done) console.log(c.summary);
   });
   progress.end();
   const list = (xs: number[], unit: string, digits: number) => xs.map((x) => `${x.toFixed(digits)} ${unit}`).join(', ');
-  // CPU: each worker's own thread, and the whole process (V8's compile threads, which the workers share, too)
+  // CPU: each job's own thread (the first: this one), and the whole process (V8's compile threads, which the jobs share, too)
   const idle = jobs > 1 ? `; idle at the end per worker ${list(out.idleAtEndSeconds, 's', 1)}` : '';
   info(`${cells.length} cell(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s on ${jobs} worker(s); peak RSS ${out.peakRssMb.toFixed(0)} MB; CPU per worker ${list(out.cpuSeconds, 's', 1)} (their own threads; this process ${out.processCpuSeconds.toFixed(1)} s in all)${idle}`);
   return out.cells.map((c) => c.run);

@@ -8,13 +8,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeCorpus, verlFiles } from '../../tests/support/discover-corpus';
 import { parseBehaviorRuleSet } from '../core/import/index';
+import { runInProcess } from '../../tests/support/cli-in-process';
+import { importMain } from './import-main';
 
 const ROOT = join(import.meta.dirname, '../..');
+/** `npm run import` in process (importMain, what the command runs: a process costs about 1 s of CPU more); propose-rule runs as a process. */
+const importCli = async (args: string[]) => {
+  const r = await runInProcess(importMain, args, () => 1);
+  return { status: r.code, stderr: r.stderr };
+};
 const cli = (script: string, args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8' });
 const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; index: number; behavior: string });
 
 describe('npm run propose-rule', () => {
-  it('proposes a rule for the discovered template, writes it beside the rules there, and the import names it first', () => {
+  it('proposes a rule for the discovered template, writes it beside the rules there, and the import names it first', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'invlab-propose-'));
     const run = join(dir, 'run');
     mkdirSync(run);
@@ -22,7 +29,7 @@ describe('npm run propose-rule', () => {
     for (const [name, text] of verlFiles(corpus)) writeFileSync(join(run, name), text);
     const truth = new Map(corpus.map((t) => [`${t.sample.file}:${t.sample.line - 1}`, t.behavior]));
     const samples = join(dir, 'samples.jsonl');
-    const first = cli('src/cli/import.ts', ['--format', 'verl', run, '--samples-out', samples]);
+    const first = await importCli(['--format', 'verl', run, '--samples-out', samples]);
     expect(first.status, first.stderr).toBe(0);
     // the discovered behavior holding most of the template's samples
     const tally = new Map<string, number>();
@@ -49,7 +56,7 @@ describe('npm run propose-rule', () => {
 
     // the import takes the file: the template named first, exactly the samples the rule matches
     const samples2 = join(dir, 'samples2.jsonl');
-    const second = cli('src/cli/import.ts', ['--format', 'verl', run, '--behaviors', rules, '--samples-out', samples2]);
+    const second = await importCli(['--format', 'verl', run, '--behaviors', rules, '--samples-out', samples2]);
     expect(second.status, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/behaviors \[search, template, /);
     const re = new RegExp(set.rules[1].responseRegex!.replace(/^\(\?i\)/, ''), 'i');

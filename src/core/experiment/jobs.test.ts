@@ -3,7 +3,7 @@
 // order, and the CLI's pull-as-you-go scheduling.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InOrder, assignGroups, cellGroups, planWorkers, runOnWorkers, workerCount } from './jobs';
+import { GroupQueue, InOrder, assignGroups, cellGroups, drainGroups, planWorkers, runOnQueue, runOnWorkers, workerCount } from './jobs';
 
 /** K variants × S seeds, cell index = variant · S + seed position (as spec.ts numbers them). */
 const grid = (K: number, S: number) => Array.from({ length: K * S }, (_, index) => ({ index, variant: Math.floor(index / S) }));
@@ -113,5 +113,53 @@ describe('experiment jobs', () => {
     ).rejects.toThrow('cell 1 broke');
     expect(started).toEqual([0, 1]);
     await expect(runOnWorkers([[0, 1]], 1, async () => [1])).rejects.toThrow(/1 result\(s\) for 2 cell\(s\)/);
+  });
+
+  it('GroupQueue: each group taken once, by whichever queue on the same shared memory asks first; stop (and a failed drain) ends the handing out', async () => {
+    const q = new GroupQueue(3);
+    const other = new GroupQueue(3, q.shared); // another thread's view of the same queue
+    expect([q.next(), other.next(), q.next(), other.next(), q.next()]).toEqual([0, 1, 2, null, null]);
+    const r = new GroupQueue(5);
+    expect(r.next()).toBe(0);
+    new GroupQueue(5, r.shared).stop();
+    expect(r.next()).toBeNull();
+    // a worker whose group fails stops the queue itself (the other threads must not wait for its message)
+    const d = new GroupQueue(4);
+    const seen: number[] = [];
+    await expect(drainGroups(d, [[0], [1], [2], [3]], async (g) => {
+      if (g[0] === 1) throw new Error('group 1 broke');
+      return [g[0]];
+    }, (g) => seen.push(g))).rejects.toThrow('group 1 broke');
+    expect(seen).toEqual([0]);
+    expect(new GroupQueue(4, d.shared).next()).toBeNull();
+  });
+
+  it('runOnQueue: a runner that drains elsewhere (a worker thread) and one here share the groups; a failure anywhere stops both', async () => {
+    const groups = [[0], [1, 2], [3], [4], [5]];
+    const took: number[][] = [[], []];
+    // the remote runner trains on its own copy of the queue (as a worker thread does from the shared memory)
+    const runner = (w: number, delay: number) => (queue: GroupQueue, trained: (g: number, rs: string[]) => void) =>
+      drainGroups(new GroupQueue(queue.groups, queue.shared), groups, async (g) => {
+        took[w].push(g[0]);
+        await new Promise((r) => setTimeout(r, delay));
+        return g.map((c) => `cell ${c}`);
+      }, trained);
+    const released: string[] = [];
+    expect(await runOnQueue(groups, [runner(0, 1), runner(1, 3)], (rs) => released.push(...rs))).toEqual([0, 1, 2, 3, 4, 5].map((c) => `cell ${c}`));
+    expect(released).toEqual([0, 1, 2, 3, 4, 5].map((c) => `cell ${c}`));
+    expect(took.flat().sort()).toEqual([0, 1, 3, 4, 5]);
+    expect(took[0].length).toBeGreaterThan(0);
+    expect(took[1].length).toBeGreaterThan(0);
+    const started: number[] = [];
+    const failing = (queue: GroupQueue) => drainGroups(new GroupQueue(queue.groups, queue.shared), groups, async (g) => {
+      started.push(g[0]);
+      await new Promise((r) => setTimeout(r, 1));
+      if (g[0] === 1) throw new Error('group 1 broke');
+      return g.map(String);
+    }, () => undefined);
+    await expect(runOnQueue(groups, [failing, failing])).rejects.toThrow('group 1 broke');
+    // groups 0 and 1 in flight at once; at most the next (cell 3) was taken before the failure stopped the queue
+    expect(started.sort((a, b) => a - b)).toEqual([0, 1, 3].slice(0, started.length));
+    expect(started.length).toBeGreaterThanOrEqual(2);
   });
 });

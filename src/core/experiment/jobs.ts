@@ -1,4 +1,4 @@
-// An experiment on several workers (child processes of `npm run experiment -- --jobs N`, Web Workers
+// An experiment on several workers (threads of `npm run experiment -- --jobs N`, Web Workers
 // of the experiments page): which cells train together on one engine (a group), which worker takes
 // which group, and the results put back in cell order whatever order the workers finish in. The CLI
 // and the page share these rules. A cell's frames do not depend on its worker or its group: it
@@ -102,35 +102,75 @@ export class InOrder<T> {
 }
 
 /**
- * Train `groups` on `workers` workers that each take the next group as soon as they are free (the
- * CLI's processes: a slow group does not hold the others back). `train(worker, group)` returns the
- * group's results, one per cell in the group's order; `released` gets them in cell order as soon as
- * every earlier cell's is in. Returns every cell's result in cell order. The first failure stops
- * handing out groups and is thrown once the groups in flight are done.
+ * The groups not yet taken, shared by every thread that trains them (the CLI's main thread and its
+ * worker threads): a counter in shared memory, so that a free worker takes its next group at once,
+ * without a message to a thread that may be busy training a group of its own. `stop` ends the
+ * handing out (after a failure: each thread finishes the group it holds).
  */
-export async function runOnWorkers<R>(
-  groups: readonly number[][],
-  workers: number,
-  train: (worker: number, group: readonly number[]) => Promise<R[]>,
-  released: (rs: R[]) => void = () => undefined,
-): Promise<R[]> {
-  const order = groups.flat().sort((a, b) => a - b);
-  const results = new InOrder<R>(order);
-  let next = 0;
+export class GroupQueue {
+  private readonly slots: Int32Array;
+
+  /** `shared`: another thread's queue (its `shared`), or none for a new one. */
+  constructor(
+    readonly groups: number,
+    readonly shared = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT),
+  ) {
+    this.slots = new Int32Array(shared); // [next group, stopped]
+  }
+
+  /** The next group's index, or null once every group is taken or the queue stopped. */
+  next(): number | null {
+    if (Atomics.load(this.slots, 1)) return null;
+    const g = Atomics.add(this.slots, 0, 1);
+    return g < this.groups ? g : null;
+  }
+
+  stop(): void {
+    Atomics.store(this.slots, 1, 1);
+  }
+}
+
+/**
+ * One worker's loop: take the next group from `queue` and train it until none is left; `trained`
+ * gets each group's results (one per cell, in the group's order). A failure stops the queue for
+ * every worker and is thrown.
+ */
+export async function drainGroups<R>(queue: GroupQueue, groups: readonly number[][], train: (group: readonly number[]) => Promise<R[]>, trained: (group: number, results: R[]) => void): Promise<void> {
+  try {
+    for (let g = queue.next(); g !== null; g = queue.next()) trained(g, await train(groups[g]));
+  } catch (error) {
+    queue.stop();
+    throw error;
+  }
+}
+
+/** A worker: drains `queue` (drainGroups, in this thread or another), calling `trained` for each group it trains. */
+export type GroupRunner<R> = (queue: GroupQueue, trained: (group: number, results: R[]) => void) => Promise<void>;
+
+/**
+ * Train `groups` on `runners` that each take the next group as soon as they are free (a slow group
+ * does not hold the others back). `released` gets the results in cell order as soon as every
+ * earlier cell's is in. Returns every cell's result in cell order. The first failure stops handing
+ * out groups and is thrown once the groups in flight are done.
+ */
+export async function runOnQueue<R>(groups: readonly number[][], runners: readonly GroupRunner<R>[], released: (rs: R[]) => void = () => undefined): Promise<R[]> {
+  const results = new InOrder<R>(groups.flat().sort((a, b) => a - b));
+  const queue = new GroupQueue(groups.length);
   let failure: { error: unknown } | null = null;
-  const loop = async (worker: number) => {
-    while (!failure && next < groups.length) {
-      const group = groups[next++];
-      try {
-        const rs = await train(worker, group);
-        if (rs.length !== group.length) throw new Error(`worker ${worker}: ${rs.length} result(s) for ${group.length} cell(s)`);
-        group.forEach((cell, i) => released(results.put(cell, rs[i])));
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
+  const trained = (g: number, rs: R[]) => {
+    if (rs.length !== groups[g].length) throw new Error(`${rs.length} result(s) for ${groups[g].length} cell(s)`);
+    groups[g].forEach((cell, i) => released(results.put(cell, rs[i])));
   };
-  await Promise.all(Array.from({ length: workerCount(workers, workers, groups.length) }, (_, w) => loop(w)));
+  await Promise.all(runners.map((run) => run(queue, trained).catch((error: unknown) => {
+    queue.stop();
+    failure ??= { error };
+  })));
   if (failure) throw (failure as { error: unknown }).error;
   return results.all();
+}
+
+/** runOnQueue on `workers` workers of this thread: `train(worker, group)` returns the group's results. */
+export function runOnWorkers<R>(groups: readonly number[][], workers: number, train: (worker: number, group: readonly number[]) => Promise<R[]>, released?: (rs: R[]) => void): Promise<R[]> {
+  const n = workerCount(workers, workers, groups.length);
+  return runOnQueue(groups, Array.from({ length: n }, (_, w): GroupRunner<R> => (queue, trained) => drainGroups(queue, groups, (g) => train(w, g), trained)), released);
 }
