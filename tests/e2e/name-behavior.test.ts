@@ -97,9 +97,10 @@ describe('naming a discovered behavior', () => {
       await page.locator('[data-testid=browse-samples]').click();
       const viewer = page.locator('[data-testid=sample-viewer]');
       await viewer.waitFor({ timeout: scaled(30_000) });
-      const options = await viewer.locator('[data-testid=samples-behavior] option').allInnerTexts();
-      const discovered = options.find((o) => o !== 'any' && o !== 'unclassified'); // no rules: every behavior was discovered
-      expect(discovered, options.join(', ')).toBeDefined();
+      // no rules: every behavior was discovered; wait for the viewer's facets to list one
+      const options = () => viewer.locator('[data-testid=samples-behavior] option').allInnerTexts();
+      await expect.poll(async () => (await options()).some((o) => o !== 'any' && o !== 'unclassified'), { timeout: scaled(60_000), interval: 200 }).toBe(true);
+      const discovered = (await options()).find((o) => o !== 'any' && o !== 'unclassified');
       await viewer.locator('[data-testid=samples-behavior]').selectOption({ label: discovered! });
       const form = viewer.locator('[data-testid=name-behavior]');
       await form.waitFor({ timeout: scaled(30_000) });
