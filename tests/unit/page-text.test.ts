@@ -68,4 +68,11 @@ describe('page text names no source file', () => {
     );
     expect(found).toEqual([]);
   });
+
+  it("in the Svelte markup's comments (the page's markup a reader sees; notes for developers go in the script)", () => {
+    const found = svelteFiles('src/ui').flatMap((file) =>
+      [...readFileSync(join(root, file), 'utf8').replace(/<script[\s\S]*?<\/script>/g, '').matchAll(/<!--([\s\S]*?)-->/g)].filter((m) => SOURCE_NAME.test(m[1])).map((m) => `${file}: …${m[1].match(SOURCE_NAME)![0]}…`),
+    );
+    expect(found).toEqual([]);
+  });
 });
