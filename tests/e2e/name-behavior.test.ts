@@ -10,12 +10,33 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, openPage, type OpenedPage } from '../browser/harness';
 import { ARTIFACTS, TINY_MODEL } from './lab-page';
 import { scaled } from '../support/speed';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** Pick `behavior` in the viewer, name it `name`, propose: the form, "matches k of its n samples and j of o others" as [k, n, j, o], the rule's regex. */
+async function propose(viewer: Locator, behavior: string, name: string): Promise<{ form: Locator; counts: number[]; regex: string }> {
+  await viewer.locator('[data-testid=samples-behavior]').selectOption(behavior);
+  const form = viewer.locator('[data-testid=name-behavior]');
+  await form.waitFor({ timeout: scaled(30_000) });
+  await form.locator('[data-testid=rule-name]').fill(name);
+  await form.locator('[data-testid=rule-propose]').click();
+  const numbers = form.locator('[data-testid=rule-numbers]');
+  await numbers.waitFor({ timeout: scaled(60_000) });
+  const m = /^matches (\d+) of its (\d+) samples and (\d+) of (\d+) others/.exec(await numbers.innerText());
+  expect(m, await numbers.innerText()).not.toBeNull();
+  return { form, counts: m!.slice(1).map(Number), regex: await form.locator('[data-testid=rule-regex]').innerText() };
+}
+
+/** The rule file the form offers: its suggested name and its JSON. */
+async function downloaded(page: Page, form: Locator): Promise<{ name: string; json: { rules: unknown } }> {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: scaled(30_000) }), form.locator('[data-testid=rule-download]').click()]);
+  return { name: download.suggestedFilename(), json: JSON.parse(readFileSync((await download.path())!, 'utf8')) };
+}
 
 describe('naming a discovered behavior', () => {
   let h: OpenedPage | undefined;
@@ -43,28 +64,18 @@ describe('naming a discovered behavior', () => {
     await page.locator('[data-testid=browse-samples]').click();
     const viewer = page.locator('[data-testid=sample-viewer]');
     await viewer.waitFor({ timeout: scaled(30_000) });
-    await viewer.locator('[data-testid=samples-behavior]').selectOption(discovered[0]);
-    const form = viewer.locator('[data-testid=name-behavior]');
-    await form.waitFor({ timeout: scaled(30_000) });
-    await form.locator('[data-testid=rule-name]').fill('templated');
-    await form.locator('[data-testid=rule-propose]').click();
-    const numbers = form.locator('[data-testid=rule-numbers]');
-    await numbers.waitFor({ timeout: scaled(60_000) });
-    const m = /^matches (\d+) of its (\d+) samples and (\d+) of (\d+) others/.exec(await numbers.innerText());
-    expect(m, await numbers.innerText()).not.toBeNull();
-    const [k, n, j, o] = m!.slice(1).map(Number);
+    const { form, counts, regex } = await propose(viewer, discovered[0], 'templated');
+    const [k, n, j, o] = counts;
     expect(n).toBeGreaterThan(0);
     expect(k / n).toBeGreaterThanOrEqual(0.9);
     expect(j).toBeLessThanOrEqual(Math.max(1, 0.05 * o));
-    const regex = await form.locator('[data-testid=rule-regex]').innerText();
     expect(regex).toMatch(/^\(\?i\)/);
     await page.screenshot({ path: `${ARTIFACTS}name-behavior-proposal-1280.png` });
 
     // the rule file offered for download is the import's rules with the rule in them
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: scaled(30_000) }), form.locator('[data-testid=rule-download]').click()]);
-    expect(download.suggestedFilename()).toBe('behaviors.json');
-    const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
-    expect(file.rules).toEqual([{ label: 'templated', responseRegex: regex }]);
+    const file = await downloaded(page, form);
+    expect(file.name).toBe('behaviors.json');
+    expect(file.json.rules).toEqual([{ label: 'templated', responseRegex: regex }]);
 
     // applied: measured again, the named behavior first, in the summary, the plot's legend and the viewer
     await form.locator('[data-testid=rule-apply]').click();
@@ -101,22 +112,12 @@ describe('naming a discovered behavior', () => {
       const options = () => viewer.locator('[data-testid=samples-behavior] option').allInnerTexts();
       await expect.poll(async () => (await options()).some((o) => o !== 'any' && o !== 'unclassified'), { timeout: scaled(60_000), interval: 200 }).toBe(true);
       const discovered = (await options()).find((o) => o !== 'any' && o !== 'unclassified');
-      await viewer.locator('[data-testid=samples-behavior]').selectOption({ label: discovered! });
-      const form = viewer.locator('[data-testid=name-behavior]');
-      await form.waitFor({ timeout: scaled(30_000) });
-      await form.locator('[data-testid=rule-name]').fill('templated');
-      await form.locator('[data-testid=rule-propose]').click();
-      const numbers = form.locator('[data-testid=rule-numbers]');
-      await numbers.waitFor({ timeout: scaled(60_000) });
-      const m = /^matches (\d+) of its (\d+) samples and (\d+) of (\d+) others/.exec(await numbers.innerText());
-      expect(m, await numbers.innerText()).not.toBeNull();
-      const [k, n] = m!.slice(1).map(Number);
+      const { form, counts, regex } = await propose(viewer, discovered!, 'templated');
+      const [k, n] = counts;
       expect(k / n).toBeGreaterThanOrEqual(0.9);
-      const regex = await form.locator('[data-testid=rule-regex]').innerText();
       // no "Apply" here (the watch measures with the rules it was started with): the rule file, to start it again with
       expect(await form.locator('[data-testid=rule-apply]').count()).toBe(0);
-      const [download] = await Promise.all([page.waitForEvent('download', { timeout: scaled(30_000) }), form.locator('[data-testid=rule-download]').click()]);
-      expect(JSON.parse(readFileSync((await download.path())!, 'utf8')).rules).toEqual([{ label: 'templated', responseRegex: regex }]);
+      expect((await downloaded(page, form)).json.rules).toEqual([{ label: 'templated', responseRegex: regex }]);
       await page.screenshot({ path: `${ARTIFACTS}name-behavior-served-1280.png` });
       expect(h!.errors).toEqual([]);
     } finally {

@@ -19,6 +19,21 @@ const SPEC = {
   gate: 'group_reward_std == 0 => drop # flat\ntrue => mask1 rl_zscore',
 };
 
+/** Feed a generated verl run to `m` sample by sample; the largest value `probe` reads after a sample. */
+function feedPeak(m: ImportMeasure, run: Parameters<typeof generatedVerlRun>[0], probe: () => number): number {
+  let peak = 0;
+  generatedVerlRun(run).forEach((text, i) =>
+    text
+      .trimEnd()
+      .split('\n')
+      .forEach((l, j) => {
+        m.add(verlSample(JSON.parse(l), `${i + 1}.jsonl`, j + 1));
+        peak = Math.max(peak, probe());
+      }),
+  );
+  return peak;
+}
+
 describe('import measure memory', () => {
   it('measures on a generated 6-step run exactly what the Map-based tallies measured', async () => {
     const files = generatedVerlRun({ steps: 6, samplesPerStep: 80 });
@@ -34,16 +49,7 @@ describe('import measure memory', () => {
   /** The largest number of entries a measure holds while it reads a run of `steps` steps. */
   const peakHeld = (steps: number, openSteps: number) => {
     const m = new ImportMeasure(new StateClassifier(parseStatesSpec(SPEC.states), nodeRegexEngine()), new BehaviorClassifier(parseBehaviorRuleSet(SPEC.behaviors), nodeRegexEngine()), SPEC.eps, null, openSteps);
-    let peak = 0;
-    generatedVerlRun({ steps, samplesPerStep: 40, vocab: 2000 }).forEach((text, i) =>
-      text
-        .trimEnd()
-        .split('\n')
-        .forEach((l, j) => {
-          m.add(verlSample(JSON.parse(l), `${i + 1}.jsonl`, j + 1));
-          peak = Math.max(peak, m.heldEntries);
-        }),
-    );
+    const peak = feedPeak(m, { steps, samplesPerStep: 40, vocab: 2000 }, () => m.heldEntries);
     expect(m.frames().length).toBe(steps);
     return peak;
   };
@@ -51,16 +57,7 @@ describe('import measure memory', () => {
   it('with discovery, a step waiting for its labels holds no token table: one table serves the run', () => {
     const rules = { states: { kind: 'discover' as const }, behaviors: { rules: [], useLogLabel: true } };
     const m = new ImportMeasure(new StateClassifier(parseStatesSpec(rules.states)), new BehaviorClassifier(parseBehaviorRuleSet(rules.behaviors)), 0.05, null, OPEN_STEPS, null, discoveryFor(true, true, []));
-    let most = 0;
-    generatedVerlRun({ steps: 5, samplesPerStep: 30, vocab: 500 }).forEach((text, i) =>
-      text
-        .trimEnd()
-        .split('\n')
-        .forEach((l, j) => {
-          m.add(verlSample(JSON.parse(l), `${i + 1}.jsonl`, j + 1));
-          most = Math.max(most, m.tokenTables);
-        }),
-    );
+    const most = feedPeak(m, { steps: 5, samplesPerStep: 30, vocab: 500 }, () => m.tokenTables);
     expect(m.frames().length).toBe(5);
     expect(most).toBe(1);
   });
