@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Timeouts follow the machine: a speed factor measured once here, passed to the test processes
@@ -143,8 +143,11 @@ class SlowFirstSequencer extends BaseSequencer {
 // every page a browser of its own, and every e2e file a process of its own, as before 2026-12-06.
 const sharedBrowser = process.env.INVLAB_SHARED_BROWSER !== '0';
 
-// Two projects: unit tests (Node) and e2e tests (built site in Debian's Chromium). The e2e
-// project's globalSetup builds dist/ once, and only runs when e2e test files are selected.
+// Unit tests (Node), the few of them that mock a module, and e2e tests (built site in Debian's
+// Chromium). The e2e project's globalSetup builds dist/ once, and only runs when e2e test files are
+// selected.
+const UNIT_FILES = ['src/**/*.test.ts', 'workers/**/*.test.ts', 'tests/unit/**/*.test.ts'];
+const MOCKING_FILES = ['src/cli/gate-args.test.ts', 'src/core/run/walk.test.ts'];
 export default defineConfig({
   test: {
     testTimeout: Math.round(120_000 * factor),
@@ -159,8 +162,20 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'workers/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          include: UNIT_FILES,
+          exclude: [...configDefaults.exclude, ...MOCKING_FILES],
+          // A test process runs the unit files vitest gives it with one module graph: each file no
+          // longer loads and evaluates its imports (onnxruntime-web and its WebAssembly, the core, the
+          // CLI modules) afresh. Alone on the quiet machine, the unit project took 617 s of CPU and
+          // 313 s of wall isolated, 447 s and 227 s so (docs/testing.md). No unit test sets onnxruntime's
+          // threads or V8 flags in process, and the ones that patch globals restore them.
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        // files that replace a module (vi.mock) need a module graph of their own (tests/unit/mocking-files.test.ts)
+        test: { name: 'unit-mocking', include: MOCKING_FILES },
       },
       {
         extends: true,

@@ -20,7 +20,9 @@ function report(h: OpenedPage | undefined): void {
 describe('shortcuts after a click on the plot', () => {
   let h: OpenedPage;
   beforeAll(async () => {
-    h = await openPage('nogpu', `/?v=1&steps=20&${TINY_MODEL}`, { viewport: VIEWPORT });
+    // 1,000 planned steps: played between two Space presses, a 20-step tiny run could reach its end
+    // on a loaded machine, and → at the end takes no step (seen once: the wait for the step timed out)
+    h = await openPage('nogpu', `/?v=1&steps=1000&${TINY_MODEL}`, { viewport: VIEWPORT });
   });
   afterAll(async () => {
     await h?.close();
