@@ -53,9 +53,12 @@ const factor = Math.max(1, Number(process.env.INVLAB_SPEED_FACTOR) || 1);
 const workers = Number(process.env.INVLAB_TEST_WORKERS) || availableParallelism() + 1;
 
 /**
- * Slowest first, so that the last file to start is a short one, and the two projects interleaved, so
- * that a browser test (Chromium, several threads) mostly runs beside a Node test (one WASM thread)
- * rather than beside another browser. A fresh clone has no timing cache, and vitest's own order there
+ * Project after project (e2e, unit, unit-mocking), slowest first within each, so that the last file
+ * to start is a short one. Not interleaved: vitest keeps a test process for its next file only when
+ * the file at the head of the queue is of the same project (its pool's `isEqualRunner`), so with the
+ * projects interleaved almost every file started a process of its own: the unit files re-imported
+ * their modules and the e2e files launched their Chromium again, whatever `isolate: false` said.
+ * A fresh clone has no timing cache, and vitest's own order there
  * (project by project, largest file first) started the e2e files that train for minutes last. These
  * are the files of the last measured runs that took 40 s or more, slowest first within each project
  * (order within a project is all the sequencer reads): the files that wait on child processes
@@ -123,6 +126,8 @@ const SLOW_FIRST = [
   'tests/e2e/step-back.test.ts',
   'tests/e2e/page-fits.test.ts',
 ];
+/** The e2e files first: they are the long ones, and the many short unit files even out the end. */
+const PROJECT_ORDER = ['e2e', 'unit', 'unit-mocking'];
 class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -132,10 +137,8 @@ class SlowFirstSequencer extends BaseSequencer {
     };
     const ofProject = (name: string) =>
       sorted.map((f, i) => ({ f, i })).filter(({ f }) => f.project.name === name).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
-    const lists = [...new Set(sorted.map((f) => f.project.name))].map(ofProject);
-    const out: TestSpecification[] = [];
-    for (let k = 0; out.length < sorted.length; k++) for (const l of lists) if (k < l.length) out.push(l[k]);
-    return out;
+    const projects = [...new Set(sorted.map((f) => f.project.name))].sort((a, b) => PROJECT_ORDER.indexOf(a) - PROJECT_ORDER.indexOf(b));
+    return projects.flatMap(ofProject);
   }
 }
 
