@@ -149,7 +149,6 @@ const sharedBrowser = process.env.INVLAB_SHARED_BROWSER !== '0';
 // Unit tests (Node), the few of them that mock a module, and e2e tests (built site in Debian's
 // Chromium). The e2e project's globalSetup builds dist/ once, and only runs when e2e test files are
 // selected.
-const UNIT_FILES = ['src/**/*.test.ts', 'workers/**/*.test.ts', 'tests/unit/**/*.test.ts'];
 const MOCKING_FILES = ['src/cli/gate-args.test.ts', 'src/core/run/walk.test.ts'];
 export default defineConfig({
   test: {
@@ -165,7 +164,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: UNIT_FILES,
+          include: ['src/**/*.test.ts', 'workers/**/*.test.ts', 'tests/unit/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...MOCKING_FILES],
           // A test process runs the unit files vitest gives it with one module graph: each file no
           // longer loads and evaluates its imports (onnxruntime-web and its WebAssembly, the core, the

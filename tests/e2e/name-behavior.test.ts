@@ -109,10 +109,9 @@ describe('naming a discovered behavior', () => {
       const viewer = page.locator('[data-testid=sample-viewer]');
       await viewer.waitFor({ timeout: scaled(30_000) });
       // no rules: every behavior was discovered; wait for the viewer's facets to list one
-      const options = () => viewer.locator('[data-testid=samples-behavior] option').allInnerTexts();
-      await expect.poll(async () => (await options()).some((o) => o !== 'any' && o !== 'unclassified'), { timeout: scaled(60_000), interval: 200 }).toBe(true);
-      const discovered = (await options()).find((o) => o !== 'any' && o !== 'unclassified');
-      const { form, counts, regex } = await propose(viewer, discovered!, 'templated');
+      const discoveredOption = async () => (await viewer.locator('[data-testid=samples-behavior] option').allInnerTexts()).find((o) => o !== 'any' && o !== 'unclassified');
+      await expect.poll(discoveredOption, { timeout: scaled(60_000), interval: 200 }).toBeDefined();
+      const { form, counts, regex } = await propose(viewer, (await discoveredOption())!, 'templated');
       const [k, n] = counts;
       expect(k / n).toBeGreaterThanOrEqual(0.9);
       // no "Apply" here (the watch measures with the rules it was started with): the rule file, to start it again with

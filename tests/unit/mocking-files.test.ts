@@ -3,16 +3,12 @@
 // after it, or find it loaded already. Such files run in the "unit-mocking" project, isolated: the
 // config's MOCKING_FILES must list exactly the test files that mock a module.
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
 
-function testFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
-    .map((e) => relative(ROOT, join(e.parentPath, e.name)));
-}
+const testFiles = (dir: string) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).map((f) => join(dir, f));
 
 describe('vitest.config.ts MOCKING_FILES', () => {
   it('lists exactly the unit test files that call vi.mock or vi.doMock', () => {
