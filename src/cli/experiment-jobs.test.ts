@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBundle } from '../core/experiment/bundle';
+import { mainThreadReport } from './experiment-jobs';
 import { LONG, experimentCli as cli, experimentFixture } from '../../tests/support/experiment-cli';
 
 const { dir, specFile, common } = experimentFixture();
@@ -35,4 +36,13 @@ describe('npm run experiment --jobs', () => {
     expect(cli(['--spec', specFile, '--index', '1', '--jobs', '2', ...common]).code).toBe(2);
   });
 
+  it('the main thread yields to the event loop after each step only when worker threads run beside it', async () => {
+    const report = { info: () => undefined, step: () => undefined };
+    expect(mainThreadReport(report, 1)).toBe(report);
+    const afterStep = mainThreadReport(report, 2).afterStep!;
+    let handled = false;
+    setImmediate(() => (handled = true)); // stands for a worker's message waiting to be handled
+    await afterStep();
+    expect(handled).toBe(true);
+  });
 });

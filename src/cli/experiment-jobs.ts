@@ -110,6 +110,19 @@ class WorkerThread {
   }
 }
 
+/** A macrotask's turn: the events waiting (a worker's messages) are handled before it resolves. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The report this thread trains with: with worker threads beside it, it yields to the event loop
+ * after every step, so that their progress lines and results are handled as they come, not all
+ * once this thread's last group is trained (then a worker's cells sat frozen on the progress line,
+ * and its end time, hence its idle time at the end, read as this thread's).
+ */
+export function mainThreadReport(report: TrainReport, jobs: number): TrainReport {
+  return jobs > 1 ? { ...report, afterStep: nextTurn } : report;
+}
+
 /**
  * Train `groups` on `jobs` jobs: this thread and jobs − 1 worker threads, each taking the next group
  * from one shared queue as soon as it is free; `released` gets the trained cells in cell order as they come.
@@ -122,9 +135,10 @@ export async function trainOnJobs(s: TrainSettings, groups: number[][], together
   const threads = Math.min(MAX_THREADS, threadsPerWorker(availableParallelism(), jobs));
   const engines = new EngineReuse();
   let mainDoneAt = 0;
+  const hereReport = mainThreadReport(report, jobs);
   const here: GroupRunner<TrainedCell> = async (queue, trained) => {
     if (wasm && jobs > 1) await setWasmThreads(threads); // one job keeps onnxruntime-web's default
-    await drainGroups(queue, groups, (g) => trainGroup(s, g, together, report, engines), (g, cells) => {
+    await drainGroups(queue, groups, (g) => trainGroup(s, g, together, hereReport, engines), (g, cells) => {
       mainDoneAt = performance.now();
       trained(g, cells);
     });

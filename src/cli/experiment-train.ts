@@ -29,6 +29,8 @@ export interface TrainSettings {
 export interface TrainReport {
   info(line: string): void;
   step(cell: number, step: number, steps: number): void;
+  /** Awaited after every training step (CellOptions.afterStep). */
+  afterStep?: () => Promise<void>;
 }
 
 /** A trained cell: its run and its summary line (JSON). */
@@ -101,7 +103,7 @@ export async function trainCell(s: TrainSettings, cell: ExperimentCell, report: 
     const base = await loadBase(engine, s.engine, cell.config, s.base);
     report.info(`cell ${cell.index}/${cellCount(s.spec)}: ${s.spec.variants[cell.variant].name} (${variantLabel(s.spec, cell.variant)}), seed ${cell.seed}; ${engine.backend}; ${base}`);
     const out = new CellOutput(s, cell, file, engine.backend, report);
-    return out.finish(await runCell(engine, cell, { trace: s.trace, onFrame: out.onFrame }));
+    return out.finish(await runCell(engine, cell, { trace: s.trace, onFrame: out.onFrame, afterStep: report.afterStep }));
   } finally {
     await own?.dispose();
   }
@@ -125,7 +127,7 @@ export async function trainTogether(s: TrainSettings, cells: ExperimentCell[], r
     report.info(`training cells ${cells.map((c) => c.index).join(', ')} of variant ${s.spec.variants[cells[0].variant].name} together (${engine.backend} population)`);
     await engine.setWeights(bases);
     const outs = cells.map((c) => new CellOutput(s, c, s.outDir && cellFile(s.outDir, c.index), engine.backend, report));
-    const runs = await runCellsTogether(engine, cells, (p) => ({ trace: s.trace, onFrame: outs[p].onFrame }));
+    const runs = await runCellsTogether(engine, cells, (p) => ({ trace: s.trace, onFrame: outs[p].onFrame, afterStep: report.afterStep }));
     return runs.map((r, p) => outs[p].finish(r));
   } finally {
     await engine.dispose();

@@ -14,6 +14,12 @@ export interface CellOptions {
   /** Keep each frame's per-sample trace (large; off by default). */
   trace?: boolean;
   onFrame?: (frame: MetricsFrame) => void;
+  /**
+   * Awaited after every step: a caller whose thread must also serve events while it trains (the
+   * `--jobs` main thread: its worker threads' progress and results) yields to them here; a step's
+   * own awaits are microtasks only, so without it no event is handled until the run ends.
+   */
+  afterStep?: () => Promise<void>;
 }
 
 /** The frames of one cell as they come; `stoppedBy` once a metric is non-finite. */
@@ -49,7 +55,10 @@ export async function runCell(engine: PolicyEngine, cell: ExperimentCell, opts: 
   const run = await Run.create(engine, cell.config);
   const rec = new CellRecord(cell, opts);
   try {
-    while (rec.running) rec.add(await run.step());
+    while (rec.running) {
+      rec.add(await run.step());
+      await opts.afterStep?.();
+    }
   } finally {
     run.dispose();
   }
@@ -63,12 +72,14 @@ export async function runCell(engine: PolicyEngine, cell: ExperimentCell, opts: 
 export async function runCellsTogether(engine: PopulationEngine, cells: readonly ExperimentCell[], opts: (member: number) => CellOptions = () => ({})): Promise<BundleRun[]> {
   const ensemble = await Ensemble.create(engine, cells.map((c) => c.config));
   const recs = cells.map((c, p) => new CellRecord(c, opts(p)));
+  const afterStep = opts(0).afterStep; // once per population step: member 0's hook
   try {
     for (;;) {
       const active = recs.flatMap((r, p) => (r.running ? [p] : []));
       if (active.length === 0) break;
       const frames = await ensemble.step(active);
       for (const p of active) recs[p].add(frames[p]!);
+      await afterStep?.();
     }
   } finally {
     for (const r of ensemble.members) r.dispose();
