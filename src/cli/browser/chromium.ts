@@ -25,6 +25,40 @@ const BASE_FLAGS = [
   '--disable-quic',
 ];
 
+/**
+ * Chromium reads only the LAST `--disable-features=` and the last `--enable-features=` of its command
+ * line, and playwright-core puts its own lists before the arguments it is given: a profile's switch
+ * replaced playwright's whole list, and one more in INVLAB_CHROMIUM_ARGS would replace the profile's.
+ * `withFeatureSwitches` folds them into one of each, starting from playwright-core 1.65's own lists
+ * (restated here because ours replaces them; tests/e2e/browser-flags.test.ts compares them with the
+ * command line the browser really got).
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+const PLAYWRIGHT_ENABLED_FEATURES = ['CDPScreenshotNewSurface', 'SkipListAccountsWithoutGaiaCookies'];
+
+/**
+ * The address bar's suggestion popups: Chromium 156 renders them as two WebUI pages in a renderer of
+ * their own for every new window, and a browser context is one. That renderer cost about 1.7 s of CPU
+ * per context, 30 % of opening a lab page (docs/testing.md); headless, nobody ever sees the popup.
+ */
+const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
+const DISABLE = '--disable-features=';
+const ENABLE = '--enable-features=';
+
+/** `args` with every feature switch folded into one `--disable-features` and one `--enable-features` (see above). */
+export function withFeatureSwitches(args: readonly string[]): string[] {
+  const listed = (prefix: string, base: string[]) => [...new Set([...base, ...args.filter((a) => a.startsWith(prefix)).flatMap((a) => a.slice(prefix.length).split(','))])].filter(Boolean);
+  const disabled = listed(DISABLE, [...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES]);
+  const enabled = listed(ENABLE, PLAYWRIGHT_ENABLED_FEATURES).filter((f) => !disabled.includes(f));
+  return [...args.filter((a) => !a.startsWith(DISABLE) && !a.startsWith(ENABLE)), DISABLE + disabled.join(','), ENABLE + enabled.join(',')];
+}
+
 export const WEBGPU_FLAGS = [
   ...BASE_FLAGS,
   '--enable-unsafe-webgpu',
@@ -86,7 +120,7 @@ export async function launchChromium(
   opts: LaunchOptions = {},
 ): Promise<LaunchedBrowser> {
   const flags = { webgpu: WEBGPU_FLAGS, nogpu: NO_WEBGPU_FLAGS, gpu: REAL_GPU_FLAGS }[profile];
-  const args = [...flags, ...extraArgs(), ...(opts.args ?? [])];
+  const args = withFeatureSwitches([...flags, ...extraArgs(), ...(opts.args ?? [])]);
   const viewport = opts.viewport ?? { width: 1280, height: 720 };
   if (sharingBrowsers() && !opts.own) {
     const browser = await sharedBrowser(CHROMIUM_PATH, args);
