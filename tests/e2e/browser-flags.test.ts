@@ -23,7 +23,7 @@ describe.each<[BrowserProfile, string[], string[]]>([
         expect(lists.length).toBeGreaterThan(1); // playwright-core's and ours
         expect(lists.at(-1)).toEqual(expect.arrayContaining([...new Set([...lists.flat(), ...own])]));
       }
-      const cdp = await h.context.browser()!.newBrowserCDPSession();
+      const cdp = await h.context.newCDPSession(h.page); // a persistent context (INVLAB_SHARED_BROWSER=0) has no Browser to ask
       const { targetInfos } = await cdp.send('Target.getTargets');
       await cdp.detach();
       expect(targetInfos.filter((t) => t.type !== 'page').map((t) => t.url)).toEqual([]);
