@@ -12,7 +12,17 @@ const spec = parseExperimentSpec({
   version: 1, name: 'tiny', base: { task: 'strategies', method: 'grpo', rolloutBatch: 8, groupSize: 4, behaviorSamples: 8, lr: 0.05 },
   variants: [{ name: 'A', patch: {} }], seeds: [1, 2], steps: 4,
 });
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** An afterStep hook that yields one event-loop turn, as the `--jobs` main thread's does, counting its calls. */
+function yieldingHook() {
+  const hook = {
+    calls: 0,
+    afterStep: async () => {
+      hook.calls++;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    },
+  };
+  return hook;
+}
 
 /** Event-loop turns counted by a chain of setImmediate callbacks, read at every frame. */
 function turnCounter() {
@@ -33,17 +43,13 @@ describe('runCell: afterStep', () => {
       const cell = experimentCell(spec, 0);
       const engine = createTabularEngine(policyShape(cell.config));
       const turns = turnCounter();
-      let calls = 0;
-      const afterStep = async () => {
-        calls++;
-        await nextTurn();
-      };
-      const run = await runCell(engine, cell, { onFrame: turns.onFrame, ...(withHook ? { afterStep } : {}) });
+      const hook = yieldingHook();
+      const run = await runCell(engine, cell, { onFrame: turns.onFrame, ...(withHook ? { afterStep: hook.afterStep } : {}) });
       turns.stop();
       expect(run.frames).toHaveLength(4);
       const between = turns.seen.slice(1).map((t, i) => t - turns.seen[i]);
       if (withHook) {
-        expect(calls).toBe(4);
+        expect(hook.calls).toBe(4);
         expect(between.every((d) => d > 0), `turns at the frames: ${turns.seen}`).toBe(true);
       } else expect(between, 'the steps alone never yield (the test would check nothing otherwise)').toEqual([0, 0, 0]);
     }
@@ -53,15 +59,11 @@ describe('runCell: afterStep', () => {
     const cells = [experimentCell(spec, 0), experimentCell(spec, 1)];
     const engine = new TabularPopulation(policyShape(cells[0].config), 2);
     const turns = turnCounter();
-    let calls = 0;
-    const afterStep = async () => {
-      calls++;
-      await nextTurn();
-    };
-    const runs = await runCellsTogether(engine, cells, (p) => ({ ...(p === 0 ? { onFrame: turns.onFrame } : {}), afterStep }));
+    const hook = yieldingHook();
+    const runs = await runCellsTogether(engine, cells, (p) => ({ ...(p === 0 ? { onFrame: turns.onFrame } : {}), afterStep: hook.afterStep }));
     turns.stop();
     expect(runs.map((r) => r.frames.length)).toEqual([4, 4]);
-    expect(calls).toBe(4);
+    expect(hook.calls).toBe(4);
     expect(turns.seen.slice(1).every((t, i) => t > turns.seen[i]), `turns at the frames: ${turns.seen}`).toBe(true);
   });
 });
