@@ -9,7 +9,8 @@
 // Only sums and counts are kept per group, so memory does not grow with the run; within a step, each
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
-import { DocBuilder, DocFreq, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
+import { openingKey } from './opening';
+import { DocBuilder, DocFreq, PromptSpread, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -17,6 +18,8 @@ export interface ClusterParams {
   join: number;
   /** Samples a group needs (over steps) to be named. */
   minSize: number;
+  /** …and at least this share of the step's samples (a state needs enough samples a step to measure support; absent: 0). */
+  minShare?: number;
   maxNamed: number;
   maxCandidates: number;
   /** Candidates not met for this many steps are let go. */
@@ -24,6 +27,8 @@ export interface ClusterParams {
   kinds: KindWeights;
   /** How much rarity in the run weighs (idf to this power; 0: not at all). */
   idfPower: number;
+  /** How a word concentrated in a few prompts' samples (topic) weighs less (vectors.ts `PromptSpread`; absent: not at all). */
+  spread?: SpreadParams;
 }
 
 /** Where a sample is (its file and 0-based index), for representatives. */
@@ -35,6 +40,8 @@ export interface SampleRef {
 export interface Item {
   doc: Doc;
   ref: SampleRef;
+  /** The sample's prompt (any id: samples of one prompt share it), for how widely a word spreads. */
+  prompt: string;
 }
 
 export interface Cluster {
@@ -61,6 +68,8 @@ export interface StepTerms {
   n: number;
   words: Map<string, number>;
   shape: Map<string, number>;
+  /** Openings (naming.ts `openingKey`) and how many samples open so. */
+  openings: Map<string, number>;
 }
 
 /** Names a new group from its members and the whole step's term counts (discoverer.ts). */
@@ -84,18 +93,20 @@ interface Group {
 
 export class ClusterSet {
   readonly df: DocFreq;
+  readonly spread: PromptSpread;
   clusters: Cluster[] = [];
   nextId = 1;
   private readonly docs: DocBuilder;
 
   constructor(readonly p: ClusterParams) {
     this.df = new DocFreq(p.dim);
+    this.spread = new PromptSpread(p.dim, p.spread ?? {});
     this.docs = new DocBuilder(p.dim, p.kinds);
   }
 
   /** What a step keeps of a sample's terms (terms of a kind weighted 0 are no evidence: left out). */
-  item(terms: readonly string[], ref: SampleRef): Item {
-    return { doc: this.docs.doc(terms), ref };
+  item(terms: readonly string[], ref: SampleRef, prompt = ''): Item {
+    return { doc: this.docs.doc(terms), ref, prompt };
   }
 
   named(): Cluster[] {
@@ -107,7 +118,7 @@ export class ClusterSet {
   }
 
   vector(terms: readonly string[]): Sparse {
-    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower);
+    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower, this.spread);
   }
 
   /** The named group a vector is closest to (average cosine) and that cosine; null when none. */
@@ -123,7 +134,8 @@ export class ClusterSet {
   /** The cluster id of each item of a step (null: unclassified), in order. */
   labelStep(step: number, items: readonly Item[], namer: Namer): (number | null)[] {
     this.df.add(items.map((it) => it.doc));
-    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower));
+    if (this.spread.active) this.spread.add(items.map((it) => it.doc), items.map((it) => it.prompt));
+    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower, this.spread));
     const out: (number | null)[] = new Array(items.length).fill(null);
     const named = this.named();
     const left: number[] = [];
@@ -135,7 +147,8 @@ export class ClusterSet {
     const merged = agglomerate(this.groupsOf(left, vecs), this.p.join, this.p.dim, merge);
     let counts: StepTerms | null = null;
     const stepTerms = () => (counts ??= termCounts(items));
-    for (const g of merged) this.settle(step, g, items, vecs, out, (m) => namer(m, stepTerms()));
+    const minSize = Math.max(this.p.minSize, Math.ceil((this.p.minShare ?? 0) * items.length));
+    for (const g of merged) this.settle(step, g, items, vecs, out, minSize, (m) => namer(m, stepTerms()));
     const byId = new Map(this.clusters.map((c) => [c.id, c]));
     items.forEach((it, k) => {
       const id = out[k];
@@ -186,7 +199,7 @@ export class ClusterSet {
   }
 
   /** A merged group: named when big enough (its items labelled), else kept as one candidate. */
-  private settle(step: number, g: Group, items: readonly Item[], vecs: readonly Sparse[], out: (number | null)[], namer: (members: readonly Doc[]) => string): void {
+  private settle(step: number, g: Group, items: readonly Item[], vecs: readonly Sparse[], out: (number | null)[], minSize: number, namer: (members: readonly Doc[]) => string): void {
     const cands = [...g.cands].sort((a, b) => a.id - b.id);
     let c = cands[0];
     for (const other of cands.slice(1)) this.fold(other, c);
@@ -196,7 +209,7 @@ export class ClusterSet {
       this.clusters.push(c);
     }
     const total = c.n + g.items.length;
-    if (total >= this.p.minSize && g.items.length > 0 && this.named().length < this.p.maxNamed) {
+    if (total >= minSize && g.items.length > 0 && this.named().length < this.p.maxNamed) {
       c.name = namer(g.items.map((k) => items[k].doc));
       c.sum = new Float64Array(this.p.dim);
       addInto(c.sum, c.part!);
@@ -276,11 +289,14 @@ function avgLink(a: Cluster, b: Cluster): number {
 function termCounts(items: readonly Item[]): StepTerms {
   const words = new Map<string, number>();
   const shape = new Map<string, number>();
+  const openings = new Map<string, number>();
   for (const { doc } of items) {
     for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
     for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
+    const o = openingKey(doc.opening);
+    if (o) openings.set(o, (openings.get(o) ?? 0) + 1);
   }
-  return { n: items.length, words, shape };
+  return { n: items.length, words, shape, openings };
 }
 
 /** Two groups as one: members in order, the sum left to `sumOf` (the merged-away groups are not used again). */

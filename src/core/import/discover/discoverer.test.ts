@@ -84,7 +84,9 @@ describe('behavior discovery', () => {
     const bs = d.behaviors().filter((b) => !b.mergedInto);
     expect(bs.length).toBeGreaterThanOrEqual(5);
     for (const b of bs) {
-      expect(b.name).toMatch(/^[\p{L}\p{N}_~.'-]+$/u);
+      expect(b.name).toMatch(/^[\p{L}\p{N}_~.'·-]+$/u);
+      // named by an opening it quotes or a shape in words, never a pair of content words
+      expect(b.title).toMatch(/^"[^"]+…"|^(calls|tool call|numbered|code|asks back|enumerated|exclaims|bullets|headings|question|thinks)/);
       expect(b.words.length).toBeGreaterThan(0);
       expect(b.representatives.length).toBeGreaterThan(0);
       for (const r of b.representatives) {

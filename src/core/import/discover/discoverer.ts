@@ -4,8 +4,10 @@
 // `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
 // `explain` says which words and shape put a sample where it is.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
+import { responseParts, stripSpecial } from './chat';
 import { groupName, shapeText } from './naming';
-import { noiseOf, promptTerms, responseTerms, words, type Noise } from './text';
+import { noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
+import { hash32 } from '../../rng';
 import { bucketOf, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
 
@@ -17,6 +19,8 @@ export const OTHER_STATE = 'other';
 
 export interface DiscoveredBehavior {
   name: string;
+  /** The name as a person reads it ('"Wait, let me reconsider…" · backtracks · boxed answer'). */
+  title: string;
   /** Words most typical of it (most frequent among its samples, weighted by rarity in the run). */
   words: string[];
   /** Its shape in words ('numbered list, asks back'); '' when it has none that stands out. */
@@ -45,6 +49,10 @@ export interface DiscoverSnapshot {
   df: { i: number[]; v: number[] };
   nextId: number;
   unclassified: number;
+  /** Titles by name; how widely words spread over prompts; boilerplate lines (states). Absent in older files. */
+  titles?: [string, string][];
+  spread?: { prompts: number; df: { i: number[]; v: number[] }; expected: { i: number[]; v: number[] } };
+  boiler?: number[];
   clusters: {
     id: number;
     name: string | null;
@@ -62,6 +70,7 @@ export interface DiscoverSnapshot {
 abstract class Discoverer {
   protected set: ClusterSet;
   unclassified = 0;
+  protected titles = new Map<string, string>();
 
   constructor(
     readonly what: DiscoverSnapshot['what'],
@@ -81,15 +90,24 @@ abstract class Discoverer {
    */
   protected abstract termsOf(s: ImportedSample, weighing?: boolean): { terms: string[] } | { noise: Noise };
 
+  /** What a step teaches before its samples are read (the states' boilerplate lines). */
+  protected prepare(_samples: readonly ImportedSample[]): void {}
+
   /** Labels of a complete step's samples, in order. */
   labelStep(step: number, samples: readonly ImportedSample[]): string[] {
+    this.prepare(samples);
     const items: Item[] = [];
     const at: number[] = [];
     samples.forEach((s, k) => {
       const t = this.termsOf(s, true);
-      if ('terms' in t) (items.push(this.set.item(t.terms, { file: s.file, index: s.line - 1 })), at.push(k));
+      if ('terms' in t) (items.push(this.set.item(t.terms, { file: s.file, index: s.line - 1 }, s.group ?? s.prompt)), at.push(k));
     });
-    const ids = this.set.labelStep(step, items, (members, counts) => this.uniqueName(groupName(members, counts)));
+    const ids = this.set.labelStep(step, items, (members, counts) => {
+      const n = groupName(members, counts);
+      const name = this.uniqueName(n.label);
+      this.titles.set(name, name === n.label ? n.title : `${n.title} (${name.slice(n.label.length)})`);
+      return name;
+    });
     const out: string[] = samples.map(() => this.noiseLabel);
     ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.set.byId(id).name!));
     for (const l of out) if (l === this.noiseLabel || l === this.smallLabel) this.unclassified++;
@@ -128,6 +146,7 @@ abstract class Discoverer {
       .filter((c) => c.name !== null)
       .map((c) => ({
         name: c.name!,
+        title: this.titles.get(c.name!) ?? c.name!,
         words: topWords(c, (w) => this.set.df.idf(bucketOf(`w:${w}`, this.params.dim))),
         shape: [...c.shape].filter(([, k]) => k >= c.n / 2).map(([t]) => shapeText(t)).filter((x): x is string => !!x).sort().join(', '),
         count: c.n,
@@ -152,9 +171,19 @@ abstract class Discoverer {
       df: sparse(this.set.df.df),
       nextId: this.set.nextId,
       unclassified: this.unclassified,
+      titles: [...this.titles],
+      spread: { prompts: this.set.spread.prompts, df: sparse(this.set.spread.df), expected: sparse(this.set.spread.expected) },
+      ...this.extra(),
       clusters: this.set.clusters.map((c) => ({ id: c.id, name: c.name, n: c.n, sum: c.part ? { i: [...c.part.i], v: [...c.part.v] } : sparse(c.sum), born: c.born, last: c.last, mergedInto: c.mergedInto, words: [...c.words], shape: [...c.shape], reps: c.reps })),
     };
   }
+
+  /** What a kind of discovery keeps beside its clusters. */
+  protected extra(): Partial<DiscoverSnapshot> {
+    return {};
+  }
+
+  protected restoreExtra(_snap: DiscoverSnapshot): void {}
 
   restore(snap: DiscoverSnapshot): void {
     if (!snap || snap.what !== this.what || snap.version !== 1) throw new Error(`discovered ${this.what}: the saved clusters are not this kind (${snap?.what ?? 'nothing'}, version ${snap?.version ?? '?'})`);
@@ -169,6 +198,13 @@ abstract class Discoverer {
     this.set.df.df.set(dense(snap.df, this.params.dim));
     this.set.nextId = snap.nextId;
     this.unclassified = snap.unclassified;
+    this.titles = new Map(snap.titles ?? []);
+    if (snap.spread) {
+      this.set.spread.prompts = snap.spread.prompts;
+      this.set.spread.df.set(dense(snap.spread.df, this.params.dim));
+      this.set.spread.expected.set(dense(snap.spread.expected, this.params.dim));
+    }
+    this.restoreExtra(snap);
     // a candidate's sum stays sparse (clusters.ts), a named group's is dense (empty once merged away)
     const sumOf = (c: DiscoverSnapshot['clusters'][number]) => (c.name === null ? { sum: new Float64Array(0), part: { i: Int32Array.from(c.sum.i), v: Float64Array.from(c.sum.v) } } : { sum: dense(c.sum, c.mergedInto === null ? this.params.dim : 0), part: null });
     this.set.clusters = snap.clusters.map((c) => ({ ...c, ...sumOf(c), words: new Map(c.words), shape: new Map(c.shape), reps: c.reps }));
@@ -214,9 +250,11 @@ function topWords(c: Cluster, idf: (w: string) => number): string[] {
 
 /**
  * Behavior discovery defaults, chosen by measurement on the generated runs of
- * tests/support/discover-corpus.ts (docs/import.md, "How discovery was chosen"): shape terms weigh
- * most (s 4, length and lines 2), then the opening and closing words (2), single words (1), pairs
- * (0.5); triples and rarity (idf) left out: on responses full of topic words both split a frame by its content.
+ * tests/support/discover-corpus.ts and tests/support/discover-styles.ts (docs/import.md, "How
+ * discovery was chosen"): shape terms weigh most (s 4, length and lines 2), then the opening and
+ * closing words (2), single words (1), pairs (0.5); triples and rarity (idf) left out: on responses
+ * full of topic words both split a frame by its content. A word concentrated in a few prompts' samples
+ * weighs less (topic is not behavior: vectors.ts `PromptSpread`).
  */
 export const BEHAVIOR_PARAMS: ClusterParams = {
   dim: 2048,
@@ -226,40 +264,99 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
   maxCandidates: 32,
   candidateAge: 20,
   idfPower: 0,
+  spread: { ratio: 0.5 },
   kinds: { s: 4, l: 2, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
 };
 
-/** State discovery defaults (measured as above, on the prompts: the request's words and pairs, rarity half-weighted). */
+/**
+ * State discovery defaults (measured as above, on the requests: their words and pairs, rarity
+ * half-weighted, the script and whether the request is written in numbers or code; words of a few
+ * prompts only are topic, not a kind of request).
+ */
 export const STATE_PARAMS: ClusterParams = {
   dim: 2048,
   join: 0.3,
   minSize: 3,
-  maxNamed: 22,
+  minShare: 0.004,
+  maxNamed: 24,
   maxCandidates: 32,
   candidateAge: 20,
   idfPower: 0.5,
-  kinds: { w: 1, b: 1, t: 0.7, o: 0.5, c: 1, l: 0.3 },
+  spread: { share: 0.04 },
+  kinds: { w: 1, b: 1, t: 0.7, o: 2, c: 1, l: 0.3, p: 1.5 },
 };
 
-/** Behaviors of responses: what a response does (its frame), prompt words masked. */
+/** Behaviors of responses: what a response does (its frame), the request's words masked. */
 export class BehaviorDiscoverer extends Discoverer {
+  private requests = new Map<string, string>();
+
   constructor(taken: Iterable<string> = [], params: ClusterParams = BEHAVIOR_PARAMS) {
     super('behaviors', params, new Set(taken), UNCLASSIFIED, UNCLASSIFIED);
   }
 
+  protected override prepare(): void {
+    this.requests.clear();
+  }
+
+  /** The words a response may repeat from its request (its user turns: not the system prompt or tools block). */
+  private requestOf(prompt: string): string {
+    let r = this.requests.get(prompt);
+    if (r === undefined) this.requests.set(prompt, (r = requestTurns(prompt).join('\n')));
+    return r;
+  }
+
   protected termsOf(s: ImportedSample, weighing = false): { terms: string[] } | { noise: Noise } {
-    const noise = noiseOf(s.response, s.toolCalls, words(s.response, 64));
-    return noise ? { noise } : { terms: responseTerms(s.response, s.prompt, s.toolCalls, 400, !(weighing && this.params.kinds.t === 0)) };
+    const parts = responseParts(s.response);
+    const noise = noiseOf(s.response, s.toolCalls, words(stripSpecial(s.response.slice(0, 4000)), 64), parts);
+    return noise ? { noise } : { terms: responseTerms(s.response, this.requestOf(s.prompt), s.toolCalls, !(weighing && this.params.kinds.t === 0), parts) };
   }
 }
 
-/** States of prompts: the kind of request. */
+/** A line most prompts share (a system prompt, a tools block, a standing instruction) is boilerplate, not a kind of request. */
+const BOILER_SHARE = 0.5;
+const BOILER_MIN_PROMPTS = 6;
+const BOILER_MAX = 2048;
+
+/** States of prompts: the kind of request, read from the request (the first user turn that is not boilerplate). */
 export class StateDiscoverer extends Discoverer {
+  private boiler = new Set<number>();
+
   constructor(params: ClusterParams = STATE_PARAMS) {
     super('states', params, new Set(), NO_PROMPT, OTHER_STATE);
   }
 
+  /** Lines shared by most of the step's distinct prompts join the boilerplate (kept for the run). */
+  protected override prepare(samples: readonly ImportedSample[]): void {
+    const distinct = new Set(samples.map((s) => s.prompt));
+    if (distinct.size < BOILER_MIN_PROMPTS || this.boiler.size >= BOILER_MAX) return;
+    const counts = new Map<number, number>();
+    for (const p of distinct) {
+      const seen = new Set<number>();
+      for (const turn of requestTurns(p)) for (const line of turn.split('\n')) if (line.trim().length > 3) seen.add(hash32(line.trim()));
+      for (const h of seen) counts.set(h, (counts.get(h) ?? 0) + 1);
+    }
+    for (const [h, k] of counts) if (k >= BOILER_SHARE * distinct.size && this.boiler.size < BOILER_MAX) this.boiler.add(h);
+  }
+
+  /** The request: the first user turn with a line that is not boilerplate, those lines only. */
+  request(prompt: string): string {
+    for (const turn of requestTurns(prompt)) {
+      const kept = turn.split('\n').filter((l) => l.trim() && !this.boiler.has(hash32(l.trim())));
+      if (kept.length) return kept.join('\n');
+    }
+    return '';
+  }
+
   protected termsOf(s: ImportedSample): { terms: string[] } | { noise: Noise } {
-    return s.prompt.trim() ? { terms: promptTerms(s.prompt) } : { noise: 'empty' };
+    const r = s.prompt.trim() ? this.request(s.prompt) : '';
+    return r.trim() ? { terms: promptTerms(r) } : { noise: 'empty' };
+  }
+
+  protected override extra(): Partial<DiscoverSnapshot> {
+    return { boiler: [...this.boiler] };
+  }
+
+  protected override restoreExtra(snap: DiscoverSnapshot): void {
+    this.boiler = new Set(snap.boiler ?? []);
   }
 }

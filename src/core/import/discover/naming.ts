@@ -1,26 +1,51 @@
-// A readable name for a discovered group, made from what sets it apart from the step's other
-// samples: its most distinctive words (share among its members minus share among the others) and
-// its most distinctive shape (a list, a code block, a tool call, a question back…).
+// Names a person reads for a discovered group, made from what sets it apart from the step's other
+// samples: its typical opening, quoted in its own language, when that opening is distinctive, and
+// its most distinctive shapes in words ("backtracks", "boxed answer", "calls lookup_order first").
+// Never a pair of content words: those say what a response is about, not what it does. A name has
+// two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
+// a page or a terminal shows.
+import { UNSPACED, openingKey } from './opening';
 import type { StepTerms } from './clusters';
 import type { Doc } from './vectors';
 
-const SHAPE_WORDS: Record<string, string> = {
-  code: 'code',
-  numbered: 'numbered-list',
-  bullets: 'bullets',
-  enumerated: 'enumerated',
-  heading: 'headings',
-  'ends-question': 'asks-back',
-  asks: 'question',
-  exclaims: 'exclaims',
-  tool: 'tool-call',
+/** Shape terms in words, and in the label's short form; length and line buckets are not shown. */
+const SHAPES: Record<string, [title: string, label: string]> = {
+  code: ['code', 'code'],
+  numbered: ['numbered list', 'numbered'],
+  bullets: ['bullets', 'bullets'],
+  enumerated: ['enumerated', 'enumerated'],
+  heading: ['headings', 'headings'],
+  'ends-question': ['asks back', 'asks-back'],
+  asks: ['question', 'question'],
+  exclaims: ['exclaims', 'exclaims'],
+  tool: ['tool call', 'tool-call'],
+  'multi-turn': ['reads tool results', 'multi-turn'],
+  reasons: ['thinks', 'thinks'],
+  backtracks: ['backtracks', 'backtracks'],
+  'backtracks-often': ['backtracks often', 'backtracks-often'],
+  cases: ['enumerates cases', 'cases'],
+  'cases-often': ['many cases', 'cases-often'],
+  verifies: ['verifies', 'verifies'],
+  'verifies-often': ['verifies often', 'verifies-often'],
+  'gives-up': ['gives up', 'gives-up'],
+  'gives-up-often': ['gives up often', 'gives-up'],
+  boxed: ['boxed answer', 'boxed'],
+  'answer-tag': ['<answer> tag', 'answer-tag'],
+  hashes: ['#### answer', 'hashes'],
+  'final-answer': ['states a final answer', 'final-answer'],
 };
 
-/** Shape terms in words ('tool:search' → 'calls search'); length and line buckets are not shown. */
+/** Shape terms in words ('tool:search' → 'calls search'); null for terms not shown. */
 export function shapeText(term: string): string | null {
   if (term.startsWith('tool:')) return `calls ${term.slice(5)}`;
-  const w = SHAPE_WORDS[term];
-  return w ? w.replace(/-/g, ' ') : null;
+  if (term.startsWith('first:')) return `calls ${term.slice(6)} first`;
+  return SHAPES[term]?.[0] ?? null;
+}
+
+function shapeLabel(term: string): string | null {
+  if (term.startsWith('tool:')) return `${term.slice(5)}-call`;
+  if (term.startsWith('first:')) return `${term.slice(6)}-first`;
+  return SHAPES[term]?.[1] ?? null;
 }
 
 /** The share of `members` holding each term, and that of the step's other samples (`all` counts them with the members). */
@@ -37,19 +62,93 @@ function shares(members: readonly (readonly string[])[], all: ReadonlyMap<string
  * The terms most typical of the members against the step's other samples, best first: `members`
  * lists each member's distinct terms, `all` how many of the step's `n` samples (members included) hold each.
  */
-export function distinctive(members: readonly (readonly string[])[], all: ReadonlyMap<string, number>, n: number, minShare: number): string[] {
+export function distinctive(members: readonly (readonly string[])[], all: ReadonlyMap<string, number>, n: number, minShare: number, minLead = 0.1): string[] {
   return [...shares(members, all, n)]
     .filter(([, [s]]) => s >= minShare)
     .map(([t, [s, o]]) => ({ t, score: s - o }))
-    .filter((x) => x.score > 0.1)
+    .filter((x) => x.score > minLead)
     .sort((a, b) => b.score - a.score || (a.t < b.t ? -1 : 1))
     .map((x) => x.t);
 }
 
-/** Up to two distinctive words and the distinctive shape, joined by '-' ('summary-analyze-numbered-list'). */
-export function groupName(members: readonly Doc[], step: StepTerms): string {
-  const ws = distinctive(members.map((d) => d.words), step.words, step.n, 0.3).slice(0, 2);
-  const shape = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).map((t) => (t.startsWith('tool:') ? `${t.slice(5)}-call` : SHAPE_WORDS[t])).find(Boolean);
-  const parts = [...ws, ...(shape ? [shape] : [])];
-  return (parts.join('-') || 'plain').replace(/[^\p{L}\p{N}_~.-]+/gu, '_').slice(0, 40);
+export interface GroupName {
+  /** The metric key ("wait-let-me-reconsider·backtracks·boxed"). */
+  label: string;
+  /** What a person reads ('"Wait, let me reconsider…" · backtracks · boxed answer'). */
+  title: string;
+}
+
+/** An opening quoted, and its words as a label ("Wait, let me" → "wait-let-me"). */
+function openingLabel(opening: string): string {
+  return opening
+    .toLowerCase()
+    .replace(/[\s/]+/g, '-')
+    .replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .split('-')
+    .reduce((a, w) => (a && (a + '-' + w).length > 26 ? a : a ? `${a}-${w}` : w.slice(0, 26)), '');
+}
+
+/** The most common written form of an opening key among the members, cut to the key's words ("The answer is 7x" → "The answer is"). */
+function typicalOpening(members: readonly Doc[], key: string): string {
+  const forms = new Map<string, number>();
+  const n = key.split(' ').length;
+  for (const d of members) {
+    if (openingKey(d.opening) !== key) continue;
+    const form = UNSPACED.test(key) ? d.opening : d.opening.split(/\s+/).slice(0, n).join(' ');
+    forms.set(form, (forms.get(form) ?? 0) + 1);
+  }
+  return [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
+}
+
+/**
+ * The members' openings word by word: a position's commonest word when at least half the members
+ * write it there, else "…" ("Matthew is married to Nova" and "John is married to Ava" → "… is married to …").
+ */
+export function consensusOpening(openings: readonly string[]): string {
+  const split = openings.filter(Boolean).map((o) => o.split(/\s+/));
+  if (!split.length) return '';
+  const out: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const counts = new Map<string, [number, string]>();
+    for (const ws of split) {
+      const w = ws[i];
+      if (w === undefined) continue;
+      const k = w.toLowerCase();
+      const c = counts.get(k);
+      counts.set(k, c ? [c[0] + 1, c[1]] : [1, w]);
+    }
+    const best = [...counts.values()].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1))[0];
+    if (!best) break;
+    const word = best[0] >= split.length / 2 ? best[1] : '…';
+    if (!(word === '…' && out.at(-1) === '…')) out.push(word);
+  }
+  while (out.at(-1) === '…') out.pop();
+  return out.filter((w) => w !== '…').length >= 2 ? out.join(' ') : '';
+}
+
+/** A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest opening when nothing stands out. */
+export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
+  const shapes = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5)
+    .filter((t) => shapeLabel(t) !== null)
+    .slice(0, 2);
+  const keys = members.map((d) => openingKey(d.opening)).map((k) => (k ? [k] : []));
+  const openShares = shares(keys, step.openings, step.n);
+  const distinct = distinctive(keys, step.openings, step.n, 0.3, 0.2)[0];
+  const common = [...openShares].sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  const consensus = consensusOpening(members.map((d) => d.opening));
+  // an opening most members write and few others do; else what most members' openings share, word by word
+  let quote = '';
+  if (distinct && openShares.get(distinct)![0] >= 0.5) quote = typicalOpening(members, distinct);
+  else if (consensus && (distinct || !shapes.length)) quote = consensus;
+  else if (distinct) quote = typicalOpening(members, distinct);
+  else if (!shapes.length && common) quote = typicalOpening(members, common);
+  const titleParts = [...(quote ? [`"${quote}…"`] : []), ...shapes.map((t) => shapeText(t)!)];
+  // the quote, then shapes while they fit (a label is at most 44 characters, whole words)
+  const label = [...(quote ? [openingLabel(quote)] : []), ...shapes.map((t) => shapeLabel(t)!)]
+    .filter(Boolean)
+    .reduce((a, part) => (!a ? part.slice(0, 44) : (a + '·' + part).length <= 44 ? `${a}·${part}` : a), '')
+    .replace(/[\s/]+/g, '_');
+  return { label: label || 'plain', title: titleParts.join(' · ') || 'plain' };
 }

@@ -1,25 +1,51 @@
-// What a response DOES, as terms: its words with the prompt's words masked (topic is not evidence),
+// What a response DOES, as terms: its words with the request's words masked (topic is not evidence),
 // and its shape (opening and closing, lists, code blocks, tool calls and their names, a question
-// back, a check at the end, a hand-off). Noise (empty, cut-off, garbage) is told apart here.
+// back, a check at the end, a hand-off; for a reasoning trace, how it moves: moves.ts). A response is
+// read in its parts (chat.ts): special tokens are not words, the reasoning and the answer are read
+// apart, and a long text is read at its head and tail. Noise (empty, cut-off, garbage, a loop) is
+// told apart here, judged per script (Chinese, Russian or Hindi text is not garbage).
 // Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `l:` length and lines (log2 buckets), `o:` / `c:`
 // the opening and closing words. A sample's terms are computed once (discoverer.ts).
+import { chatTurns, responseParts, stripSpecial, userTurns, type ResponseParts } from './chat';
+import { UNSPACED, openingOf } from './opening';
+import { framingTerms, isLoop, reasoningTerms, scanned } from './moves';
 
-const WORD = /[\p{L}\p{N}_']+|[^\s\p{L}\p{N}_']/gu;
+const WORD = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu;
 const LETTERS = /\p{L}/u;
 const NUMBER = /^\p{N}+([.,]\p{N}+)?$/u;
 
-/** Words too common to say anything about a frame on their own (they still count inside pairs). */
-const STOP = new Set('a an the of to in on at for and or is are be it this that with as by from was were i you we'.split(' '));
+let segmenter: Intl.Segmenter | null = null;
 
-/** A response's words: lowercase, numbers as `#`, each punctuation mark its own token. */
+/** A run of unspaced script split into words (Intl.Segmenter: in every browser and in Node). */
+function segmentRun(run: string, out: string[], max: number): void {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  for (const seg of segmenter.segment(run)) {
+    if (out.length >= max) return;
+    if (seg.isWordLike) out.push(seg.segment);
+  }
+}
+
+/** Words too common to say anything about a frame on their own (they still count inside pairs). */
+const STOP = new Set('a an the of to in on at for and or is are be it this that with as by from was were i you we 的 了 是 在 和'.split(' '));
+
+/** A text's words in any script: lowercase, numbers as `#`, each punctuation mark its own token, unspaced scripts segmented. */
 export function words(text: string, max = 400): string[] {
   const out: string[] = [];
   WORD.lastIndex = 0;
   for (let m = WORD.exec(text); m && out.length < max; m = WORD.exec(text)) {
     const w = m[0].toLowerCase();
-    out.push(NUMBER.test(w) ? '#' : w);
+    if (w.length > 1 && UNSPACED.test(w)) segmentRun(w, out, max);
+    else out.push(NUMBER.test(w) ? '#' : w);
   }
   return out;
+}
+
+/** Up to `head` words from a text's start and `tail` from its end (a long trace is read at both ends). */
+export function headTail(text: string, head: number, tail: number): string[] {
+  const all = words(text.length > 40_000 ? text.slice(0, 30_000) : text, head + tail + 1);
+  if (all.length <= head + tail) return all;
+  const end = words(text.slice(-Math.min(text.length, tail * 24)), 100_000).slice(-tail);
+  return [...all.slice(0, head), ...end];
 }
 
 /** The prompt's content words (what a response may repeat without that saying anything about its frame). */
@@ -29,22 +55,40 @@ export function promptWords(prompt: string): Set<string> {
   return out;
 }
 
-export type Noise = 'empty' | 'cut-off' | 'garbage';
+export type Noise = 'empty' | 'cut-off' | 'garbage' | 'loop';
 
-/** Empty, cut off (a few words, no end), or garbage (few letters, or no word repeats a language's shape). */
-export function noiseOf(response: string, toolCalls: readonly string[], toks: readonly string[]): Noise | null {
+const LATIN_WORD = /^[a-z]+$/;
+/** A text that ends as finished text does (a think left open by a model that then answered is not cut). */
+const FINISHED = /(?:[.!?)\]}>$`。！？」』]|<\/answer>)\s*$/;
+/** A bare number or formula, short: an answer, not noise. */
+const BARE_ANSWER = /^[-+]?[\d\s.,+\-*/=()^%$\\{}]{1,40}$/;
+
+/**
+ * Empty, cut off (a few words and no end, or a think that never closed), garbage (few letters, or
+ * Latin words that no language writes: vowel-less runs; other scripts are not judged by Latin vowels),
+ * or a loop (one sentence repeated over most of the text).
+ */
+export function noiseOf(response: string, toolCalls: readonly string[], toks: readonly string[], parts?: ResponseParts): Noise | null {
   if (toolCalls.length) return null;
-  const t = response.trim();
+  const t = stripSpecial(response).trim();
   if (!t) return 'empty';
-  const letters = [...t].filter((ch) => LETTERS.test(ch)).length;
-  if (letters / [...t.replace(/\s+/g, '')].length < 0.5) return 'garbage';
+  if (parts?.cut && !FINISHED.test(t.slice(-80))) return 'cut-off';
+  if (BARE_ANSWER.test(t)) return null;
+  const head = t.length > 4096 ? t.slice(0, 4096) : t;
+  const chars = [...head.replace(/\s+/g, '')];
+  const letters = chars.filter((ch) => LETTERS.test(ch)).length;
+  // letters in runs of three or more (words, LaTeX commands): most of a text's letters, few of random characters'
+  const inWords = (head.match(/\p{L}{3,}/gu) ?? []).reduce((a, w) => a + [...w].length, 0);
+  if (letters / chars.length < 0.2 || (letters > 0 && inWords / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
   const wordToks = toks.filter((w) => LETTERS.test(w));
+  const latin = wordToks.filter((w) => LATIN_WORD.test(w));
   if (wordToks.length >= 4) {
     const longest = wordToks.reduce((a, w) => Math.max(a, w.length), 0);
-    const vowelless = wordToks.filter((w) => w.length > 3 && !/[aeiouy\u00e0-\u00ff]/.test(w)).length;
-    if (longest > 40 || vowelless / wordToks.length > 0.4) return 'garbage';
+    const vowelless = latin.filter((w) => w.length > 3 && !/[aeiouy]/.test(w)).length;
+    if (longest > 40 || (latin.length >= 4 && vowelless / latin.length > 0.4)) return 'garbage';
   }
-  if (wordToks.length < 3 && !/[.!?)\]`>]$/.test(t)) return 'cut-off';
+  if (wordToks.length < 3 && !/[.!?)\]`>。！？」』]$/.test(t)) return 'cut-off';
+  if (t.length > 200 && isLoop(t)) return 'loop';
   return null;
 }
 
@@ -58,39 +102,82 @@ export function textToolNames(response: string): string[] {
 
 const bucket = (n: number) => (n <= 0 ? 0 : Math.min(8, Math.floor(Math.log2(n))));
 
-/** Shape terms of a response (without its words). */
-export function shapeTerms(response: string, toolCalls: readonly string[], toks: readonly string[]): string[] {
-  const out: string[] = [];
-  const tools = toolCalls.length ? toolCalls.map((t) => t.toLowerCase()) : textToolNames(response);
-  for (const t of tools) out.push(`s:tool:${t}`);
-  if (tools.length) out.push('s:tool');
-  const lines = response.split('\n').map((l) => l.trim()).filter(Boolean);
-  if (/```/.test(response)) out.push('s:code');
-  const numbered = lines.filter((l) => /^\(?\d+[.)]\s/.test(l)).length;
-  const bullets = lines.filter((l) => /^[-*•]\s/.test(l)).length;
-  const inline = (response.match(/(^|\s)\(?\d+\)\s/g) ?? []).length;
+/** Shape terms of a text's layout (lists, code, headings, a question back) and its lines. */
+function layoutTerms(text: string, out: string[]): number {
+  const t = text.trim();
+  const lines = t.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (/```/.test(t)) out.push('s:code');
+  let numbered = 0;
+  let bullets = 0;
+  let heading = false;
+  for (const l of lines) {
+    if (/^\(?\d+[.)]\s|^第?[一二三四五六七八九十\d]+[、.．]|^step \d+/i.test(l)) numbered++;
+    else if (/^[-*•]\s/.test(l)) bullets++;
+    if (!heading && /^#{1,4}\s|^\*\*[^*]+\*\*:?$/.test(l)) heading = true;
+  }
+  const inline = (t.match(/(?:^|\s)\(?\d+\)\s/g) ?? []).length;
   if (numbered >= 2) out.push('s:numbered');
   if (bullets >= 2) out.push('s:bullets');
   if (inline >= 2) out.push('s:enumerated');
-  if (lines.some((l) => /^#{1,4}\s|^\*\*[^*]+\*\*:?$/.test(l))) out.push('s:heading');
-  const t = response.trim();
-  if (/\?\s*$/.test(t)) out.push('s:ends-question');
-  else if ((t.match(/\?/g) ?? []).length) out.push('s:asks');
-  if (/!/.test(t.slice(0, 40))) out.push('s:exclaims');
-  out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines.length))}`);
+  if (heading) out.push('s:heading');
+  if (/[?？]\s*$/.test(t)) out.push('s:ends-question');
+  else if (/[?？]/.test(t)) out.push('s:asks');
+  if (/[!！]/.test(t.slice(0, 40))) out.push('s:exclaims');
+  return lines.length;
+}
+
+/** Shape terms of a response (without its words): tools, layout, reasoning moves, answer framing, lengths. */
+export function shapeTerms(response: string, toolCalls: readonly string[], toks: readonly string[], parts: ResponseParts = responseParts(response)): string[] {
+  const out: string[] = [];
+  const tools = toolCalls.length ? toolCalls.map((t) => t.toLowerCase()) : textToolNames(scanned(response));
+  for (const t of tools) out.push(`s:tool:${t}`);
+  if (tools.length) out.push('s:tool', `s:first:${tools[0]}`);
+  if (parts.toolResults > 0) out.push('s:multi-turn');
+  const answer = scanned(parts.turns.join('\n'));
+  const lines = layoutTerms(answer, out);
+  out.push(...framingTerms(answer));
+  if (parts.reasoning !== null) {
+    out.push(...reasoningTerms(parts.reasoning));
+    out.push(`l:think${bucket(parts.reasoning.length / 6)}`);
+  }
+  out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines))}`);
   return out;
 }
 
+/** Words a response is read by: the reasoning's head and tail, then the answer's. */
+const THINK_HEAD = 100;
+const THINK_TAIL = 30;
+const ANSWER_HEAD = 160;
+const ANSWER_TAIL = 30;
+
 /**
- * The terms of a response: shape terms, then its words with prompt words masked (`_`): single words
- * (stop words left out), pairs and triples, and the first and last three words (its frame's edges).
+ * The terms of a response: shape terms, then its words with the request's words masked (`_`):
+ * single words (stop words left out), pairs and triples, and the first and last three words (its
+ * frame's edges); a `q:` term carries its opening as written (no weight: for names only).
  */
-export function responseTerms(response: string, prompt: string, toolCalls: readonly string[], maxWords = 400, triples = true): string[] {
-  const toks = words(response, maxWords);
-  const masked = prompt ? maskWith(toks, promptWords(prompt)) : toks;
-  const out = shapeTerms(response, toolCalls, toks);
+export function responseTerms(response: string, request: string, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response)): string[] {
+  const think = parts.reasoning === null ? [] : headTail(parts.reasoning, THINK_HEAD, THINK_TAIL);
+  const answerText = parts.turns.join('\n');
+  const answer = headTail(answerText, ANSWER_HEAD, ANSWER_TAIL);
+  const toks = [...think, ...answer];
+  const mask = request ? promptWords(request) : null;
+  const masked = mask ? maskWith(toks, mask) : toks;
+  const out = shapeTerms(response, toolCalls, answer, parts);
   wordTerms(masked, out, triples);
+  if (think.length && answer.length) {
+    const a = (mask ? maskWith(answer, mask) : answer).filter((x) => LETTERS.test(x) || x === '_').slice(0, 2);
+    if (a.length) out.push(`o:» ${a.join(' ')}`);
+  }
+  out.push(`q:${openingOf(parts.reasoning || answerText)}`);
   return out;
+}
+
+/** The user turns of a prompt (the whole prompt when it is not a chat), special tokens removed. */
+export function requestTurns(prompt: string): string[] {
+  const turns = chatTurns(prompt);
+  if (!turns) return [stripSpecial(prompt).trim()];
+  const users = userTurns(turns);
+  return users.length ? users : [turns.at(-1)!.text];
 }
 
 /** Words the prompt also holds become `_`. */
@@ -113,12 +200,67 @@ export function wordTerms(toks: readonly string[], out: string[], triples = true
   if (close.length) out.push(`c:${close.join(' ')}`, `c:${close.at(-1)}`);
 }
 
-/** The terms of a prompt for its kind of request: words (numbers and quoted text folded), pairs, opening words. */
-export function promptTerms(prompt: string, maxWords = 200): string[] {
-  const folded = prompt.replace(/"[^"\n]*"|'[^'\n]*'/g, ' "" ');
-  const toks = words(folded, maxWords);
+/** The dominant script of a text's letters ('latin', 'han', 'cyrillic', …). */
+const SCRIPTS: [string, RegExp][] = [
+  ['han', /\p{Script=Han}/u],
+  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['hangul', /\p{Script=Hangul}/u],
+  ['cyrillic', /\p{Script=Cyrillic}/u],
+  ['arabic', /\p{Script=Arabic}/u],
+  ['devanagari', /\p{Script=Devanagari}/u],
+  ['thai', /\p{Script=Thai}/u],
+  ['greek', /\p{Script=Greek}/u],
+  ['hebrew', /\p{Script=Hebrew}/u],
+];
+
+export function scriptOf(text: string): string {
+  const counts = new Map<string, number>();
+  let latin = 0;
+  for (const ch of text.slice(0, 2000)) {
+    if (!LETTERS.test(ch)) continue;
+    if (ch < '\u0250') {
+      latin++;
+      continue;
+    }
+    const s = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other';
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  let best: [string, number] = ['latin', latin];
+  for (const [s, k] of counts) if (k > best[1]) best = [s, k];
+  return best[0];
+}
+
+/** What a request is written in: its script, and whether it is mostly numbers and symbols (math) or code. */
+function profileTerms(text: string): string[] {
+  const head = text.slice(0, 2000);
+  const out = [`p:script:${scriptOf(head)}`];
+  const chars = head.replace(/\s+/g, '').length || 1;
+  const math = (head.match(/[\d=+\-*/^\\$<>()]/g) ?? []).length;
+  if (math / chars > 0.2) out.push('p:math');
+  if (/```|\bdef |\bfunction\b|[{};]\s*$/m.test(head)) out.push('p:code');
+  return out;
+}
+
+/** Words a request's kind is read by: its head (what is asked) and its tail (standing instructions). */
+const REQUEST_HEAD = 80;
+const REQUEST_TAIL = 30;
+
+/**
+ * The terms of a request for its kind: its words of two letters or more (numbers folded to one `#`,
+ * quoted text folded; grids, art and symbols are content, not kind), pairs, opening words, and what
+ * it is written in.
+ */
+export function promptTerms(request: string): string[] {
+  const folded = request.replace(/"[^"\n]*"|'[^'\n]*'/g, ' "" ');
+  const toks: string[] = [];
+  for (const w of words(folded.length > 20_000 ? folded.slice(0, 16_000) + '\n' + folded.slice(-4000) : folded, 4000)) {
+    if (w === '#') {
+      if (toks.at(-1) !== '#') toks.push(w);
+    } else if (LETTERS.test(w) && (w.length > 1 || UNSPACED.test(w))) toks.push(w);
+  }
+  const read = toks.length > REQUEST_HEAD + REQUEST_TAIL ? [...toks.slice(0, REQUEST_HEAD), ...toks.slice(-REQUEST_TAIL)] : toks;
   const out: string[] = [];
-  wordTerms(toks, out);
-  out.push(`l:len${bucket(toks.length)}`);
+  wordTerms(read, out);
+  out.push(`l:len${bucket(toks.length)}`, ...profileTerms(request), `q:${openingOf(folded.replace(/\p{N}+([.,]\p{N}+)*/gu, '#'))}`);
   return out;
 }

@@ -28,15 +28,23 @@ export function bucketOf(term: string, dim: number): number {
 export interface Doc {
   keys: Int32Array;
   x: Float64Array;
+  /** Per key: 1 when its terms are words (topic may weigh them down: `PromptSpread`), 0 for shape and length. */
+  wordy: Uint8Array;
   words: string[];
   shape: string[];
+  /** The opening as written (a `q:` term: no weight, for names only); '' when none. */
+  opening: string;
 }
+
+/** Kinds of term made of a text's words (the rest are shape and length). */
+const WORDY = new Set(['w', 'b', 't', 'o', 'c']);
 
 /** Builds docs with one set of scratch arrays (a step makes hundreds: no per-sample maps). */
 export class DocBuilder {
   private readonly tf: Int32Array;
   private readonly w: Float64Array;
   private readonly touched: Int32Array;
+  private readonly shapeAt: Uint8Array;
 
   constructor(
     readonly dim: number,
@@ -45,18 +53,24 @@ export class DocBuilder {
     this.tf = new Int32Array(dim);
     this.w = new Float64Array(dim);
     this.touched = new Int32Array(dim);
+    this.shapeAt = new Uint8Array(dim);
   }
 
   /** A kind weighted 0 is no evidence: its terms are left out before hashing. */
   doc(terms: readonly string[]): Doc {
-    const { tf, w, touched, kinds, dim } = this;
+    const { tf, w, touched, kinds, dim, shapeAt } = this;
     let n = 0;
     const words: string[] = [];
     const shape: string[] = [];
+    let opening = '';
     let seenW: Set<string> | null = null;
     let seenS: Set<string> | null = null;
     for (const t of terms) {
       const kind = t.slice(0, t.indexOf(':'));
+      if (kind === 'q') {
+        opening ||= t.slice(2);
+        continue;
+      }
       const weight = kinds[kind];
       if (weight === 0) continue;
       const b = bucketOf(t, dim);
@@ -64,6 +78,7 @@ export class DocBuilder {
       if (tf[b] === 0) (touched[n++] = b), (w[b] = kw);
       else if (kw > w[b]) w[b] = kw;
       tf[b]++;
+      if (!WORDY.has(kind)) shapeAt[b] = 1;
       if (kind === 'w') {
         const body = t.slice(2);
         if (!(seenW ??= new Set()).has(body)) (seenW.add(body), words.push(body));
@@ -74,12 +89,15 @@ export class DocBuilder {
     }
     const keys = touched.slice(0, n).sort();
     const x = new Float64Array(n);
+    const wordy = new Uint8Array(n);
     for (let k = 0; k < n; k++) {
       const b = keys[k];
       x[k] = (1 + Math.log(tf[b])) * w[b];
+      wordy[k] = shapeAt[b] ? 0 : 1;
       tf[b] = 0;
+      shapeAt[b] = 0;
     }
-    return { keys, x, words, shape };
+    return { keys, x, wordy, words, shape, opening };
   }
 }
 
@@ -105,14 +123,100 @@ export class DocFreq {
 }
 
 /**
- * The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower, made in the
- * doc's own weights (a step holds one array a sample, not two): call it once a doc.
+ * Topic is not behavior, learned from the run: per bucket, how many distinct prompts had a sample
+ * holding it (each step's prompts counted once a step), against how many it would have been had
+ * the same number of samples held it independently of their prompt. A word seen in the samples of
+ * many different prompts is frame evidence; one concentrated in a few prompts' samples is topic,
+ * and weighs less. Two readings (`SpreadParams`):
+ * - `ratio` (responses): observed / expected prompts, over `ratio` (at most 1). A frame written in
+ *   many phrasings keeps each phrasing's words (rare, but not concentrated); a prompt's topic words
+ *   come in all its samples and no other prompt's. With one sample a prompt nothing is concentrated.
+ * - `share` (requests, one doc a distinct prompt): the prompts holding it over all prompts, over
+ *   `share` (at most 1): a word of 4 % of the requests is a kind's; one of a request or two is its topic.
+ * Counted only once `MIN_PROMPTS` prompts were seen.
  */
-export function vectorOf(d: Doc, df: DocFreq, idfPower = 1): Sparse {
+export interface SpreadParams {
+  ratio?: number;
+  share?: number;
+}
+
+export class PromptSpread {
+  /** Per bucket: prompts observed with it, and expected (ratio reading). */
+  readonly df: Float64Array;
+  readonly expected: Float64Array;
+  prompts = 0;
+  private readonly last: Int32Array;
+  private readonly count: Int32Array;
+
+  constructor(
+    readonly dim: number,
+    readonly p: SpreadParams,
+  ) {
+    this.df = new Float64Array(dim);
+    this.expected = new Float64Array(dim);
+    this.last = new Int32Array(dim).fill(-1);
+    this.count = new Int32Array(dim);
+  }
+
+  get active(): boolean {
+    return !!(this.p.ratio || this.p.share);
+  }
+
+  /** Count a step's docs, `prompt[k]` the prompt of doc k (any id: equal ids are one prompt). */
+  add(docs: readonly Doc[], prompt: readonly string[]): void {
+    const byPrompt = new Map<string, number[]>();
+    docs.forEach((_, k) => {
+      const list = byPrompt.get(prompt[k]);
+      if (list) list.push(k);
+      else byPrompt.set(prompt[k], [k]);
+    });
+    const touched: number[] = [];
+    let p = 0;
+    for (const ks of byPrompt.values()) {
+      for (const k of ks)
+        for (const b of docs[k].keys) {
+          if (this.count[b] === 0) touched.push(b);
+          this.count[b]++;
+          if (this.last[b] !== p) (this.last[b] = p), this.df[b]++;
+        }
+      p++;
+    }
+    if (this.p.ratio) {
+      // expected prompts: Σ over prompt sizes g of (prompts of that size) × (1 − (1 − k/N)^g)
+      const sizes = new Map<number, number>();
+      for (const ks of byPrompt.values()) sizes.set(ks.length, (sizes.get(ks.length) ?? 0) + 1);
+      for (const b of touched) {
+        const q = 1 - this.count[b] / docs.length;
+        let e = 0;
+        for (const [g, n] of sizes) e += n * (1 - q ** g);
+        this.expected[b] += e;
+      }
+    }
+    for (const b of touched) (this.count[b] = 0), (this.last[b] = -1);
+    this.prompts += byPrompt.size;
+  }
+
+  weight(b: number): number {
+    if (this.prompts < MIN_PROMPTS) return 1;
+    if (this.p.ratio) return this.expected[b] < 2 ? 1 : Math.min(1, this.df[b] / this.expected[b] / this.p.ratio);
+    if (this.p.share) return Math.min(1, this.df[b] / this.prompts / this.p.share);
+    return 1;
+  }
+}
+
+const MIN_PROMPTS = 24;
+
+/**
+ * The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower (× the word's
+ * spread over prompts, `PromptSpread`), made in the doc's own weights (a step holds one array a
+ * sample, not two): call it once a doc.
+ */
+export function vectorOf(d: Doc, df: DocFreq, idfPower = 1, spread: PromptSpread | null = null): Sparse {
   const v = d.x;
   let norm = 0;
   for (let k = 0; k < v.length; k++) {
     v[k] = v[k] * df.idf(d.keys[k]) ** idfPower;
+    if (spread && d.wordy[k]) v[k] *= spread.weight(d.keys[k]);
     norm += v[k] * v[k];
   }
   norm = Math.sqrt(norm);

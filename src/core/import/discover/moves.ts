@@ -1,0 +1,71 @@
+// How a reasoning trace moves and how an answer is framed, as shape terms (`s:`), read from the
+// whole text at bounded cost: each pattern is one linear scan (no nested quantifiers) over at most
+// SCAN characters (the head and the tail of a longer text).
+
+/** Characters scanned per part: a long trace's head and tail. */
+const SCAN = 32_768;
+
+export function scanned(text: string): string {
+  return text.length <= SCAN ? text : `${text.slice(0, (SCAN * 3) / 4)}\n${text.slice(-SCAN / 4)}`;
+}
+
+/** Moves of a reasoning trace, in English and Chinese (the two languages reasoning models think in). */
+const MOVES: [string, RegExp][] = [
+  ['backtracks', /\b(?:wait|hmm+|actually(?=,)|but wait|on second thought|let me reconsider|let me re-?think|i made (?:a|an) (?:mistake|error)|that(?:'s| is) (?:not right|wrong|incorrect))\b|等等|等一下|不对|重新考虑|我错了/gi],
+  ['cases', /\b(?:case \d|case [ivx]+\b|(?:first|second|third) case|in the (?:first|second|other) case|sub-?case)\b|情况[一二三四1-9]|第[一二三四]种情况/gi],
+  ['verifies', /\b(?:let(?: me|'s|us) (?:double[- ]?)?check|let(?: me|'s|us) verify|verif(?:y|ying|ication)|double[- ]check|sanity check|plug(?:ging)? (?:it |this |that )?back|check(?:ing)? (?:the|my|our) (?:answer|result|work))\b|验证|检查一下|核对/gi],
+  ['gives-up', /\b(?:i(?:'m| am) not sure|i (?:cannot|can't|can not) (?:determine|solve|figure|find)|i don't know|unable to (?:determine|solve)|give up)\b|无法确定|我不确定|不知道/gi],
+];
+
+/** Answer framings, looked for in the answer part. */
+const FRAMES: [string, RegExp][] = [
+  ['boxed', /\\boxed\{/],
+  ['answer-tag', /<answer>/i],
+  ['hashes', /(?:^|\n)\s*#### /],
+  ['final-answer', /\b(?:final answer|answer:)|答案[是为：:]|最终答案/i],
+];
+
+/** Shape terms for the moves of a reasoning trace (each once, `often` when it recurs). */
+export function reasoningTerms(reasoning: string): string[] {
+  const text = scanned(reasoning);
+  const out: string[] = ['s:reasons'];
+  for (const [name, re] of MOVES) {
+    re.lastIndex = 0;
+    let n = 0;
+    while (re.exec(text) && n < 3) n++;
+    if (n > 0) out.push(`s:${name}`);
+    if (n >= 3) out.push(`s:${name}-often`);
+  }
+  return out;
+}
+
+/** Shape terms of an answer's framing. */
+export function framingTerms(answer: string): string[] {
+  const text = scanned(answer);
+  return FRAMES.filter(([, re]) => re.test(text)).map(([name]) => `s:${name}`);
+}
+
+/**
+ * A degenerate loop: the same sentence (≥ 4 words) written MIN_REPEATS or more times and making up
+ * most of the text. Sentences are hashed once each (linear).
+ */
+const MIN_REPEATS = 4;
+
+export function isLoop(text: string): boolean {
+  const t = scanned(text);
+  const counts = new Map<string, number>();
+  let total = 0;
+  let top = 0;
+  for (const raw of t.split(/[.!?。！？\n]+/)) {
+    const s = raw.trim().toLowerCase();
+    if (s.length < 12 || s.split(/\s+/).length < 4) {
+      if (s) total += s.length;
+      continue;
+    }
+    total += s.length;
+    const k = (counts.get(s) ?? 0) + 1;
+    counts.set(s, k);
+    if (k >= MIN_REPEATS) top = Math.max(top, k * s.length);
+  }
+  return top > 0 && top >= total * 0.5;
+}

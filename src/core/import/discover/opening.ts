@@ -1,0 +1,28 @@
+// A text's opening as written (what a name quotes) and its key (what groups count openings by).
+
+/** Scripts written without spaces between words. */
+export const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** The first words of a text as written: up to five words (36 characters), or a first short sentence in an unspaced script. */
+export function openingOf(text: string): string {
+  const line = text.trim().split('\n', 4).find((l) => l.trim()) ?? '';
+  const t = line.trim().slice(0, 200);
+  if (UNSPACED.test(t.slice(0, 8))) {
+    const end = t.search(/[。！？!?]/);
+    return (end > 0 && end <= 16 ? t.slice(0, end + 1) : t.slice(0, 12)).trim();
+  }
+  const ws = t.split(/\s+/).slice(0, 5).join(' ');
+  return ws.length > 36 ? ws.slice(0, 36) : ws;
+}
+
+/** An opening's key: its first three words (or six characters of an unspaced script), lowercase, numbers and punctuation folded. */
+export function openingKey(opening: string): string {
+  const t = opening.toLowerCase().replace(/\p{N}+/gu, '#');
+  if (UNSPACED.test(t.slice(0, 4))) return t.replace(/[\s\p{P}]+/gu, '').slice(0, 6);
+  return t
+    .split(/\s+/)
+    .map((w) => w.replace(/^\p{P}+|\p{P}+$/gu, ''))
+    .filter(Boolean)
+    .slice(0, 3)
+    .join(' ');
+}
