@@ -15,7 +15,6 @@ const TOOLS: ToolSpec[] = [
   { name: 'calculator', description: 'Evaluate an arithmetic expression exactly, with rational numbers, and return the result as a string.', parameters: { expression: ['string', 'The expression, e.g. (3/4 + 2) * 5.'] } },
 ];
 
-
 export const REASONING_SYSTEM =
   'You are a careful reasoning assistant trained to solve problems in mathematics, programming, logic and general knowledge. ' +
   'Before answering, think through the problem step by step inside <think> </think> tags; the reasoning is not shown to the user. ' +
@@ -154,7 +153,7 @@ const EN: Lang = {
 const ZH: Lang = {
   filler: ZH_FILLER,
   nouns: ZH_NOUNS,
-  words: (s) => Math.ceil(s.length / 2),
+  words: (s) => s.length / 2,
   open: ['好的，我来想一想。', '嗯，这个问题问的是{t}。', '让我先理清{t}。', '好，首先看看{t}。'],
   backtrack: ['等等，这里好像不对。', '等一下，我刚才把{t}弄错了。', '不对，我再想想{t}。', '嗯，等等，应该重新考虑{noun}。'],
   cases: ['情况{i}：', '第{i}种可能：', '可能性{i}：'],
@@ -213,8 +212,8 @@ const join = (lang: Lang, xs: readonly string[]) => xs.join(lang === ZH ? '' : '
 /** The think of a behavior: an opening, filler to its length, and the behavior's moves in it. */
 function think(g: Gen, w: Writer, lang: Lang, behavior: string): string {
   const open = w.fill(g.pick(lang.open));
-  if (behavior === 'direct') return join(lang, [open, ...w.body(g.int(70, 110))]);
-  const body = w.body(g.int(80, 280));
+  if (behavior === 'direct') return join(lang, [open, ...w.body(g.int(80, 110))]);
+  const body = w.body(g.int(80, 240));
   const at = (k: number) => Math.min(body.length, Math.max(1, Math.floor(((k + 1) * body.length) / 4)));
   if (behavior === 'backtrack') {
     for (let k = g.int(1, 3); k > 0; k--) body.splice(g.int(1, body.length), 0, w.fill(g.pick(lang.backtrack)));
@@ -227,7 +226,8 @@ function think(g: Gen, w: Writer, lang: Lang, behavior: string): string {
   } else if (behavior === 'verify') {
     body.push(`${w.fill(g.pick(lang.verify))}${w.sentence()} ${g.pick(lang.verified)}`);
   } else if (behavior === 'giveup') {
-    body.splice(at(1), body.length, w.fill(g.pick(lang.giveUp)), w.sentence(), w.fill(g.pick(lang.giveUp)));
+    body.splice(at(2), 0, w.fill(g.pick(lang.giveUp)));
+    body.push(w.fill(g.pick(lang.giveUp)));
   }
   return join(lang, [open, ...body]);
 }
@@ -259,9 +259,13 @@ export async function reasoningCorpus(o: StyleOptions): Promise<StyledCorpus> {
   for (let step = 1; step <= o.steps; step++) {
     const render = g.chance(0.3) ? stripped : chatml;
     let line = 0;
+    const used = new Set<string>();
     while (line < o.perStep) {
       const kind = g.pick(REASONING_KINDS);
-      const req = KINDS[kind](g);
+      // a prompt is sampled once a step (its group): draw again when it came up already
+      let req = KINDS[kind](g);
+      for (let tries = 0; used.has(req.text) && tries < 50; tries++) req = KINDS[kind](g);
+      used.add(req.text);
       const lang = kind === 'zh' ? ZH : EN;
       const input = render(kind === 'zh' ? QWEN_DEFAULT_SYSTEM : REASONING_SYSTEM, req.text);
       for (let k = Math.min(g.int(8, 16), o.perStep - line); k > 0; k--, line++) {
