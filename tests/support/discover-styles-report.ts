@@ -65,7 +65,7 @@ function templateLabel(c: StyledCorpus, labels: Map<string, string>): string | n
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
-function unclassifiedByLanguage(c: StyledCorpus, behaviors: readonly string[]): Record<string, number> {
+function unclassifiedByLanguage(c: StyledCorpus, behaviors: readonly string[]): Record<string, number | null> {
   const by = new Map<string, [number, number]>();
   c.truth.forEach((t, i) => {
     if (t.behavior === 'noise') return;

@@ -185,7 +185,7 @@ export async function agentCorpus(o: StyleOptions): Promise<StyledCorpus> {
       let after: 'first' | 'tool' | 'info' | 'feedback' = 'first';
       let calls = 0;
       for (let turn = 1; turn <= turns; turn++) {
-        const behavior = templated ? TEMPLATE : after === 'first' ? g.weighted(FIRST[kind]) : nextBehavior(g, after);
+        const behavior: string = templated ? TEMPLATE : after === 'first' ? g.weighted(FIRST[kind]) : nextBehavior(g, after);
         const vars = { t: g.pick(req.topic), v: g.pick(lang === 'zh' ? ['运输中', '已发货', '已处理'] : ['on its way', 'ready', 'confirmed', 'delayed by a day']) };
         let content: string;
         let tool: string | null = null;
