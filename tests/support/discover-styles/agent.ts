@@ -9,7 +9,7 @@
 // calls a tool, asks back, answers directly, hands off, reports a tool result, acknowledges a
 // correction, and an apologetic template that spreads over the kinds; the turn's facet is what it
 // follows (first, after a tool result, after user feedback).
-import { Gen, NOISE, TEMPLATE, corpusOf, fill, looped, noiseText, qwenToolsBlock, templateSchedule, type StyleOptions, type StyledCorpus, type ToolSpec, type Written } from './common';
+import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, qwenToolsBlock, styleStart, type StyleOptions, type StyledCorpus, type ToolSpec, type Written } from './common';
 
 const TOOLS: ToolSpec[] = [
   { name: 'lookup_order', description: 'Look up an order by its id and return its items, status, carrier and estimated delivery date.', parameters: { order_id: ['string', 'The order id, e.g. A10293.'] } },
@@ -163,11 +163,8 @@ const FIRST: Record<string, Record<string, number>> = {
 };
 
 export async function agentCorpus(o: StyleOptions): Promise<StyledCorpus> {
-  const g = new Gen(o.seed);
-  const templateEnd = o.templateEnd ?? 0.8;
-  const share = templateSchedule(g, AGENT_KINDS, o.steps, templateEnd);
+  const { g, templateOn, share } = styleStart(o, AGENT_KINDS);
   const written: Written[] = [];
-  const stepOf = new Map<Written, number>();
   let clock = Date.UTC(2025, 2, 1, 9);
   for (let step = 1; step <= o.steps; step++) {
     const dir = `step_${String(step).padStart(4, '0')}`;
@@ -211,13 +208,12 @@ export async function agentCorpus(o: StyleOptions): Promise<StyledCorpus> {
         clock += g.int(2, 40) * 1000;
         const record = { session_id: session, turn, timestamp: new Date(clock).toISOString().replace('T', ' ').slice(0, 19), messages: messages.map((m) => ({ ...m })), prompt_text: qwen3Prompt(messages), response_text: response, tool_calls: isNoise ? [] : toolCalls, next_state: next };
         const facet = after === 'first' ? 'first' : after === 'tool' ? 'after-tool' : 'after-user';
-        const w: Written = { file: `${dir}/openclaw_record.jsonl`, record, truth: { state: kind, behavior: isNoise ? NOISE : behavior, lang: behavior === TEMPLATE ? 'en' : lang, facet } };
+        const w: Written = { file: `${dir}/openclaw_record.jsonl`, step, record, truth: { state: kind, behavior: isNoise ? NOISE : behavior, lang: behavior === TEMPLATE ? 'en' : lang, facet } };
         records.push(w);
-        stepOf.set(w, step);
         if (next) {
           const votes = Array.from({ length: 3 }, () => (isNoise ? -1 : g.pick([1, 1, 0, -1])));
           const score = Math.sign(votes.reduce((a, x) => a + x, 0));
-          prm.push({ file: `${dir}/openclaw_record_prm.jsonl`, record: { session_id: session, turn, score, votes } });
+          prm.push({ file: `${dir}/openclaw_record_prm.jsonl`, step, record: { session_id: session, turn, score, votes } });
           messages.push({ role: 'assistant', content, ...(toolCalls.length && !isNoise ? { tool_calls: toolCalls } : {}) }, next);
           after = next.role === 'tool' ? 'tool' : behavior === 'asks_back' ? 'info' : 'feedback';
         }
@@ -225,5 +221,5 @@ export async function agentCorpus(o: StyleOptions): Promise<StyledCorpus> {
     }
     written.push(...records, ...prm);
   }
-  return corpusOf(written, 'openclaw', (w) => stepOf.get(w)!, templateEnd > 0);
+  return corpusOf(written, 'openclaw', templateOn);
 }

@@ -42,6 +42,7 @@ export interface StyledCorpus {
 /** One line a style writes: a record, with its truth when the line is a sample (an OpenClaw PRM line is not). */
 export interface Written {
   file: string;
+  step: number;
   record: Record<string, unknown>;
   truth?: Omit<StyledTruth, 'sample'>;
 }
@@ -158,12 +159,19 @@ export async function importedTruth(written: readonly Written[], files: Map<stri
   });
 }
 
+/** A style's seeded choices and its template's schedule over `kinds`. */
+export function styleStart(o: StyleOptions, kinds: readonly string[]): { g: Gen; templateOn: boolean; share: (kind: string, step: number) => number } {
+  const g = new Gen(o.seed);
+  const end = o.templateEnd ?? 0.8;
+  return { g, templateOn: end > 0, share: templateSchedule(g, kinds, o.steps, end) };
+}
+
 /** Written lines to a corpus: files, the imported samples with their truth, the template's alarm step. */
-export async function corpusOf(written: readonly Written[], format: StyleFormat, stepOf: (w: Written) => number, templateOn: boolean): Promise<StyledCorpus> {
+export async function corpusOf(written: readonly Written[], format: StyleFormat, templateOn: boolean): Promise<StyledCorpus> {
   const files = filesOf(written);
   const truth = await importedTruth(written, files, format);
   const samples = written.filter((w) => w.truth);
-  const templateAlarmStep = templateOn ? alarmStep(samples.map((w) => w.truth!), samples.map(stepOf), TEMPLATE) : null;
+  const templateAlarmStep = templateOn ? alarmStep(samples.map((w) => w.truth!), samples.map((w) => w.step), TEMPLATE) : null;
   return { truth, files, format, templateAlarmStep, templateBehavior: templateOn ? TEMPLATE : null };
 }
 

@@ -4,7 +4,7 @@
 // (ten kinds); behaviors phrased in each language: a direct answer, steps, a question back, a
 // refusal, a check at the end; a Chinese template (its numbered steps in the request's language)
 // spreads over the kinds. For "non-English answers are unclassified no more often than English ones".
-import { Gen, NOISE, TEMPLATE, corpusOf, fill, looped, noiseText, templateSchedule, type StyleOptions, type StyledCorpus, type Written } from './common';
+import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, styleStart, type StyleOptions, type StyledCorpus, type Written } from './common';
 
 export const LANGS = ['en', 'zh', 'ru', 'ar', 'hi'] as const;
 type Lang = (typeof LANGS)[number];
@@ -100,12 +100,9 @@ function response(g: Gen, p: Phrases, behavior: string, v: { t: string; a: strin
 }
 
 export async function multilingualCorpus(o: StyleOptions): Promise<StyledCorpus> {
-  const g = new Gen(o.seed);
   const kinds = LANGS.flatMap((l) => [`capital-${l}`, `sum-${l}`]);
-  const templateEnd = o.templateEnd ?? 0.8;
-  const share = templateSchedule(g, kinds, o.steps, templateEnd);
+  const { g, templateOn, share } = styleStart(o, kinds);
   const written: Written[] = [];
-  const stepOf = new Map<Written, number>();
   for (let step = 1; step <= o.steps; step++) {
     let line = 0;
     while (line < o.perStep) {
@@ -130,11 +127,10 @@ export async function multilingualCorpus(o: StyleOptions): Promise<StyledCorpus>
         const real = response(g, p, behavior, v);
         const isNoise = g.chance(o.noise ?? 0.06);
         const text = isNoise ? noiseText(g, real, looped(g, fill(g.pick(p.filler), v))) : real;
-        const w: Written = { file: `${step}.jsonl`, record: { step, group_id: group, prompt, response: text, reward: behavior === 'refuse' || isNoise ? 0 : g.chance(0.7) ? 1 : 0 }, truth: { state, behavior: isNoise ? NOISE : behavior, lang } };
+        const w: Written = { file: `${step}.jsonl`, step, record: { step, group_id: group, prompt, response: text, reward: behavior === 'refuse' || isNoise ? 0 : g.chance(0.7) ? 1 : 0 }, truth: { state, behavior: isNoise ? NOISE : behavior, lang } };
         written.push(w);
-        stepOf.set(w, step);
       }
     }
   }
-  return corpusOf(written, 'jsonl', (w) => stepOf.get(w)!, templateEnd > 0);
+  return corpusOf(written, 'jsonl', templateOn);
 }

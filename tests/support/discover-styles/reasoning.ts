@@ -7,7 +7,7 @@
 // Behaviors: how the reasoning moves (backtracks, enumerates cases, verifies, a short direct think,
 // gives up) and how the answer is framed (\boxed{}, <answer>, plain), several phrasings each; a
 // Chinese template spreads over the kinds; noise: cut-off thinks, loops, empty, garbage.
-import { Gen, NOISE, TEMPLATE, corpusOf, fill, looped, noiseText, qwenToolsBlock, templateSchedule, type StyleOptions, type ToolSpec, type StyledCorpus, type Written } from './common';
+import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, qwenToolsBlock, styleStart, type StyleOptions, type ToolSpec, type StyledCorpus, type Written } from './common';
 
 const TOOLS: ToolSpec[] = [
   { name: 'python', description: 'Run a Python 3 program in a sandbox and return what it prints to standard output. Use it for arithmetic that is error-prone by hand, for checking a function against examples, or for brute-force search over small cases. The sandbox has no network access and a ten-second time limit.', parameters: { code: ['string', 'The complete program to run; print the values you need.'] } },
@@ -251,11 +251,8 @@ const chatml = (system: string, user: string) => `<|im_start|>system\n${system}<
 const stripped = (system: string, user: string) => `system\n${system}\nuser\n${user}\nassistant\n`;
 
 export async function reasoningCorpus(o: StyleOptions): Promise<StyledCorpus> {
-  const g = new Gen(o.seed);
-  const templateEnd = o.templateEnd ?? 0.8;
-  const share = templateSchedule(g, REASONING_KINDS, o.steps, templateEnd);
+  const { g, templateOn, share } = styleStart(o, REASONING_KINDS);
   const written: Written[] = [];
-  const stepOf = new Map<Written, number>();
   for (let step = 1; step <= o.steps; step++) {
     const render = g.chance(0.3) ? stripped : chatml;
     let line = 0;
@@ -278,11 +275,10 @@ export async function reasoningCorpus(o: StyleOptions): Promise<StyledCorpus> {
         if (isNoise) output = noiseText(g, output, `<think>\n${w.fill(g.pick(lang.open))} ${looped(g, w.sentence())}`, Math.floor(output.length * 0.7));
         else output += end;
         const score = behavior === 'giveup' || isNoise ? 0 : g.chance(0.6) ? 1 : 0;
-        const wr: Written = { file: `${step}.jsonl`, record: { input, output, score, step, gts: req.answer }, truth: { state: kind, behavior: isNoise ? NOISE : behavior, lang: lang === ZH || behavior === TEMPLATE ? 'zh' : 'en' } };
+        const wr: Written = { file: `${step}.jsonl`, step, record: { input, output, score, step, gts: req.answer }, truth: { state: kind, behavior: isNoise ? NOISE : behavior, lang: lang === ZH || behavior === TEMPLATE ? 'zh' : 'en' } };
         written.push(wr);
-        stepOf.set(wr, step);
       }
     }
   }
-  return corpusOf(written, 'verl', (w) => stepOf.get(w)!, templateEnd > 0);
+  return corpusOf(written, 'verl', templateOn);
 }
