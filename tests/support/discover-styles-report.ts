@@ -5,8 +5,9 @@
 // (follow/alarms.ts over the frames of the real import and measure of the written files) against
 // the truth's step, false alarms on the same style without a template, and the share of ordinary
 // (non-noise) answers left unclassified per language.
-// Real run mode: states NMI against the run's own task label (`data_source`), read via the verl import:
-//   npx tsx tests/support/discover-styles-report.ts --real ../shared/reallogs-real/rg-qwen25-3b-games-grpo
+// Real run mode: states NMI against the run's own task label (`data_source`) of a verl dump folder
+// (`{step}.jsonl` whose lines carry `data_source`, e.g. a reasoning-gym run), read via the verl import:
+//   npx tsx tests/support/discover-styles-report.ts --real DIR
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DISCOVER_BEHAVIORS, DISCOVER_STATES, measureLogs } from '../../src/core/import/analyze';
