@@ -9,7 +9,7 @@
 // calls a tool, asks back, answers directly, hands off, reports a tool result, acknowledges a
 // correction, and an apologetic template that spreads over the kinds; the turn's facet is what it
 // follows (first, after a tool result, after user feedback).
-import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, qwenToolsBlock, styleStart, type StyleOptions, type StyledCorpus, type ToolSpec, type Written } from './common';
+import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, pyJson, qwenToolsBlock, styleStart, type StyleOptions, type StyledCorpus, type ToolSpec, type Written } from './common';
 
 const TOOLS: ToolSpec[] = [
   { name: 'lookup_order', description: 'Look up an order by its id and return its items, status, carrier and estimated delivery date.', parameters: { order_id: ['string', 'The order id, e.g. A10293.'] } },
@@ -52,7 +52,7 @@ const KINDS: Record<string, Kind> = {
     tool: 'lookup_order',
     chain: 'lookup_order',
     args: (id) => ({ order_id: id }),
-    result: (g, id) => JSON.stringify({ order_id: id, status: g.pick(['shipped', 'in transit', 'delayed at carrier']), carrier: g.pick(['DHL', 'UPS']), eta: `2025-03-${g.int(10, 28)}` }),
+    result: (g, id) => pyJson({ order_id: id, status: g.pick(['shipped', 'in transit', 'delayed at carrier']), carrier: g.pick(['DHL', 'UPS']), eta: `2025-03-${g.int(10, 28)}` }),
   },
   refund: {
     first: (g) => {
@@ -63,7 +63,7 @@ const KINDS: Record<string, Kind> = {
     tool: 'lookup_order',
     chain: 'issue_refund',
     args: (id) => ({ order_id: id }),
-    result: (g, id) => JSON.stringify({ order_id: id, status: 'delivered', total: `${g.int(20, 400)}.00 USD`, refundable: g.chance(0.8) }),
+    result: (g, id) => pyJson({ order_id: id, status: 'delivered', total: `${g.int(20, 400)}.00 USD`, refundable: g.chance(0.8) }),
   },
   code: {
     first: (g) => {
@@ -87,7 +87,7 @@ const KINDS: Record<string, Kind> = {
       const [a, b] = id.split('-').map((c) => CITIES.find(([n]) => n === c)![1]);
       return { origin: a, destination: b, date: '2025-03-14' };
     },
-    result: (g) => JSON.stringify([{ flight_id: `LH${g.int(100, 999)}`, depart: '07:40', fare: `${g.int(90, 400)} EUR` }, { flight_id: `TP${g.int(100, 999)}`, depart: '13:15', fare: `${g.int(90, 400)} EUR` }]),
+    result: (g) => pyJson([{ flight_id: `LH${g.int(100, 999)}`, depart: '07:40', fare: `${g.int(90, 400)} EUR` }, { flight_id: `TP${g.int(100, 999)}`, depart: '13:15', fare: `${g.int(90, 400)} EUR` }]),
   },
   zh_support: {
     first: (g) => {
@@ -97,7 +97,7 @@ const KINDS: Record<string, Kind> = {
     tool: 'lookup_order',
     chain: 'issue_refund',
     args: (id) => ({ order_id: id }),
-    result: (g, id) => JSON.stringify({ order_id: id, status: g.pick(['未发货', '运输中', '已签收']), eta: `2025-03-${g.int(10, 28)}` }, null, 0),
+    result: (g, id) => pyJson({ order_id: id, status: g.pick(['未发货', '运输中', '已签收']), eta: `2025-03-${g.int(10, 28)}` }),
     zh: true,
   },
 };
@@ -197,7 +197,7 @@ export async function agentCorpus(o: StyleOptions): Promise<StyledCorpus> {
         const plan = behavior === TEMPLATE ? 'I should apologize and reassure the customer.' : g.pick(PLAN[behavior][lang]);
         const th = `${fill(g.pick(THINK[behavior === TEMPLATE ? 'en' : lang]), vars)}${lang === 'zh' && behavior !== TEMPLATE ? '' : ' '}${plan}`;
         const args = tool === 'transfer_to_human' ? { summary: req.text.slice(0, 60) } : tool ? k.args(req.id) : null;
-        const toolCalls = tool ? [{ id: `call_${calls++}`, type: 'function' as const, function: { name: tool, arguments: JSON.stringify(args) } }] : [];
+        const toolCalls = tool ? [{ id: `call_${calls++}`, type: 'function' as const, function: { name: tool, arguments: pyJson(args) } }] : [];
         const callText = toolCalls.map((c) => `\n<tool_call>\n{"name": "${c.function.name}", "arguments": ${c.function.arguments}}\n</tool_call>`).join('');
         const isNoise = g.chance(o.noise ?? 0.06);
         const full = `<think>\n${th}\n</think>\n\n${content}${callText}`;

@@ -175,6 +175,13 @@ export async function corpusOf(written: readonly Written[], format: StyleFormat,
   return { truth, files, format, templateAlarmStep, templateBehavior: templateOn ? TEMPLATE : null };
 }
 
+/** JSON as Python's json.dumps writes it (", " and ": "), the way chat templates and tool servers print it. */
+export function pyJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(pyJson).join(', ')}]`;
+  if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x)}`).join(', ')}}`;
+  return JSON.stringify(v);
+}
+
 /** A tool as a chat template lists it: a name, what it does, its parameters (name → [JSON type, description]); the first is required. */
 export interface ToolSpec {
   name: string;
@@ -185,7 +192,7 @@ export interface ToolSpec {
 /** The tools block Qwen's chat templates (Qwen2.5, Qwen3) append to the system prompt. */
 export function qwenToolsBlock(tools: readonly ToolSpec[]): string {
   const json = (t: ToolSpec) =>
-    JSON.stringify({ type: 'function', function: { name: t.name, description: t.description, parameters: { type: 'object', properties: Object.fromEntries(Object.entries(t.parameters).map(([k, [type, description]]) => [k, { type, description }])), required: [Object.keys(t.parameters)[0]] } } });
+    pyJson({ type: 'function', function: { name: t.name, description: t.description, parameters: { type: 'object', properties: Object.fromEntries(Object.entries(t.parameters).map(([k, [type, description]]) => [k, { type, description }])), required: [Object.keys(t.parameters)[0]] } } });
   return (
     '# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n' +
     tools.map(json).join('\n') +
