@@ -1,0 +1,161 @@
+// How discovery does on corpora as trainers write them (discover-styles.ts), printed as JSON a style:
+//   npx tsx tests/support/discover-styles-report.ts [--steps N] [--per-step N] [--seeds 1,2] [--styles reasoning,agent]
+// Per style and seed: behavior NMI within each true kind (mean, min), per-step behavior entropy
+// error, states NMI, the template as one behavior, the template alarm of the lab's follow
+// (follow/alarms.ts over the frames of the real import and measure of the written files) against
+// the truth's step, false alarms on the same style without a template, and the share of ordinary
+// (non-noise) answers left unclassified per language.
+// Real run mode: states NMI against the run's own task label (`data_source`) of a verl dump folder
+// (`{step}.jsonl` whose lines carry `data_source`, e.g. a reasoning-gym run), read via the verl import:
+//   npx tsx tests/support/discover-styles-report.ts --real DIR
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, measureLogs } from '../../src/core/import/analyze';
+import { UNCLASSIFIED } from '../../src/core/import/discover/discoverer';
+import { RunAlarms } from '../../src/core/import/follow/alarms';
+import { importSamples } from '../../src/core/import/read/pipeline';
+import { memorySource } from '../../src/core/import/sources';
+import type { ImportedSample } from '../../src/core/import/types';
+import { discoverCorpus, nmi, quality } from './discover-quality';
+import { STYLES, makeStyledCorpus, type Style, type StyledCorpus } from './discover-styles';
+
+const EPS = 0.05;
+const round = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? x ?? null : Math.round(x * 10 ** d) / 10 ** d);
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const v = process.argv[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`);
+  return v;
+}
+
+function intFlag(name: string, fallback: number): number {
+  const v = flag(name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got ${v}`);
+  return n;
+}
+
+interface AlarmSeen {
+  step: number;
+  behavior: string;
+  states: number;
+}
+
+/** The follow's template-spreading alarms over the frames of the written files, and each sample's labels, from the real import and measure. */
+async function followAlarms(c: StyledCorpus): Promise<{ alarms: AlarmSeen[]; labels: Map<string, string> }> {
+  const labels = new Map<string, string>();
+  const m = await measureLogs([...c.files].map(([name, text]) => memorySource(name, text)), { states: DISCOVER_STATES, behaviors: DISCOVER_BEHAVIORS, eps: EPS }, { format: c.format }, (s, _state, behavior) => labels.set(`${s.file}\u0000${s.line}`, behavior));
+  const run = new RunAlarms(EPS);
+  const alarms: AlarmSeen[] = [];
+  for (const f of m.frames)
+    for (const a of run.add(f))
+      if (a.kind === 'template-spreading') alarms.push({ step: a.step, behavior: a.behavior!, states: Number(/answers (\d+) of/.exec(a.message)?.[1] ?? NaN) });
+  return { alarms, labels };
+}
+
+/** The label the pipeline gave most of the template's samples (what a right alarm names). */
+function templateLabel(c: StyledCorpus, labels: Map<string, string>): string | null {
+  const counts = new Map<string, number>();
+  for (const t of c.truth) if (t.behavior === c.templateBehavior) {
+    const l = labels.get(`${t.sample.file}\u0000${t.sample.line}`) ?? '?';
+    counts.set(l, (counts.get(l) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
+function unclassifiedByLanguage(c: StyledCorpus, behaviors: readonly string[]): Record<string, number | null> {
+  const by = new Map<string, [number, number]>();
+  c.truth.forEach((t, i) => {
+    if (t.behavior === 'noise') return;
+    const x = by.get(t.lang) ?? [0, 0];
+    x[0] += behaviors[i] === UNCLASSIFIED ? 1 : 0;
+    x[1]++;
+    by.set(t.lang, x);
+  });
+  return Object.fromEntries([...by].sort().map(([l, [u, n]]) => [l, round(u / n)]));
+}
+
+async function styleReport(style: Style, seed: number, steps: number, perStep: number) {
+  const t0 = performance.now();
+  const c = await makeStyledCorpus(style, { seed, steps, perStep });
+  const tGen = performance.now() - t0;
+  const { behaviors, states } = discoverCorpus(c.truth, true);
+  const q = quality(c.truth, behaviors, states);
+  const tDiscover = performance.now() - t0 - tGen;
+  const { alarms, labels } = await followAlarms(c);
+  const tLabel = templateLabel(c, labels);
+  const right = alarms.find((a) => a.behavior === tLabel);
+  const kinds = new Set(c.truth.map((t) => t.state)).size;
+  return {
+    seed,
+    samples: c.truth.length,
+    behaviorNmi: { mean: round(q.meanNmi), min: round(q.minNmi), perState: Object.fromEntries(Object.entries(q.nmi).map(([k, v]) => [k, round(v)])) },
+    entropyError: { mean: round(q.entropyError), max: round(q.entropyErrorMax) },
+    statesNmi: round(q.stateNmi),
+    statesFound: new Set(states).size,
+    kinds,
+    behaviorsFound: q.behaviors,
+    template: q.template ? { share: round(q.template.share), kinds: q.template.states, of: kinds } : null,
+    alarm: {
+      truthStep: c.templateAlarmStep,
+      step: right?.step ?? null,
+      off: right && c.templateAlarmStep !== null ? right.step - c.templateAlarmStep : null,
+      // alarms naming a behavior other than the template's, or ringing before the truth (more than 3 steps early)
+      falseAlarms: alarms.filter((a) => a !== right || (c.templateAlarmStep !== null && a.step < c.templateAlarmStep - 3)).map((a) => ({ step: a.step, states: a.states })),
+    },
+    unclassifiedByLanguage: unclassifiedByLanguage(c, behaviors),
+    seconds: { generate: round(tGen / 1000, 1), discover: round(tDiscover / 1000, 1) },
+  };
+}
+
+/** Alarms on the same style with no template: each one is false. */
+async function noTemplateAlarms(style: Style, seed: number, steps: number, perStep: number): Promise<AlarmSeen[]> {
+  const c = await makeStyledCorpus(style, { seed, steps, perStep, templateEnd: 0 });
+  return (await followAlarms(c)).alarms;
+}
+
+/** States NMI against `data_source` on a real verl dump (every `*.jsonl` of `dir`), overall and per step. */
+async function realRun(dir: string) {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+  if (!files.length) throw new Error(`${dir}: no .jsonl files (expected a verl rollout dump: {step}.jsonl)`);
+  const samples: ImportedSample[] = [];
+  const r = await importSamples(files.map((f) => memorySource(f, readFileSync(join(dir, f)))), { format: 'verl' }, (s) => samples.push(s));
+  const missing = samples.filter((s) => typeof s.fields.data_source !== 'string').length;
+  if (missing) throw new Error(`${dir}: ${missing} of ${samples.length} samples have no data_source`);
+  const truth = samples.map((sample) => ({ sample, state: String(sample.fields.data_source), behavior: '?' }));
+  const t0 = performance.now();
+  const { states } = discoverCorpus(truth, true);
+  const perStep: Record<string, number | null> = {};
+  for (const step of [...new Set(samples.map((s) => s.step))].sort((a, b) => a - b)) {
+    const idx = samples.flatMap((s, i) => (s.step === step ? [i] : []));
+    perStep[step] = round(nmi(idx.map((i) => truth[i].state), idx.map((i) => states[i])));
+  }
+  return { dir, samples: samples.length, issues: r.issuesTotal, dataSources: new Set(truth.map((t) => t.state)).size, statesFound: new Set(states).size, statesNmi: round(nmi(truth.map((t) => t.state), states)), perStep, seconds: round((performance.now() - t0) / 1000, 1) };
+}
+
+async function main(): Promise<void> {
+  const real = flag('real');
+  if (real) {
+    console.log(JSON.stringify(await realRun(real), null, 2));
+    return;
+  }
+  const steps = intFlag('steps', 20);
+  const perStep = intFlag('per-step', 256);
+  const seeds = (flag('seeds') ?? '1,2').split(',').map(Number);
+  const styles = (flag('styles')?.split(',') ?? [...STYLES]) as Style[];
+  for (const s of styles) if (!STYLES.includes(s)) throw new Error(`--styles: unknown style ${s}; expected ${STYLES.join(', ')}`);
+  for (const style of styles) {
+    const runs = [];
+    for (const seed of seeds) runs.push(await styleReport(style, seed, steps, perStep));
+    const none = await noTemplateAlarms(style, seeds[0], steps, perStep);
+    console.log(JSON.stringify({ style, steps, perStep, runs, noTemplate: { seed: seeds[0], alarms: none } }, null, 2));
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
