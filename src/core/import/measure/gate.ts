@@ -115,8 +115,8 @@ export function gateRecords(samples: readonly GateSample[]): FieldRecord[] {
 export type { GateFunnel } from '../../gates/funnel';
 
 /**
- * Where each OpenClaw session's counter is cleared (the record line its judge starts at or after
- * are past the end), from the record file. The server writes a record without a next state only
+ * Each OpenClaw session's end as a record line: a judge started at a line at or after it started
+ * after the session's counter was cleared. The server writes a record without a next state only
  * when its session ends (`_flush_pending_record(session_id, None)` under `session_done`) and, in
  * that same request, pops `_session_effective`. When the record just before it is the same
  * session's previous turn, the session-done came on the last main turn: that turn's judge was
