@@ -107,12 +107,15 @@ function majority(votes: readonly (number | null)[]): number {
   return winners.length === 1 ? winners[0][0] : 0;
 }
 
-export interface Decided { key: string; rec: Rec; turn: Turn }
+/** `counter`: the key of the session's counter the turn is decided under (decided after its session's end: a fresh count, the session's counter cleared there). */
+export interface Decided { key: string; rec: Rec; turn: Turn; counter: string }
 
 /** The turns the server decides, in judging order (a failed judge decides nothing), with the lab's records. */
 export function decidedTurns(sc: Scenario): Decided[] {
   const steps = sc.events.flatMap(([sid, ks]): [string, number | 'done'][] => (ks === 'done' ? [[sid, 'done']] : [...ks].sort((a, b) => a - b).map((k) => [sid, k])));
+  const ended = new Set<string>();
   return steps.flatMap(([sid, k]): Decided[] => {
+    if (k === 'done') ended.add(sid);
     const turns = sc.sessions[sid];
     const n = k === 'done' ? turns.length : k;
     const t = turns[n - 1];
@@ -126,7 +129,7 @@ export function decidedTurns(sc: Scenario): Decided[] {
       hint_votes_pos: j ? j.votes.filter((v) => v.score === 1).length : 0,
       hint_accepted: hint !== null, session_first_judged: j !== null && n === 1,
     };
-    return [{ key: `${sid}:${n}`, rec, turn: t }];
+    return [{ key: `${sid}:${n}`, rec, turn: t, counter: ended.has(sid) ? `${sid} after end` : sid }];
   });
 }
 
@@ -138,7 +141,7 @@ const fit = <T>(xs: readonly T[], n: number, pad: T, front = false): T[] => (xs.
 /** The lab's decisions of a scenario's decided turns, and the samples the patched server must submit (in index order). */
 export function expectedSamples(gate: string, sc: Scenario): { decisions: GateDecision[]; samples: Submitted[] } {
   const dec = decidedTurns(sc);
-  const decisions = labDecisions(gate, dec.map((d) => d.rec), { session: dec.map((d) => d.key.split(':')[0]), judged: dec.map((_, i) => i) });
+  const decisions = labDecisions(gate, dec.map((d) => d.rec), { session: dec.map((d) => d.counter), judged: dec.map((_, i) => i) });
   const samples: Submitted[] = [];
   dec.forEach(({ key, turn: t }, i) => {
     const d = decisions[i];

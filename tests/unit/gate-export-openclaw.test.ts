@@ -86,15 +86,18 @@ server = [None] * len(lines)
 for step, ks in steps.items():
     rows = [lines[k] for k in ks]
     judged = sorted(range(len(rows)), key=lambda i: rows[i]["judge_order"])
-    ds = gate.decide([r["fields"] for r in rows], [r["session"] for r in rows], judged)
+    # a turn decided after its session ended counts on a fresh counter (counter_key, else session)
+    keys = [r.get("counter_key", r["session"]) for r in rows]
+    ds = gate.decide([r["fields"] for r in rows], keys, judged)
     for i, d in enumerate(ds):
         out[ks[i]] = gate.json_decision(d)
     # OpenClawAPIServer._submit_turn_sample, in submission (judging) order: a turn without a next
     # state or scored 0 is excluded (loss mask 0), unless it has a next state and its session has
-    # no effective sample yet (self._session_effective); an included turn counts for its session
+    # no effective sample yet (self._session_effective); an included turn counts for its session;
+    # the counter popped at session end: the turns submitted after it count afresh (counter_key)
     session_effective = {}
     for i in judged:
-        f, sid = rows[i]["fields"], rows[i]["session"]
+        f, sid = rows[i]["fields"], keys[i]
         exclude = (not f["has_next_state"]) or f["reward"] == 0
         if exclude and f["has_next_state"] and session_effective.get(sid, 0) == 0:
             exclude = False
@@ -141,6 +144,8 @@ describe('an exported gate on the shipped OpenClaw-RL example, imported with --s
     // their session are not promoted, and the judging order differs from the file order
     expect(lines.some((l) => l.fields.reward === 0 && (l.fields.session_effective_before as number) > 0 && l.decision.rule !== 2)).toBe(true);
     expect(lines.some((l, i) => i > 0 && l.judge_order < lines[i - 1].judge_order)).toBe(true);
+    // each session ends on its last main turn (X-Session-Done), so its third turn counts afresh
+    expect(lines.filter((l) => (l as { counter_key?: string }).counter_key !== undefined).length).toBeGreaterThan(0);
   }, scaled(240_000));
 
   for (const [what, data] of [['the shipped example', undefined], ['the multi-turn variant', 'multi']] as const)

@@ -49,9 +49,13 @@ const HAND_MASK1 = ['A1', 'A2', 'B1', 'B2', 'C2', 'D1'];
 
 function openclawRun(): { records: string; prm: string } {
   const jl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-  const records = Object.entries(SCORES).flatMap(([s, scores]) =>
-    [...scores, null].map((_, i) => ({ session_id: s, turn: i + 1, prompt_text: 'p', response_text: 'r', tool_calls: null, next_state: i < scores.length ? { role: 'user', content: 'next' } : null, step: 0 })),
-  );
+  const record = (s: string, turn: number, next: boolean) => ({ session_id: s, turn, prompt_text: 'p', response_text: 'r', tool_calls: null, next_state: next ? { role: 'user', content: 'next' } : null, step: 0 });
+  // the sessions end after every judge finished (their last records written last, apart from their
+  // previous turns: the session-done came in a request of its own), so no counter is cleared early
+  const records = [
+    ...Object.entries(SCORES).flatMap(([s, scores]) => scores.map((_, i) => record(s, i + 1, true))),
+    ...Object.entries(SCORES).map(([s, scores]) => record(s, scores.length + 1, false)),
+  ];
   const prm = PRM_ORDER.map((k) => {
     const score = SCORES[k[0]][Number(k.slice(1)) - 1];
     return { session_id: k[0], turn: Number(k.slice(1)), score, votes: [score, score, score] };
@@ -82,6 +86,49 @@ describe('at-least-one as OpenClaw-RL\'s server computes it', () => {
     const order = judgingOrder(samples).judged;
     const server = serverMasks(order.map((i) => ({ session: samples[i].session, hasNext: samples[i].hasNext, score: samples[i].score })));
     expect(order.map((i) => d.decisions[i].lossMask)).toEqual(server);
+  });
+
+  it('with X-Session-Done on a session\'s last main turn: the counter is cleared before that request\'s judge (and slower ones) finish', async () => {
+    // The server's timeline (openclaw_api_server.py _handle_request: a main turn flushes the previous
+    // turn's record and starts its judge; under session_done it writes the last record and pops
+    // _session_effective in the same request; _submit_turn_sample runs as each judge finishes):
+    //   A t2: record A1 (judge starts) · B t2: record B1 · A t3: record A2 · judge B1 done (0) · judge A2 done (+1)
+    //   A t4 + X-Session-Done: record A3 (judge starts), record A4 (no next state), A's counter popped, A4 submitted
+    //   B t3 + X-Session-Done: record B2 (judge starts), record B3 (no next state), B's counter popped, B3 submitted
+    //   judge B2 done (0) · judge A1 done (0, slow) · judge A3 done (0)
+    const rec = (s: string, turn: number, next: boolean) => ({ session_id: s, turn, prompt_text: 'p', response_text: 'r', tool_calls: null, next_state: next ? { role: 'user', content: 'n' } : null, step: 0 });
+    const prm = (s: string, turn: number, score: number) => ({ session_id: s, turn, score, votes: [score, score, score] });
+    const jl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const records = [rec('A', 1, true), rec('B', 1, true), rec('A', 2, true), rec('A', 3, true), rec('A', 4, false), rec('B', 2, true), rec('B', 3, false)];
+    const prms = [prm('B', 1, 0), prm('A', 2, 1), prm('B', 2, 0), prm('A', 1, 0), prm('A', 3, 0)];
+    const samples: ImportedSample[] = [];
+    const m = await measureLogs([memorySource('run.jsonl', jl(records)), memorySource('run_prm.jsonl', jl(prms))], { states: { kind: 'single' }, behaviors: { rules: [], fallback: 'x' }, eps: 0.05, gate: builtinGateText(KNOBS) }, {}, (x) => samples.push(x));
+    const gs = samples.map((x) => gateSample(x, 'all'));
+    const name = (i: number) => `${gs[i].session}${gs[i].turn + 1}`;
+    const order = judgingOrder(gs);
+    const d = decideInOrder(SERVER, gateRecords(gs), order);
+    // the server's code on that timeline: `end` pops the session's counter (a fresh count after it)
+    const events: ([kind: 'submit', turn: string, hasNext: boolean, score: number] | [kind: 'end', session: string])[] = [
+      ['submit', 'B1', true, 0], ['submit', 'A2', true, 1], ['end', 'A'], ['submit', 'A4', false, 0], ['end', 'B'], ['submit', 'B3', false, 0],
+      ['submit', 'B2', true, 0], ['submit', 'A1', true, 0], ['submit', 'A3', true, 0],
+    ];
+    const sessionEffective = new Map<string, number>();
+    const server: Record<string, 0 | 1> = {};
+    for (const e of events) {
+      if (e[0] === 'end') { sessionEffective.delete(e[1]); continue; }
+      const [, turn, hasNext, score] = e;
+      let exclude = !hasNext || score === 0;
+      if (exclude && hasNext && (sessionEffective.get(turn[0]) ?? 0) === 0) exclude = false;
+      if (!exclude) sessionEffective.set(turn[0], (sessionEffective.get(turn[0]) ?? 0) + 1);
+      server[turn] = exclude ? 0 : 1;
+    }
+    expect(Object.fromEntries(d.decisions.map((x, i) => [name(i), x.lossMask]))).toEqual(server);
+    // B2 (judged in the request that ended B), A1 (its judge finished after B2's, which started after A ended) and A3 count afresh
+    expect(d.decisions.flatMap((x, i) => (x.lossMask === 1 ? [name(i)] : [])).sort()).toEqual(['A1', 'A2', 'B1', 'B2']);
+    expect(order.judged.map(name)).toEqual(['B1', 'A2', 'A4', 'B3', 'B2', 'A1', 'A3']);
+    expect(Object.fromEntries(d.records.map((r, i) => [name(i), r.session_effective_before]))).toEqual({ A1: 0, A2: 0, A3: 1, A4: 0, B1: 0, B2: 0, B3: 0 });
+    // the funnel the import reports says the same: 4 trained (3 promoted), where counting every judge before the end says 2
+    expect(m.frames[0].series['gate/rule_counts']).toEqual([2, 3, 1, 1, 0]);
   });
 
   it('the earlier whole-session rule (kept as a named variant) promotes less: only C, at its first turn', async () => {

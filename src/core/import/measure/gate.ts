@@ -6,7 +6,8 @@
 //   has_next_state:     OpenClaw: the record has a next_state; other logs: the sample was judged
 //   hint_*:             OpenClaw OPD PRM records (hint_len in words of the accepted hint); else 0
 //   session / turn:     OpenClaw sessions and turns within the step; other logs: one turn per sample
-//   judging order:      OpenClaw: PRM file order (session_effective_before counts in it); else log order
+//   judging order:      OpenClaw: PRM file order (session_effective_before counts in it), with the
+//                       server's session end (sessionEnds below); else log order
 //   group_*:            the log's groups (verl/TRL: same prompt in the step; JSONL: group_id)
 //   staleness, rollout_logp_gap: unknown in a log → NaN (a comparison with them is false)
 import { funnelOfOutcomes, type GateFunnel } from '../../gates/funnel';
@@ -30,6 +31,8 @@ export interface GateSample {
   hintAccepted: boolean;
   /** Place in judging order: the PRM file line (OpenClaw); Infinity when never judged (submitted at session end). */
   judged: number;
+  /** OpenClaw: the record file line (written when the turn's next state arrives: its judge starts then; or at session end); else null. */
+  recordLine: number | null;
 }
 
 export function gateSample(s: ImportedSample, state: string): GateSample {
@@ -52,6 +55,7 @@ export function gateSample(s: ImportedSample, state: string): GateSample {
     hintVotesPos: f.prm_accepted !== null && f.prm_accepted !== undefined ? s.votes.filter((v) => v > 0).length : 0,
     hintAccepted: f.prm_accepted === true,
     judged: typeof f.prm_line === 'number' ? f.prm_line : openclaw ? Infinity : s.line,
+    recordLine: openclaw ? s.line : null,
   };
 }
 
@@ -110,10 +114,58 @@ export function gateRecords(samples: readonly GateSample[]): FieldRecord[] {
 
 export type { GateFunnel } from '../../gates/funnel';
 
-/** The samples' judging order (PRM file order; unjudged turns last, as the server submits them at session end). */
+/**
+ * Each OpenClaw session's end as a record line: a judge started at a line at or after it started
+ * after the session's counter was cleared. The server writes a record without a next state only
+ * when its session ends (`_flush_pending_record(session_id, None)` under `session_done`) and, in
+ * that same request, pops `_session_effective`. When the record just before it is the same
+ * session's previous turn, the session-done came on the last main turn: that turn's judge was
+ * started in the very request that cleared the counter, so it finishes after the clear.
+ */
+function sessionEnds(samples: readonly GateSample[]): Map<string, number> {
+  const lineOf = new Map<string, Set<number>>();
+  for (const s of samples) if (s.recordLine !== null) (lineOf.get(s.session) ?? lineOf.set(s.session, new Set()).get(s.session)!).add(s.recordLine);
+  const ends = new Map<string, number>();
+  for (const s of samples) {
+    if (s.recordLine === null || s.hasNext || ends.has(s.session)) continue;
+    ends.set(s.session, lineOf.get(s.session)!.has(s.recordLine - 1) ? s.recordLine - 1 : s.recordLine);
+  }
+  return ends;
+}
+
+/** The counter key of a turn decided after its session's counter was cleared (a fresh count, as the server's). */
+const afterEnd = (session: string) => `${session}\u0000after session end`;
+
+/**
+ * The samples' judging order: PRM file order, as OpenClaw submits each turn when its judge
+ * finishes. A session's counter is cleared at its end (openclaw_api_server.py pops
+ * `_session_effective` under `session_done`, before judges still running finish): the turns
+ * submitted after that count afresh, under their own key. They are the session's last turn (no next
+ * state: submitted at the end, first after the clear) and each judged turn whose PRM line comes at
+ * or after the PRM line of a turn whose judge started after the end (a judge finishes after it
+ * starts, and PRM lines are written as judges finish): the earliest finish both files allow.
+ */
 export function judgingOrder(samples: readonly GateSample[]): JudgingOrder {
-  const judged = samples.map((_, i) => i).sort((a, b) => samples[a].judged - samples[b].judged || a - b);
-  return { session: samples.map((s) => s.session), judged };
+  const byPrm = samples.map((_, i) => i).sort((a, b) => samples[a].judged - samples[b].judged || a - b);
+  const ends = sessionEnds(samples);
+  const session = samples.map((s) => s.session);
+  if (!ends.size) return { session, judged: byPrm };
+  const before: number[] = [];
+  const endTurns: number[] = [];
+  const after: number[] = [];
+  const unjudged: number[] = [];
+  let started = -Infinity; // the latest record line among the judges finished so far
+  for (const i of byPrm) {
+    const s = samples[i];
+    const end = ends.get(s.session);
+    if (s.judged !== Infinity && s.recordLine !== null) started = Math.max(started, s.recordLine);
+    if (s.judged === Infinity && s.hasNext) unjudged.push(i);
+    else if (end === undefined) (s.judged === Infinity ? unjudged : before).push(i);
+    else if (!s.hasNext) endTurns.push(i);
+    else (started >= end ? after : before).push(i);
+  }
+  for (const i of [...endTurns, ...after]) session[i] = afterEnd(samples[i].session);
+  return { session, judged: [...before, ...endTurns, ...after, ...unjudged] };
 }
 
 /** A step's replay: each sample's decision and the record the gate read (in sample order), the judging order, the funnel. */

@@ -328,7 +328,7 @@ export class ImportMeasure {
       const r = replayStep(this.gate, a.gate);
       Object.assign(scalars, funnelScalars(r.funnel));
       series['gate/rule_counts'] = r.funnel.rules;
-      if (this.rowsSink) rows = withGate(rows, a.gate.map((g) => g.session), r.order.judged, r.records, r.decisions);
+      if (this.rowsSink) rows = withGate(rows, a.gate.map((g) => g.session), r.order, r.records, r.decisions);
     }
     this.measured.set(step, { counts: a.counts, names: this.discovery ? this.discovery.behaviorNames() : null, scalars, series });
     this.rowsSink?.step(step, rows);

@@ -6,7 +6,7 @@
 // sample's `session`, its place in the step's judging order (`judge_order`) and the `decision`.
 // Counted per step and state, the lines' behaviors are the frames' support/behavior_dist shares
 // (sharesOf; tested in samples.test.ts).
-import type { FieldRecord, GateDecision } from '../../gates/index';
+import type { FieldRecord, GateDecision, JudgingOrder } from '../../gates/index';
 import type { ImportedSample } from '../types';
 
 /** What the gate decided for the sample (the gate's GateDecision, under snake_case names). */
@@ -35,6 +35,8 @@ export interface SampleRecord {
   /** With a gate: the fields the gate read (a value a log cannot give, NaN, is written null). */
   fields?: Record<string, unknown>;
   session?: string;
+  /** With a gate: the key its session's at-least-one counter was counted under, where it is not `session` (a turn decided after its session's end counts afresh). */
+  counter_key?: string;
   /** With a gate: the sample's place (0-based) in its step's judging order. */
   judge_order?: number;
   decision?: SampleDecision;
@@ -60,15 +62,19 @@ export function sampleDecision(d: GateDecision): SampleDecision {
 
 /**
  * A step's lines with the gate's part: `fields[i]` and `decisions[i]` are what `decideInOrder`
- * gave the step's i-th sample, `sessions[i]` its session, `judged` the step's judging order
- * (sample indices, first judged first).
+ * gave the step's i-th sample, `sessions[i]` its session, `order` the step's judging order (its
+ * counter keys, and sample indices first judged first).
  */
-export function withGate(rows: readonly SampleRecord[], sessions: readonly string[], judged: readonly number[], fields: readonly FieldRecord[], decisions: readonly GateDecision[]): SampleRecord[] {
+export function withGate(rows: readonly SampleRecord[], sessions: readonly string[], order: JudgingOrder, fields: readonly FieldRecord[], decisions: readonly GateDecision[]): SampleRecord[] {
   const n = rows.length;
-  if (sessions.length !== n || judged.length !== n || fields.length !== n || decisions.length !== n) throw new Error(`withGate: ${n} samples but ${sessions.length} sessions, ${judged.length} in judging order, ${fields.length} records, ${decisions.length} decisions`);
+  const { judged } = order;
+  if (sessions.length !== n || judged.length !== n || order.session.length !== n || fields.length !== n || decisions.length !== n) throw new Error(`withGate: ${n} samples but ${sessions.length} sessions, ${judged.length} in judging order, ${fields.length} records, ${decisions.length} decisions`);
   const place = new Array<number>(n);
   judged.forEach((i, k) => (place[i] = k));
-  return rows.map((r, i) => ({ ...r, fields: { ...fields[i] }, session: sessions[i], judge_order: place[i], decision: sampleDecision(decisions[i]) }));
+  return rows.map((r, i) => {
+    const key = String(order.session[i]);
+    return { ...r, fields: { ...fields[i] }, session: sessions[i], ...(key !== sessions[i] ? { counter_key: key } : {}), judge_order: place[i], decision: sampleDecision(decisions[i]) };
+  });
 }
 
 /** One line of the samples file (JSON; NaN and ±Infinity are written null, as JSON has no such numbers). */

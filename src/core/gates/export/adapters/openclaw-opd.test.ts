@@ -71,7 +71,8 @@ async def run(cls, sc):
         out.append({"key": s.response, "mask": s.loss_mask, "reward": s.reward["score"], "teacher": list(s.teacher_log_probs),
                     "index": s.index, "topk": topk.tolist() if topk is not None else None,
                     "topk_idx": s.teacher_topk_indices.tolist() if topk is not None else None})
-    return {"samples": sorted(out, key=lambda s: s["index"]), "eval_scores": server.drain_eval_scores()}
+    return {"samples": sorted(out, key=lambda s: s["index"]), "eval_scores": server.drain_eval_scores(),
+            "counters": dict(getattr(server, "_session_effective", {}))}
 
 async def main():
     cls = BASES[inp["base"]]
@@ -81,7 +82,7 @@ async def main():
 print(json.dumps(asyncio.run(main())))
 `;
 
-interface Run { samples: Submitted[]; eval_scores: number[] }
+interface Run { samples: Submitted[]; eval_scores: number[]; counters: Record<string, number> }
 const run = (gate: string, base: 'opd' | 'combine', scs: Scenario[]) =>
   runAdapter(exported(gate, 'openclaw-opd'), DRIVER, { base, scenarios: scs }) as { plain: Run; gated: Run }[];
 
@@ -133,8 +134,12 @@ describe('OpenClaw-RL adapter, OPD / Combine servers (their _maybe_submit_ready_
       res.forEach(({ gated }, i) => {
         const want = expectedSamples(GATE, WEIGHTED[i]);
         expect(gated.samples).toEqual(want.samples);
+        // every session ended and every judge finished: no counter entry is left behind
+        expect(gated.counters).toEqual({});
         for (const d of want.decisions) rules.add(d.rule);
       });
+      // sessions end while judges still run, so turns are decided on the counter cleared at the end
+      expect(WEIGHTED.some((sc) => decidedTurns(sc).some((d) => d.counter !== d.key.split(':')[0] && d.rec.has_next_state))).toBe(true);
       expect([...rules].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     }, scaled(60_000));
 
@@ -150,19 +155,21 @@ describe('OpenClaw-RL adapter, OPD / Combine servers (their _maybe_submit_ready_
     expect(exportGate(COMBINE, 'openclaw-opd', { labVersion: 't', adapters: ADAPTERS })).toContain('def openclaw_gated_opd_server(base):');
   });
 
-  it('a weighted teacher term under top-k distillation raises when the turn is decided, and the turn is not submitted', () => {
+  it('a weighted teacher term under top-k distillation is refused when the server is built (with the reason), before any turn; weight 1 trains', () => {
     const judge: Judge = { votes: [{ vote_id: 0, score: 1, hint: 'use the tool first', raw: '' }], eval_votes: [1], teacher_log_probs: [-1, -2], teacher_topk_log_probs: [[-1, -2], [-1, -2]], teacher_topk_indices: [[1, 2], [1, 2]] };
-    const sc: Scenario = { eval_mode: true, topk: 2, sessions: { s0: [{ len: 2, lp: [-0.5, -0.5], judge }, { len: 1, lp: [-0.5], judge: null }] }, events: [['s0', [1]]] };
-    const driver = DRIVER.replace('print(json.dumps(asyncio.run(main())))', `errors = []
-async def main2():
-    asyncio.get_running_loop().set_exception_handler(lambda loop, ctx: errors.append(str(ctx.get("exception"))))
-    return await main()
-res = asyncio.run(main2())
-print(json.dumps({"res": res, "errors": errors}))`);
-    for (const [gate, queued] of [['true => mask1 0.5*opd', 0], ['true => mask1 opd', 1]] as const) {
-      const out = runAdapter(exported(gate, 'openclaw-opd'), driver, { base: 'combine', scenarios: [sc] }) as { res: { gated: Run }[]; errors: string[] };
-      expect(out.res[0].gated.samples.length).toBe(queued);
-      expect(out.errors).toEqual(queued ? [] : ['gate for OpenClaw-RL: top-k distillation cannot weight the teacher term (opd_weight 0.5)']);
-    }
+    const sc: Scenario = { eval_mode: true, topk: 2, sessions: { s0: [{ len: 2, lp: [-0.5, -0.5], judge }, { len: 1, lp: [-0.5], judge: null }] }, events: [['s0', [1]], ['s0', 'done']] };
+    const driver = DRIVER.replace('print(json.dumps(asyncio.run(main())))', `try:
+    print(json.dumps({"res": asyncio.run(main())}))
+except ValueError as e:
+    print(json.dumps({"refused": str(e)}))`);
+    const weighted = runAdapter(exported('true => mask1 0.5*opd', 'openclaw-opd'), driver, { base: 'combine', scenarios: [sc] }) as { refused?: string };
+    expect(weighted.refused).toBe('gate for OpenClaw-RL: this gate weights the teacher term (opd weights 0.5), which top-k distillation (--distill-topk 2) cannot: its loss is a KL to the teacher\'s top-k with no per-sample weight; export a gate whose opd terms have weight 1, or train without top-k');
+    const plain = runAdapter(exported('true => mask1 opd', 'openclaw-opd'), driver, { base: 'combine', scenarios: [sc] }) as { res: { gated: Run }[] };
+    // the hinted turn carries the teacher's top-k; the last turn (no next state, no hint) has none
+    expect(plain.res[0].gated.samples.map((x) => x.topk)).toEqual([[[-1, -2], [-1, -2]], null]);
+    expect(plain.res[0].gated.counters).toEqual({});
+    // without top-k the weighted gate builds and trains
+    const noTopk = runAdapter(exported('true => mask1 0.5*opd', 'openclaw-opd'), driver, { base: 'combine', scenarios: [{ ...sc, topk: 0 }] }) as { res: { gated: Run }[] };
+    expect(noTopk.res[0].gated.samples.length).toBe(2);
   }, scaled(30_000));
 });

@@ -75,6 +75,10 @@ def _oc_teacher(d, opd_result, rollout, n):
     return teacher if w == 1 else [r + w * (t - r) for t, r in zip(teacher, rollout)]
 
 
+# The OPD weights other than 1 of this gate's rules (top-k distillation cannot weight the teacher term).
+_OC_WEIGHTED_OPD = sorted({rule[4] for rule in _RULES if rule[4] is not None and rule[4] != 1})
+
+
 def openclaw_gated_opd_server(base):
     """A subclass of OpenClaw-RL's OpenClawOPDAPIServer (openclaw-opd) or OpenClawCombineAPIServer
     (openclaw-combine) deciding each turn with the gate where the server does
@@ -88,9 +92,30 @@ def openclaw_gated_opd_server(base):
     class GatedOpenClawOPDAPIServer(base):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
+            if self._use_topk_distillation and _OC_WEIGHTED_OPD:
+                raise ValueError("gate for OpenClaw-RL: this gate weights the teacher term (opd weights %s), which top-k "
+                                 "distillation (--distill-topk %d) cannot: its loss is a KL to the teacher's top-k with no "
+                                 "per-sample weight; export a gate whose opd terms have weight 1, or train without top-k"
+                                 % (", ".join(repr(w) for w in _OC_WEIGHTED_OPD), self.distill_topk))
             self._session_effective = {}
+            self._oc_ended = set()  # sessions ended with turns still being judged
+
+        def _oc_end_session(self, session_id):
+            """The session ended: its counter is cleared, as the RL server pops _session_effective under
+            session_done; turns judged after this count afresh, and the entry goes once none is left."""
+            if session_id not in self._oc_ended:
+                self._session_effective.pop(session_id, None)
+                self._oc_ended.add(session_id)
 
         def _maybe_submit_ready_samples(self, session_id, force_drop_without_next_state=False):
+            self._oc_decide_ready(session_id, force_drop_without_next_state)
+            if force_drop_without_next_state:
+                self._oc_end_session(session_id)
+            if session_id in self._oc_ended and not self._pending_turn_data.get(session_id):
+                self._session_effective.pop(session_id, None)
+                self._oc_ended.discard(session_id)
+
+        def _oc_decide_ready(self, session_id, force_drop_without_next_state):
             prm_tasks = self._prm_tasks.get(session_id, {})
             pending = self._pending_turn_data.get(session_id, {})
             for turn_num in sorted(list(pending.keys())):
@@ -98,6 +123,7 @@ def openclaw_gated_opd_server(base):
                 task = prm_tasks.get(turn_num)
                 if task is None:
                     if force_drop_without_next_state:  # the session ended: this turn has no next state
+                        self._oc_end_session(session_id)
                         pending.pop(turn_num, None)
                         if self._eval_mode:
                             with self._eval_scores_lock:
@@ -129,8 +155,6 @@ def openclaw_gated_opd_server(base):
                             "the OPD / Combine servers see one judged turn at a time")[0]
             if not d["queued"]:
                 return
-            if d["uses_hint"] and self._use_topk_distillation and d["opd_weight"] != 1:
-                raise ValueError("gate for OpenClaw-RL: top-k distillation cannot weight the teacher term (opd_weight %r)" % d["opd_weight"])
             if d["loss_mask"] == 1:
                 self._session_effective[session_id] = self._session_effective.get(session_id, 0) + 1
             self._safe_create_task(self._oc_submit(td, d, opd_result))
@@ -182,7 +206,7 @@ export const openclawOpd: Adapter = {
   python: COMMON_PYTHON + OPENCLAW_SHARED_PYTHON + PYTHON,
   docs: `OpenClaw-RL's OPD and Combine servers (${SOURCES.openclaw}), patched where they decide what a judged turn becomes. Put gate_openclaw_opd.py beside the server and, in openclaw-opd/openclaw_opd_rollout.py (or openclaw-combine/openclaw_combine_rollout.py), build the server as \`openclaw_gated_opd_server(OpenClawOPDAPIServer)(...)\` (or \`openclaw_gated_opd_server(OpenClawCombineAPIServer)(...)\`). Leave OPENCLAW_COMBINE_W_OPD and OPENCLAW_COMBINE_W_RL at 1: the gate's weights are in each sample.
 Followed: openclaw-opd/openclaw_opd_api_server.py _maybe_submit_ready_samples, _submit_turn_sample, _opd_evaluate, _select_best_hint; openclaw-combine/openclaw_combine_api_server.py _maybe_submit_ready_samples, _submit_rl_turn_sample; openclaw-combine/combine_loss.py.
-Each turn becomes a record when its judge finishes (the judging order), or when its session ends without a next state: turn, has_next_state, score = reward = eval_score (the eval votes' majority; 0 outside eval mode, where no eval votes are cast, and without a next state), response_len, hint_accepted (the server's _select_best_hint), hint_len (words of the accepted hint, 0 when none: the teacher reads only that one), hint_votes_pos (+1 hint votes), session_first_judged, session_effective_before = a per-session counter of mask-1 samples the patch keeps.
+Each turn becomes a record when its judge finishes (the judging order), or when its session ends without a next state: turn, has_next_state, score = reward = eval_score (the eval votes' majority; 0 outside eval mode, where no eval votes are cast, and without a next state), response_len, hint_accepted (the server's _select_best_hint), hint_len (words of the accepted hint, 0 when none: the teacher reads only that one), hint_votes_pos (+1 hint votes), session_first_judged, session_effective_before = a per-session counter of mask-1 samples the patch keeps, cleared when the session ends as the RL server clears its own (turns judged after the end count afresh; the entry goes once the session has no turn left).
 Decides as the lab: drop (never submitted), the loss mask, the RL term (reward), the teacher term's weight (teacher log-probs = rollout + opd_weight · (teacher − rollout); the rollout's own when the decision uses no hint). The built-in OPD gate submits what the unpatched OPD server submits (reward 0 where the server writes 1.0, which its advantage never reads), the built-in Combine gate exactly what the unpatched Combine server submits.
-Cannot: the RL term under the OPD launcher (on_policy_distillation reads no reward: launch with Combine's grpo + combine_loss); the teacher term exactly unless the trainer's old log-probs are the rollout's (--use-rollout-logprobs), else each sample also carries rollout − old, as Combine's RL-only samples do; a weighted teacher term with top-k distillation; the fields ${Object.keys(unavailable).join(', ')}.`,
+Cannot: the RL term under the OPD launcher (on_policy_distillation reads no reward: launch with Combine's grpo + combine_loss); the teacher term exactly unless the trainer's old log-probs are the rollout's (--use-rollout-logprobs), else each sample also carries rollout − old, as Combine's RL-only samples do; a weighted teacher term with top-k distillation (topk_distillation_loss.py: a KL to the teacher's top-k with no per-sample weight), so the server refuses such a gate when it is built; the fields ${Object.keys(unavailable).join(', ')}.`,
 };

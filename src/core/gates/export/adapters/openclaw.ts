@@ -108,6 +108,7 @@ export const openclaw: Adapter = {
   docs: `OpenClaw-RL (${SOURCES.openclaw}), patched where the server decides each turn. Put gate_openclaw.py beside openclaw-rl/openclaw_api_server.py and, in openclaw-rl/openclaw_rollout.py, build the server as \`openclaw_gated_server(OpenClawAPIServer)(args=..., output_queue=..., submission_enabled=...)\`; the launcher stays as it is (grpo, --disable-rewards-normalization).
 Followed: openclaw-rl/openclaw_api_server.py _submit_turn_sample and _maybe_submit_ready_samples. The OPD / Combine servers: the target openclaw-opd.
 Each turn becomes a record as it is submitted, in the server's judging order: turn, has_next_state, score = reward (the PRM majority), votes (a "fail" vote is not a vote), response_len, session_first_judged (a next state and turn 0: every turn but the last gets one), session_effective_before = the server's own per-session counter of mask-1 samples.
-Decides as the lab: drop (never submitted), the loss mask, the advantage (reward), the at-least-one counter across batches. The built-in Binary RL gate decides exactly as the unpatched server.
+Decides as the lab: drop (never submitted), the loss mask, the advantage (reward), the at-least-one counter across batches, cleared where the server clears it (session_done pops it before judges still running finish; the import models this). The built-in Binary RL gate decides exactly as the unpatched server.
+Needs OPENCLAW_RECORD_ENABLED=1: the server starts a turn's PRM only when it flushes the turn's buffered record (_buffer_record returns early without a record file), so with 0 no PRM ever fires and every turn is submitted unjudged.
 Cannot: the fields ${Object.keys(unavailable).join(', ')}.`,
 };

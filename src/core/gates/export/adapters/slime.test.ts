@@ -57,7 +57,7 @@ function expected(cases: SlimeCase[]) {
     loss_masks: ds.map((d, i) => {
       const c = cases[i];
       if (!d.queued || d.lossMask === 0) return new Array(c.len).fill(0);
-      return c.mask && c.mask.some((x) => x === 1) ? c.mask : new Array(c.len).fill(1);
+      return c.mask ?? new Array(c.len).fill(1); // the rollout's mask, all-zero too; None: slime's ones
     }),
     removed: ds.map((d) => !d.queued),
     rules: ds.map((d) => d.rule),
@@ -74,6 +74,35 @@ describe('slime adapter (--custom-reward-post-process-path)', () => {
     got.rewards.forEach((r, i) => expect(r).toBeCloseTo(want.rewards[i], 12));
     // every rule of the gate decides some sample (dropped, mask 0 twice, z-scored, 0.5·r)
     expect(new Set(want.rules)).toEqual(new Set([0, 1, 2, 3, 4]));
+  }, scaled(30_000));
+
+  it('keeps a kept sample\'s all-zero rollout mask (group 1\'s first sample: mask 1 by the gate, no token trained by the rollout)', () => {
+    const got = runAdapter(exported(GATE, 'slime', slime), DRIVER, CASES) as ReturnType<typeof expected>;
+    expect(expected(CASES).rules[4]).toBe(3);
+    expect(got.loss_masks[4]).toEqual([0, 0, 0, 0, 0]);
+  }, scaled(30_000));
+
+  it('a metadata key named like a field the Sample gives is an error; metadata["lab_override"] replaces it explicitly', () => {
+    const driver = String.raw`
+import json, sys
+from slime_standin import Sample, make_args
+import gate_module
+args = make_args(reward_key="score")
+def run(metadata):
+    s = [Sample(group_index=0, index=i, tokens=[7] * 4, response_length=2, reward={"score": 1.0}, loss_mask=None, metadata=dict(metadata, votes=[1, 1, 0]))
+         for i in range(2)]
+    try:
+        return gate_module.post_process_rewards(args, s)
+    except ValueError as e:
+        return str(e)
+print(json.dumps({"plain": run({}), "named": run({"reward": -1.0}), "override": run({"lab_override": {"reward": -1.0}}),
+                  "unknown": run({"lab_override": {"rewrd": -1.0}})}))
+`;
+    const got = runAdapter(exported('true => mask1 rl', 'slime', slime), driver, null) as Record<string, unknown>;
+    expect(got.plain).toEqual([[1, 1], [1, 1]]);
+    expect(got.named).toMatch(/metadata carries 'reward', which the adapter reads from the Sample \(Sample\.get_reward_value \(--reward-key\)\); to replace the Sample's value, put it in sample\.metadata\['lab_override'\]/);
+    expect(got.override).toEqual([[-1, -1], [-1, -1]]);
+    expect(got.unknown).toMatch(/names 'rewrd', which is not a lab field/);
   }, scaled(30_000));
 
   it('refuses a gate that reads a field the hook cannot see, naming the field and why', () => {
