@@ -90,7 +90,9 @@ describe('plots read without colour (Chromium colour-vision emulation)', () => {
     try {
       for (const type of VISIONS) {
         await cdp.send('Emulation.setEmulatedVisionDeficiency', { type });
-        await page.screenshot({ path: `${ARTIFACTS}colour-vision-${type}-1280x800.png`, fullPage: true });
+        await page.screenshot({ path: `${ARTIFACTS}colour-vision-${type}-1280x800.png` });
+        await page.locator('figure.iv-view').first().screenshot({ path: `${ARTIFACTS}colour-vision-${type}-headline.png` });
+        await page.locator('figure.iv-view', { hasText: 'Which behaviors' }).screenshot({ path: `${ARTIFACTS}colour-vision-${type}-behavior.png` });
         const L = new Map<Key, number>();
         for (const k of keys) L.set(k, await lightness(page, decoder, k));
         for (const chart of charts) {
