@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as LESSON_TEXT from './lesson-text';
 import { FIRST_READ_WORDS, fillText, parseMeasures, placeholdersIn, wordCount } from './lesson-text';
 import { parsePreset } from './presets';
 
@@ -64,3 +65,21 @@ describe('lesson texts and their measurements', () => {
  * instructions, not measurements.
  */
 const ALLOWED_FIRST_READ = new Set(['a-support-collapse:1', 'i-sft-compresses:0', 'i-sft-compresses:1', 'i-sft-compresses:4', 'j-collapse-vs-convergence:0', 'h-long-horizon-credit:1', 'c-clip-never-binds:0', 'c-clip-never-binds:1', 'k-cascade:1', 'd-at-least-one:0', 'g-stale-weights-503:503', 'o-fitted-gate:0']);
+
+describe('the settings a lesson tells the class to change', () => {
+  it('finds them by the label the controls show, and the groups they sit in', () => {
+    const { settingsNamedIn, groupsNamedIn } = LESSON_TEXT;
+    expect(settingsNamedIn('Press Fork, untick "at least one" (run B), then Play.')).toEqual(['atLeastOne']);
+    expect(settingsNamedIn('Press Fork, set γ to 1 (run B).')).toEqual(['gamma']);
+    expect(groupsNamedIn('Then set SFT-on-gold steps to 0 (a new run starts) and Play.')).toEqual(['sft']);
+    expect(settingsNamedIn('Watch the steps and the gate.')).toEqual([]);
+  });
+
+  it('every lesson that tells the class to set something names a real setting', () => {
+    for (const id of IDS) {
+      const watch = lesson(id).filled.watch ?? '';
+      const { settingsNamedIn } = LESSON_TEXT;
+      if (/\b(set|untick|tick) /.test(watch)) expect(settingsNamedIn(watch).length, `${id}: ${watch}`).toBeGreaterThan(0);
+    }
+  });
+});

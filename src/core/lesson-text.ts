@@ -6,6 +6,7 @@
  * is written with a minus sign (−). The first read — what to do and watch, and what it means — is
  * kept short (FIRST_READ_WORDS); the evidence sits behind "How we know".
  */
+import { fieldLabel, fieldSpec, groupedKeys, type ConfigGroup, type ConfigKey } from './config';
 import { depthError } from './json-depth';
 
 export interface LessonMeasures {
@@ -56,4 +57,21 @@ export function parseMeasures(id: string, obj: unknown): LessonMeasures {
     if (!(typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) throw new Error(`measurements of ${id}: values.${k} must be a finite number or a string`);
   }
   return { lesson: id, how: o.how as string[], values: o.values as Record<string, number | string> };
+}
+
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The settings a lesson's instruction tells the class to change, by the label the controls show:
+ * `set <label> to …`, `tick "<label>"`, `untick "<label>"`.
+ */
+export function settingsNamedIn(watch: string): ConfigKey[] {
+  return groupedKeys()
+    .flatMap((g) => g.keys)
+    .filter((k) => new RegExp(`\\bset ${escaped(fieldLabel(k))} to\\b|\\b(?:un)?tick "${escaped(fieldLabel(k))}"`, 'iu').test(watch));
+}
+
+/** The settings groups those settings sit in: the controls open them when the lesson starts. */
+export function groupsNamedIn(watch: string): ConfigGroup[] {
+  return [...new Set(settingsNamedIn(watch).map((k) => fieldSpec(k).group))];
 }

@@ -41,7 +41,7 @@ const FORKS: { id: string; says: RegExp; key: string; value: number | boolean | 
   { id: 'b-clip-higher', says: /Press Fork, set ε_high to 0\.2 \(run B\), then Play/, key: 'clipHigh', value: 0.2 },
   { id: 'c-clip-never-binds', says: /press Fork, set updates per rollout K to 4 \(run B\) and Play/, key: 'updatesPerRollout', value: 4 },
   { id: 'd-at-least-one', says: /Press Fork, untick "at least one" \(run B\), then Play/, key: 'at least one', value: false },
-  { id: 'h-long-horizon-credit', says: /Press Fork, set γ to 1 \(run B\), then Play/, key: 'gamma', value: 1 },
+  { id: 'h-long-horizon-credit', says: /Press Fork, set γ to 1 and set prm_step_coef to 0 \(run B\), then Play/, key: 'gamma', value: 1 },
   { id: 'l-votes-disagree', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, key: 'gate', value: '' },
   { id: 'm-drop-stale', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, key: 'gate', value: '' },
   { id: 'n-dynamic-sampling', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, key: 'gate', value: '' },

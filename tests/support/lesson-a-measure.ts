@@ -44,6 +44,8 @@ async function main(): Promise<void> {
   const values = {
     'seed1.dropStep': drop.step,
     'seed1.dropShare': pct(drop.tokenShare),
+    // the lesson's first read says where seed 1's token entropy ends (rounded: no marker text to match)
+    'seed1.endShare': Math.round(runs[0].endShare * 100),
     seeds: n,
     'lastMarker.stepMedian': median(lasts.map((m) => m.step)),
     'lastMarker.stepMin': Math.min(...lasts.map((m) => m.step)),
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
   };
   const file = {
     lesson: ID,
-    how: [`npm run lesson-a-measure -- --seeds ${n}: the preset on the transformer (WASM, shipped base), seeds 1–${n}, the headline's markers on math as the page computes them (token entropy as a share of step 0's, rounded down as the marker text does).`],
+    how: [`npm run lesson-a-measure -- --seeds ${n}: the preset on the transformer (WASM, shipped base), seeds 1–${n}, the headline's markers on math as the page computes them (token entropy as a share of step 0's, rounded down as the marker text does).`, "seed1.endShare: seed 1's token entropy at its last step as a share of step 0's, rounded (tests/unit/lesson-numbers.test.ts re-measures it)."],
     values,
   };
   writeFileSync(join(import.meta.dirname, '../../public/presets/measured', `${ID}.json`), `${JSON.stringify(file, null, 1)}\n`);

@@ -1,13 +1,14 @@
 /**
  * A lesson's run on the transformer (WASM engine in Node, the shipped base) and the headline's
  * numbered markers on it, computed by the plot's own function (stateMarkers) with the base as
- * step 0: what the page shows for that seed. Used by the lesson-a measurement
- * (lesson-a-measure.ts) and by the test that its default seed still shows what the text says.
+ * step 0: what the page shows for that seed (page and Node runs agree bit for bit but for the last bit
+ * of Math.log: docs/experiments.md). Used by the lesson-a measurement (lesson-a-measure.ts) and by
+ * the test that the lessons' seed-1 numbers are what a fresh run shows (tests/unit/lesson-numbers.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shippedBase } from '../../src/cli/checkpoints';
-import { makeConfig } from '../../src/core/config';
+import { makeConfig, type Config } from '../../src/core/config';
 import { Run } from '../../src/core/loop';
 import type { DivergenceMarker } from '../../src/core/measure/divergence';
 import type { MetricsFrame } from '../../src/core/metrics';
@@ -35,28 +36,61 @@ export interface SeedMarkers {
  * as "the first drop to one behavior", is the same as after all steps (supportFirst1 and endShare
  * then describe the steps run).
  */
-export async function lessonMarkers(preset: string, seed: number, until?: (markers: DivergenceMarker[]) => boolean): Promise<SeedMarkers> {
+export interface LessonRun {
+  frames: MetricsFrame[];
+  /** The base's scalars: step 0 of the plots. */
+  base: Readonly<Record<string, number>>;
+  /** The state the lesson talks about ('mean' when it names none). */
+  state: string;
+  config: Config;
+}
+
+/**
+ * Train `preset` on `seed` as the page does (its settings, `set` on top, the shipped base), for its
+ * steps or `steps`; `until` stops it after the first step whose frames satisfy it.
+ */
+export async function runLesson(preset: string, seed: number, opts: { set?: Partial<Config>; steps?: number; until?: (soFar: LessonRun) => boolean } = {}): Promise<LessonRun> {
   ort.env.wasm.numThreads = 1;
   const p = parsePreset(preset, JSON.parse(readFileSync(join(root, 'public/presets', `${preset}.json`), 'utf8')));
-  const state = p.state ?? 'mean';
-  const cfg = makeConfig({ ...p.config, seed });
+  const cfg = makeConfig({ ...p.config, ...opts.set, seed, ...(opts.steps ? { steps: opts.steps } : {}) });
   const base = shippedBase(cfg.task, policyShape(cfg), cfg.temperature);
   if (typeof base === 'string') throw new Error(`no shipped base: ${base}`);
   const engine = await createNodeEngine(policyShape(cfg), { seed: cfg.seed, weights: base.weights });
   const run = await Run.create(engine, cfg);
-  const frames: MetricsFrame[] = [];
-  const markersOf = () => stateMarkers(frames, { step: 0, scalars: run.baseScalars } as unknown as MetricsFrame, state, { eps: cfg.feasibilityEps, samples: cfg.behaviorSamples, highShare: 0.8 });
+  const out: LessonRun = { frames: [], base: run.baseScalars as Record<string, number>, state: p.state ?? 'mean', config: cfg };
   try {
     for (let s = 0; s < cfg.steps; s++) {
-      frames.push(await run.step());
-      if (until?.(markersOf())) break;
+      out.frames.push(await run.step());
+      if (opts.until?.(out)) break;
     }
   } finally {
     run.dispose();
     await engine.dispose();
   }
-  const tok0 = run.baseScalars['support/token_entropy'] as number;
-  const markers = markersOf();
-  const supportFirst1 = frames.find((f) => f.scalars[`support/behavior_support/${state}`] === 1)?.step ?? null;
-  return { seed, markers, supportFirst1, endShare: (frames[frames.length - 1].scalars['support/token_entropy'] as number) / tok0 };
+  return out;
+}
+
+/** The plot's markers for the lesson's state on a run's frames (the base as step 0). */
+export function markersOf(r: Pick<LessonRun, 'frames' | 'base' | 'state' | 'config'>): DivergenceMarker[] {
+  return stateMarkers(r.frames, { step: 0, scalars: r.base } as unknown as MetricsFrame, r.state, { eps: r.config.feasibilityEps, samples: r.config.behaviorSamples, highShare: 0.8 });
+}
+
+/**
+ * Train `preset` on `seed` for its steps and return the plot's markers for `state` (the lesson's).
+ * `until`: stop at the first step after which the markers so far satisfy it. The markers of the
+ * first n frames are exactly the whole run's markers up to the point their rule has seen (each
+ * marker reads the frames up to its step plus its window), so a verdict on the first markers, such
+ * as "the first drop to one behavior", is the same as after all steps (supportFirst1 and endShare
+ * then describe the steps run).
+ */
+export async function lessonMarkers(preset: string, seed: number, until?: (markers: DivergenceMarker[]) => boolean): Promise<SeedMarkers> {
+  const r = await runLesson(preset, seed, until ? { until: (soFar) => until(markersOf(soFar)) } : {});
+  return seedMarkers(r, seed);
+}
+
+/** A run's markers, the step its support first read 1 and its token entropy at the end as a share of step 0's. */
+export function seedMarkers(r: LessonRun, seed: number): SeedMarkers {
+  const tok0 = r.base['support/token_entropy'];
+  const supportFirst1 = r.frames.find((f) => f.scalars[`support/behavior_support/${r.state}`] === 1)?.step ?? null;
+  return { seed, markers: markersOf(r), supportFirst1, endShare: (r.frames[r.frames.length - 1].scalars['support/token_entropy'] as number) / tok0 };
 }

@@ -45,7 +45,7 @@ export const QUANTITY_COLOURS = {
   'esr/yield': TEAL,
   'esr/hint_accept_rate': PINK,
   'esr/queued': BLUE,
-  'esr/served': GREY,
+  'esr/served': ORANGE,
   'esr/masked': OLIVE,
   'esr/dropped': VERMILLION,
   'esr/mask0_compute_share': GREY,

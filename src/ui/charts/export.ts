@@ -19,6 +19,10 @@ export interface LegendKey {
   dashed?: boolean;
   /** A filled square (areas, bars) instead of a line. */
   fill?: boolean;
+  /** The series' marker shape (an SVG path centred on 0,0), drawn on the key's line. */
+  symbol?: string;
+  /** The band's hatch (a pattern id in the chart's <defs>), drawn over the square. */
+  pattern?: string;
 }
 
 /** Header layout (pure): the title wrapped to `width` (17 px bold), then legend keys wrapped too (≈ 7.3 px per 13 px character). */
@@ -66,6 +70,8 @@ export function serializeSvg(svg: SVGSVGElement, meta?: ExportMeta): string {
     for (const { key, x, y } of head.keys) {
       if (key.fill) clone.append(el('rect', { x, y: y - 11, width: 14, height: 14, fill: key.color }));
       else clone.append(el('line', { x1: x, x2: x + 26, y1: y - 4, y2: y - 4, stroke: key.color, 'stroke-width': 3, ...(key.dashed ? { 'stroke-dasharray': '7 4' } : {}) }));
+      if (key.fill && key.pattern) clone.append(el('rect', { x, y: y - 11, width: 14, height: 14, fill: `url(#${key.pattern})` }));
+      if (key.symbol) clone.append(el('path', { d: key.symbol, transform: `translate(${x + 13},${y - 4})`, fill: key.color, stroke: key.color }));
       clone.append(el('text', { x: x + (key.fill ? 20 : 32), y, 'font-size': 13, fill: '#222' }, key.label));
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { constantNote, shareTicks } from './axis';
-import { ratioAxisCaption, updatesText } from './ratio-text';
+import { ratioAxisCaption, ratioNote, updatesText } from './ratio-text';
 import type { Series } from './series';
 
 const series = (values: number[]): Series[] => [{ key: 'k', label: 'k', color: '#000', points: values.map((value, step) => ({ step, value })) }];
@@ -42,5 +42,25 @@ describe('constantNote', () => {
   it('float noise around a value is constant up to rounding noise; real variation is no constant', () => {
     expect(constantNote(series([1e-15, -1e-15, 0]), fmt)).toBe('constant 0 (varies by rounding noise only)');
     expect(constantNote(series([0.003, 0.0032]), fmt)).toBeNull();
+  });
+});
+
+describe('the ratio histogram\'s note', () => {
+  const bins = (counts: number[]) => [
+    { lo: 0.8, hi: 0.9, count: counts[0] },
+    { lo: 0.9, hi: 0.95, count: counts[1] },
+    { lo: 0.95, hi: 1.05, count: counts[2] },
+    { lo: 1.05, hi: 1.1, count: counts[3] },
+  ];
+  it('says "all ratios are ≈ 1" only when every token is in the bin around 1', () => {
+    expect(ratioNote(bins([0, 0, 40, 0]), 0, true)).toMatch(/^All ratios are ≈ 1 \(0.95–1.05\): with one update per rollout/);
+    expect(ratioNote(bins([0, 0, 40, 0]), 0, false)).toMatch(/has not moved away from π_old/);
+  });
+  it('with a quarter of the bars near 0.85 and none outside the band, says how many moved', () => {
+    expect(ratioNote(bins([25, 0, 62, 13]), 0, false)).toBe('38 % of the tokens moved outside 0.95–1.05, but none left the clip band: the clip did not bind this step.');
+  });
+  it('says nothing when tokens are outside the band, or there are none', () => {
+    expect(ratioNote(bins([25, 0, 62, 13]), 0.1, false)).toBeNull();
+    expect(ratioNote(bins([0, 0, 0, 0]), 0, true)).toBeNull();
   });
 });

@@ -1,5 +1,10 @@
 /** Chart data helpers (pure). */
 
+/** What every chart's legend calls the compare run (the fork, run B): one wording in every view. */
+export const COMPARE_RUN = 'run B (fork)';
+/** What the views append to a compare run's series label. */
+export const COMPARE_SUFFIX = ' — compare';
+
 export interface Point {
   step: number;
   value: number;

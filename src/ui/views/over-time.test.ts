@@ -33,6 +33,13 @@ describe('overTimePanels', () => {
     expect(overTimePanels([])).toEqual([]);
   });
 
+  it('plots the turns served once a gate has dropped some (it serves more to fill the batch)', () => {
+    const none = [1, 2].map((s) => frame(s, { 'esr/served': 64, 'esr/dropped': 0, 'esr/masked': 1 }));
+    expect(overTimePanels(none).find((p) => p.yLabel === 'samples')?.series.map((s) => s.key)).toEqual(['esr/dropped', 'esr/masked']);
+    const some = [1, 2].map((s) => frame(s, { 'esr/served': 100 + s, 'esr/dropped': 36 + s, 'esr/masked': 1 }));
+    expect(overTimePanels(some).find((p) => p.yLabel === 'samples')?.series.map((s) => s.key)).toEqual(['esr/served', 'esr/dropped', 'esr/masked']);
+  });
+
   it('passAtSeries reads index k − 1', () => {
     expect(passAtSeries([frame(3, {}, [0.1, 0.4, 0.9])], 3)).toEqual([{ step: 3, value: 0.9 }]);
   });

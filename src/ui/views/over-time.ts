@@ -1,7 +1,7 @@
 /**
  * "Metrics over time" (pure): the quantities the lessons talk about that the other views do not
- * plot — mean reward, pass@k against the base, the sample counters (promoted, dropped, masked), the
- * mask-0 compute share and rates, 503 answers and lost sessions; and, in a chart of its own, the
+ * plot — mean reward, pass@k against the base, the sample counters (turns served when a gate drops
+ * some, dropped, masked), the mask-0 compute share and rates, 503 answers and lost sessions; and, in a chart of its own, the
  * samples each gate rule decided. A panel only appears when its metrics exist in the frames.
  */
 import { scalarAt, type MetricsFrame } from '../../core/metrics';
@@ -58,7 +58,8 @@ export function overTimePanels(frames: readonly MetricsFrame[], compare: readonl
     });
   }
 
-  const counters = (['esr/dropped', 'esr/masked'] as const).filter((k) => has(frames, k));
+  // turns served differ from the batch only when a gate drops some (it then serves more to fill it)
+  const counters = (['esr/served', 'esr/dropped', 'esr/masked'] as const).filter((k) => has(frames, k) && (k !== 'esr/served' || nonzero(frames, 'esr/dropped')));
   if (counters.length) panels.push({ yLabel: 'samples', counts: true, series: counters.flatMap(scalar) });
 
   const shares = (['esr/mask0_compute_share', 'esr/effective_rate', 'esr/hint_accept_rate'] as const).filter((k) => has(frames, k) && (k !== 'esr/hint_accept_rate' || nonzero(frames, k)));
