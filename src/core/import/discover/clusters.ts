@@ -27,6 +27,8 @@ export interface ClusterParams {
   kinds: KindWeights;
   /** How much rarity in the run weighs (idf to this power; 0: not at all). */
   idfPower: number;
+  /** The same for shape and length terms (absent: `idfPower`): a shape every sample has says nothing. */
+  shapeIdf?: number;
   /** How a word concentrated in a few prompts' samples (topic) weighs less (vectors.ts `PromptSpread`; absent: not at all). */
   spread?: SpreadParams;
 }
@@ -118,7 +120,7 @@ export class ClusterSet {
   }
 
   vector(terms: readonly string[]): Sparse {
-    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower, this.spread);
+    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower, this.spread, this.p.shapeIdf);
   }
 
   /** The named group a vector is closest to (average cosine) and that cosine; null when none. */
@@ -135,7 +137,7 @@ export class ClusterSet {
   labelStep(step: number, items: readonly Item[], namer: Namer): (number | null)[] {
     this.df.add(items.map((it) => it.doc));
     if (this.spread.active) this.spread.add(items.map((it) => it.doc), items.map((it) => it.prompt));
-    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower, this.spread));
+    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower, this.spread, this.p.shapeIdf));
     const out: (number | null)[] = new Array(items.length).fill(null);
     const named = this.named();
     const left: number[] = [];

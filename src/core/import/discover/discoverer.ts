@@ -264,6 +264,7 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
   maxCandidates: 32,
   candidateAge: 20,
   idfPower: 0,
+  shapeIdf: 1,
   spread: { ratio: 0.5 },
   kinds: { s: 4, l: 2, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
 };

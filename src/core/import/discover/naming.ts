@@ -83,7 +83,7 @@ function openingLabel(opening: string): string {
   return opening
     .toLowerCase()
     .replace(/[\s/]+/g, '-')
-    .replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '')
+    .replace(/[^\p{L}\p{M}\p{N}_#-]+/gu, '')
     .replace(/-+/g, '-')
     .replace(/^-|-$/g, '')
     .split('-')

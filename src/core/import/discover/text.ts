@@ -59,7 +59,7 @@ export type Noise = 'empty' | 'cut-off' | 'garbage' | 'loop';
 
 const LATIN_WORD = /^[a-z]+$/;
 /** A text that ends as finished text does (a think left open by a model that then answered is not cut). */
-const FINISHED = /(?:[.!?)\]}>$`。！？」』]|<\/answer>)\s*$/;
+const FINISHED = /(?:[.!?)\]}>$`。！？」』।॥؟۔]|<\/answer>)\s*$/;
 /** A bare number or formula, short: an answer, not noise. */
 const BARE_ANSWER = /^[-+]?[\d\s.,+\-*/=()^%$\\{}]{1,40}$/;
 
@@ -78,7 +78,7 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
   const chars = [...head.replace(/\s+/g, '')];
   const letters = chars.filter((ch) => LETTERS.test(ch)).length;
   // letters in runs of three or more (words, LaTeX commands): most of a text's letters, few of random characters'
-  const inWords = (head.match(/\p{L}{3,}/gu) ?? []).reduce((a, w) => a + [...w].length, 0);
+  const inWords = (head.match(/[\p{L}\p{M}]{3,}/gu) ?? []).reduce((a, w) => a + [...w].length, 0);
   if (letters / chars.length < 0.2 || (letters > 0 && inWords / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
   const wordToks = toks.filter((w) => LETTERS.test(w));
   const latin = wordToks.filter((w) => LATIN_WORD.test(w));
@@ -87,7 +87,7 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
     const vowelless = latin.filter((w) => w.length > 3 && !/[aeiouy]/.test(w)).length;
     if (longest > 40 || (latin.length >= 4 && vowelless / latin.length > 0.4)) return 'garbage';
   }
-  if (wordToks.length < 3 && !/[.!?)\]`>。！？」』]$/.test(t)) return 'cut-off';
+  if (wordToks.length < 3 && !FINISHED.test(t)) return 'cut-off';
   if (t.length > 200 && isLoop(t)) return 'loop';
   return null;
 }
@@ -120,8 +120,8 @@ function layoutTerms(text: string, out: string[]): number {
   if (bullets >= 2) out.push('s:bullets');
   if (inline >= 2) out.push('s:enumerated');
   if (heading) out.push('s:heading');
-  if (/[?？]\s*$/.test(t)) out.push('s:ends-question');
-  else if (/[?？]/.test(t)) out.push('s:asks');
+  if (/[?？؟]\s*$/.test(t)) out.push('s:ends-question');
+  else if (/[?？؟]/.test(t)) out.push('s:asks');
   if (/[!！]/.test(t.slice(0, 40))) out.push('s:exclaims');
   return lines.length;
 }
@@ -145,8 +145,8 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
 }
 
 /** Words a response is read by: the reasoning's head and tail, then the answer's. */
-const THINK_HEAD = 100;
-const THINK_TAIL = 30;
+const THINK_HEAD = 12;
+const THINK_TAIL = 12;
 const ANSWER_HEAD = 160;
 const ANSWER_TAIL = 30;
 

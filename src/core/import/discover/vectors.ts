@@ -207,15 +207,16 @@ export class PromptSpread {
 const MIN_PROMPTS = 24;
 
 /**
- * The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower (× the word's
+ * The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower (shape and
+ * length terms: idf^shapeIdf) (× the word's
  * spread over prompts, `PromptSpread`), made in the doc's own weights (a step holds one array a
  * sample, not two): call it once a doc.
  */
-export function vectorOf(d: Doc, df: DocFreq, idfPower = 1, spread: PromptSpread | null = null): Sparse {
+export function vectorOf(d: Doc, df: DocFreq, idfPower = 1, spread: PromptSpread | null = null, shapeIdf = idfPower): Sparse {
   const v = d.x;
   let norm = 0;
   for (let k = 0; k < v.length; k++) {
-    v[k] = v[k] * df.idf(d.keys[k]) ** idfPower;
+    v[k] = v[k] * df.idf(d.keys[k]) ** (d.wordy[k] ? idfPower : shapeIdf);
     if (spread && d.wordy[k]) v[k] *= spread.weight(d.keys[k]);
     norm += v[k] * v[k];
   }
