@@ -88,7 +88,7 @@ describe('files replaced whole beside --out and --samples-out', () => {
     const samplesPath = join(dir, 'samples.jsonl');
     for (const p of [`${out}.tmp`, `${out}.files.json.tmp`, `${out}.discover.json.tmp`, `${samplesPath}.tmp`]) symlinkSync(victim, p);
     const frames = new FramesFile(out);
-    const frame = (scalar: number): MetricsFrame => ({ step: 1, version: 1, scalars: { x: scalar }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] });
+    const frame = (scalar: number): MetricsFrame => ({ step: 1, version: 1, scalars: { 'support/token_entropy': scalar }, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] });
     frames.write(frame(1), false);
     frames.write(frame(2), true); // a replaced step: the file rewritten whole
     frames.fileRead('1.jsonl', { size: 1, mtimeMs: 1 });
@@ -98,7 +98,7 @@ describe('files replaced whole beside --out and --samples-out', () => {
     samples.step(1, [row]);
     samples.step(1, [row]); // measured again: its lines replaced through a temp file
     expect(readFileSync(victim, 'utf8')).toBe('precious');
-    expect(readFileSync(out, 'utf8')).toBe('{"step":1,"x":2}\n');
+    expect(readFileSync(out, 'utf8')).toBe('{"step":1,"support/token_entropy":2}\n');
     expect(readFileSync(samplesPath, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
     expect(readdirSync(dir).filter((n) => /\.[0-9a-f]{16}\.tmp$/.test(n))).toEqual([]);
   });
