@@ -56,7 +56,7 @@ describe('output files checked before anything is written', () => {
     const { dir, run } = scratch();
     expect(checkOutputs([framesOutput(dir)], { folder: run }, true).problems).toEqual([`--out ${dir}: is a directory, expected a file (say the file to write, e.g. ${join(dir, 'frames.jsonl')})`]);
     symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling.jsonl'));
-    expect(checkOutputs([framesOutput(join(dir, 'dangling.jsonl'))], { folder: run }, true).problems[0]).toMatch(/a link to nothing/);
+    expect(checkOutputs([framesOutput(join(dir, 'dangling.jsonl'))], { folder: run }, true).problems[0]).toMatch(/a link to a file that is not there/);
     const same = join(dir, 'same.jsonl');
     expect(checkOutputs([framesOutput(same), samplesOutput(same)], { folder: run }, false).problems).toEqual([`--samples-out ${same}: is the same file as --out: give each output its own file`]);
     writeFileSync(same, '');

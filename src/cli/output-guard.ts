@@ -5,7 +5,7 @@
 // are refused; so is an existing file that is not this tool's own output (its first line is not a
 // frame line / a samples line), unless --overwrite. Docs: docs/import.md, docs/watch.md.
 import { closeSync, existsSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { frameOfLine, sampleOfLine } from '../core/import/index';
 
 export const OVERWRITE_OPTIONS = { overwrite: { type: 'boolean' } } as const;
@@ -74,7 +74,7 @@ function realTarget(path: string): string {
 
 const within = (folder: string, path: string): boolean => {
   const r = relative(folder, path);
-  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+  return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r));
 };
 
 const sameFile = (a: Stats, b: Stats): boolean => a.dev === b.dev && a.ino === b.ino;
@@ -111,7 +111,7 @@ export function checkOutputs(outputs: readonly OutputFile[], inputs: Inputs, ove
     const what = `${out.flag} ${out.path}`;
     const link = lstatOrNull(out.path);
     if (link?.isSymbolicLink() && !existsSync(out.path)) {
-      bad.push(`${what}: a link to nothing (${out.path} → a file not there); give the file itself`);
+      bad.push(`${what}: a link to a file that is not there; give the file itself`);
       continue;
     }
     const stat = link ? statSync(out.path) : null;
@@ -135,7 +135,8 @@ export function checkOutputs(outputs: readonly OutputFile[], inputs: Inputs, ove
       continue;
     }
     seen.push({ flag: out.flag, stat, target });
-    if (!stat || ownOutput(out, stat.size)) continue;
+    // a device or a pipe (/dev/stdout) is written as asked; only a regular file has content to lose
+    if (!stat?.isFile() || ownOutput(out, stat.size)) continue;
     if (overwrite) replaced.push(out);
     else bad.push(`${what}: an existing file that ${out.flag} did not write (its first line is not one of its lines); give a new file, or --overwrite to replace it`);
   }

@@ -121,10 +121,16 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: WatchFla
   } catch (e) {
     bad.push(errorText(e));
   }
-  const checked = positionals.length === 1 ? checkOutputs(namedOutputs(v), { folder: positionals[0] }, v.overwrite === true) : { problems: [], replaced: [] };
-  bad.push(...checked.problems);
+  let replaced: OutputFile[] = [];
+  try {
+    const checked = checkOutputs(namedOutputs(v), { folder: positionals[0] }, v.overwrite === true);
+    bad.push(...checked.problems);
+    replaced = checked.replaced;
+  } catch (e) {
+    bad.push(errorText(e));
+  }
   if (bad.length) return { problems: bad };
-  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs, port, progress: v.progress === true, replaced: checked.replaced } };
+  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs, port, progress: v.progress === true, replaced } };
 }
 
 /** Poll until Ctrl-C or `idle` seconds without new data (file watching wakes it early), then finish; `ended` hears how it ended. */
