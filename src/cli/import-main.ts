@@ -17,8 +17,10 @@ import { readGateFile } from './gate-args';
 import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateFit, simulateFlags, type SimulateOptions } from './fit-simulate';
 import { SAMPLES_OPTIONS, SAMPLES_USAGE, SamplesFile, samplesRoot } from './samples-out';
+import { EXIT_USAGE } from './exit-codes';
+import { OVERWRITE_OPTIONS, OVERWRITE_USAGE, checkOutputs, namedOutputs } from './output-guard';
 
-const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... [--states RULES.json] [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} ${SAMPLES_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
+const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... [--states RULES.json] [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} ${SAMPLES_USAGE} ${OVERWRITE_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
 
 const READ_CHUNK = 1 << 18;
 
@@ -77,6 +79,7 @@ const OPTIONS = {
   'fit-name': { type: 'string' },
   ...SIMULATE_OPTIONS,
   ...SAMPLES_OPTIONS,
+  ...OVERWRITE_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -115,6 +118,7 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFl
     behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : DISCOVER_BEHAVIORS);
     files = expandPaths(positionals);
     if (v.gate) gate = readGateFile(v.gate);
+    bad.push(...checkOutputs(namedOutputs(v), { files }, v.overwrite === true).problems);
   } catch (e) {
     bad.push(errorText(e));
   }
@@ -144,7 +148,7 @@ export async function importMain(argv: readonly string[]): Promise<number> {
   const read = readFlags(v, args.positionals);
   if ('problems' in read) {
     console.error(`${read.problems.join('\n')}\n${USAGE}`);
-    return 2;
+    return EXIT_USAGE;
   }
   const { files, spec, format, batch, fit, simulate } = read.flags;
   let last = 0;

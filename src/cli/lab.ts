@@ -12,8 +12,9 @@
 // --fork-at T --fork-out FILE [--fork-set key=value ...]: at step T the run forks; both continue from
 // the same state (the lab's Compare), the fork with the changed settings, its lines in FILE.
 import { exitCodeOf, labMain } from './lab-main';
+import { errorText } from '../core/unknown';
 
 labMain(process.argv.slice(2)).catch((e: unknown) => {
-  console.error(e instanceof Error ? e.message : e);
+  console.error(errorText(e));
   process.exit(exitCodeOf(e));
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../core/config';
 import { policyShape, pretrainBase } from '../core/pretrain';
+import { errorText } from '../core/unknown';
 import type { Task } from '../core/tasks/types';
 import { BUILTIN_TASK_NAMES, BUILTIN_TASKS, isBuiltinTask, type BuiltinTaskName } from '../core/tasks/builtin';
 import { taskFromSpec } from '../core/tasks/compile';
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
+    console.error(errorText(e));
     process.exit(e instanceof UsageError ? EXIT_USAGE : EXIT_ERROR);
   });
 }

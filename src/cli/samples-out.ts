@@ -2,11 +2,13 @@
 // line, src/core/import/samples/record.ts), a step's lines appended once the step is measured, before
 // its frame. The follower's checkpoint is --out: on a restart the lines of steps that --out does not
 // hold (and a line cut by a kill) are dropped, as those steps are measured again; a step measured
-// again (a rewritten verl step, a late OpenClaw PRM line) has its lines replaced. Docs: docs/import.md.
-import { appendFileSync, closeSync, existsSync, openSync, readSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+// again (a rewritten verl step, a late OpenClaw PRM line) has its lines replaced, the file rewritten
+// through a temp file (./temp-file.ts). Docs: docs/import.md.
+import { appendFileSync, closeSync, existsSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, normalize, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { sampleLine, sampleLineStep, type SampleRecord, type SamplesOut } from '../core/import/index';
+import { replaceFile } from './temp-file';
 
 export const SAMPLES_OPTIONS = { 'samples-out': { type: 'string' } } as const;
 export const SAMPLES_USAGE = '[--samples-out samples.jsonl]';
@@ -15,31 +17,29 @@ const CHUNK = 1 << 20;
 
 /** Keep the whole lines of `path` that `keep` accepts (streamed, never the whole file in memory); a last line without its newline is dropped. Returns the lines dropped. */
 function filterLines(path: string, keep: (line: string) => boolean): number {
-  const tmp = `${path}.tmp`;
-  const inFd = openSync(path, 'r');
-  const outFd = openSync(tmp, 'w');
   let dropped = 0;
+  const inFd = openSync(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    const text = new StringDecoder('utf8'); // a character cut by the chunk's end waits for the next chunk
-    let rest = '';
-    for (let n; (n = readSync(inFd, buf, 0, CHUNK, null)) > 0; ) {
-      const parts = (rest + text.write(buf.subarray(0, n))).split('\n');
-      rest = parts.pop()!;
-      let out = '';
-      for (const l of parts) {
-        if (!l) continue;
-        if (keep(l)) out += `${l}\n`;
-        else dropped++;
+    replaceFile(path, (outFd) => {
+      const buf = Buffer.allocUnsafe(CHUNK);
+      const text = new StringDecoder('utf8'); // a character cut by the chunk's end waits for the next chunk
+      let rest = '';
+      for (let n; (n = readSync(inFd, buf, 0, CHUNK, null)) > 0; ) {
+        const parts = (rest + text.write(buf.subarray(0, n))).split('\n');
+        rest = parts.pop()!;
+        let out = '';
+        for (const l of parts) {
+          if (!l) continue;
+          if (keep(l)) out += `${l}\n`;
+          else dropped++;
+        }
+        if (out) writeSync(outFd, out);
       }
-      if (out) writeSync(outFd, out);
-    }
-    if (rest) dropped++;
+      if (rest) dropped++;
+    });
   } finally {
     closeSync(inFd);
-    closeSync(outFd);
   }
-  renameSync(tmp, path);
   return dropped;
 }
 

@@ -15,7 +15,9 @@
 // followed (src/cli/watch/serve.ts; 0: a free port). --samples-out FILE: one JSON line per sample
 // (src/cli/samples-out.ts), resumed with --out. --progress: after each read pass that changed what it says,
 // one line on stderr, `progress {JSON}`: the bytes read of each file followed and its size as listed,
-// and whether every byte listed was read (caughtUp). Docs: docs/watch.md.
+// and whether every byte listed was read (caughtUp). --out and --samples-out never destroy input
+// (src/cli/output-guard.ts): one that is a followed file or inside DIR, a directory, or an existing
+// file the watch did not write is refused (exit 2); --overwrite replaces the last kind. Docs: docs/watch.md.
 import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +39,11 @@ import { nodeFolder } from './watch/node-fs';
 import { serveLive, type LiveServer } from './watch/serve';
 import { bothSinks, liveSamples } from './watch/live-samples';
 import { SAMPLES_OPTIONS, SAMPLES_USAGE, SamplesFile } from './samples-out';
+import { EXIT_USAGE } from './exit-codes';
+import { OVERWRITE_OPTIONS, OVERWRITE_USAGE, checkOutputs, namedOutputs, type OutputFile } from './output-guard';
+import { replaceText } from './temp-file';
 
-const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json] [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] [--progress] ${REWARD_USAGE} ${SAMPLES_USAGE}`;
+const USAGE = `usage: npm run watch -- --format verl|trl|openclaw|jsonl DIR [--states RULES.json] [--behaviors RULES.json] [--gate GATE] [--out frames.jsonl] [--idle-exit S] [--on-alarm CMD] [--eps 0.05] [--poll-ms 250] [--port N [--site DIR]] [--progress] ${REWARD_USAGE} ${SAMPLES_USAGE} ${OVERWRITE_USAGE}`;
 
 /** The built lab --port serves unless --site says another. */
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -73,7 +78,7 @@ function runAlarmCommand(cmd: string, a: Alarm): void {
 const OPTIONS = {
   format: { type: 'string' }, states: { type: 'string' }, behaviors: { type: 'string' }, gate: { type: 'string' },
   out: { type: 'string' }, 'idle-exit': { type: 'string' }, 'on-alarm': { type: 'string' }, port: { type: 'string' }, site: { type: 'string' }, progress: { type: 'boolean' },
-  eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, ...REWARD_OPTIONS, ...SAMPLES_OPTIONS,
+  eps: { type: 'string', default: '0.05' }, 'poll-ms': { type: 'string', default: '250' }, ...REWARD_OPTIONS, ...SAMPLES_OPTIONS, ...OVERWRITE_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -88,6 +93,8 @@ interface WatchFlags {
   port: number | null;
   /** --progress: a line on stderr after each read pass that read something. */
   progress: boolean;
+  /** Existing files of others that --out / --samples-out replace (--overwrite): emptied before the follow starts. */
+  replaced: OutputFile[];
 }
 
 /** The flags as a follow, or every problem with them (each names its flag or file). */
@@ -114,8 +121,16 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: WatchFla
   } catch (e) {
     bad.push(errorText(e));
   }
+  let replaced: OutputFile[] = [];
+  try {
+    const checked = checkOutputs(namedOutputs(v), { folder: positionals[0] }, v.overwrite === true);
+    bad.push(...checked.problems);
+    replaced = checked.replaced;
+  } catch (e) {
+    bad.push(errorText(e));
+  }
   if (bad.length) return { problems: bad };
-  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs, port, progress: v.progress === true } };
+  return { flags: { dir: positionals[0], format, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, idle, pollMs, port, progress: v.progress === true, replaced } };
 }
 
 /** Poll until Ctrl-C or `idle` seconds without new data (file watching wakes it early), then finish; `ended` hears how it ended. */
@@ -174,8 +189,12 @@ async function main(): Promise<number> {
   if ('exit' in args) return args.exit;
   const v = args.values;
   const read = readFlags(v, args.positionals);
-  if ('problems' in read) return console.error(`${read.problems.join('\n')}\n${USAGE}`), 2;
+  if ('problems' in read) return console.error(`${read.problems.join('\n')}\n${USAGE}`), EXIT_USAGE;
   const { flags } = read;
+  for (const o of flags.replaced) {
+    replaceText(o.path, '');
+    console.error(`${o.flag} ${o.path}: replaced (--overwrite)`);
+  }
   const out = new FramesFile(v.out ?? null);
   const alarms = new RunAlarms(flags.spec.eps);
   const onAlarm = v['on-alarm'];

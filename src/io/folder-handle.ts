@@ -5,13 +5,14 @@
 // read by File.slice of a fresh File each time (a File is a snapshot: one taken before the file
 // changed can no longer be read). Errors in plain words, as the Node folder says them.
 import type { FollowEntry, FollowFs } from '../core/import/index';
+import { errorText } from '../core/unknown';
 
 function plain(e: unknown): string {
   const name = (e as { name?: string }).name;
   if (name === 'NotAllowedError' || name === 'SecurityError') return 'permission denied';
   if (name === 'NotFoundError') return 'no longer there';
   if (name === 'NotReadableError') return 'changed while being read';
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
 export function handleFolder(dir: FileSystemDirectoryHandle): FollowFs {

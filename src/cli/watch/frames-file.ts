@@ -3,15 +3,11 @@
 // `<out>.files.json` keeps the step files read (size, mtime) so a resumed follow sees a file
 // rewritten while it was down; `<out>.discover.json` keeps the discovered clusters as they were when
 // the last frame was written, so a resumed follow gives the same labels. A line cut by a kill is dropped on resume.
-import { existsSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
+// Whole-file writes go through a temp file created exclusively under a random name (../temp-file.ts).
+import { existsSync, readFileSync, appendFileSync } from 'node:fs';
 import { frameLine, frameLineStep, frameOfLine, type DiscoverySnapshot, type FileStamp } from '../../core/import/index';
 import type { MetricsFrame } from '../../core/metrics';
-
-/** Temp file + rename: a kill mid-write leaves the old file or the new one, never a cut one. */
-function writeWhole(path: string, text: string): void {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
-}
+import { replaceText as writeWhole } from '../temp-file';
 
 export class FramesFile {
   /** Steps written, in file order. */

@@ -3,10 +3,11 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { FollowEntry, FollowFs } from '../../core/import/index';
+import { errorText } from '../../core/unknown';
 
 function plain(e: unknown): string {
   const code = (e as { code?: string }).code;
-  return code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'no longer there' : e instanceof Error ? e.message : String(e);
+  return code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'no longer there' : errorText(e);
 }
 
 export function nodeFolder(dir: string): FollowFs {

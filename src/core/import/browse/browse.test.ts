@@ -8,7 +8,8 @@ import type { FormatId, ImportSource, ImportedSample } from '../types';
 import { SampleBrowser, matchesSearch, searchWords } from './browse';
 import { LineOffsets, lineText } from './line-offsets';
 import { SampleIndex, decisionText } from './sample-index';
-import { SampleTextReader, type BrowseFile } from './sample-text';
+import type { BrowseFile } from './file-lines';
+import { SampleTextReader } from './sample-text';
 
 const EXAMPLES = join(__dirname, '../../../../public/examples');
 

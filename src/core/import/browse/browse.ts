@@ -7,6 +7,7 @@ import { emptySample } from '../formats/common';
 import type { ImportedSample } from '../types';
 import { SampleIndex, decisionText, type SampleEntry, type SampleFacets, type SampleFilter } from './sample-index';
 import type { SampleText } from './sample-text';
+import { errorText } from '../../unknown';
 
 export interface SampleQuery extends SampleFilter {
   /** Words searched in the prompt and the response (case-insensitive, all of them); '' = none. */
@@ -110,7 +111,7 @@ export class SampleBrowser {
       const t = await this.deps.read(e.file, e.index);
       return { ...e, ...t, id, explain: this.deps.explain?.(e, t) ?? [] };
     } catch (err) {
-      return { ...e, ...EMPTY_TEXT, id, explain: [], error: err instanceof Error ? err.message : String(err) };
+      return { ...e, ...EMPTY_TEXT, id, explain: [], error: errorText(err) };
     }
   }
 

@@ -32,6 +32,11 @@ export class LineOffsets {
     this.#starts[++this.#lines] = nextStart;
   }
 
+  /** Lines of a file of `size` bytes as far as indexed: the complete ones and a last one without a newline. */
+  count(size = this.bytes): number {
+    return this.#lines + (size > this.#starts[this.#lines] ? 1 : 0);
+  }
+
   /**
    * Byte range [start, end) of 1-based `line` (its "\n" excluded); a last line without a newline
    * when `size` (the file's size now) reaches past the last "\n"; null for a line not indexed.

@@ -1,5 +1,6 @@
 // One sample read back from its file when the viewer shows it: a JSONL line sliced at the byte
-// offsets of its line (line-offsets.ts, indexed on first use and further as a followed file grows),
+// offsets of its line (file-lines.ts: indexed on first use and further as a followed file grows,
+// once for reads that come at once, each line checked to be a whole line of the file),
 // a parquet row read with its row group (the last group read is kept, pages read neighbours).
 // The record goes through the format's own reader (formats/), so the text is what the import read.
 import type { Rec } from '../formats/common';
@@ -10,7 +11,8 @@ import { verlSample } from '../formats/verl';
 import type { FollowFs } from '../follow/fs';
 import type { ParquetOpen, ParquetTable } from '../read/parquet';
 import type { FormatId, ImportedSample } from '../types';
-import { LineOffsets, lineText } from './line-offsets';
+import { FileLines, INDEX_CHUNK, wholeLine, type BrowseFile } from './file-lines';
+import { lineText } from './line-offsets';
 
 /** What the viewer shows of a sample besides the index's columns. */
 export interface SampleText {
@@ -21,17 +23,8 @@ export interface SampleText {
   fields: ImportedSample['fields'];
 }
 
-/** A file of the run as it is now (a followed file grows between two opens). */
-export interface BrowseFile {
-  size: number;
-  slice(start: number, end: number): Promise<ArrayBuffer>;
-}
-
 /** Opens a file of the run by the name the index keeps. */
 export type OpenRunFile = (name: string) => Promise<BrowseFile>;
-
-/** Bytes read per slice while a file's lines are indexed. */
-const INDEX_CHUNK = 1 << 20;
 
 function textOf(s: ImportedSample): SampleText {
   return { prompt: s.prompt, response: s.response, toolCalls: s.toolCalls, fields: s.fields };
@@ -46,14 +39,18 @@ interface ParquetOpened {
 }
 
 export class SampleTextReader {
-  readonly #lines = new Map<string, LineOffsets>();
+  readonly #lines: FileLines;
   readonly #parquet = new Map<string, Promise<ParquetOpened>>();
 
   constructor(
     readonly format: FormatId,
     private readonly open: OpenRunFile,
     private readonly parquet?: ParquetOpen,
-  ) {}
+    /** Bytes read per slice while a JSONL file's lines are indexed. */
+    indexChunk = INDEX_CHUNK,
+  ) {
+    this.#lines = new FileLines(indexChunk);
+  }
 
   /** The sample at 0-based `index` of `file` (JSONL line / parquet row). */
   async read(file: string, index: number): Promise<SampleText> {
@@ -62,17 +59,22 @@ export class SampleTextReader {
 
   async #line(file: string, index: number): Promise<SampleText> {
     const f = await this.open(file);
-    let offsets = this.#lines.get(file);
-    if (!offsets || offsets.bytes > f.size) this.#lines.set(file, (offsets = new LineOffsets())); // a file rewritten shorter is indexed again
-    while (offsets.lines < index + 1 && offsets.bytes < f.size) {
-      const end = Math.min(f.size, offsets.bytes + INDEX_CHUNK);
-      offsets.push(new Uint8Array(await f.slice(offsets.bytes, end)));
+    // a line that is not a whole line of the file (it was rewritten since it was indexed) drops the index; read once more
+    for (let tries = 0; ; tries++) {
+      const offsets = await this.#lines.upTo(file, f, index + 1);
+      const r = offsets.range(index + 1, f.size);
+      if (!r) throw new Error(`${file}: no line ${index + 1} (the file has ${offsets.count(f.size)})`);
+      const bytes = await wholeLine(f, r);
+      if (bytes) return this.#parse(lineText(bytes), file, index + 1);
+      this.#lines.forget(file, offsets);
+      if (tries) throw new Error(`${file}:${index + 1}: the file changed while its line was read`);
     }
-    const r = offsets.range(index + 1, f.size);
-    if (!r) throw new Error(`${file}: no line ${index + 1} (the file has ${offsets.lines})`);
-    const rec: unknown = JSON.parse(lineText(await f.slice(r[0], r[1])));
-    if (!rec || typeof rec !== 'object' || Array.isArray(rec)) throw new Error(`${file}:${index + 1}: not a JSON object`);
-    return textOf(this.#sample(rec as Rec, file, index + 1));
+  }
+
+  #parse(text: string, file: string, line: number): SampleText {
+    const rec: unknown = JSON.parse(text);
+    if (!rec || typeof rec !== 'object' || Array.isArray(rec)) throw new Error(`${file}:${line}: not a JSON object`);
+    return textOf(this.#sample(rec as Rec, file, line));
   }
 
   #sample(rec: Rec, file: string, line: number): ImportedSample {

@@ -25,6 +25,14 @@ describe('distinct names', () => {
     expect(b.classify({ ...emptySample('f', 1), response: 'hi' }).behavior).toBe('tool_call~2');
   });
 
+  it('a field state reads the record\'s own fields, never a name every object inherits', () => {
+    for (const field of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      const st = new StateClassifier({ kind: 'field', field, missing: 'none' });
+      expect(st.classify(emptySample('f', 1)), field).toBe('none');
+      expect(st.classify({ ...emptySample('f', 1), fields: { [field]: 'own' } }), field).toBe('own');
+    }
+  });
+
   it('a measured import has one state per label, its samples not pooled, and an issue that names the renaming', async () => {
     const row = (state: string, score: number) => ({ input: `q ${state}`, output: 'o', score, step: 1, state });
     const m = await measureLogs([memorySource('1.jsonl', jl([row('x y', 1), row('x_y', 0), row('x/y', 1), row('x y', 1)]))], { states: { kind: 'field', field: 'state' }, behaviors: { rules: [], fallback: 'b' }, eps: 0.05 });

@@ -190,7 +190,8 @@ export class StateClassifier {
       case 'single':
         return spec.name ?? 'all';
       case 'field': {
-        const v = spec.field === 'state' && s.state !== null ? s.state : s.fields[spec.field];
+        // the record's own fields only: "toString" is no field of a record that has none by that name
+        const v = spec.field === 'state' && s.state !== null ? s.state : Object.hasOwn(s.fields, spec.field) ? s.fields[spec.field] : undefined;
         return v === undefined || v === null || v === '' ? (spec.missing ?? 'unknown') : String(v);
       }
       case 'regex': {
