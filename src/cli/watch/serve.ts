@@ -163,7 +163,7 @@ export async function serveLive(site: string, port: number, feed: LiveFeed, samp
     }
     const found = fileOf(base, req.url ?? '/', false);
     if ('status' in found) return refuse(res, found.status, found.status === 404 ? 'not found' : 'refused');
-    sendFile(res, 'GET', found.file, found.size, LIVE_HEADERS);
+    void sendFile(res, 'GET', found.file, LIVE_HEADERS);
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', (e: NodeJS.ErrnoException) => fail(new Error(e.code === 'EADDRINUSE' ? `--port ${port}: 127.0.0.1:${port} is in use (another watch, a TensorBoard?): pick another port` : `--port ${port}: ${e.message}`)));
