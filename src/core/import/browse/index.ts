@@ -5,4 +5,4 @@ export { LineOffsets, lineText } from './line-offsets';
 export { DECISIONS, SampleIndex, decisionText, type Decision, type SampleEntry, type SampleFacets, type SampleFilter } from './sample-index';
 export { LIST_FRESH_MS, SampleTextReader, followedFiles, type BrowseFile, type OpenRunFile, type SampleText } from './sample-text';
 export { LIVE_SAMPLES, LIVE_SAMPLE_FACETS, PAGE_SIZE, explainLabel, PAGE_SIZE_MAX, queryOfParams, queryParams, RunSamples, SampleBrowser, matchesSearch, searchWords, type BrowseDeps, type SampleLineLike, type SampleQuery, type SamplePage, type SampleView } from './browse';
-export { LIVE_PROPOSE, PROPOSE_OTHERS, PROPOSE_OWN, proposeForBehavior, type HeldProposal } from './propose-run';
+export { LIVE_PROPOSE, LIVE_PROPOSE_HEADER, PROPOSE_OTHERS, PROPOSE_OWN, proposeForBehavior, type HeldProposal } from './propose-run';
