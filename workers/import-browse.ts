@@ -4,6 +4,7 @@
 import { RunSamples, SampleTextReader, explainLabel, followedFiles, proposeForBehavior, type HeldProposal, type OpenRunFile, type SampleFacets, type SamplePage, type SampleQuery } from '../src/core/import/browse/index';
 import type { FollowFs } from '../src/core/import/index';
 import type { FormatId } from '../src/core/import/types';
+import type { RegexEngine } from '../src/core/import/rules/regex';
 import type { Discovery } from '../src/core/import/discover/step-labels';
 import { openParquet } from '../src/io/hyparquet';
 
@@ -46,9 +47,9 @@ export class SamplesHeld {
     return this.current.browser.query(q);
   }
 
-  /** A rule for the behavior `behavior` of the run held, labelled `name` (src/core/import/browse/propose-run.ts). */
-  propose(behavior: string, name: string): Promise<HeldProposal> {
+  /** A rule for the behavior `behavior` of the run held, labelled `name` (src/core/import/browse/propose-run.ts), its matches counted by `regex`. */
+  propose(behavior: string, name: string, regex: RegexEngine): Promise<HeldProposal> {
     if (!this.current) return Promise.reject(new Error('no run measured yet: measure the import first'));
-    return proposeForBehavior(this.current, behavior, name);
+    return proposeForBehavior(this.current, behavior, name, regex);
   }
 }

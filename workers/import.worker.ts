@@ -60,7 +60,7 @@ const api: ImportApi = {
   },
   sampleFacets: () => held.facets(),
   samples: (q) => held.query(q),
-  proposeRule: (behavior, name) => held.propose(behavior, name),
+  proposeRule: (behavior, name) => held.propose(behavior, name, regexEngine()),
   async follow(dir, spec, opts, sink) {
     if (following) throw new Error('a folder is already being followed: stop it first');
     // the followed run's samples for the viewer: indexed step by step, read from the folder when shown

@@ -16,6 +16,7 @@ import { FORMATS, proposalText, proposeRule, withBehaviorRule, type FormatId } f
 import { SampleTextReader, type OpenRunFile, type SampleText } from '../core/import/browse/index';
 import { KIND_FORMAT, detectKind, isParquet } from '../core/import/formats/detect';
 import { openParquet } from '../io/hyparquet';
+import { nodeRegexEngine } from '../io/regex/node';
 import { parseCommandLine, wholeNumber } from './args';
 import { writeTextFile } from './files';
 import { samplesRoot } from './samples-out';
@@ -140,7 +141,7 @@ async function main(): Promise<number> {
     for (const p of ps) out.push(await reader.read(p.file, p.index));
     return out;
   };
-  const p = proposeRule(await read(places.own), await read(places.others), { name: v.name!, totals: { own, others } });
+  const p = await proposeRule(await read(places.own), await read(places.others), { name: v.name!, totals: { own, others }, regex: nodeRegexEngine() });
   const target = v.rules ?? (existsSync(v['rules-out']!) ? v['rules-out']! : null);
   const written = withBehaviorRule(target ? readFileSync(target, 'utf8') : null, p.rule);
   writeTextFile(v['rules-out']!, written.text, '--rules-out');

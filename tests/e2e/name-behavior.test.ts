@@ -77,6 +77,16 @@ describe('naming a discovered behavior', () => {
     expect(file.name).toBe('behaviors.json');
     expect(file.json.rules).toEqual([{ label: 'templated', responseRegex: regex }]);
 
+    // a name refused: the refusal said, and the last proposal, its rule and its file, gone
+    await form.locator('[data-testid=rule-name]').fill('two words');
+    await form.locator('[data-testid=rule-propose]').click();
+    const refusal = form.locator('[role=alert]');
+    await refusal.waitFor({ timeout: scaled(30_000) });
+    expect(await refusal.innerText()).toMatch(/"two words" is not usable in metric keys/);
+    expect(await form.locator('[data-testid=rule-proposal]').count()).toBe(0);
+    expect(await form.locator('[data-testid=rule-download]').count()).toBe(0);
+    expect((await propose(viewer, discovered[0], 'templated')).regex).toBe(regex);
+
     // applied: measured again, the named behavior first, in the summary, the plot's legend and the viewer
     await form.locator('[data-testid=rule-apply]').click();
     await page.waitForFunction(() => /behaviors templated\b/.test(document.querySelector('[data-testid=import-summary]')?.textContent ?? ''), null, { timeout: scaled(60_000) });

@@ -1,8 +1,13 @@
 /**
  * Tiny static file server for the built site (`dist/`): loopback only, COOP/COEP headers
  * (threaded WASM needs crossOriginIsolated), correct MIME types for .wasm/.mjs/.js.
+ * Files are sent by `sendFile` through node:stream's pipeline, which closes the file when the client
+ * goes away (sirv, which `vite preview` uses, pipes without that and leaks a handle per aborted
+ * download: docs/watch.md).
  */
-import { createReadStream, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -53,7 +58,7 @@ export async function serveStatic(root: string, port = 0, headers: Readonly<Reco
       res.writeHead(found.status, { ...sent, 'Content-Type': 'text/plain' }).end(found.status === 404 ? 'not found' : '');
       return;
     }
-    sendFile(res, method, found.file, found.size, sent);
+    void sendFile(res, method, found.file, sent);
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
@@ -76,7 +81,7 @@ export async function serveStatic(root: string, port = 0, headers: Readonly<Reco
  * decoded, 403 for one that leaves `base`, 404 for nothing there (a directory is its index.html with
  * `indexes`, else nothing: no listing either way).
  */
-export function fileOf(base: string, url: string, indexes: boolean): { file: string; size: number } | { status: 400 | 403 | 404 } {
+export function fileOf(base: string, url: string, indexes: boolean): { file: string } | { status: 400 | 403 | 404 } {
   let path: string;
   try {
     path = decodeURIComponent(new URL(url, 'http://x').pathname);
@@ -90,19 +95,50 @@ export function fileOf(base: string, url: string, indexes: boolean): { file: str
     file = join(file, 'index.html');
     st = statOrNull(file);
   }
-  return st?.isFile() ? { file, size: st.size } : { status: 404 };
+  return st?.isFile() ? { file } : { status: 404 };
 }
 
-/** Send a file (its MIME type by extension, never cached); HEAD sends the headers only. */
-export function sendFile(res: ServerResponse, method: string, file: string, size: number, headers: Readonly<Record<string, string>>): void {
-  res.writeHead(200, {
-    ...headers,
-    'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'Content-Length': size,
-    'Cache-Control': 'no-store',
+/**
+ * Send a file (its MIME type by extension, never cached); HEAD sends the headers only. The file is
+ * opened first and its size read from the open handle, so a file removed or replaced since it was
+ * found is a 404 or the file as opened, never a crash; the pipeline closes the handle however the
+ * response ends (done, client gone, read error).
+ */
+export async function sendFile(res: ServerResponse, method: string, file: string, headers: Readonly<Record<string, string>>): Promise<void> {
+  let handle: FileHandle;
+  let size: number;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return notFound(res, headers);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new Error('not a file');
+    size = st.size;
+  } catch {
+    await handle.close().catch(() => undefined);
+    return notFound(res, headers);
+  }
+  if (res.destroyed || method === 'HEAD' || size === 0) {
+    await handle.close().catch(() => undefined);
+    if (!res.destroyed) res.writeHead(200, fileHeaders(file, size, headers)).end();
+    return;
+  }
+  res.writeHead(200, fileHeaders(file, size, headers));
+  // at most the size announced, should the file grow while it is read; cut short, should it shrink
+  const body = handle.createReadStream({ start: 0, end: size - 1 });
+  pipeline(body, res, (err) => {
+    if (!err && body.bytesRead < size) res.destroy();
   });
-  if (method === 'HEAD') res.end();
-  else createReadStream(file).pipe(res);
+}
+
+function fileHeaders(file: string, size: number, headers: Readonly<Record<string, string>>): Record<string, string | number> {
+  return { ...headers, 'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream', 'Content-Length': size, 'Cache-Control': 'no-store' };
+}
+
+function notFound(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
+  if (!res.destroyed) res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('not found');
 }
 
 function statOrNull(p: string): Stats | null {

@@ -7,6 +7,7 @@ import { RunSamples, SampleTextReader, followedFiles, proposeForBehavior } from 
 import { compileGate } from '../../core/gates/index';
 import type { FormatId, SampleRowsSink } from '../../core/import/index';
 import { openParquet } from '../../io/hyparquet';
+import { nodeRegexEngine } from '../../io/regex/node';
 import { nodeFolder } from './node-fs';
 import type { SampleEndpoint } from './serve';
 
@@ -18,7 +19,7 @@ export interface LiveSamples {
 export function liveSamples(dir: string, format: FormatId, gate: string | undefined): LiveSamples {
   const reader = new SampleTextReader(format, followedFiles(nodeFolder(dir), () => performance.now()), openParquet);
   const run = new RunSamples({ read: (file, index) => reader.read(file, index) });
-  return { endpoint: { facets: () => run.browser.facets(), query: (q) => run.browser.query(q), propose: (b, name) => proposeForBehavior(run, b, name) }, sink: run.sink(gate ? compileGate(gate) : null) };
+  return { endpoint: { facets: () => run.browser.facets(), query: (q) => run.browser.query(q), propose: (b, name) => proposeForBehavior(run, b, name, nodeRegexEngine()) }, sink: run.sink(gate ? compileGate(gate) : null) };
 }
 
 /** One sink that hands each step's lines to every sink given (--samples-out and the page's viewer); none given: none. */

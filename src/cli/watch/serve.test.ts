@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLiveMessage, type LiveMessage } from '../../core/import/follow/live-messages';
 import type { MetricsFrame } from '../../core/metrics';
 import { CSP_HEADER } from '../csp';
+import { LIVE_PROPOSE_HEADER } from '../../core/import/browse/index';
+import { nodeRegexEngine } from '../../io/regex/node';
+import { scaled } from '../../../tests/support/speed';
 import { LiveFeed, NOTICES_KEPT } from './live-feed';
 import { loopbackHost, serveLive, type LiveServer } from './serve';
 
@@ -259,22 +262,38 @@ describe('the sample endpoint', () => {
     }
   });
 
-  it('proposes a rule for a discovered behavior from the samples read back, says why it cannot, and writes nothing', async () => {
+  /** A watch of a run of one step whose samples answer `answers` (behavior c1 the odd ones, c2 the others), proposing with the import's engine. */
+  async function proposingWatch(answers: readonly string[]): Promise<{ served: LiveServer; site: string; run: string; close(): Promise<void> }> {
     const { nodeFolder } = await import('./node-fs');
     const { RunSamples, SampleTextReader, followedFiles, proposeForBehavior } = await import('../../core/import/browse/index');
     const site = mkdtempSync(join(tmpdir(), 'invlab-live-p-'));
     writeFileSync(join(site, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
     const run = mkdtempSync(join(tmpdir(), 'invlab-live-prun-'));
-    const topics = ['rivers', 'tides', 'maps', 'ovens', 'bells', 'kites'];
-    const answer = (i: number) => (i % 2 ? `Here are the steps:\n1) look at ${topics[i]}\n2) check it\nDone.` : `${topics[i]} are fine as they are.`);
-    writeFileSync(join(run, '1.jsonl'), `${topics.map((t, i) => JSON.stringify({ input: `tell me about ${t}`, output: answer(i), score: 0, step: 1 })).join('\n')}\n`);
+    writeFileSync(join(run, '1.jsonl'), `${answers.map((output, i) => JSON.stringify({ input: `tell me about ${TOPICS[i % TOPICS.length]}`, output, score: 0, step: 1 })).join('\n')}\n`);
     const reader = new SampleTextReader('verl', followedFiles(nodeFolder(run), () => Date.now()));
     const samples = new RunSamples({ read: (f, i) => reader.read(f, i) });
-    topics.forEach((_, i) => samples.add({ step: 1, file: '1.jsonl', line: i + 1, reward: 0 }, 'math', i % 2 ? 'c1' : 'c2'));
-    const served = await serveLive(site, 0, new LiveFeed(INFO), { facets: () => samples.browser.facets(), query: (q) => samples.browser.query(q), propose: (b, n) => proposeForBehavior(samples, b, n) });
+    answers.forEach((_, i) => samples.add({ step: 1, file: '1.jsonl', line: i + 1, reward: 0 }, 'math', i % 2 ? 'c1' : 'c2'));
+    const served = await serveLive(site, 0, new LiveFeed(INFO), { facets: () => samples.browser.facets(), query: (q) => samples.browser.query(q), propose: (b, n) => proposeForBehavior(samples, b, n, nodeRegexEngine()) });
+    return {
+      served,
+      site,
+      run,
+      close: async () => {
+        await served.close();
+        rmSync(site, { recursive: true, force: true });
+        rmSync(run, { recursive: true, force: true });
+      },
+    };
+  }
+  const TOPICS = ['rivers', 'tides', 'maps', 'ovens', 'bells', 'kites'];
+  const stepsAnswer = (i: number) => (i % 2 ? `Here are the steps:\n1) look at ${TOPICS[i]}\n2) check it\nDone.` : `${TOPICS[i]} are fine as they are.`);
+  const PAGE = { [LIVE_PROPOSE_HEADER]: '1' };
+
+  it('proposes a rule for a discovered behavior from the samples read back, says why it cannot, and writes nothing', async () => {
+    const { served, site, run, close } = await proposingWatch(TOPICS.map((_, i) => stepsAnswer(i)));
     const bare = await serveLive(site, 0, new LiveFeed(INFO));
     try {
-      const r = await get(served, '/live/propose?behavior=c1&name=numbered-steps');
+      const r = await get(served, '/live/propose?behavior=c1&name=numbered-steps', { headers: PAGE });
       expect(r.status, r.body).toBe(200);
       const p = JSON.parse(r.body);
       expect(p.inRun).toEqual({ own: 3, others: 3 });
@@ -282,7 +301,7 @@ describe('the sample endpoint', () => {
       // the rule read the responses (the steps' frame), not the prompts' topics
       expect(p.proposal.rule.responseRegex).not.toMatch(/rivers|tides|maps|ovens|bells|kites/);
       const refused = async (path: string) => {
-        const x = await get(served, path);
+        const x = await get(served, path, { headers: PAGE });
         return [x.status, x.body.trim()];
       };
       expect(await refused('/live/propose?behavior=c1')).toEqual([400, 'name: expected the name to give the behavior (?behavior=B&name=N)']);
@@ -290,13 +309,46 @@ describe('the sample endpoint', () => {
       expect(await refused('/live/propose?behavior=nope&name=x')).toEqual([400, 'the run has no sample of the behavior "nope"']);
       expect((await refused('/live/propose?behavior=c1&name=two%20words'))[1]).toMatch(/^propose a rule: name: "two words" is not usable in metric keys/);
       expect((await get(served, '/live/propose?behavior=c1&name=x', { method: 'POST' })).status).toBe(405);
-      expect((await get(bare, '/live/propose?behavior=c1&name=x')).status).toBe(404);
+      expect((await get(bare, '/live/propose?behavior=c1&name=x', { headers: PAGE })).status).toBe(404);
       expect(readdirSync(run)).toEqual(['1.jsonl']);
     } finally {
-      await served.close();
       await bare.close();
-      rmSync(site, { recursive: true, force: true });
-      rmSync(run, { recursive: true, force: true });
+      await close();
     }
   });
+
+  it("starts no proposal for a request without the page's header (another site's no-cors GET cannot send one)", async () => {
+    const { served, close } = await proposingWatch(TOPICS.map((_, i) => stepsAnswer(i)));
+    try {
+      for (const headers of [{}, { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors' }] as Record<string, string>[]) {
+        const r = await get(served, '/live/propose?behavior=c1&name=numbered-steps', { headers });
+        expect([r.status, r.body.trim()]).toEqual([403, `a rule is proposed for the lab's page only (it sends ${LIVE_PROPOSE_HEADER}): use "Name this behavior" there`]);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('three responses of 100,000 newlines: the proposal comes back soon, and the watch answers other requests while it is made', async () => {
+    const { served, close } = await proposingWatch([...TOPICS.map((_, i) => stepsAnswer(i)), ...[0, 1, 2].map(() => '\n'.repeat(100_000))]);
+    try {
+      const t0 = performance.now();
+      let done = 0;
+      const proposed = get(served, '/live/propose?behavior=c1&name=numbered-steps', { headers: PAGE }).finally(() => (done = performance.now()));
+      const answered: number[] = []; // how long each request made while the proposal runs took
+      while (!done) {
+        const t = performance.now();
+        expect((await get(served, '/live/samples/facets')).status).toBe(200);
+        if (!done) answered.push(performance.now() - t);
+      }
+      const r = await proposed;
+      expect(r.status, r.body).toBe(200);
+      expect(JSON.parse(r.body).proposal).toMatchObject({ total: 4, othersTotal: 5 }); // one of the newline runs is c1's (the odd lines)
+      expect(done - t0).toBeLessThan(scaled(15_000)); // was 110 s: the list shapes read every newline's run again
+      expect(answered.length).toBeGreaterThanOrEqual(1);
+      expect(Math.max(...answered)).toBeLessThan(scaled(2000));
+    } finally {
+      await close();
+    }
+  }, scaled(30_000));
 });

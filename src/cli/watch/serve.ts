@@ -8,7 +8,9 @@
 //                      values each filter can take;
 //   GET /live/propose?behavior=B&name=N   a rule proposed for the discovered behavior B, named N,
 //                      from the run's samples read back (src/core/import/browse/propose-run.ts): the
-//                      page's "Name this behavior" (the page saves the rule file; nothing is written here);
+//                      page's "Name this behavior" (the page saves the rule file; nothing is written here).
+//                      Only with the page's header (X-Invlab-Propose, which no other site can send) and
+//                      one at a time: the work pauses often, so the follow goes on meanwhile;
 //   GET / and /index.html   the lab's page, with <meta name="invlab-live" content="live/events">,
 //                      which tells the page to open the import view on the streamed run;
 //   GET <a file of the built lab>   that file.
@@ -24,7 +26,7 @@ import { ISOLATION_HEADERS, fileOf, sendFile } from '../browser/static-server';
 import { LIVE_EVENTS, LIVE_META } from '../../core/import/follow/live-messages';
 import { CSP_HEADER } from '../csp';
 import type { LiveFeed } from './live-feed';
-import { LIVE_PROPOSE, LIVE_SAMPLES, LIVE_SAMPLE_FACETS, queryOfParams, type HeldProposal, type SampleFacets, type SamplePage, type SampleQuery } from '../../core/import/browse/index';
+import { LIVE_PROPOSE, LIVE_PROPOSE_HEADER, LIVE_SAMPLES, LIVE_SAMPLE_FACETS, queryOfParams, type HeldProposal, type SampleFacets, type SamplePage, type SampleQuery } from '../../core/import/browse/index';
 import { errorText } from '../../core/unknown';
 
 /** The followed run's samples, as the sample endpoint asks them (RunSamples' browser). */
@@ -110,17 +112,33 @@ async function sampleAnswer(samples: SampleEndpoint | undefined, path: string, s
   }
 }
 
-/** A proposed rule: `behavior` and `name` are required (400 naming the one missing); a behavior or name the proposal refuses is a 400 saying why. */
-async function proposeAnswer(samples: SampleEndpoint | undefined, search: URLSearchParams, res: ServerResponse): Promise<void> {
-  if (!samples) return refuse(res, 404, 'this watch keeps no samples');
-  const [behavior, name] = [search.get('behavior'), search.get('name')];
-  if (!behavior) return refuse(res, 400, 'behavior: expected the discovered behavior to name (?behavior=B&name=N)');
-  if (name === null) return refuse(res, 400, 'name: expected the name to give the behavior (?behavior=B&name=N)');
-  try {
-    sendJson(res, await samples.propose(behavior, name));
-  } catch (e) {
-    refuse(res, 400, errorText(e));
-  }
+/** Longest refusal of a proposal sent (a message that quotes sample text is cut here). */
+const PROPOSE_ERROR_CHARS = 500;
+
+/**
+ * A proposed rule: asked by the page (its header, else 403), one at a time (503 while one is made);
+ * `behavior` and `name` are required (400 naming the one missing); a behavior or name the proposal
+ * refuses is a 400 saying why.
+ */
+function proposer(samples: SampleEndpoint | undefined): (req: IncomingMessage, search: URLSearchParams, res: ServerResponse) => Promise<void> {
+  let busy = false;
+  return async (req, search, res) => {
+    if (!samples) return refuse(res, 404, 'this watch keeps no samples');
+    if (req.headers[LIVE_PROPOSE_HEADER.toLowerCase()] === undefined) return refuse(res, 403, `a rule is proposed for the lab's page only (it sends ${LIVE_PROPOSE_HEADER}): use "Name this behavior" there`);
+    const [behavior, name] = [search.get('behavior'), search.get('name')];
+    if (!behavior) return refuse(res, 400, 'behavior: expected the discovered behavior to name (?behavior=B&name=N)');
+    if (name === null) return refuse(res, 400, 'name: expected the name to give the behavior (?behavior=B&name=N)');
+    if (busy) return refuse(res, 503, 'another rule is being proposed: try again when it is done', { 'Retry-After': '2' });
+    busy = true;
+    try {
+      sendJson(res, await samples.propose(behavior, name));
+    } catch (e) {
+      const text = errorText(e);
+      refuse(res, 400, text.length > PROPOSE_ERROR_CHARS ? `${text.slice(0, PROPOSE_ERROR_CHARS)}…` : text);
+    } finally {
+      busy = false;
+    }
+  };
 }
 
 /** Serve the lab in `site` and the run of `feed` on 127.0.0.1:`port` (0: a free port), with its samples when given. */
@@ -128,6 +146,7 @@ export async function serveLive(site: string, port: number, feed: LiveFeed, samp
   const base = resolve(site);
   const page = Buffer.from(livePage(base));
   const streams = new Set<ServerResponse>();
+  const proposeAnswer = proposer(samples);
 
   function stream(req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(200, { ...LIVE_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
@@ -156,14 +175,14 @@ export async function serveLive(site: string, port: number, feed: LiveFeed, samp
     const path = url.pathname;
     if (path === LIVE_EVENTS_PATH) return stream(req, res);
     if (path === `/${LIVE_SAMPLES}` || path === `/${LIVE_SAMPLE_FACETS}`) return void sampleAnswer(samples, path, url.searchParams, res);
-    if (path === `/${LIVE_PROPOSE}`) return void proposeAnswer(samples, url.searchParams, res);
+    if (path === `/${LIVE_PROPOSE}`) return void proposeAnswer(req, url.searchParams, res);
     if (path === '/' || path === '/index.html') {
       res.writeHead(200, { ...LIVE_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': page.length }).end(page);
       return;
     }
     const found = fileOf(base, req.url ?? '/', false);
     if ('status' in found) return refuse(res, found.status, found.status === 404 ? 'not found' : 'refused');
-    sendFile(res, 'GET', found.file, found.size, LIVE_HEADERS);
+    void sendFile(res, 'GET', found.file, LIVE_HEADERS);
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', (e: NodeJS.ErrnoException) => fail(new Error(e.code === 'EADDRINUSE' ? `--port ${port}: 127.0.0.1:${port} is in use (another watch, a TensorBoard?): pick another port` : `--port ${port}: ${e.message}`)));

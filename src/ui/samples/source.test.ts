@@ -35,13 +35,17 @@ describe('sample sources', () => {
 
   it("the watch's proposal: the behavior and the name as parameters beside the stream, a refusal said with its text", async () => {
     const asked: string[] = [];
-    const fake = (async (u: URL) => {
+    const headers: unknown[] = [];
+    const fake = (async (u: URL, init?: RequestInit) => {
       asked.push(u.href);
+      headers.push(init?.headers);
       return u.searchParams.get('name') === 'a b' ? new Response('propose a rule: name: "a b" is not usable\n', { status: 400 }) : new Response(JSON.stringify({ proposal: { matched: 3 }, inRun: { own: 3, others: 9 } }));
     }) as unknown as typeof fetch;
     const propose = servedPropose('http://127.0.0.1:6006/live/events', fake);
     expect(await propose('c 1', 'steps&co')).toMatchObject({ proposal: { matched: 3 }, inRun: { own: 3, others: 9 } });
     await expect(propose('c1', 'a b')).rejects.toThrow('the watch answered 400: propose a rule: name: "a b" is not usable');
     expect(asked[0]).toBe('http://127.0.0.1:6006/live/propose?behavior=c+1&name=steps%26co');
+    // the header no other site can send: the watch starts a proposal only with it
+    expect(headers[0]).toMatchObject({ 'X-Invlab-Propose': '1' });
   });
 });

@@ -4,7 +4,7 @@
  * follows (its read-only sample endpoint on 127.0.0.1), or the lab's own run (the traced samples its
  * steps kept). All answer the same query (src/core/import/browse/browse.ts).
  */
-import { LIVE_PROPOSE, LIVE_SAMPLES, LIVE_SAMPLE_FACETS, RunSamples, queryParams, type HeldProposal, type SampleFacets, type SamplePage, type SampleQuery } from '../../core/import/browse/index';
+import { LIVE_PROPOSE, LIVE_PROPOSE_HEADER, LIVE_SAMPLES, LIVE_SAMPLE_FACETS, RunSamples, queryParams, type HeldProposal, type SampleFacets, type SamplePage, type SampleQuery } from '../../core/import/browse/index';
 import { decisionText } from '../../core/import/browse/index';
 import type { SampleTrace } from '../../core/metrics';
 import type { SampleText } from '../../core/import/browse/index';
@@ -22,8 +22,8 @@ export interface SampleSource {
 /** A GET of the watch that serves `streamUrl` (…/live/events): its JSON, or an error saying what the watch answered. */
 function servedGet(streamUrl: string, fetcher: typeof fetch) {
   const url = (path: string) => new URL(`/${path}`, streamUrl);
-  async function get<T>(u: URL): Promise<T> {
-    const r = await fetcher(u, { headers: { Accept: 'application/json' } });
+  async function get<T>(u: URL, headers: Record<string, string> = {}): Promise<T> {
+    const r = await fetcher(u, { headers: { Accept: 'application/json', ...headers } });
     if (!r.ok) throw new Error(`the watch answered ${r.status}: ${(await r.text()).trim().slice(0, 200)}`);
     return (await r.json()) as T;
   }
@@ -36,7 +36,7 @@ export function servedPropose(streamUrl: string, fetcher: typeof fetch = fetch):
   return (behavior, name) => {
     const u = url(LIVE_PROPOSE);
     u.search = new URLSearchParams({ behavior, name }).toString();
-    return get<HeldProposal>(u);
+    return get<HeldProposal>(u, { [LIVE_PROPOSE_HEADER]: '1' });
   };
 }
 

@@ -6,4 +6,4 @@ export { DECISIONS, SampleIndex, decisionText, type Decision, type SampleEntry, 
 export type { BrowseFile } from './file-lines';
 export { LIST_FRESH_MS, SampleTextReader, followedFiles, type OpenRunFile, type SampleText } from './sample-text';
 export { LIVE_SAMPLES, LIVE_SAMPLE_FACETS, PAGE_SIZE, explainLabel, PAGE_SIZE_MAX, queryOfParams, queryParams, RunSamples, SampleBrowser, matchesSearch, searchWords, type BrowseDeps, type SampleLineLike, type SampleQuery, type SamplePage, type SampleView } from './browse';
-export { LIVE_PROPOSE, PROPOSE_OTHERS, PROPOSE_OWN, proposeForBehavior, type HeldProposal } from './propose-run';
+export { LIVE_PROPOSE, LIVE_PROPOSE_HEADER, PROPOSE_OTHERS, PROPOSE_OWN, proposeForBehavior, type HeldProposal } from './propose-run';

@@ -9,8 +9,15 @@
 // either order, then alternatives that add nothing are dropped. Candidate matches are read once
 // (where each candidate's first match ends, where its last match starts), so a clause's and a pair
 // of clauses' matches follow without running a regex; the counts reported come from running the
-// rule itself (JavaScript's RegExp: the pattern means what it means in JavaScript). Deterministic.
-import { normalizePattern, regexSyntaxError } from '../rules/regex-syntax';
+// rule itself on the import's regex engine (RE2 in linear time, JavaScript's RegExp within the
+// import's budget where the text needs it), as the import will run it. Deterministic.
+//
+// Every scan over the samples' text is linear (the candidates are made so: rule-candidates.ts) or
+// on the engine's budget (the rule's run), and the work pauses between samples (`pause`), so that a
+// proposal over megabytes of text leaves what shares its thread (a follower, a server) going.
+import { systemClock, slicer } from '../../run/clock';
+import { compileRuleRegex, type RegexEngine } from '../rules/regex';
+import { regexSyntaxError } from '../rules/regex-syntax';
 import { safeName, type BehaviorRule } from '../rules/rules';
 import { phraseCandidates, shapeCandidates, type Candidate, type SampleTexts } from './rule-candidates';
 import { UNCLASSIFIED } from './discoverer';
@@ -26,7 +33,14 @@ export interface ProposeOptions {
   /** Most candidates searched (default 48) and alternatives in a clause (default 6). */
   maxCandidates?: number;
   maxAlternatives?: number;
+  /** The import's regex engine: the rule proposed is run on the samples by it, as the import would. */
+  regex: RegexEngine;
+  /** Awaited between samples: gives the thread back now and then (default: every 20 ms, a timer's turn). */
+  pause?: () => Promise<void>;
 }
+
+/** How long the work runs before it gives its thread back (by default). */
+export const PROPOSE_SLICE_MS = 20;
 
 export interface RuleProposal {
   rule: BehaviorRule & { responseRegex: string };
@@ -67,18 +81,20 @@ function validate(own: readonly SampleTexts[], others: readonly SampleTexts[], o
   if (errs.length) throw new Error(`propose a rule: ${errs.join('; ')}`);
 }
 
-function hitsOf(c: Candidate, texts: readonly string[]): Hits {
+/** A candidate's matches in every text (JavaScript's RegExp: the candidates run in linear time on it). */
+async function hitsOf(c: Candidate, texts: readonly string[], pause: () => Promise<void>): Promise<Hits> {
   const re = new RegExp(c.regex, 'gi');
   const firstEnd = new Int32Array(texts.length).fill(-1);
   const lastStart = new Int32Array(texts.length).fill(-1);
-  texts.forEach((t, k) => {
+  for (let k = 0; k < texts.length; k++) {
     re.lastIndex = 0;
-    for (let m = re.exec(t); m; m = re.exec(t)) {
+    for (let m = re.exec(texts[k]); m; m = re.exec(texts[k])) {
       if (firstEnd[k] < 0) firstEnd[k] = m.index + m[0].length;
       lastStart[k] = m.index;
       if (m[0].length === 0) re.lastIndex++;
     }
-  });
+    await pause();
+  }
   return { firstEnd, lastStart };
 }
 
@@ -177,22 +193,31 @@ function search(hits: readonly Hits[], s: Scorer, maxAlt: number): Found {
 const group = (rs: string[]) => (rs.length === 1 ? rs[0] : `(?:${rs.join('|')})`);
 
 /** A rule for the behavior whose samples are `own`, told apart from `others`; throws a clear Error on bad input or when nothing sets it apart. */
-export function proposeRule(own: readonly SampleTexts[], others: readonly SampleTexts[], o: ProposeOptions): RuleProposal {
+export async function proposeRule(own: readonly SampleTexts[], others: readonly SampleTexts[], o: ProposeOptions): Promise<RuleProposal> {
   validate(own, others, o);
-  const cands = [...shapeCandidates(own.map((x) => x.response)), ...phraseCandidates(own, others, o.maxCandidates ?? 48)];
+  const pause = o.pause ?? slicer(PROPOSE_SLICE_MS, systemClock);
+  const cands = [...shapeCandidates(own.map((x) => x.response)), ...(await phraseCandidates(own, others, o.maxCandidates ?? 48, pause))];
   const texts = [...own, ...others].map((x) => x.response);
-  const hits = cands.map((c) => hitsOf(c, texts));
+  const hits: Hits[] = [];
+  for (const c of cands) hits.push(await hitsOf(c, texts, pause));
   const t = o.totals ?? { own: own.length, others: others.length };
   const scorer = new Scorer(own.length, texts.length, t.own / own.length, others.length ? t.others / others.length : 0);
   const found = search(hits, scorer, o.maxAlternatives ?? 6);
   if (found.f <= 0) throw new Error(`propose a rule: nothing in the responses of these ${own.length} samples sets them apart (no phrase or shape of theirs is missing from the others)`);
   const responseRegex = `(?i)${found.clauses.map((cl) => group(cl.map((c) => cands[c].regex))).join('[\\s\\S]*')}`;
   const err = regexSyntaxError(responseRegex);
-  if (err) throw new Error(`propose a rule: the regex made is invalid (${err}): ${responseRegex}`);
-  const n = normalizePattern(responseRegex, '');
-  const re = new RegExp(n.pattern, n.flags);
-  const matched = own.filter((x) => re.test(x.response)).length;
-  const othersMatched = others.filter((x) => re.test(x.response)).length;
+  if (err) throw new Error(`propose a rule: the regex made is invalid (${err})`);
+  const rule = compileRuleRegex(o.regex, responseRegex, '', `the rule proposed for ${o.name}`);
+  const count = async (xs: readonly SampleTexts[]) => {
+    let n = 0;
+    for (const x of xs) {
+      if (rule.find(x.response)) n++;
+      await pause();
+    }
+    return n;
+  };
+  const matched = await count(own);
+  const othersMatched = await count(others);
   const TP = matched * scorer.wOwn;
   const FP = othersMatched * scorer.wOther;
   const precision = TP + FP > 0 ? TP / (TP + FP) : 0;

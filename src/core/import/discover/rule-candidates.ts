@@ -2,7 +2,10 @@
 // (word n-grams of its responses, words of each sample's own prompt left out, counted against the
 // other behaviors' responses) and its shape (a tool call by name, a code block, a list, a question
 // at the end), each as a regex in the rule files' flavor (JavaScript, `(?i)` in front) that runs in
-// linear time on RE2 too: literals, `\s`, classes and alternations only.
+// linear time on RE2 and on a backtracking engine alike (JavaScript's, Python's): literals, `\s`,
+// classes and alternations only, and every repeat starts after a literal and stops before the next
+// place a match can start, so that no text (100,000 newlines, a run of `<tool_call>{`) makes a scan
+// go back over what it has read.
 import { promptWords, textToolNames, words } from './text';
 
 /** A thing a rule can look for: its regex (no flags) and how it reads to a person. */
@@ -17,6 +20,8 @@ const ASCII_WORD = /[A-Za-z0-9_]/;
 const STOP = new Set('a an the of to in on at for and or is are be it this that with as by from was were i you we its so if do not no'.split(' '));
 /** Longest phrase tried, in tokens. */
 export const MAX_N = 4;
+/** Longest token a phrase may hold, in characters (a longer "word" is a run of garbage, never a frame). */
+export const MAX_TOKEN = 64;
 
 /** A regex special character escaped (outside a class). */
 export function escapeRegex(s: string): string {
@@ -53,7 +58,7 @@ function phraseWorthy(toks: readonly string[]): boolean {
 /** The distinct phrases (1 to MAX_N tokens, ' '-joined) of a response, its prompt's words masked. */
 export function phrasesOf(response: string, prompt: string): Set<string> {
   const mask = promptWords(prompt);
-  const toks = words(response, 400).map((w) => (mask.has(w) ? '_' : w));
+  const toks = words(response, 400).map((w) => (mask.has(w) || w.length > MAX_TOKEN ? '_' : w));
   const out = new Set<string>();
   for (let i = 0; i < toks.length; i++) {
     for (let n = 1; n <= MAX_N && i + n <= toks.length; n++) {
@@ -69,10 +74,12 @@ export function shapeCandidates(responses: readonly string[]): Candidate[] {
   const tools = new Set<string>();
   for (const r of responses) for (const t of textToolNames(r)) tools.add(t);
   return [
-    ...[...tools].sort().map((t) => ({ regex: `<tool_call>\\s*\\{[^}]*"name"\\s*:\\s*"${escapeRegex(t)}"`, text: `a call of the tool ${t}` })),
+    ...[...tools].sort().map((t) => ({ regex: `<tool_call>\\s*\\{[^}<]*"name"\\s*:\\s*"${escapeRegex(t)}"`, text: `a call of the tool ${t}` })),
     { regex: '```', text: 'a code block' },
-    { regex: '(?:^|\\n)\\s*\\d+[.)]\\s', text: 'a numbered list' },
-    { regex: '(?:^|\\n)\\s*[-*•]\\s', text: 'a bulleted list' },
+    // an item at a line's start: indented by spaces or tabs (a `\s*` there would also take the
+    // newlines after it, and every newline of a blank run would read the whole run again)
+    { regex: '(?:^|\\n)[ \\t]*\\d+[.)]\\s', text: 'a numbered list' },
+    { regex: '(?:^|\\n)[ \\t]*[-*•]\\s', text: 'a bulleted list' },
     { regex: '\\?\\s*$', text: 'a question at the end' },
   ];
 }
@@ -107,21 +114,25 @@ const longerFirst = (a: { p: string }, b: { p: string }) => b.p.length - a.p.len
  * phrases found in exactly the same samples of own, only the best is kept, so that every phrasing
  * of a frame has its candidates (rather than the 4-word pieces of one phrasing taking every place).
  */
-export function phraseCandidates(own: readonly SampleTexts[], others: readonly SampleTexts[], max: number, minShare = 0.05): Candidate[] {
+export async function phraseCandidates(own: readonly SampleTexts[], others: readonly SampleTexts[], max: number, pause: () => Promise<void>, minShare = 0.05): Promise<Candidate[]> {
   const df = new Map<string, Cover>();
-  own.forEach((s, i) => {
-    for (const p of phrasesOf(s.response, s.prompt)) {
+  for (let i = 0; i < own.length; i++) {
+    for (const p of phrasesOf(own[i].response, own[i].prompt)) {
       const c = df.get(p);
       if (c) (c.k++, (c.h = (Math.imul(c.h, 0x01000193) ^ i) | 0));
       else df.set(p, { k: 1, h: i | 0 });
     }
-  });
+    await pause();
+  }
   const min = Math.max(Math.min(2, own.length), Math.ceil(minShare * own.length));
   const frequent = [...df].filter(([, c]) => c.k >= min).map(([p, c]) => ({ p, c }));
   const byCount = fewPerCover(frequent, 3, (a, b) => b.c.k - a.c.k || longerFirst(a, b)).slice(0, 400);
   const wanted = new Set(byCount.map((x) => x.p));
   const dfo = new Map<string, number>();
-  for (const s of others) for (const p of phrasesOf(s.response, '')) if (wanted.has(p)) dfo.set(p, (dfo.get(p) ?? 0) + 1);
+  for (const s of others) {
+    for (const p of phrasesOf(s.response, '')) if (wanted.has(p)) dfo.set(p, (dfo.get(p) ?? 0) + 1);
+    await pause();
+  }
   const scored = byCount.map((x) => ({ ...x, score: x.c.k / own.length - (dfo.get(x.p) ?? 0) / Math.max(1, others.length) })).filter((x) => x.score > 0);
   return fewPerCover(scored, 1, (a, b) => b.score - a.score || longerFirst(a, b))
     .slice(0, max)

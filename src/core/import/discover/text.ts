@@ -95,7 +95,8 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
 /** Tool names written in the text (`<tool_call>{"name": "x"…}` and `"name": "x"` inside a call block). */
 export function textToolNames(response: string): string[] {
   const out: string[] = [];
-  const re = /<tool_call>\s*\{[^}]*?"name"\s*:\s*"([\w.-]+)"/g;
+  // `[^}<]`: a call's object ends at `}` and the next call starts at `<`, so no text is read twice
+  const re = /<tool_call>\s*\{[^}<]*?"name"\s*:\s*"([\w.-]+)"/g;
   for (let m = re.exec(response); m; m = re.exec(response)) out.push(m[1].toLowerCase());
   return out;
 }
