@@ -54,15 +54,68 @@ function distKeys(frames: readonly Scalars[]): { states: string[]; behaviors: st
   return { states: [...states].sort(), behaviors: [...behaviors].sort() };
 }
 
-/** I(S;B) of one frame: each state's shares, the rest of its samples as the last ("invalid") outcome. */
+/** Whether a frame measured the state: it had samples of it (frames without counts: it has shares for it). */
+function measured(s: Scalars, st: string, behaviors: readonly string[]): boolean {
+  const n = s[`import/state_samples/${st}`];
+  return n !== undefined ? n > 0 : behaviors.some((b) => s[`${DIST}${st}/${b}`] !== undefined);
+}
+
+/** I(S;B) of one frame over the states measured in it: each state's shares, the rest of its samples as the last ("invalid") outcome. */
 function infoOf(s: Scalars, states: readonly string[], behaviors: readonly string[]): number {
-  const rows = states.map((st) => {
-    const p = behaviors.map((b) => Math.max(0, s[`${DIST}${st}/${b}`] ?? 0));
-    const row = [...p, Math.max(0, 1 - p.reduce((a, x) => a + x, 0))];
-    const sum = row.reduce((a, x) => a + x, 0);
-    return row.map((x) => x / sum);
+  const rows = states
+    .filter((st) => measured(s, st, behaviors))
+    .map((st) => {
+      const p = behaviors.map((b) => Math.max(0, s[`${DIST}${st}/${b}`] ?? 0));
+      const row = [...p, Math.max(0, 1 - p.reduce((a, x) => a + x, 0))];
+      const sum = row.reduce((a, x) => a + x, 0);
+      return row.map((x) => x / sum);
+    });
+  return rows.length ? behaviorInfo(rows, rows.map(() => [])).mutualInfo : 0;
+}
+
+/**
+ * One state's "answers most" track, measured only at the steps that had its samples (a step
+ * without them is no measurement, not a share of 0: a state seen every other step is not left
+ * every other step), then read at every frame as the last track point at or before it.
+ */
+function stateTrack(steps: readonly number[], frames: readonly Scalars[], st: string, behaviors: readonly string[], share: number, window: number): boolean[][] {
+  const seen = frames.flatMap((s, i) => (measured(s, st, behaviors) ? [i] : []));
+  const points = seen.map((i) => ({
+    step: steps[i],
+    p: behaviors.map((b) => frames[i][`${DIST}${st}/${b}`] ?? 0),
+    se: behaviors.map((b) => frames[i][`support/behavior_dist_se/${st}/${b}`] ?? 0),
+  }));
+  const track = thresholdTrack(points, share, { samples: Math.max(1, mean(seen.map((i) => frames[i][`import/state_samples/${st}`] ?? 0))), window });
+  const out: boolean[][] = [];
+  let j = -1;
+  for (let k = 0; k < frames.length; k++) {
+    while (j + 1 < track.length && track[j + 1].step <= steps[k]) j++;
+    out.push(j < 0 ? behaviors.map(() => false) : track[j].above);
+  }
+  return out;
+}
+
+/** Total-variation distance under which two states' first measured shares say they are one kind written two ways. */
+const SAME_KIND = 0.2;
+
+/**
+ * Which states are one kind of request written two ways (a discovered state per phrasing): those
+ * whose behavior shares over their first measurements are within SAME_KIND of each other (single
+ * linkage). A behavior entering two phrasings of one kind has not spread over two kinds.
+ */
+function kindsOf(frames: readonly Scalars[], states: readonly string[], behaviors: readonly string[]): number[] {
+  const start = states.map((st) => {
+    const seen = frames.filter((s) => measured(s, st, behaviors)).slice(0, BASE);
+    return behaviors.map((b) => (seen.length ? mean(seen.map((s) => s[`${DIST}${st}/${b}`] ?? 0)) : 0));
   });
-  return behaviorInfo(rows, states.map(() => [])).mutualInfo;
+  const kind = states.map((_, i) => i);
+  const root = (i: number): number => (kind[i] === i ? i : (kind[i] = root(kind[i])));
+  for (let a = 0; a < states.length; a++)
+    for (let b = a + 1; b < states.length; b++) {
+      const tv = start[a].reduce((acc, x, k) => acc + Math.abs(x - start[b][k]), 0) / 2;
+      if (tv < SAME_KIND) kind[root(b)] = root(a);
+    }
+  return states.map((_, i) => root(i));
 }
 
 /** Every onset of template spreading over the frames (in step order), each latched until the behavior answers most of fewer than `minStates` states. */
@@ -73,34 +126,31 @@ export function templateSpreading(steps: readonly number[], frames: readonly Sca
   const window = opts.window ?? 5;
   const { states, behaviors } = distKeys(frames);
   if (states.length < minStates || behaviors.length === 0 || frames.length < BASE) return [];
-  const tracks = states.map((st) => {
-    const points = frames.map((s, i) => ({
-      step: steps[i],
-      p: behaviors.map((b) => s[`${DIST}${st}/${b}`] ?? 0),
-      se: behaviors.map((b) => s[`support/behavior_dist_se/${st}/${b}`] ?? 0),
-    }));
-    return thresholdTrack(points, share, { samples: Math.max(1, mean(frames.map((s) => s[`import/state_samples/${st}`] ?? 0))), window });
-  });
+  const tracks = states.map((st) => stateTrack(steps, frames, st, behaviors, share, window));
   const info = frames.map((s) => infoOf(s, states, behaviors));
   const infoStart = mean(info.slice(0, BASE));
   // a fall smaller than the plug-in estimate's bias, (K − 1)(S − 1) / 2n nats for K outcomes, S states
   // and n samples, is noise: with 16 samples a state, I(S;B) wobbles by more than it can fall
   const n = mean(frames.map((s) => states.reduce((a, st) => a + (s[`import/state_samples/${st}`] ?? 0), 0)));
   const bias = n > 0 ? (behaviors.length * (states.length - 1)) / (2 * n) : 0;
+  const kindOf = kindsOf(frames, states, behaviors);
   const latched = new Set<string>();
   const out: Spreading[] = [];
-  for (let k = 1; k < tracks[0].length; k++) {
-    const at = tracks[0][k];
-    const infoNow = mean(info.slice(at.index, at.index + window));
+  for (let k = 1; k < frames.length; k++) {
+    const infoNow = mean(info.slice(k, k + window));
     behaviors.forEach((b, j) => {
-      const answered = states.filter((_, s) => tracks[s][k].above[j]);
+      const answered = states.filter((_, s) => tracks[s][k][j]);
       if (latched.has(b)) {
         if (answered.length < minStates) latched.delete(b);
         return;
       }
-      if (answered.length < minStates || !(infoNow < Math.min(fall * infoStart, infoStart - bias))) return;
+      // it spread: it came to answer most of states it did not answer at their start, of two kinds or more
+      const entered = states.flatMap((_, s) => (tracks[s][k][j] && !tracks[s][0][j] ? [s] : []));
+      const kinds = new Set(entered.map((s) => kindOf[s])).size;
+      const spread = kinds >= minStates || (answered.length >= minStates && infoNow < Math.min(fall * infoStart, infoStart - bias));
+      if (answered.length < minStates || !spread) return;
       latched.add(b);
-      out.push({ step: at.step, behavior: b, states: answered, of: states.length, infoStart, infoNow });
+      out.push({ step: steps[k], behavior: b, states: answered, of: states.length, infoStart, infoNow });
     });
   }
   return out;
