@@ -110,9 +110,18 @@ export class RunHost {
     const launch = ++this.#launches;
     if (!reuse) worker.onFailure((why) => void this.#recover(worker, why, false));
     const current = () => worker === this.#worker && launch === this.#launches;
+    // whatever the worker reports proves it alive, also while long work keeps it from answering pings
     const listener: LabListener = {
-      frames: (id, fs, traces) => current() && this.#receive(id, fs, traces),
-      status: (s) => current() && this.#onStatus(s),
+      frames: (id, fs, traces) => {
+        if (!current()) return;
+        this.#watchdog?.heard();
+        this.#receive(id, fs, traces);
+      },
+      status: (s) => {
+        if (!current()) return;
+        this.#watchdog?.heard();
+        this.#onStatus(s);
+      },
     };
     const s = await worker.api.init(init, Comlink.proxy(listener));
     if (!current()) return;
