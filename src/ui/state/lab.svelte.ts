@@ -110,7 +110,8 @@ export class Lab {
       if (decision.kind === 'resume') await this.#resumeStored(decision.run);
       else {
         await this.main.host.start(this.#init(this.settings.config));
-        if (decision.kind === 'offer') this.offer = decision;
+        // a lesson's link is a lesson to teach: no offer of some earlier run over it
+        if (decision.kind === 'offer' && this.settings.lesson === null) this.offer = decision;
       }
       await this.#applyPresenter();
     });

@@ -110,9 +110,18 @@ export class RunHost {
     const launch = ++this.#launches;
     if (!reuse) worker.onFailure((why) => void this.#recover(worker, why, false));
     const current = () => worker === this.#worker && launch === this.#launches;
+    // whatever the worker reports proves it alive, also while long work keeps it from answering pings
     const listener: LabListener = {
-      frames: (id, fs, traces) => current() && this.#receive(id, fs, traces),
-      status: (s) => current() && this.#onStatus(s),
+      frames: (id, fs, traces) => {
+        if (!current()) return;
+        this.#watchdog?.heard();
+        this.#receive(id, fs, traces);
+      },
+      status: (s) => {
+        if (!current()) return;
+        this.#watchdog?.heard();
+        this.#onStatus(s);
+      },
     };
     const s = await worker.api.init(init, Comlink.proxy(listener));
     if (!current()) return;
@@ -262,13 +271,18 @@ export class RunHost {
     this.#feed.startOver(this.#feed.runId, framesUpTo(this.#feed.all(), this.#leftAt));
     this.#feed.showNow(); // in the same update as the counter, not at the next animation frame
     if (this.#leftAt === 0) this.#set({ baseFrame: null }); // back to a fork point: the frames before it stay, step 0 too
-    if (this.#mirror.status) this.#set({ status: this.#leftStatus({ ...this.#mirror.status, phase: 'loading', message: 'starting the new run…' }) });
+    if (this.#mirror.status) this.#set({ status: this.#leftStatus(this.#mirror.status) });
   }
 
-  /** A status of a run the page left: at the start it goes back to, without the old run's base point, rate or timeline. */
+  /**
+   * A status of a run the page left: at the start it goes back to, without the old run's base point,
+   * rate or timeline, and without what it said of itself ("finished 60 steps"): the new run is being
+   * started (its engine warming or its base pretraining say so; a failure stays said).
+   */
   #leftStatus(s: LabStatus): LabStatus {
     const start = this.#leftAt;
-    return { ...s, step: start, stepsPerSecond: 0, baseScalars: null, timeline: s.timeline.filter((e) => e.step <= start) };
+    const starting = ['loading', 'pretraining', 'error'].includes(s.phase) ? {} : { phase: 'loading' as const, message: 'starting the new run…' };
+    return { ...s, ...starting, step: start, stepsPerSecond: 0, baseScalars: null, timeline: s.timeline.filter((e) => e.step <= start) };
   }
 
   /** Kept for a replaced worker too. */

@@ -14,7 +14,7 @@ describe('statusText', () => {
     expect(statusText({ labMessage: '', status: null, config, hidden: [] })).toBe('warming up engine…');
   });
   it('joins the messages and hides presenter-hidden values', () => {
-    const s = statusText({ labMessage: 'x', status: st({ message: 'ε_high now 0.28' }), compareMessage: 'forked', config, hidden: ['clipHigh'] });
+    const s = statusText({ labMessage: 'x', status: st({ message: 'ε_high now 0.28' }), compare: st({ message: 'forked' }), config, hidden: ['clipHigh'] });
     expect(s).toBe('x · ε_high now ? · B: forked');
   });
 });
@@ -39,5 +39,17 @@ describe('statusText when Play is pressed before the engine is ready (issue 35 �
     expect(statusText({ labMessage: '', status: st({ phase: 'pretraining', message: 'pretraining the base' }), config, hidden: [], playQueued: true })).toMatch(/^pretraining the base · Play pressed: the run starts as soon as/);
     expect(statusText({ labMessage: '', status: st({ phase: 'ready', step: 0 }), config, hidden: [], playQueued: true })).toBe('ready: press Play (space) or Step (→).');
     expect(statusText({ labMessage: '', status: null, config, hidden: [] })).toBe('warming up engine…');
+  });
+});
+
+describe('statusText while comparing (issue 43 §5)', () => {
+  it("says what each run is doing: B's message does not hide A's progress", () => {
+    const b = st({ phase: 'running', step: 5, message: 'run B: ε_high 0.2' });
+    expect(statusText({ labMessage: '', status: st({ phase: 'running', step: 12, stepsPerSecond: 2 }), compare: b, config, hidden: [] })).toBe('playing · step 12 · 2.0 steps/s · B: run B: ε_high 0.2');
+  });
+  it("a fork of a finished run: A finished, B's progress shown", () => {
+    const a = st({ phase: 'done', step: 60 });
+    expect(statusText({ labMessage: '', status: a, compare: st({ phase: 'running', step: 7 }), config, hidden: [] })).toBe('finished at step 60: Reset (r) to run again · B: playing · step 7');
+    expect(statusText({ labMessage: '', status: a, compare: st({ phase: 'ready', step: 0 }), config, hidden: [] })).toBe('finished at step 60: Reset (r) to run again');
   });
 });

@@ -10,8 +10,8 @@ export interface StatusInput {
   /** The lab's own message (a failed action). */
   labMessage: string;
   status: LabStatus | null;
-  /** Run B's message when comparing. */
-  compareMessage?: string;
+  /** Run B's status when comparing: its message, else what it is doing, follows run A's. */
+  compare?: LabStatus | null;
   config: Config;
   hidden: readonly ConfigKey[];
   /** A lesson's watch line already says what to press: a ready run needs no words of its own. */
@@ -25,20 +25,26 @@ export interface StatusInput {
 const QUEUED = 'Play pressed: the run starts as soon as the engine is ready (space again to cancel)';
 const WARMING = 'warming up engine…';
 
-export function statusText({ labMessage, status, compareMessage = '', config, hidden, watching = false, pausing = false, playQueued = false }: StatusInput): string {
+export function statusText({ labMessage, status, compare = null, config, hidden, watching = false, pausing = false, playQueued = false }: StatusInput): string {
   const queued = playQueued && (!status || ['loading', 'pretraining'].includes(status.phase)) ? QUEUED : '';
   if (!status) return redact([labMessage || WARMING, queued].filter(Boolean).join(' · '), config, hidden);
   // pausing is said first whatever else is said: it is the answer to the press
   const pausingLine = status.phase === 'running' && pausing ? `pausing… after the step in progress (now at step ${status.step})` : '';
-  const lines = [pausingLine, labMessage, status.message, compareMessage ? `B: ${compareMessage}` : '', queued].filter(Boolean);
-  if (!lines.length) {
-    // the engine and base details live in the backend badge (its tooltip and screen-reader text)
-    if (status.phase === 'ready' && !watching) lines.push('ready: press Play (space) or Step (→).');
-    else if (status.phase === 'paused') lines.push(`paused at step ${status.step}: press Play (space) or Step (→)`);
-    else if (status.phase === 'running') lines.push(`playing · step ${status.step}${status.stepsPerSecond > 0 ? ` · ${rate(status.stepsPerSecond)} steps/s` : ''}`);
-    else if (status.phase === 'done') lines.push(`finished at step ${status.step}: Reset (r) to run again`);
-  }
-  return redact(lines.join(' · '), config, hidden);
+  const said = [pausingLine, labMessage, status.message].filter(Boolean);
+  // each run's own line: what B says never hides what A is doing (a fork of a finished run plays alone)
+  const a = said.length ? said : [progress(status, !watching)];
+  const b = compare ? compare.message || progress(compare, false) : '';
+  return redact([...a, b ? `B: ${b}` : '', queued].filter(Boolean).join(' · '), config, hidden);
+}
+
+/** What an idle or playing run is doing ('' while it loads, or when ready and `sayReady` is off). */
+function progress(status: LabStatus, sayReady: boolean): string {
+  // the engine and base details live in the backend badge (its tooltip and screen-reader text)
+  if (status.phase === 'ready') return sayReady ? 'ready: press Play (space) or Step (→).' : '';
+  if (status.phase === 'paused') return `paused at step ${status.step}: press Play (space) or Step (→)`;
+  if (status.phase === 'running') return `playing · step ${status.step}${status.stepsPerSecond > 0 ? ` · ${rate(status.stepsPerSecond)} steps/s` : ''}`;
+  if (status.phase === 'done') return `finished at step ${status.step}: Reset (r) to run again`;
+  return '';
 }
 
 /** Steps per second with sensible digits (0.42, 3.4, 51). */

@@ -31,8 +31,8 @@ export function viewsNamedIn(watch: string): ViewId[] {
 }
 
 /**
- * Projector mode shows the headline and few views: with a lesson open, the views its watch line
- * names (none: the headline alone); without one, the first two selected.
+ * Projector mode shows few views: with a lesson open, the views its watch line names (none: the
+ * headline alone); without one, the headline and the first two selected.
  */
 export function projectorViews(selected: readonly ViewId[], watch: string | undefined): ViewId[] {
   return watch === undefined ? selected.slice(0, 2) : viewsNamedIn(watch);

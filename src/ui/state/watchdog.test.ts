@@ -61,4 +61,31 @@ describe('watchdog', () => {
     await c.advance(10_000);
     expect(quiet).toEqual([]);
   });
+
+  it('a worker too busy to answer but still reporting progress is alive; once it falls silent it is dead', async () => {
+    const c = clock();
+    const dead: string[] = [];
+    // pretraining on a loaded machine: no ping is answered for 60 s, progress arrives every 250 ms
+    const w = startWatchdog(() => new Promise(() => undefined), (x) => dead.push(x), { intervalMs: 1000, timeoutMs: 5000, setTimer: c.setTimer });
+    for (let t = 0; t < 60_000; t += 250) {
+      w.heard();
+      await c.advance(250);
+    }
+    expect(dead).toEqual([]);
+    // hung: nothing heard any more
+    await c.advance(10_001);
+    expect(dead).toEqual(['no answer from the worker for 5 s']);
+  });
+
+  it('progress that stops before the ping window ends does not save a hung worker', async () => {
+    const c = clock();
+    const dead: string[] = [];
+    const w = startWatchdog(() => new Promise(() => undefined), (x) => dead.push(x), { intervalMs: 1000, timeoutMs: 5000, setTimer: c.setTimer });
+    await c.advance(1500); // the ping is out
+    w.heard();
+    await c.advance(4600); // its first window ends: heard in it, another window
+    expect(dead).toEqual([]);
+    await c.advance(5000); // a whole window silent
+    expect(dead).toEqual(['no answer from the worker for 5 s']);
+  });
 });

@@ -1,8 +1,11 @@
 import { errorText } from '../../core/unknown';
 /**
- * Liveness of a worker: ping it every `intervalMs`; a ping unanswered after `timeoutMs` means the
- * worker is gone (terminated, crashed, or stuck). A dead worker answers nothing, so without this a
- * run would look "playing" forever with a frozen counter. Pure of the DOM (timers injectable).
+ * Liveness of a worker: ping it every `intervalMs`. A worker busy with long work that does not
+ * yield (pretraining on a loaded machine runs for minutes without reading a message) cannot answer,
+ * but it still reports progress: `heard()` says it did. The worker is declared gone (terminated,
+ * crashed or stuck) only when a ping stays unanswered and nothing was heard from it for a whole
+ * `timeoutMs`. A dead worker answers nothing, so without this a run would look "playing" forever
+ * with a frozen counter. Pure of the DOM (timers injectable).
  */
 export interface WatchdogOptions {
   intervalMs?: number;
@@ -11,6 +14,8 @@ export interface WatchdogOptions {
 }
 
 export interface Watchdog {
+  /** The worker said something (a status, frames): it is alive, whether or not it answers pings. */
+  heard(): void;
   stop(): void;
 }
 
@@ -24,15 +29,27 @@ export function startWatchdog(ping: () => Promise<unknown>, onDead: (why: string
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const timer = opts.setTimer ?? defaultTimer;
   let stopped = false;
+  /** Something was heard since the current silence window began. */
+  let heard = false;
   let cancel: () => void = () => undefined;
+  const die = (why: string): void => {
+    stopped = true;
+    cancel();
+    onDead(why);
+  };
+  /** One window of `timeoutMs` for the unanswered ping: a worker heard from in it gets another. */
+  const awaitAnswer = (answered: () => boolean): void => {
+    heard = false;
+    cancel = timer(() => {
+      if (answered() || stopped) return;
+      if (heard) awaitAnswer(answered);
+      else die(`no answer from the worker for ${Math.round(timeoutMs / 1000)} s`);
+    }, timeoutMs);
+  };
   const tick = (): void => {
     if (stopped) return;
     let answered = false;
-    cancel = timer(() => {
-      if (answered || stopped) return;
-      stopped = true;
-      onDead(`no answer from the worker for ${Math.round(timeoutMs / 1000)} s`);
-    }, timeoutMs);
+    awaitAnswer(() => answered);
     ping().then(
       () => {
         answered = true;
@@ -41,15 +58,15 @@ export function startWatchdog(ping: () => Promise<unknown>, onDead: (why: string
       },
       (e: unknown) => {
         answered = true;
-        cancel();
-        if (stopped) return;
-        stopped = true;
-        onDead(`the worker failed a call: ${errorText(e)}`);
+        if (!stopped) die(`the worker failed a call: ${errorText(e)}`);
       },
     );
   };
   cancel = timer(tick, intervalMs);
   return {
+    heard() {
+      heard = true;
+    },
     stop() {
       stopped = true;
       cancel();
