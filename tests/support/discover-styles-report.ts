@@ -10,16 +10,13 @@
 //   npx tsx tests/support/discover-styles-report.ts --real DIR
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DISCOVER_BEHAVIORS, DISCOVER_STATES, measureLogs } from '../../src/core/import/analyze';
-import { UNCLASSIFIED } from '../../src/core/import/discover/discoverer';
-import { RunAlarms } from '../../src/core/import/follow/alarms';
 import { importSamples } from '../../src/core/import/read/pipeline';
 import { memorySource } from '../../src/core/import/sources';
 import type { ImportedSample } from '../../src/core/import/types';
 import { discoverCorpus, nmi, quality } from './discover-quality';
-import { STYLES, makeStyledCorpus, type Style, type StyledCorpus } from './discover-styles';
+import { followAlarms, templateLabel, unclassifiedByLanguage, type AlarmSeen } from './discover-styles-measure';
+import { STYLES, makeStyledCorpus, type Style } from './discover-styles';
 
-const EPS = 0.05;
 const round = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? x ?? null : Math.round(x * 10 ** d) / 10 ** d);
 
 function flag(name: string): string | undefined {
@@ -36,46 +33,6 @@ function intFlag(name: string, fallback: number): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive integer, got ${v}`);
   return n;
-}
-
-interface AlarmSeen {
-  step: number;
-  behavior: string;
-  states: number;
-}
-
-/** The follow's template-spreading alarms over the frames of the written files, and each sample's labels, from the real import and measure. */
-async function followAlarms(c: StyledCorpus): Promise<{ alarms: AlarmSeen[]; labels: Map<string, string> }> {
-  const labels = new Map<string, string>();
-  const m = await measureLogs([...c.files].map(([name, text]) => memorySource(name, text)), { states: DISCOVER_STATES, behaviors: DISCOVER_BEHAVIORS, eps: EPS }, { format: c.format }, (s, _state, behavior) => labels.set(`${s.file}\u0000${s.line}`, behavior));
-  const run = new RunAlarms(EPS);
-  const alarms: AlarmSeen[] = [];
-  for (const f of m.frames)
-    for (const a of run.add(f))
-      if (a.kind === 'template-spreading') alarms.push({ step: a.step, behavior: a.behavior!, states: Number(/answers (\d+) of/.exec(a.message)?.[1] ?? NaN) });
-  return { alarms, labels };
-}
-
-/** The label the pipeline gave most of the template's samples (what a right alarm names). */
-function templateLabel(c: StyledCorpus, labels: Map<string, string>): string | null {
-  const counts = new Map<string, number>();
-  for (const t of c.truth) if (t.behavior === c.templateBehavior) {
-    const l = labels.get(`${t.sample.file}\u0000${t.sample.line}`) ?? '?';
-    counts.set(l, (counts.get(l) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-}
-
-function unclassifiedByLanguage(c: StyledCorpus, behaviors: readonly string[]): Record<string, number | null> {
-  const by = new Map<string, [number, number]>();
-  c.truth.forEach((t, i) => {
-    if (t.behavior === 'noise') return;
-    const x = by.get(t.lang) ?? [0, 0];
-    x[0] += behaviors[i] === UNCLASSIFIED ? 1 : 0;
-    x[1]++;
-    by.set(t.lang, x);
-  });
-  return Object.fromEntries([...by].sort().map(([l, [u, n]]) => [l, round(u / n)]));
 }
 
 async function styleReport(style: Style, seed: number, steps: number, perStep: number) {

@@ -121,7 +121,7 @@ export function consensusOpening(openings: readonly string[]): string {
     }
     const best = [...counts.values()].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1))[0];
     if (!best) break;
-    const word = best[0] >= split.length / 2 ? best[1] : '…';
+    const word = best[0] >= Math.max(2, split.length / 2) ? best[1] : '…';
     if (!(word === '…' && out.at(-1) === '…')) out.push(word);
   }
   while (out.at(-1) === '…') out.pop();

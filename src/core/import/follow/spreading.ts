@@ -95,6 +95,24 @@ function stateTrack(steps: readonly number[], frames: readonly Scalars[], st: st
   return out;
 }
 
+/** A state the behavior answered less than this share of at its start, that it now answers most of, is one it entered. */
+const ENTERED_FROM = 0.35;
+
+/**
+ * Each state's share of each behavior over its first BASE measurements from the step the behavior
+ * first appears in the run on (a discovered behavior is named some steps in: its share before is no
+ * measurement of it; a template spreads from a few samples, a default behavior answers many from its first step).
+ */
+function startShares(frames: readonly Scalars[], states: readonly string[], behaviors: readonly string[]): number[][] {
+  const born = behaviors.map((b) => Math.max(0, frames.findIndex((s) => states.some((st) => (s[`${DIST}${st}/${b}`] ?? 0) > 0))));
+  return states.map((st) =>
+    behaviors.map((b, j) => {
+      const seen = frames.slice(born[j]).filter((s) => measured(s, st, behaviors)).slice(0, BASE);
+      return seen.length ? mean(seen.map((s) => s[`${DIST}${st}/${b}`] ?? 0)) : 0;
+    }),
+  );
+}
+
 /** Total-variation distance under which two states' first measured shares say they are one kind written two ways. */
 const SAME_KIND = 0.2;
 
@@ -134,6 +152,7 @@ export function templateSpreading(steps: readonly number[], frames: readonly Sca
   const n = mean(frames.map((s) => states.reduce((a, st) => a + (s[`import/state_samples/${st}`] ?? 0), 0)));
   const bias = n > 0 ? (behaviors.length * (states.length - 1)) / (2 * n) : 0;
   const kindOf = kindsOf(frames, states, behaviors);
+  const startShare = startShares(frames, states, behaviors);
   const latched = new Set<string>();
   const out: Spreading[] = [];
   for (let k = 1; k < frames.length; k++) {
@@ -144,8 +163,8 @@ export function templateSpreading(steps: readonly number[], frames: readonly Sca
         if (answered.length < minStates) latched.delete(b);
         return;
       }
-      // it spread: it came to answer most of states it did not answer at their start, of two kinds or more
-      const entered = states.flatMap((_, s) => (tracks[s][k][j] && !tracks[s][0][j] ? [s] : []));
+      // it spread: it came to answer most of states where it answered few at its start, of two kinds or more
+      const entered = states.flatMap((_, s) => (tracks[s][k][j] && startShare[s][j] < ENTERED_FROM ? [s] : []));
       const kinds = new Set(entered.map((s) => kindOf[s])).size;
       const spread = kinds >= minStates || (answered.length >= minStates && infoNow < Math.min(fall * infoStart, infoStart - bias));
       if (answered.length < minStates || !spread) return;

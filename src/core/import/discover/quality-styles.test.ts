@@ -1,0 +1,44 @@
+// Discovery on runs as trainers write them (tests/support/discover-styles.ts, with a per-sample truth):
+// reasoning traces behind a shared system prompt and tools block, OpenClaw-RL agent sessions with
+// their chat template, and short answers in five languages, each with a Chinese template spreading
+// over the kinds of request. Bounds sit below what docs/import.md records ("Discovery on runs as
+// trainers write them"), so a change that loses what was measured fails; the issue's aims are the
+// docs' table, not these bounds.
+import { describe, expect, it } from 'vitest';
+import { discoverCorpus, quality } from '../../../../tests/support/discover-quality';
+import { makeStyledCorpus, type Style } from '../../../../tests/support/discover-styles';
+import { followAlarms, templateLabel, unclassifiedByLanguage } from '../../../../tests/support/discover-styles-measure';
+import { scaled } from '../../../../tests/support/speed';
+
+const bounds: [Style, { meanNmi: number; minNmi: number; entropyError: number }][] = [
+  ['reasoning', { meanNmi: 0.8, minNmi: 0.7, entropyError: 0.2 }],
+  ['agent', { meanNmi: 0.75, minNmi: 0.65, entropyError: 0.35 }],
+  ['multilingual', { meanNmi: 0.78, minNmi: 0.5, entropyError: 0.25 }],
+];
+
+describe('discovery on runs as trainers write them', () => {
+  it.each(bounds)('%s: behaviors within each kind, the template as one behavior, non-English answers classified as often as English', async (style, b) => {
+    const c = await makeStyledCorpus(style, { seed: 11, steps: 12, perStep: 256 });
+    const { behaviors } = discoverCorpus(c.truth);
+    const q = quality(c.truth, behaviors);
+    expect(q.meanNmi).toBeGreaterThanOrEqual(b.meanNmi);
+    expect(q.minNmi).toBeGreaterThanOrEqual(b.minNmi);
+    expect(q.entropyError).toBeLessThanOrEqual(b.entropyError);
+    expect(q.template!.share).toBeGreaterThanOrEqual(0.9);
+    expect(q.template!.states).toBeGreaterThanOrEqual(4);
+    const unclassified = unclassifiedByLanguage(c, behaviors);
+    const en = unclassified.en ?? 0;
+    for (const [lang, share] of Object.entries(unclassified)) expect(share!, lang).toBeLessThanOrEqual(Math.max(0.1, en + 0.05));
+  }, scaled(120_000));
+
+  it.each(['agent', 'multilingual'] as const)('%s: the template alarm of the follow rings within 3 steps of the truth, naming the template; without a template it never rings', async (style) => {
+    const c = await makeStyledCorpus(style, { seed: 12, steps: 20, perStep: 256 });
+    const { alarms, labels } = await followAlarms(c);
+    const right = alarms.find((a) => a.behavior === templateLabel(c, labels));
+    expect(right, JSON.stringify(alarms)).toBeDefined();
+    expect(Math.abs(right!.step - c.templateAlarmStep!)).toBeLessThanOrEqual(3);
+    expect(alarms.filter((a) => a !== right)).toEqual([]);
+    const none = await makeStyledCorpus(style, { seed: 12, steps: 20, perStep: 256, templateEnd: 0 });
+    expect((await followAlarms(none)).alarms).toEqual([]);
+  }, scaled(180_000));
+});

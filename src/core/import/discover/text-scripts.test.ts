@@ -1,0 +1,87 @@
+// Words in any script, noise judged per script, how a reasoning trace moves, how an answer is framed,
+// and a response read at its head and tail at bounded cost.
+import { describe, expect, it } from 'vitest';
+import { responseParts, stripSpecial } from './chat';
+import { framingTerms, isLoop, reasoningTerms } from './moves';
+import { consensusOpening } from './naming';
+import { openingKey, openingOf } from './opening';
+import { noiseOf, responseTerms, scriptOf, words } from './text';
+
+const noise = (text: string) => noiseOf(text, [], words(stripSpecial(text), 64), responseParts(text));
+
+describe('words in any script', () => {
+  it('Chinese, Japanese and Thai are split into words; spaced scripts by their spaces', () => {
+    expect(words('这是个很好的问题').length).toBeGreaterThan(2);
+    expect(words('これは良い質問です').length).toBeGreaterThan(2);
+    expect(words('สวัสดีครับ ยินดีต้อนรับ').length).toBeGreaterThan(2);
+    expect(words('Привет, как дела?')).toEqual(['привет', ',', 'как', 'дела', '?']);
+    expect(words('नमस्ते दुनिया')).toEqual(['नमस्ते', 'दुनिया']);
+  });
+
+  it('the script of a text is the one most of its letters are written in', () => {
+    expect(['Hello there', '你好，世界', 'Привет мир', 'مرحبا بالعالم', 'नमस्ते दुनिया'].map(scriptOf)).toEqual(['latin', 'han', 'cyrillic', 'arabic', 'devanagari']);
+  });
+});
+
+describe('noise, per script', () => {
+  it('ordinary answers in Chinese, Russian, Arabic, Hindi, Thai and English are not noise', () => {
+    for (const t of ['巴黎是法国的首都。', '好的，我来想一想。答案是四十二。', 'Столица Франции — Париж.', 'عاصمة فرنسا هي باريس.', 'फ़्रांस की राजधानी पेरिस है।', 'เมืองหลวงของฝรั่งเศสคือปารีส', 'The capital of France is Paris.']) expect(noise(t), t).toBeNull();
+  });
+
+  it('random characters, empty text, a loop and a think cut mid-sentence are noise; a bare number is an answer', () => {
+    expect(noise('K#!@Q9$%L^&*(ZP)_+x{}|:<>?~V`-=[]\\;,./')).toBe('garbage');
+    expect(noise(' <|im_end|>')).toBe('empty');
+    expect(noise(`<think>${'The value of the sum is what we need here. '.repeat(12)}</think> ok`)).toBe('loop');
+    expect(noise('<think>First we expand the square and then the')).toBe('cut-off');
+    expect(noise('<think>First we expand the square.\n\nThe answer is \\boxed{4}.')).toBeNull();
+    expect(noise('42')).toBeNull();
+  });
+});
+
+describe('moves and framing', () => {
+  it('a reasoning trace says how it moves, in English and Chinese; a move written three times is "often"', () => {
+    expect(reasoningTerms('Okay. Wait, that is not right. Let me check the sum.')).toEqual(expect.arrayContaining(['s:backtracks', 's:verifies']));
+    expect(reasoningTerms('Case 1: x > 0. Case 2: x < 0.')).toContain('s:cases');
+    expect(reasoningTerms("I'm not sure how to continue.")).toContain('s:gives-up');
+    expect(reasoningTerms('等等，这里不对。我们分情况讨论：情况一……让我验证一下。')).toEqual(expect.arrayContaining(['s:backtracks', 's:cases', 's:verifies']));
+    expect(reasoningTerms('Wait. Hmm, wait. Actually, no.')).toContain('s:backtracks-often');
+    expect(reasoningTerms('So we add them up and get 5.')).toEqual(['s:reasons']);
+  });
+
+  it('an answer is framed boxed, in answer tags, after ####, or as a final answer', () => {
+    expect(framingTerms('The final answer is $\\boxed{5}$.')).toEqual(['s:boxed', 's:final-answer']);
+    expect(framingTerms('<answer>5</answer>')).toEqual(['s:answer-tag']);
+    expect(framingTerms('so 5 in all.\n#### 5')).toEqual(['s:hashes']);
+    expect(framingTerms('答案是5。')).toEqual(['s:final-answer']);
+  });
+
+  it('a loop is one sentence over most of the text, not a sentence that recurs in a long one', () => {
+    expect(isLoop('I will try again now. '.repeat(10))).toBe(true);
+    expect(isLoop(`${'Some varied reasoning about the problem goes here, step by step. '.repeat(1)}${Array.from({ length: 40 }, (_, i) => `Step ${i} adds a new number to the total sum.`).join(' ')}`)).toBe(false);
+  });
+});
+
+describe('a long response at bounded cost', () => {
+  it('the answer after a 60,000-word think still counts, and the terms stay few', () => {
+    const think = Array.from({ length: 20_000 }, (_, i) => `word${i % 997} is here.`).join(' ');
+    const t0 = performance.now();
+    const terms = responseTerms(`<think>${think} Let me verify this.</think>\n\n<answer>7</answer>`, 'What is 3 + 4?', []);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(terms).toEqual(expect.arrayContaining(['s:answer-tag', 's:verifies', 's:reasons']));
+    expect(terms.length).toBeLessThan(1_000);
+  });
+});
+
+describe('openings', () => {
+  it('an opening is quoted as written; its key folds case and drops numbers and punctuation', () => {
+    expect(openingOf('Wait, let me reconsider the whole thing.')).toBe('Wait, let me reconsider the');
+    expect(openingOf('这是个很好的问题。让我逐步分析')).toBe('这是个很好的问题。');
+    expect(openingKey('Wait, let me')).toBe('wait let me');
+    expect(openingKey('Solve 12 for x')).toBe('solve for x');
+  });
+
+  it("the members' openings word by word: what at least half write, the rest elided", () => {
+    expect(consensusOpening(['Matthew is married to Nova', 'John is married to Ava', 'Henry is married to Karen'])).toBe('… is married to');
+    expect(consensusOpening(['Alpha beta', 'Gamma delta'])).toBe('');
+  });
+});
