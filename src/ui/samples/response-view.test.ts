@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { responseView } from './response-view';
+import { responseLine, responseView } from './response-view';
 
 describe('a response as the viewer shows it', () => {
   it('a closed think apart from the answer, its length in words', () => {
@@ -36,5 +36,14 @@ describe('a response as the viewer shows it', () => {
 
   it('a response without a think is all answer', () => {
     expect(responseView('Just 4.')).toEqual({ reasoning: null, reasoningWords: 0, cut: false, answer: [{ text: 'Just 4.', tool: false }] });
+  });
+});
+
+describe("a row's line", () => {
+  it("the think's length, then the answer", () => {
+    expect(responseLine(responseView('<think>a b c</think>\n\nThe   answer\nis 4.'))).toBe('[think · 3 words] The answer is 4.');
+    expect(responseLine(responseView('<think>a b c'))).toBe('[think · 3 words, cut off]');
+    expect(responseLine(responseView(''))).toBe('(empty response)');
+    expect(responseLine(responseView('x'.repeat(400)))).toHaveLength(160);
   });
 });

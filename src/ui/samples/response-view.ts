@@ -60,3 +60,10 @@ function pieces(text: string): ResponsePiece[] {
   if (at < text.length) out.push({ text: text.slice(at), tool: false });
   return out;
 }
+
+/** A row's line: the answer's start, after the think's length in words ("[think · 228 words] The answer is…"). */
+export function responseLine(v: ResponseView, max = 160): string {
+  const answer = v.answer.map((p) => p.text).join('').replace(/\s+/g, ' ').trim();
+  const think = v.reasoning === null ? '' : `[think · ${v.reasoningWords} words${v.cut ? ', cut off' : ''}] `;
+  return (think + answer).slice(0, max).trim() || '(empty response)';
+}
