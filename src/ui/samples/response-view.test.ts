@@ -41,7 +41,7 @@ describe('a response as the viewer shows it', () => {
 
 describe("a row's line", () => {
   it("the think's length, then the answer", () => {
-    expect(responseLine(responseView('<think>a b c</think>\n\nThe   answer\nis 4.'))).toBe('[think · 3 words] The answer is 4.');
+    expect(responseLine(responseView('<think>a b c</think>\n\nThe   answer\nis 4.<|im_end|>'))).toBe('[think · 3 words] The answer is 4.');
     expect(responseLine(responseView('<think>a b c'))).toBe('[think · 3 words, cut off]');
     expect(responseLine(responseView(''))).toBe('(empty response)');
     expect(responseLine(responseView('x'.repeat(400)))).toHaveLength(160);

@@ -3,7 +3,7 @@
  * think: discover/chat.ts `responseParts`), with its length in words and whether it was cut at the
  * length limit (an unclosed think), and the rest as written, tool results inside it marked.
  */
-import { responseParts } from '../../core/import/discover/chat';
+import { responseParts, stripSpecial } from '../../core/import/discover/chat';
 import { words } from '../../core/import/discover/text';
 
 export interface ResponsePiece {
@@ -61,9 +61,9 @@ function pieces(text: string): ResponsePiece[] {
   return out;
 }
 
-/** A row's line: the answer's start, after the think's length in words ("[think · 228 words] The answer is…"). */
+/** A row's line: the answer's start (chat-template tokens left out), after the think's length in words ("[think · 228 words] The answer is…"). */
 export function responseLine(v: ResponseView, max = 160): string {
-  const answer = v.answer.map((p) => p.text).join('').replace(/\s+/g, ' ').trim();
+  const answer = stripSpecial(v.answer.map((p) => p.text).join('')).replace(/\s+/g, ' ').trim();
   const think = v.reasoning === null ? '' : `[think · ${v.reasoningWords} words${v.cut ? ', cut off' : ''}] `;
   return (think + answer).slice(0, max).trim() || '(empty response)';
 }
