@@ -5,7 +5,8 @@ import { RunSamples, SampleTextReader, explainLabel, followedFiles, proposeForBe
 import type { FollowFs } from '../src/core/import/index';
 import type { FormatId } from '../src/core/import/types';
 import type { RegexEngine } from '../src/core/import/rules/regex';
-import type { Discovery } from '../src/core/import/discover/step-labels';
+import type { Discovery, DiscoverySnapshot } from '../src/core/import/discover/step-labels';
+import { titlesOf, type LabelTitles } from '../src/core/import/titles/titles';
 import { openParquet } from '../src/io/hyparquet';
 
 export type { HeldProposal };
@@ -22,17 +23,19 @@ export function pickedFiles(files: readonly File[]): OpenRunFile {
 
 /**
  * The run's samples; `format` is asked when the first sample is read back (a measure tells it at its
- * end), `discovery` when a discovered label is explained.
+ * end), `discovery` when a discovered label is explained, `titles` when the facets are.
  */
-export function runSamples(format: () => FormatId, open: OpenRunFile, discovery: () => Discovery | null = () => null): RunSamples {
+export function runSamples(format: () => FormatId, open: OpenRunFile, discovery: () => Discovery | null = () => null, titles: () => LabelTitles = () => titlesOf(discovery()?.save())): RunSamples {
   let reader: SampleTextReader | null = null;
   return new RunSamples({
     read: (file, index) => (reader ??= new SampleTextReader(format(), open, openParquet)).read(file, index),
     explain: (e, t) => explainLabel(discovery(), e, t),
+    titles,
   });
 }
 
-export const followedRunSamples = (format: FormatId, fs: FollowFs, discovery: () => Discovery | null = () => null): RunSamples => runSamples(() => format, followedFiles(fs, () => performance.now()), discovery);
+/** A followed run's samples: the titles of its discovery as last saved by the follower (none yet: the names). */
+export const followedRunSamples = (format: FormatId, fs: FollowFs, saved: () => DiscoverySnapshot | null): RunSamples => runSamples(() => format, followedFiles(fs, () => performance.now()), () => null, () => titlesOf(saved()));
 
 /** What the page asks of the samples held (none yet: no facets, an empty page). */
 export class SamplesHeld {

@@ -2,7 +2,7 @@
 // (src/io/folder-handle.ts), polled every `pollMs` until `stop`, then finished as the CLI's Ctrl-C
 // finishes it (the steps still open written as the one-shot import would). Each event is awaited,
 // so the page has every frame and notice before the follow's call returns.
-import { RunFollower, type FollowEvents, type FollowOptions } from '../src/core/import/index';
+import { RunFollower, type DiscoverySnapshot, type FollowEvents, type FollowOptions } from '../src/core/import/index';
 import { handleFolder } from '../src/io/folder-handle';
 
 /** What the page sees of a follow: the core's events, each delivered before the next (a Comlink proxy's calls return promises). */
@@ -12,6 +12,8 @@ export interface FollowSink {
 }
 
 export class FolderFollow {
+  /** The follow's discovered clusters as of its last frame (their titles go to the rollout viewer); null: none yet. */
+  discovered: DiscoverySnapshot | null = null;
   private stopped = false;
   private wake: (() => void) | null = null;
 
@@ -27,6 +29,7 @@ export class FolderFollow {
     const follower = new RunFollower(handleFolder(this.dir), this.opts, {
       frame: (f, replaced) => void queue.push(() => sink.frame(f, replaced)),
       notice: (t) => void queue.push(() => sink.notice(t)),
+      discovered: (snap) => void (this.discovered = snap),
     });
     const flush = async () => {
       while (queue.length) await queue.shift()!();

@@ -2,7 +2,7 @@
 import type { FollowSink } from './import-follow';
 import type { HeldProposal } from './import-browse';
 import type { SampleFacets, SamplePage, SampleQuery } from '../src/core/import/browse/index';
-import type { BehaviorRuleSet, FormatId, ImportedSample, ImportOptions, ImportProgress, MeasureResult, MeasureSpec, ScanResult, StatesSpec } from '../src/core/import/index';
+import type { BehaviorRuleSet, FormatId, ImportedSample, ImportOptions, ImportProgress, LabelTitles, MeasureResult, MeasureSpec, ScanResult, StatesSpec } from '../src/core/import/index';
 
 export type ImportRunOptions = Omit<ImportOptions, 'onProgress'>;
 
@@ -38,6 +38,6 @@ export interface ImportApi {
   samples(q: SampleQuery): Promise<SamplePage>;
   /** A rule proposed for a behavior of the run measured last, named `name` (how many of its samples and of the others it matches). */
   proposeRule(behavior: string, name: string): Promise<HeldProposal>;
-  /** The rules applied to the scanned preview samples (regexes run here, under the budget). */
-  classify(samples: ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet): Promise<ClassifiedSample[]>;
+  /** The rules applied to the scanned preview samples (regexes run here, under the budget), with the titles of what was discovered. */
+  classify(samples: ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet): Promise<{ labels: ClassifiedSample[]; titles: LabelTitles }>;
 }

@@ -3,7 +3,7 @@
  * import pipeline, so a large log neither freezes the page nor sits in memory at once.
  */
 import * as Comlink from 'comlink';
-import { measureLogs, previewLabels, scanLogs, type FormatId, type ImportSource } from '../src/core/import/index';
+import { measureLogs, previewTitled, scanLogs, type FormatId, type ImportSource } from '../src/core/import/index';
 import { openParquet } from '../src/io/hyparquet';
 import { ruleRegexEngine } from '../src/io/regex/engine';
 import { sharedGuard } from '../src/io/regex/guard-shared';
@@ -64,9 +64,10 @@ const api: ImportApi = {
   async follow(dir, spec, opts, sink) {
     if (following) throw new Error('a folder is already being followed: stop it first');
     // the followed run's samples for the viewer: indexed step by step, read from the folder when shown
-    const samples = followedRunSamples(opts.format, handleFolder(dir));
+    let f: FolderFollow | null = null;
+    const samples = followedRunSamples(opts.format, handleFolder(dir), () => f?.discovered ?? null);
     held.current = samples;
-    const f = new FolderFollow(dir, { format: opts.format, spec, regex: regexEngine(), parquet: openParquet, openclawBatch: opts.openclawBatch, samples: samples.sink(spec.gate ? compileGate(spec.gate) : null) }, opts.pollMs ?? 500);
+    f = new FolderFollow(dir, { format: opts.format, spec, regex: regexEngine(), parquet: openParquet, openclawBatch: opts.openclawBatch, samples: samples.sink(spec.gate ? compileGate(spec.gate) : null) }, opts.pollMs ?? 500);
     following = f;
     try {
       await f.run(sink);
@@ -76,7 +77,7 @@ const api: ImportApi = {
   },
   stopFollow: () => following?.stop(),
   async classify(samples, states, behaviors) {
-    return previewLabels(samples, states, behaviors, regexEngine());
+    return previewTitled(samples, states, behaviors, regexEngine());
   },
 };
 

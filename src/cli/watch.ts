@@ -202,7 +202,8 @@ async function main(): Promise<number> {
   const samples = v['samples-out'] ? openSamples(v['samples-out'], out.steps) : undefined;
   let live: { feed: LiveFeed; server: LiveServer } | null = null;
   // --port: the run's samples for the page's rollout viewer (indexed as measured, read from the folder when asked)
-  const served = flags.port !== null ? liveSamples(flags.dir, flags.format, flags.spec.gate) : null;
+  let discovered = out.discovered;
+  const served = flags.port !== null ? liveSamples(flags.dir, flags.format, flags.spec.gate, () => discovered) : null;
   if (flags.port !== null) {
     const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null, behaviors: v.behaviors ? readTextFile(v.behaviors, '--behaviors') : null };
     const feed = new LiveFeed(info, out.frames());
@@ -228,7 +229,10 @@ async function main(): Promise<number> {
         }
       },
       fileRead: (path, stamp) => out.fileRead(path, stamp),
-      discovered: (snap) => out.saveDiscovered(snap),
+      discovered: (snap) => {
+        discovered = snap;
+        out.saveDiscovered(snap);
+      },
       notice: (t) => {
         console.error(t);
         live?.feed.notice(t);

@@ -56,8 +56,8 @@ describe('naming a discovered behavior', () => {
     await page.waitForSelector('[data-testid=import-format]', { timeout: scaled(60_000) });
     await page.locator('[data-testid=import-measure]').click();
     await page.waitForSelector('[data-testid=imported-run]', { timeout: scaled(60_000) });
-    const summary = page.locator('[data-testid=import-summary]');
-    const discovered = /behaviors (.*?) ·/.exec(await summary.innerText())![1].split(', ').filter((b) => b !== 'unclassified');
+    // the run's behaviors listed by title, each with its key name
+    const discovered = (await page.locator('[data-testid=run-behavior] .label').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name!))).filter((b) => b !== 'unclassified');
     expect(discovered.length).toBeGreaterThan(0);
 
     // the samples of the first discovered behavior, and the form that names it
@@ -89,7 +89,7 @@ describe('naming a discovered behavior', () => {
 
     // applied: measured again, the named behavior first, in the summary, the plot's legend and the viewer
     await form.locator('[data-testid=rule-apply]').click();
-    await page.waitForFunction(() => /behaviors templated\b/.test(document.querySelector('[data-testid=import-summary]')?.textContent ?? ''), null, { timeout: scaled(60_000) });
+    await page.locator('[data-testid=run-behavior] [data-name=templated]').waitFor({ timeout: scaled(60_000) });
     await expect.poll(() => page.locator('[data-testid=imported-run] .legend .key', { hasText: 'templated' }).count(), { timeout: scaled(30_000) }).toBeGreaterThan(0);
     await page.waitForFunction(() => /behavior templated$/.test(document.querySelector('[data-testid=sample-viewer] h3')?.textContent ?? ''), null, { timeout: scaled(30_000) });
     await page.waitForFunction(() => /of \d+/.test(document.querySelector('[data-testid=samples-count]')?.textContent ?? ''), null, { timeout: scaled(30_000) });

@@ -5,7 +5,7 @@
 // indexed.
 import { RunSamples, SampleTextReader, followedFiles, proposeForBehavior } from '../../core/import/browse/index';
 import { compileGate } from '../../core/gates/index';
-import type { FormatId, SampleRowsSink } from '../../core/import/index';
+import { titlesOf, type DiscoverySnapshot, type FormatId, type SampleRowsSink } from '../../core/import/index';
 import { openParquet } from '../../io/hyparquet';
 import { nodeRegexEngine } from '../../io/regex/node';
 import { nodeFolder } from './node-fs';
@@ -16,9 +16,10 @@ export interface LiveSamples {
   sink: SampleRowsSink;
 }
 
-export function liveSamples(dir: string, format: FormatId, gate: string | undefined): LiveSamples {
+/** `discovered`: the follow's clusters as last saved (their titles name the discovered states and behaviors in the facets). */
+export function liveSamples(dir: string, format: FormatId, gate: string | undefined, discovered: () => DiscoverySnapshot | null): LiveSamples {
   const reader = new SampleTextReader(format, followedFiles(nodeFolder(dir), () => performance.now()), openParquet);
-  const run = new RunSamples({ read: (file, index) => reader.read(file, index) });
+  const run = new RunSamples({ read: (file, index) => reader.read(file, index), titles: () => titlesOf(discovered()) });
   return { endpoint: { facets: () => run.browser.facets(), query: (q) => run.browser.query(q), propose: (b, name) => proposeForBehavior(run, b, name, nodeRegexEngine()) }, sink: run.sink(gate ? compileGate(gate) : null) };
 }
 

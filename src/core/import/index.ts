@@ -17,3 +17,4 @@ export { proposeRule, proposalText, type ProposeOptions, type RuleProposal } fro
 export { withBehaviorRule } from './rules/rule-file';
 export { type SampleRowsSink } from './measure/measure';
 export * from './samples/record';
+export { NO_TITLES, previewTitled, titleOf, titlesOf, type LabelTitles } from './titles/titles';

@@ -7,7 +7,7 @@
 import * as Comlink from 'comlink';
 import type { FormatId, ImportProgress, MeasureResult, MeasureSpec, ScanResult } from '../../core/import/index';
 import type { MetricsFrame } from '../../core/metrics';
-import { BehaviorClassifier, StateClassifier, describeReward, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type BehaviorRuleSet, type RewardChoice, type StatesSpec } from '../../core/import/index';
+import { BehaviorClassifier, NO_TITLES, StateClassifier, describeReward, type LabelTitles, parseBehaviorRuleSet, parseRewardChoice, parseStatesSpec, type BehaviorRuleSet, type RewardChoice, type StatesSpec } from '../../core/import/index';
 import { ruleRegexEngine } from '../../io/regex/engine';
 import { checkGate } from '../../core/gates/index';
 import { startImportWorker, type ImportWorker } from './import-client';
@@ -71,6 +71,8 @@ export class ImportSession {
   #worker: ImportWorker | null = null;
   /** The scanned samples with their state and behavior under the current rules (refreshPreview). */
   preview = $state.raw<PreviewRow[]>([]);
+  /** The titles of the states and behaviors the preview discovered. */
+  previewTitles = $state.raw<LabelTitles>(NO_TITLES);
   #previewAsked = 0;
   #errorOfPreview = false;
   #previewScan: ScanResult | null = null;
@@ -108,10 +110,11 @@ export class ImportSession {
     this.#previewScan = scan;
     const states = $state.snapshot(this.statesSpec) as StatesSpec;
     try {
-      const cls = await this.worker.call((api) => api.classify(scan.preview, states, b));
+      const { labels: cls, titles } = await this.worker.call((api) => api.classify(scan.preview, states, b));
       if (asked !== this.#previewAsked) return; // the rules changed meanwhile
       if (this.#errorOfPreview) this.error = '';
       this.#errorOfPreview = false;
+      this.previewTitles = titles;
       this.preview = scan.preview.map((s, i) => ({
         file: s.file,
         line: s.line,

@@ -47,6 +47,6 @@ describe('band at a click', () => {
 describe('evidence phrases', () => {
   it('takes the quoted phrases, else the evidence itself, never a shape', async () => {
     const { evidencePhrases } = await import('./viewer-model');
-    expect(evidencePhrases(['opens "check w16"', '"w16 w12 answer"', 'shape: length ~2^3 words', 'great question', 'ends "a" and "b"'])).toEqual(['check w16', 'w16 w12 answer', 'great question', 'a', 'b']);
+    expect(evidencePhrases(['opens "check w16"', '"w16 w12 answer"', 'shape: length ~2^3 words', 'great question', 'ends "a" and "b"', 'closes "."', 'closes "] ` ."'])).toEqual(['check w16', 'w16 w12 answer', 'great question', 'a', 'b']);
   });
 });

@@ -87,10 +87,16 @@ export function bandAt(bands: readonly ({ lo: number; hi: number } | undefined)[
   return bands.findIndex((b) => !!b && b.hi > b.lo && p >= b.lo && p < b.hi);
 }
 
-/** The phrases of discovery's evidence that can be found in a text: those in quotes ('opens "check w16"' → 'check w16'), else the evidence itself unless it names a shape. */
+/**
+ * The phrases of discovery's evidence that can be found in a text: those in quotes ('opens "check
+ * w16"' → 'check w16'), else the evidence itself unless it names a shape; a phrase with no letter or
+ * digit (closes ".") is left out: marked, it would mark every full stop.
+ */
 export function evidencePhrases(evidence: readonly string[]): string[] {
-  return evidence.flatMap((e) => {
-    const quoted = [...e.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
-    return quoted.length ? quoted : e.startsWith('shape:') ? [] : [e];
-  });
+  return evidence
+    .flatMap((e) => {
+      const quoted = [...e.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+      return quoted.length ? quoted : e.startsWith('shape:') ? [] : [e];
+    })
+    .filter((p) => /[\p{L}\p{N}]/u.test(p));
 }

@@ -8,6 +8,7 @@ import type { ImportedSample } from '../types';
 import { SampleIndex, decisionText, type SampleEntry, type SampleFacets, type SampleFilter } from './sample-index';
 import type { SampleText } from './sample-text';
 import { errorText } from '../../unknown';
+import type { LabelTitles } from '../titles/titles';
 
 export interface SampleQuery extends SampleFilter {
   /** Words searched in the prompt and the response (case-insensitive, all of them); '' = none. */
@@ -55,6 +56,8 @@ export interface BrowseDeps {
   read(file: string, index: number): Promise<SampleText>;
   /** Discovery's explanation of a sample's behavior; none: the rules named it. */
   explain?(entry: SampleEntry, text: SampleText): string[];
+  /** The titles of the run's discovered states and behaviors as they are now; none: the names are all there is. */
+  titles?(): LabelTitles;
 }
 
 const EMPTY_TEXT: SampleText = { prompt: '', response: '', toolCalls: [], fields: {} };
@@ -69,7 +72,8 @@ export class SampleBrowser {
   ) {}
 
   facets(): SampleFacets {
-    return this.index.facets();
+    const titles = this.deps.titles?.();
+    return titles ? { ...this.index.facets(), titles } : this.index.facets();
   }
 
   async query(q: SampleQuery): Promise<SamplePage> {

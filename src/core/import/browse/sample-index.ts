@@ -3,6 +3,7 @@
 // gate's rule and decision), in columns of small numbers with each distinct name stored once — no
 // prompt, no response (those are read back from the files when a sample is shown, browse.ts).
 // Filtering by step, state, behavior, rule and decision happens here.
+import type { LabelTitles } from '../titles/titles';
 
 /** A sample as the index takes it (the per-sample line's fields the viewer filters on). */
 export interface SampleEntry {
@@ -45,6 +46,8 @@ export interface SampleFacets {
   behaviors: string[];
   rules: string[];
   decisions: string[];
+  /** What a person reads for the discovered states and behaviors (browse.ts adds them; absent: the names). */
+  titles?: LabelTitles;
 }
 
 /** Distinct strings, each stored once; a sample keeps its number. */

@@ -1,0 +1,46 @@
+// The names a person reads beside the key names of discovered states and behaviors: discovery names
+// each with a metric-key-safe label (`wait-let-me·backtracks·boxed`) and a title
+// (`"Wait, let me…" · backtracks · boxed answer`, discover/discoverer.ts). The key names travel in
+// frames, sample lines and filters; the titles travel beside them as these maps, read from the
+// discovery's saved clusters (what a follow saves with its frames, and what the page is handed).
+import { discoveryFor, type DiscoverySnapshot, type Labeled } from '../discover/step-labels';
+import { BehaviorClassifier, StateClassifier, type BehaviorRuleSet, type StatesSpec } from '../rules/rules';
+import type { RegexEngine } from '../rules/regex';
+import type { ImportedSample } from '../types';
+
+/** Titles by key name, of states and of behaviors (a name with no entry reads as itself: a rule's label, the log's own). */
+export interface LabelTitles {
+  states: Record<string, string>;
+  behaviors: Record<string, string>;
+}
+
+export const NO_TITLES: LabelTitles = { states: {}, behaviors: {} };
+
+/** The titles a discovery's saved clusters give (only those that differ from their name). */
+export function titlesOf(snap: DiscoverySnapshot | null | undefined): LabelTitles {
+  const of = (pairs: [string, string][] | undefined): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const [name, title] of pairs ?? []) if (title && title !== name) out[name] = title;
+    return out;
+  };
+  return { states: of(snap?.states?.titles), behaviors: of(snap?.behaviors?.titles) };
+}
+
+/** A state's or a behavior's title, or its name when it has none. */
+export function titleOf(titles: LabelTitles | null | undefined, kind: 'state' | 'behavior', name: string): string {
+  return (kind === 'state' ? titles?.states[name] : titles?.behaviors[name]) ?? name;
+}
+
+/**
+ * Labels of a few samples under rules that may leave states or behaviors to discovery (the page's
+ * preview of the rules), with the titles of what was discovered: the samples are taken as one step of
+ * a fresh discovery, as discover/step-labels.ts `previewLabels` takes them.
+ */
+export function previewTitled(samples: readonly ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet, regex?: RegexEngine): { labels: Labeled[]; titles: LabelTitles } {
+  const bc = new BehaviorClassifier(behaviors, regex);
+  const sc = new StateClassifier(states, regex);
+  const d = discoveryFor(bc.discovers, states.kind === 'discover', bc.labels());
+  if (!d) return { labels: samples.map((s) => ({ state: sc.classify(s), ...bc.classify(s) })), titles: NO_TITLES };
+  const labels = d.step(0, samples, sc, bc);
+  return { labels, titles: titlesOf(d.save()) };
+}

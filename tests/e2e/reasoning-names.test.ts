@@ -1,0 +1,101 @@
+/**
+ * A reasoning model's run in the page (real Chromium): a generated verl dump whose responses are a
+ * `<think>` trace and an answer (tests/support/discover-styles.ts), picked with no rules. The Import
+ * panel's preview and the measured run list the discovered behaviors by names a person reads (a
+ * quoted opening or shape words, never two content words), each a click from its samples; the rollout
+ * viewer shows a sample's think folded apart from its answer. Screenshots at 1280×800
+ * (test-results/reasoning-import-1280.png, reasoning-viewer-1280.png: the think folded,
+ * reasoning-viewer-think-1280.png: unfolded).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPage, type OpenedPage } from '../browser/harness';
+import { ARTIFACTS, TINY_MODEL } from './lab-page';
+import { scaled } from '../support/speed';
+import { makeStyledCorpus } from '../support/discover-styles';
+import { unreadableParts } from '../support/readable-names';
+
+/** The names and titles a list shows (LabelName: the key name in data-name, the title in .title). */
+function named(list: Locator): Promise<{ name: string; title: string }[]> {
+  return list.locator('.label').evaluateAll((els) => els.map((e) => ({ name: (e as HTMLElement).dataset.name!, title: e.querySelector('.title')!.textContent! })));
+}
+
+describe('a reasoning run in the page', () => {
+  let h: OpenedPage | undefined;
+  let dir = '';
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    dir = mkdtempSync(join(tmpdir(), 'invlab-reasoning-'));
+    h = await openPage('nogpu', `/index.html?backend=wasm&${TINY_MODEL}`, { viewport: { width: 1280, height: 800 } });
+  });
+  afterAll(async () => {
+    await h?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists readable names, and the viewer folds the think apart from the answer', async () => {
+    const page = h!.page;
+    const corpus = await makeStyledCorpus('reasoning', { seed: 1, steps: 4, perStep: 64 });
+    const files = [...corpus.files].map(([name, text]) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    });
+    await page.getByText('Import real rollouts').click();
+    await page.locator('[data-testid=import-files]').setInputFiles(files);
+    await page.waitForSelector('[data-testid=import-format]', { timeout: scaled(60_000) });
+
+    // the preview: its behaviors by title, the key name beside each
+    await page.locator('[data-testid=preview-behavior]').first().waitFor({ timeout: scaled(60_000) });
+    const previewed = (await named(page.locator('[data-testid=preview-summary]'))).filter((b) => b.name !== 'unclassified');
+    expect(previewed.length).toBeGreaterThan(1);
+    for (const b of previewed) expect(unreadableParts(b.title), b.name).toEqual([]);
+
+    // the measured run: states and behaviors listed by title
+    await page.locator('[data-testid=import-measure]').click();
+    await page.waitForSelector('[data-testid=run-names]', { timeout: scaled(60_000) });
+    const behaviors = (await named(page.locator('[data-testid=run-names] ul').nth(1))).filter((b) => b.name !== 'unclassified');
+    expect(behaviors.length).toBeGreaterThan(1);
+    for (const b of behaviors) expect(unreadableParts(b.title), b.name).toEqual([]);
+    expect(behaviors.some((b) => b.title.startsWith('"'))).toBe(true);
+    const states = await named(page.locator('[data-testid=run-names] ul').first());
+    expect(states.length).toBeGreaterThan(1);
+    for (const s of states.filter((x) => x.name !== 'other' && x.name !== 'unknown')) expect(s.title, s.name).toMatch(/^".+…"$/);
+    await page.locator('[data-testid=import-summary]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${ARTIFACTS}reasoning-import-1280.png` });
+
+    // one click from a behavior to its samples
+    const b = behaviors[0];
+    await page.locator(`[data-testid=run-behavior]:has([data-name="${b.name}"])`).click();
+    const viewer = page.locator('[data-testid=sample-viewer]');
+    await viewer.waitFor({ timeout: scaled(30_000) });
+    expect(await viewer.locator('h3').innerText()).toBe(`Samples: behavior ${b.name}`);
+    await page.waitForFunction(() => /of \d+/.test(document.querySelector('[data-testid=samples-count]')?.textContent ?? ''), null, { timeout: scaled(30_000) });
+    const row = viewer.locator('[data-testid=sample-row]').first();
+    expect(await row.locator('.meta .title').nth(1).innerText()).toBe(b.title);
+    // the row's line: the think's length, then the answer
+    expect(await row.locator('.resp').innerText()).toMatch(/^\[think · \d+ words\] \S/);
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    const detail = viewer.locator('[data-testid=sample-detail]');
+    await detail.waitFor();
+
+    // the think folded (closed, its length in words) apart from the answer
+    const think = detail.locator('[data-testid=sample-think]');
+    expect(await think.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    const words = Number(/^reasoning \(think\) · (\d+) words/.exec(await think.locator('summary').innerText())?.[1]);
+    expect(words).toBeGreaterThan(20);
+    expect(await think.locator('pre').isVisible()).toBe(false);
+    const answer = await detail.locator('[data-testid=sample-response]').innerText();
+    expect(answer.length).toBeGreaterThan(0);
+    expect(answer).not.toMatch(/<\/?think>/);
+    await page.screenshot({ path: `${ARTIFACTS}reasoning-viewer-1280.png` });
+    await think.locator('summary').click();
+    const thought = await think.locator('pre').innerText();
+    expect(thought.length).toBeGreaterThan(60);
+    expect(answer).not.toContain(thought.slice(0, 60));
+    await page.screenshot({ path: `${ARTIFACTS}reasoning-viewer-think-1280.png` });
+    expect(h!.errors).toEqual([]);
+  });
+});
