@@ -9,7 +9,7 @@
 // Only sums and counts are kept per group, so memory does not grow with the run; within a step, each
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
-import { openingKey } from './opening';
+import { openingKeys } from './opening';
 import { DocBuilder, DocFreq, PromptSpread, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
@@ -76,7 +76,7 @@ export interface StepTerms {
   n: number;
   words: Map<string, number>;
   shape: Map<string, number>;
-  /** Openings (naming.ts `openingKey`) and how many samples open so. */
+  /** Openings' first one, two and three words (opening.ts `openingKeys`) and how many samples open so. */
   openings: Map<string, number>;
 }
 
@@ -301,8 +301,7 @@ function termCounts(items: readonly Item[]): StepTerms {
   for (const { doc } of items) {
     for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
     for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
-    const o = openingKey(doc.opening);
-    if (o) openings.set(o, (openings.get(o) ?? 0) + 1);
+    for (const o of openingKeys(doc.opening)) openings.set(o, (openings.get(o) ?? 0) + 1);
   }
   return { n: items.length, words, shape, openings };
 }

@@ -266,7 +266,7 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
   idfPower: 0,
   shapeIdf: 1,
   spread: { ratio: 0.5 },
-  kinds: { s: 4, l: 2, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
+  kinds: { s: 4, l: 2, f: 4, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
 };
 
 /**
@@ -284,7 +284,7 @@ export const STATE_PARAMS: ClusterParams = {
   candidateAge: 20,
   idfPower: 0.5,
   spread: { share: 0.04 },
-  kinds: { w: 1, b: 1, t: 0.7, o: 2, c: 1, l: 0.3, p: 1.5 },
+  kinds: { w: 1, b: 1, t: 0.7, f: 2, o: 2, c: 1, l: 0.3, p: 1.5 },
 };
 
 /** Behaviors of responses: what a response does (its frame), the request's words masked. */

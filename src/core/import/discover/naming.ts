@@ -4,7 +4,7 @@
 // Never a pair of content words: those say what a response is about, not what it does. A name has
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
-import { UNSPACED, openingKey } from './opening';
+import { UNSPACED, openingKeys } from './opening';
 import type { StepTerms } from './clusters';
 import type { Doc } from './vectors';
 
@@ -90,13 +90,25 @@ function openingLabel(opening: string): string {
     .reduce((a, w) => (a && (a + '-' + w).length > 26 ? a : a ? `${a}-${w}` : w.slice(0, 26)), '');
 }
 
+/** The start of a text holding its first `n` letters (punctuation inside kept: "好的，我来" for n = 4). */
+function cutToLetters(text: string, n: number): string {
+  let seen = 0;
+  let out = '';
+  for (const ch of text) {
+    if (seen >= n) break;
+    out += ch;
+    if (!/[\s\p{P}]/u.test(ch)) seen++;
+  }
+  return out;
+}
+
 /** The most common written form of an opening key among the members, cut to the key's words ("The answer is 7x" → "The answer is"). */
 function typicalOpening(members: readonly Doc[], key: string): string {
   const forms = new Map<string, number>();
   const n = key.split(' ').length;
   for (const d of members) {
-    if (openingKey(d.opening) !== key) continue;
-    const form = UNSPACED.test(key) ? d.opening : d.opening.split(/\s+/).slice(0, n).join(' ');
+    if (!openingKeys(d.opening).includes(key)) continue;
+    const form = UNSPACED.test(key) ? cutToLetters(d.opening, [...key].length) : d.opening.split(/\s+/).slice(0, n).join(' ');
     forms.set(form, (forms.get(form) ?? 0) + 1);
   }
   return [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
@@ -130,17 +142,21 @@ export function consensusOpening(openings: readonly string[]): string {
 
 /** A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest opening when nothing stands out. */
 export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
-  const shapes = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5)
-    .filter((t) => shapeLabel(t) !== null)
-    .slice(0, 2);
-  const keys = members.map((d) => openingKey(d.opening)).map((k) => (k ? [k] : []));
+  const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null);
+  // "calls search first" says "calls search" already
+  const shapes = found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`))).slice(0, 2);
+  const keys = members.map((d) => openingKeys(d.opening));
   const openShares = shares(keys, step.openings, step.n);
-  const distinct = distinctive(keys, step.openings, step.n, 0.3, 0.2)[0];
-  const common = [...openShares].sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  // the longest opening (up to three words) many members write and few others do
+  const lead = (k: string) => openShares.get(k)![0] - openShares.get(k)![1];
+  const depth = (k: string) => (UNSPACED.test(k) ? [...k].length / 2 : k.split(' ').length);
+  const byLength = [...openShares.keys()].sort((a, b) => depth(b) - depth(a) || lead(b) - lead(a) || (a < b ? -1 : 1));
+  const most = byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2);
+  const distinct = most ?? distinctive(keys, step.openings, step.n, 0.3, 0.2)[0];
+  const common = [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const consensus = consensusOpening(members.map((d) => d.opening));
-  // an opening most members write and few others do; else what most members' openings share, word by word
   let quote = '';
-  if (distinct && openShares.get(distinct)![0] >= 0.5) quote = typicalOpening(members, distinct);
+  if (most) quote = typicalOpening(members, most);
   else if (consensus && (distinct || !shapes.length)) quote = consensus;
   else if (distinct) quote = typicalOpening(members, distinct);
   else if (!shapes.length && common) quote = typicalOpening(members, common);

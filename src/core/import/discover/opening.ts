@@ -17,12 +17,20 @@ export function openingOf(text: string): string {
 
 /** An opening's key: its first three words (or six characters of an unspaced script), lowercase, numbers and punctuation folded. */
 export function openingKey(opening: string): string {
+  return openingKeys(opening).at(-1) ?? '';
+}
+
+/** The keys of an opening's first one, two and three words (two, four and six characters of an unspaced script). */
+export function openingKeys(opening: string): string[] {
   const t = opening.toLowerCase().replace(/\p{N}+/gu, '#');
-  if (UNSPACED.test(t.slice(0, 4))) return t.replace(/[\s\p{P}]+/gu, '').slice(0, 6);
-  return t
+  if (UNSPACED.test(t.slice(0, 4))) {
+    const c = [...t.replace(/[\s\p{P}]+/gu, '')];
+    return [2, 4, 6].filter((n) => n <= c.length || n === 2).map((n) => c.slice(0, n).join('')).filter(Boolean);
+  }
+  const ws = t
     .split(/\s+/)
     .map((w) => w.replace(/^\p{P}+|\p{P}+$/gu, ''))
     .filter(Boolean)
-    .slice(0, 3)
-    .join(' ');
+    .slice(0, 3);
+  return ws.map((_, i) => ws.slice(0, i + 1).join(' '));
 }

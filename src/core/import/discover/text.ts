@@ -169,8 +169,13 @@ export function responseTerms(response: string, request: string, toolCalls: read
     const a = (mask ? maskWith(answer, mask) : answer).filter((x) => LETTERS.test(x) || x === '_').slice(0, 2);
     if (a.length) out.push(`o:» ${a.join(' ')}`);
   }
-  out.push(`q:${openingOf(parts.reasoning || answerText)}`);
+  out.push(`q:${openingOf(textOpening(parts.reasoning || answerText))}`);
   return out;
+}
+
+/** A text's words without its tool calls and tags (a response that opens with a call has no written opening: its shape names the call). */
+function textOpening(text: string): string {
+  return text.replace(/<tool_call>[\s\S]*?(<\/tool_call>|$)/g, ' ').replace(/<\/?[a-z_]{1,20}>/gi, ' ').trim();
 }
 
 /** The user turns of a prompt (the whole prompt when it is not a chat), special tokens removed. */
@@ -197,7 +202,7 @@ export function wordTerms(toks: readonly string[], out: string[], triples = true
   const lettersOnly = w.filter((x) => LETTERS.test(x) || x === '_');
   const open = lettersOnly.slice(0, 3);
   const close = w.slice(-3);
-  if (open.length) out.push(`o:${open[0]}`, `o:${open.slice(0, 2).join(' ')}`);
+  if (open.length) out.push(`f:${open[0]}`, `o:${open.slice(0, 2).join(' ')}`);
   if (close.length) out.push(`c:${close.join(' ')}`, `c:${close.at(-1)}`);
 }
 

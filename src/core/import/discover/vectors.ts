@@ -37,7 +37,7 @@ export interface Doc {
 }
 
 /** Kinds of term made of a text's words (the rest are shape and length). */
-const WORDY = new Set(['w', 'b', 't', 'o', 'c']);
+const WORDY = new Set(['w', 'b', 't', 'o', 'f', 'c']);
 
 /** Builds docs with one set of scratch arrays (a step makes hundreds: no per-sample maps). */
 export class DocBuilder {
