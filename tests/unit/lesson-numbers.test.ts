@@ -76,7 +76,7 @@ describe('the lessons\' seed-1 numbers, from a fresh run', () => {
   }, scaled(120_000));
 
   it('c: with K = 1 both clip fractions are exactly 0 at every step; with K = 4 (run B) they leave 0', async () => {
-    const clip = (r: Awaited<ReturnType<typeof runLesson>>) => r.frames.map((f) => [f.scalars['gap/clipfrac_low'], f.scalars['gap/clipfrac_high']]);
+    const clip = (r: Awaited<ReturnType<typeof runLesson>>) => r.frames.map((f) => [f.scalars['gap/clipfrac_low'] ?? NaN, f.scalars['gap/clipfrac_high'] ?? NaN]);
     expect(clip(await runLesson('c-clip-never-binds', 1, { steps: 5 }))).toEqual(Array.from({ length: 5 }, () => [0, 0]));
     const b = clip(await runLesson('c-clip-never-binds', 1, { steps: 1, set: { updatesPerRollout: values('c-clip-never-binds')['compare.updatesPerRollout'] } }));
     expect(b[0][0] + b[0][1]).toBeGreaterThan(0);
@@ -90,14 +90,15 @@ describe('the lessons\' seed-1 numbers, from a fresh run', () => {
     const [w, wo] = [await run(true), await run(false)];
     for (const r of [w, wo]) for (const f of r.frames) expect(f.scalars['grad/norm']).toBeGreaterThan(defaultConfig().maxGradNorm);
     // what the policy does (behavior, reward, token entropy) is the same up to float rounding; the bookkeeping of the promoted turns differs
-    const curves = Object.keys(w.frames[0].scalars).filter((k) => /^(support|reward)\//.test(k));
+    const scalars = (r: typeof w, i: number) => r.frames[i].scalars as Record<string, number>;
+    const curves = Object.keys(scalars(w, 0)).filter((k) => /^(support|reward)\//.test(k));
     expect(curves.length).toBeGreaterThan(10);
-    for (let i = 0; i < 6; i++) for (const k of curves) expect(w.frames[i].scalars[k], `step ${i + 1} ${k}`).toBeCloseTo(wo.frames[i].scalars[k] as number, 5);
+    for (let i = 0; i < 6; i++) for (const k of curves) expect(scalars(w, i)[k], `step ${i + 1} ${k}`).toBeCloseTo(scalars(wo, i)[k], 5);
   }, scaled(120_000));
 
   it('h: at step 30 run A starts with search and run B (γ 1, no shaping) on invalid; with γ = 1 alone the two look alike', async () => {
     const v = values('h-long-horizon-credit');
-    const at = async (set: Record<string, number>) => (await runLesson('h-long-horizon-credit', 1, { steps: v['seed1.step'], set })).frames[v['seed1.step'] - 1].scalars;
+    const at = async (set: Record<string, number>) => (await runLesson('h-long-horizon-credit', 1, { steps: v['seed1.step'], set })).frames[v['seed1.step'] - 1].scalars as Record<string, number>;
     const start = (x: Record<string, number>) => Object.fromEntries(Object.entries(x).filter(([k]) => k.startsWith('support/behavior_dist/start/')));
     const a = start(await at({}));
     expect(r3(a['support/behavior_dist/start/search'])).toBe(v['seed1.searchA']);
