@@ -2,9 +2,11 @@
  * Every plot reads without colour (issue 43 §2): in real Chromium under its colour-vision emulation
  * (CDP Emulation.setEmulatedVisionDeficiency: deuteranopia, protanopia, achromatopsia), every pair
  * of series in one chart's legend — the headline, Metrics over time, the ratio view's clip chart,
- * the invariant panels, the behavior distribution — is told apart by a second channel (marker shape,
- * hatch) or, failing that, by a lightness difference in the emulated screenshot of their keys that
- * reads at a glance (ΔL* ≥ 20). The plot itself draws each series' shape. Screenshots in test-results/.
+ * the invariant panels, the behavior distribution, the ratio histogram's bars inside / below / above
+ * the clip band — is told apart by a second channel (marker shape, hatch) or, failing that, by a
+ * lightness difference in the emulated screenshot of their keys that reads at a glance (ΔL* ≥ 20).
+ * The plot itself draws each series' shape and each ratio bar its side's hatch. Screenshots in
+ * test-results/.
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -67,8 +69,8 @@ describe('plots read without colour (Chromium colour-vision emulation)', () => {
   let h: OpenedPage;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    // lesson k's task and gate: support on code, several per-state series, a gate's rules
-    h = await openPage('nogpu', `/?v=1&${TINY_MODEL}&backend=wasm&views=behavior,metrics,ratio,invariants`);
+    // K = 4 passes and a narrow clip band (its edges on bin edges): the ratio histogram has bars inside and outside it
+    h = await openPage('nogpu', `/?v=1&${TINY_MODEL}&backend=wasm&views=behavior,metrics,ratio,invariants&updatesPerRollout=4&clipLow=0.05&clipHigh=0.05`);
     await h.page.setViewportSize({ width: 1280, height: 800 });
     await ready(h.page);
     // one state picked: the headline shows it beside the average over states (five series)
@@ -83,7 +85,11 @@ describe('plots read without colour (Chromium colour-vision emulation)', () => {
     const page = h.page;
     const keys = await legendKeys(page);
     const charts = [...new Set(keys.map((k) => k.chart))];
-    expect(charts.length).toBeGreaterThanOrEqual(5);
+    expect(charts.length).toBeGreaterThanOrEqual(6);
+    // the ratio histogram's bars: one key per side of the clip band, each its own hatch
+    const ratio = keys.filter((k) => k.chart.startsWith('PPO ratio'));
+    expect(ratio.map((k) => k.label)).toEqual(['inside the clip band', 'below 1 − ε_low', 'above 1 + ε_high', 'bin across a band edge']);
+    expect(new Set(ratio.map((k) => k.channel)).size).toBe(4);
     const cdp = await h.context.newCDPSession(page);
     const decoder = await h.context.newPage();
     const clash: string[] = [];
@@ -93,6 +99,7 @@ describe('plots read without colour (Chromium colour-vision emulation)', () => {
         await page.screenshot({ path: `${ARTIFACTS}colour-vision-${type}-1280x800.png` });
         await page.locator('figure.iv-view').first().screenshot({ path: `${ARTIFACTS}colour-vision-${type}-headline.png` });
         await page.locator('figure.iv-view', { hasText: 'Which behaviors' }).screenshot({ path: `${ARTIFACTS}colour-vision-${type}-behavior.png` });
+        await page.locator('figure.iv-view', { hasText: 'PPO ratio' }).screenshot({ path: `${ARTIFACTS}colour-vision-${type}-ratio.png` });
         const L = new Map<Key, number>();
         for (const k of keys) L.set(k, await lightness(page, decoder, k));
         for (const chart of charts) {
@@ -125,5 +132,27 @@ describe('plots read without colour (Chromium colour-vision emulation)', () => {
     );
     expect(drawn.length).toBeGreaterThan(10);
     expect(drawn.filter((d) => !d.same || d.marks === 0)).toEqual([]);
+  });
+
+  it('the ratio histogram draws each bar with the hatch of its side\'s legend key', async () => {
+    const fig = h.page.locator('figure.iv-view', { hasText: 'PPO ratio' });
+    const keyHatch = Object.fromEntries(
+      await fig.locator('.legend .key').evaluateAll((ks) => ks.map((k) => [k.getAttribute('data-series'), k.getAttribute('data-hatch')])),
+    );
+    const bars = await fig.locator('svg g[data-side]').evaluateAll((gs) =>
+      gs.map((g) => {
+        const fill = g.querySelectorAll('rect')[1]?.getAttribute('fill') ?? '';
+        const id = /^url\(#(.+)\)$/.exec(fill)?.[1];
+        return { side: g.getAttribute('data-side'), hatch: g.getAttribute('data-hatch'), pattern: !!id && !!document.getElementById(id)?.querySelector('path') };
+      }),
+    );
+    const LABEL: Record<string, string> = { inside: 'inside the clip band', low: 'below 1 − ε_low', high: 'above 1 + ε_high', straddle: 'bin across a band edge' };
+    // this seed's run has bars inside the band and outside it
+    expect(bars.map((b) => b.side)).toContain('inside');
+    expect(bars.filter((b) => b.side === 'low' || b.side === 'high').length).toBeGreaterThan(0);
+    for (const b of bars) {
+      expect(b.hatch, b.side!).toBe(keyHatch[LABEL[b.side!]]);
+      expect(b.pattern, b.side!).toBe(b.hatch !== 'none');
+    }
   });
 });

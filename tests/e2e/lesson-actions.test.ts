@@ -36,16 +36,22 @@ async function finished(page: Page): Promise<void> {
   await ready(page);
 }
 
-/** Lessons whose line says: press Fork, change one setting (run B), then Play. */
-const FORKS: { id: string; says: RegExp; key: string; value: number | boolean | string }[] = [
-  { id: 'b-clip-higher', says: /Press Fork, set ε_high to 0\.2 \(run B\), then Play/, key: 'clipHigh', value: 0.2 },
-  { id: 'c-clip-never-binds', says: /press Fork, set updates per rollout K to 4 \(run B\) and Play/, key: 'updatesPerRollout', value: 4 },
-  { id: 'd-at-least-one', says: /Press Fork, untick "at least one" \(run B\), then Play/, key: 'at least one', value: false },
-  { id: 'h-long-horizon-credit', says: /Press Fork, set γ to 1 and set prm_step_coef to 0 \(run B\), then Play/, key: 'gamma', value: 1 },
-  { id: 'l-votes-disagree', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, key: 'gate', value: '' },
-  { id: 'm-drop-stale', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, key: 'gate', value: '' },
-  { id: 'n-dynamic-sampling', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, key: 'gate', value: '' },
-  { id: 'o-fitted-gate', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, key: 'gate', value: '' },
+type Change = { key: string; value: number | boolean | string };
+
+/** Lessons whose line says: press Fork, change one or two settings (run B), then Play. */
+const FORKS: { id: string; says: RegExp; changes: Change[] }[] = [
+  { id: 'b-clip-higher', says: /Press Fork, set ε_high to 0\.2 \(run B\), then Play/, changes: [{ key: 'clipHigh', value: 0.2 }] },
+  { id: 'c-clip-never-binds', says: /press Fork, set updates per rollout K to 4 \(run B\) and Play/, changes: [{ key: 'updatesPerRollout', value: 4 }] },
+  { id: 'd-at-least-one', says: /Press Fork, untick "at least one" \(run B\), then Play/, changes: [{ key: 'at least one', value: false }] },
+  {
+    id: 'h-long-horizon-credit',
+    says: /Press Fork, set γ to 1 and set prm_step_coef to 0 \(run B\), then Play/,
+    changes: [{ key: 'gamma', value: 1 }, { key: 'prmStepCoef', value: 0 }],
+  },
+  { id: 'l-votes-disagree', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, changes: [{ key: 'gate', value: '' }] },
+  { id: 'm-drop-stale', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, changes: [{ key: 'gate', value: '' }] },
+  { id: 'n-dynamic-sampling', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, changes: [{ key: 'gate', value: '' }] },
+  { id: 'o-fitted-gate', says: /Press Fork; in the Gate editor press "Use the method's built-in gate" \(run B\); then Play/, changes: [{ key: 'gate', value: '' }] },
 ];
 
 describe('lesson instructions, followed literally (WASM, tiny model)', () => {
@@ -64,18 +70,18 @@ describe('lesson instructions, followed literally (WASM, tiny model)', () => {
     await ready(h.page);
   };
 
-  async function forkAndPlay(key: string, value: number | boolean | string): Promise<void> {
+  async function forkAndPlay(changes: Change[]): Promise<void> {
     const page = h.page;
     await page.getByRole('button', { name: 'Fork' }).click();
     await page.locator('[data-testid=backend-B]').waitFor();
     await ready(page);
-    await setControl(page, key, value);
+    for (const { key, value } of changes) await setControl(page, key, value);
     await page.locator('.transport .play').click();
     await page.waitForFunction(() => /B: finished/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 120_000 });
     await ready(page);
   }
 
-  for (const { id, says, key, value } of FORKS) {
+  for (const { id, says, changes } of FORKS) {
     it(`${id}: after run A finished, Fork + its change + Play trains run B from step 0 with it`, async () => {
       const page = h.page;
       await open(id);
@@ -84,9 +90,9 @@ describe('lesson instructions, followed literally (WASM, tiny model)', () => {
       await page.locator('.transport .play').click();
       await finished(page);
       expect(await page.getByTestId('watch').innerText()).toBe(watch); // still there once finished
-      await forkAndPlay(key, value);
+      await forkAndPlay(changes);
       const b = await exportJson<Exported>(page, 'Export metrics of run B');
-      expect(b.config[key === 'at least one' ? 'atLeastOne' : key]).toEqual(value);
+      for (const { key, value } of changes) expect(b.config[key === 'at least one' ? 'atLeastOne' : key], key).toEqual(value);
       expect(b.frames.map((f) => f.step)).toEqual([1, 2, 3]);
       const a = await exportJson<Exported>(page);
       expect(a.frames.map((f) => f.step)).toEqual([1, 2, 3]);

@@ -3,16 +3,30 @@
  * below trains seed 1 as the page does (the transformer on WASM, the shipped base; page and Node runs
  * agree bit for bit but for the last bit of Math.log) and reads the number the way the page draws it,
  * against the lesson's measurement file, which fills its text. Where the text gives a range over
- * seeds, seed 1's fresh value must lie in it. Small budgets: the steps each number needs.
+ * seeds, seed 1's fresh value must lie in it. Small budgets: the steps each number needs. Numbers a
+ * text derives or writes from another source (the judge's arithmetic, the onset rule, a bound, the
+ * task's base mix) are checked against that source. Multi-seed experiment results are not re-run
+ * (hours of CPU); their seeds and steps are checked against the shipped experiment specs in
+ * src/core/lesson-text.test.ts, lesson o's log counts in src/core/experiment/lessons.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/core/config';
 import { parseMeasures } from '../../src/core/lesson-text';
+import { ONSET_RULE } from '../../src/core/measure/onset';
+import { parsePreset } from '../../src/core/presets';
+import type { Rng } from '../../src/core/rng';
+import { castVotes, majority, type Vote } from '../../src/core/tasks/judge';
 import { runLesson, seedMarkers } from '../support/plot-markers';
 import { scaled } from '../support/speed';
 
-const values = (id: string) => parseMeasures(id, JSON.parse(readFileSync(join(import.meta.dirname, '../../public/presets/measured', `${id}.json`), 'utf8'))).values as Record<string, number>;
+const presets = join(import.meta.dirname, '../../public/presets');
+const read = (path: string) => JSON.parse(readFileSync(join(presets, path), 'utf8')) as unknown;
+const values = (id: string) => parseMeasures(id, read(`measured/${id}.json`)).values as Record<string, number>;
+/** The lesson as the page shows it: texts filled from its measurements and settings. */
+const lesson = (id: string) => parsePreset(id, read(`${id}.json`), parseMeasures(id, read(`measured/${id}.json`)));
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 describe('the lessons\' seed-1 numbers, from a fresh run', () => {
@@ -47,4 +61,97 @@ describe('the lessons\' seed-1 numbers, from a fresh run', () => {
     expect(r.frames[0].scalars['support/behavior_support/code']).toBe(1);
     expect(r.frames[0].scalars['support/behavior_dist/code/verify']).toBe(0);
   }, scaled(120_000));
+
+  it('b: verify is rare in the base: the task\'s base mix, and seed 1\'s step 0 at 256 samples; the sample arithmetic', async () => {
+    const v = values('b-clip-higher');
+    const { evidence = '', resolved } = lesson('b-clip-higher');
+    const mix = (JSON.parse(readFileSync(join(import.meta.dirname, '../../src/core/tasks/builtin/strategies.json'), 'utf8')) as { states: { name: string; baseMix: Record<string, number> }[] }).states.find((x) => x.name === 'code')!.baseMix;
+    expect(evidence).toContain(`the task's base mix gives it ${Math.round(mix.verify * 100)} %`);
+    const r = await runLesson('b-clip-higher', 1, { steps: 1 });
+    expect(r.config.behaviorSamples).toBe(256);
+    expect(r3(r.base['support/behavior_dist/code/verify'])).toBe(v['seed1.baseVerify']);
+    // "about 6 of 256 samples", "with the default 64 samples one sample (0.016)"
+    expect(evidence).toContain(`about ${Math.round(v['paired256.diff'] * resolved.behaviorSamples)} of ${resolved.behaviorSamples} samples`);
+    expect(evidence).toContain(`with the default ${defaultConfig().behaviorSamples} samples one sample (${r3(1 / defaultConfig().behaviorSamples)})`);
+  }, scaled(120_000));
+
+  it('c: with K = 1 both clip fractions are exactly 0 at every step; with K = 4 (run B) they leave 0', async () => {
+    const clip = (r: Awaited<ReturnType<typeof runLesson>>) => r.frames.map((f) => [f.scalars['gap/clipfrac_low'] ?? NaN, f.scalars['gap/clipfrac_high'] ?? NaN]);
+    expect(clip(await runLesson('c-clip-never-binds', 1, { steps: 5 }))).toEqual(Array.from({ length: 5 }, () => [0, 0]));
+    const b = clip(await runLesson('c-clip-never-binds', 1, { steps: 1, set: { updatesPerRollout: values('c-clip-never-binds')['compare.updatesPerRollout'] } }));
+    expect(b[0][0] + b[0][1]).toBeGreaterThan(0);
+  }, scaled(120_000));
+
+  it('d: with the default norm clip the raw norms exceed it and both runs\' curves stay identical for 6 steps (seed 1)', async () => {
+    const { evidence = '' } = lesson('d-at-least-one');
+    expect(evidence).toContain(`With the default clip (maxGradNorm ${defaultConfig().maxGradNorm})`);
+    expect(evidence).toContain('identical for 6 steps');
+    const run = (atLeastOne: boolean) => runLesson('d-at-least-one', 1, { steps: 6, set: { atLeastOne, maxGradNorm: defaultConfig().maxGradNorm } });
+    const [w, wo] = [await run(true), await run(false)];
+    for (const r of [w, wo]) for (const f of r.frames) expect(f.scalars['grad/norm']).toBeGreaterThan(defaultConfig().maxGradNorm);
+    // what the policy does (behavior, reward, token entropy) is the same up to float rounding; the bookkeeping of the promoted turns differs
+    const scalars = (r: typeof w, i: number) => r.frames[i].scalars as Record<string, number>;
+    const curves = Object.keys(scalars(w, 0)).filter((k) => /^(support|reward)\//.test(k));
+    expect(curves.length).toBeGreaterThan(10);
+    for (let i = 0; i < 6; i++) for (const k of curves) expect(scalars(w, i)[k], `step ${i + 1} ${k}`).toBeCloseTo(scalars(wo, i)[k], 5);
+  }, scaled(120_000));
+
+  it('h: at step 30 run A starts with search and run B (γ 1, no shaping) on invalid; with γ = 1 alone the two look alike', async () => {
+    const v = values('h-long-horizon-credit');
+    const at = async (set: Record<string, number>) => (await runLesson('h-long-horizon-credit', 1, { steps: v['seed1.step'], set })).frames[v['seed1.step'] - 1].scalars as Record<string, number>;
+    const start = (x: Record<string, number>) => Object.fromEntries(Object.entries(x).filter(([k]) => k.startsWith('support/behavior_dist/start/')));
+    const a = start(await at({}));
+    expect(r3(a['support/behavior_dist/start/search'])).toBe(v['seed1.searchA']);
+    const b = start(await at({ gamma: v['compare.gamma'], prmStepCoef: v['compare.prmStepCoef'] }));
+    expect(r3(b['support/behavior_dist/start/invalid'])).toBe(v['seed1.invalidB']);
+    const gammaOnly = start(await at({ gamma: v['compare.gamma'] }));
+    expect(Object.keys(a).length).toBeGreaterThan(2);
+    for (const k of Object.keys(a)) expect(Math.abs(gammaOnly[k] - a[k]), k).toBeLessThanOrEqual(0.05);
+  }, scaled(180_000));
+
+  it('j: I(S;B) without SFT ends at the most possible when one of three states gets its own behavior and two share one', () => {
+    const v = values('j-collapse-vs-convergence');
+    // I(S;B) = H(B) − H(B|S) with H(B|S) = 0 and behaviors of shares 1/3 and 2/3
+    const bound = -(1 / 3) * Math.log(1 / 3) - (2 / 3) * Math.log(2 / 3);
+    expect(Math.round(bound * 100) / 100).toBe(v['noSft.miLast']);
+    expect(lesson('j-collapse-vs-convergence').evidence).toContain('the most possible when one of three states gets its own behavior and two share one');
+  });
+
+  it('k: the onset rule the text states is the one the numbers were computed with', () => {
+    const { evidence = '' } = lesson('k-cascade');
+    const w = ONSET_RULE.window;
+    expect(evidence).toContain(`the first step where the trailing ${w}-step mean stays at least ${ONSET_RULE.fraction * 100} % of the way from the first ${w} steps' level to the last ${w} steps' level for ${w} steps`);
+  });
+
+  it('l: the judge\'s arithmetic: a nonzero majority has the wrong sign 11 % of the time when the votes disagree, 0.6 % when not', () => {
+    const { evidence = '', resolved } = lesson('l-votes-disagree');
+    // every way the votes can fall, with its probability, through the judge's own castVotes and majority
+    const m = resolved.judgeVotes;
+    const noise = resolved.judgeNoise;
+    const outcomes: { votes: Vote[]; p: number }[] = [];
+    const draws = [{ noisy: false, k: 0, p: 1 - noise }, ...[0, 1, 2].map((k) => ({ noisy: true, k, p: noise / 3 }))];
+    const walk = (picked: (typeof draws)[number][]): void => {
+      if (picked.length < m) return draws.forEach((d) => walk([...picked, d]));
+      // castVotes draws next() for each vote, then int(3) for a noisy one: answer with this walk's draws
+      let i = 0;
+      const rng = { next: () => (picked[i++].noisy ? 0 : 1), int: () => picked[i - 1].k } as unknown as Rng;
+      outcomes.push({ votes: castVotes(1, m, noise, rng), p: picked.reduce((a, d) => a * d.p, 1) });
+    };
+    walk([]);
+    expect(outcomes.reduce((a, o) => a + o.p, 0)).toBeCloseTo(1, 12);
+    const wrongShare = (disagree: boolean) => {
+      const these = outcomes.filter((o) => (o.votes.includes(1) && o.votes.includes(-1)) === disagree && majority(o.votes) !== 0);
+      return these.filter((o) => majority(o.votes) === -1).reduce((a, o) => a + o.p, 0) / these.reduce((a, o) => a + o.p, 0);
+    };
+    const pct = (x: number) => `${Math.round(x * 100)} %`;
+    expect(evidence).toContain(`a nonzero majority has the wrong sign ${pct(wrongShare(true))} of the time if the votes disagree and ${(wrongShare(false) * 100).toFixed(1)} % if they do not`);
+  });
+
+  it('m: the threshold the text names is the gate\'s', () => {
+    const { evidence = '', resolved } = lesson('m-drop-stale');
+    const threshold = /rollout_logp_gap > ([\d.]+)/.exec(resolved.gate)?.[1];
+    expect(threshold).toBeDefined();
+    expect(evidence).toContain(`exceeds ${threshold} nats, then applies the built-in rules`);
+    expect(evidence).toContain(`most served turns exceed ${threshold} nats`);
+  });
 });

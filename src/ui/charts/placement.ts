@@ -56,3 +56,71 @@ export function wrapText(text: string, width: number, fontSize: number, bold = f
   if (line) lines.push(line);
   return lines;
 }
+
+/** A plotted series in px (down is +); a non-finite y breaks the line there. */
+export type PxLine = readonly { x: number; y: number }[];
+
+/** Height of a line of text above its baseline and below it, as a share of the font size. */
+const ASCENT = 0.8;
+const DESCENT = 0.25;
+
+/** y of `line` (x ascending) at `x`: linear between points, or held from the left point for a step curve; NaN where it is not drawn. */
+function lineAt(line: PxLine, x: number, stepAfter: boolean): number {
+  if (!line.length || x < line[0].x || x > line[line.length - 1].x) return NaN;
+  let lo = 0;
+  let hi = line.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (line[mid].x <= x) lo = mid;
+    else hi = mid;
+  }
+  const a = line[lo];
+  const b = line[hi];
+  if (x >= b.x) return b.y;
+  if (stepAfter) return a.y;
+  return b.x === a.x ? a.y : a.y + ((x - a.x) / (b.x - a.x)) * (b.y - a.y);
+}
+
+/** How many of the span's columns (every 2 px) have a line passing through the band [top, bottom]. */
+function crossings(lines: readonly PxLine[], x0: number, x1: number, top: number, bottom: number, stepAfter: boolean): number {
+  let n = 0;
+  for (let x = x0; x <= x1; x += 2) {
+    if (lines.some((l) => {
+      const y = lineAt(l, x, stepAfter);
+      return y >= top && y <= bottom;
+    })) n++;
+  }
+  return n;
+}
+
+/**
+ * Baselines for threshold labels, each written over the span [x0, x1] beside its dashed line at
+ * `lineY`: above the line unless the plotted lines cross that box more than the box below it (which
+ * must fit in the panel, 0..`panelH`), so that no label prints over a series that runs along its
+ * line (token entropy near ln #behaviors); then labels on one side are spread apart (`spreadUp`,
+ * mirrored below). Returns the baselines in the input order.
+ */
+export function thresholdBaselines(
+  labels: readonly { lineY: number; x0: number; x1: number }[],
+  lines: readonly PxLine[],
+  fontSize: number,
+  panelH: number,
+  opts: { gap?: number; stepAfter?: boolean } = {},
+): number[] {
+  const gap = opts.gap ?? 2;
+  const stepAfter = opts.stepAfter ?? false;
+  const height = fontSize * (ASCENT + DESCENT);
+  const below = labels.map(({ lineY, x0, x1 }) => {
+    const up = crossings(lines, x0, x1, lineY - gap - height, lineY - gap, stepAfter);
+    const down = crossings(lines, x0, x1, lineY + gap, lineY + gap + height, stepAfter);
+    return lineY + gap + height <= panelH && down < up;
+  });
+  const baseline = labels.map(({ lineY }, i) => (below[i] ? lineY + gap + fontSize * ASCENT : lineY - gap - fontSize * DESCENT));
+  const sideOf = (down: boolean) => labels.map((_, i) => i).filter((i) => below[i] === down);
+  const out = [...baseline];
+  const ups = sideOf(false);
+  spreadUp(ups.map((i) => baseline[i]), height + 2).forEach((y, k) => (out[ups[k]] = y));
+  const downs = sideOf(true);
+  spreadUp(downs.map((i) => -baseline[i]), height + 2).forEach((y, k) => (out[downs[k]] = -y));
+  return out;
+}

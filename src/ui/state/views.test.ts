@@ -35,7 +35,7 @@ describe('controls a lesson names', () => {
     expect(named('b-clip-higher')).toEqual({ settings: ['clipHigh'], gateEditor: false });
     expect(named('c-clip-never-binds')).toEqual({ settings: ['updatesPerRollout'], gateEditor: false });
     expect(named('d-at-least-one')).toEqual({ settings: ['atLeastOne'], gateEditor: false });
-    expect(named('h-long-horizon-credit')).toEqual({ settings: ['gamma'], gateEditor: false });
+    expect(named('h-long-horizon-credit')).toEqual({ settings: ['gamma', 'prmStepCoef'], gateEditor: false });
     expect(named('i-sft-compresses')).toEqual({ settings: ['sftGoldSteps'], gateEditor: false });
     expect(named('o-fitted-gate')).toEqual({ settings: [], gateEditor: true });
   });
