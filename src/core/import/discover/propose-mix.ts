@@ -34,8 +34,8 @@ export interface MixInput {
   wOwn: number;
   wOther: number;
   precision: number;
-  /** The rule's first clause: each alternative as it reads and its matches in the behavior's samples. */
-  alternatives: readonly { text: string; hits: Hits }[];
+  /** The rule's first clause: each alternative as it reads, its regex, and its matches in the behavior's samples. */
+  alternatives: readonly { text: string; regex: string; hits: Hits }[];
   pause: () => Promise<void>;
 }
 
@@ -44,7 +44,7 @@ const MIN_READ = 3;
 /** The samples a rule misses are worth a word when they are at least this share of the behavior's (and MIN_READ). */
 const MISSED_SHARE = 0.15;
 /** Groups told apart by the rule's alternatives: each at least this share of the behavior's samples and GROUP_MIN (a few samples differ by topic alone). */
-const GROUP_SHARE = 0.2;
+const GROUP_SHARE = 0.1;
 const GROUP_MIN = 8;
 
 const fixed = (x: number) => x.toFixed(2);
@@ -110,23 +110,32 @@ async function missedGroup(x: MixInput, recall: number): Promise<string | null> 
   return recall < 0.8 ? `${misses}: nothing it could look for is common to them, so it names only part of the behavior.` : null;
 }
 
-/** Two alternatives of the rule that each hold a group of the samples, groups that differ in more than those words. */
+/** An alternative of the rule that holds a group of the samples, the other alternatives the rest, groups that differ in more than those words. */
 async function alternativeGroups(x: MixInput): Promise<string | null> {
   const n = x.own.length;
   const min = Math.max(GROUP_MIN, GROUP_SHARE * n);
-  const sets = x.alternatives.map((a) => new Set(Array.from({ length: n }, (_, k) => k).filter((k) => a.hits.firstEnd[k] >= 0)));
+  const has = (i: number, k: number) => x.alternatives[i].hits.firstEnd[k] >= 0;
   const besides = x.alternatives.map((a) => a.text);
-  for (let i = 0; i < sets.length; i++)
-    for (let j = i + 1; j < sets.length; j++) {
-      const a = [...sets[i]].filter((k) => !sets[j].has(k));
-      const b = [...sets[j]].filter((k) => !sets[i].has(k));
-      if (a.length < min || b.length < min) continue;
-      const [sa, sb] = [a.map((k) => x.own[k]), b.map((k) => x.own[k])];
-      const pa = await typicalPhrase(sa, sb, 0.7, 0.1, besides, x.pause);
-      const pb = pa && (await typicalPhrase(sb, sa, 0.7, 0.1, besides, x.pause));
-      if (pa && pb)
-        return `The behavior's samples split into groups the rule tells apart: ${a.length} have ${x.alternatives[i].text}, ${b.length} have ${x.alternatives[j].text}, and they differ in more than that (${pa.text} in the first, ${pb.text} in the second): discovery may have put two behaviors together (propose a rule for each).`;
+  for (let i = 0; i < x.alternatives.length && x.alternatives.length > 1; i++) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const other = x.alternatives.some((_, j) => j !== i && has(j, k));
+      if (has(i, k) && !other) a.push(k);
+      else if (other && !has(i, k)) b.push(k);
     }
+    if (a.length < min || b.length < min) continue;
+    // what else the groups say: the alternatives' own words taken out (one kept per set of samples would be theirs)
+    const cut = new RegExp(x.alternatives.map((alt) => alt.regex).join('|'), 'gi');
+    const without = (k: number) => ({ prompt: x.own[k].prompt, response: x.own[k].response.replace(cut, ' ') });
+    const [sa, sb] = [a.map(without), b.map(without)];
+    const pa = await typicalPhrase(sa, sb, 0.7, 0.1, besides, x.pause);
+    const pb = pa && (await typicalPhrase(sb, sa, 0.7, 0.1, besides, x.pause));
+    if (pa && pb) {
+      const rest = besides.filter((_, j) => j !== i).join(' or ');
+      return `The behavior's samples split into groups the rule tells apart: ${a.length} have ${x.alternatives[i].text}, ${b.length} have ${rest} instead, and they differ in more than that (${pa.text} in the first, ${pb.text} in the second): discovery may have put two behaviors together (propose a rule for each).`;
+    }
+  }
   return null;
 }
 
@@ -149,11 +158,11 @@ export async function mixReport(x: MixInput, recall: number): Promise<MixReport>
   return { elsewhere, alike, warnings };
 }
 
-/** "its other matches: 34 in b-x (of its 40 read), 3 in b-y (of its 200 read)"; empty when there are none (or the others' behaviors are not known). */
+/** "Its other matches: 34 in b-x (of its 40 read), 3 in b-y (of its 200 read)"; empty when there are none (or the others' behaviors are not known). */
 export function elsewhereText(elsewhere: readonly Elsewhere[], max = 5): string {
   if (!elsewhere.length) return '';
   const shown = elsewhere.slice(0, max).map((e) => `${e.matched} in ${e.behavior} (of its ${e.read} read)`);
   const rest = elsewhere.slice(max);
   if (rest.length) shown.push(`${rest.reduce((a, e) => a + e.matched, 0)} in ${plural(rest.length, 'other behavior')}`);
-  return `its other matches: ${shown.join(', ')}`;
+  return `Its other matches: ${shown.join(', ')}`;
 }

@@ -211,7 +211,7 @@ export async function proposeRule(own: readonly SampleTexts[], others: readonly 
   const FP = othersMatched * scorer.wOther;
   const precision = TP + FP > 0 ? TP / (TP + FP) : 0;
   const recall = matched / own.length;
-  const alternatives = found.clauses[0].map((c) => ({ text: cands[c].text, hits: hits[c] }));
+  const alternatives = found.clauses[0].map((c) => ({ text: cands[c].text, regex: cands[c].regex, hits: hits[c] }));
   const mix = await mixReport({ own, ownMatched, others, othersMatched: othersHit, wOwn: scorer.wOwn, wOther: scorer.wOther, precision, alternatives, pause }, recall);
   return {
     rule: { label: o.name, responseRegex },
