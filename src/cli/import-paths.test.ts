@@ -46,9 +46,8 @@ function exampleFolder(name: string, format: FormatId, under: string): string {
   return dir;
 }
 
-/** The files the follower reads of the folder (its progress after the end), relative to it. */
-async function followedFiles(dir: string, format: FormatId): Promise<string[]> {
-  const notices: string[] = [];
+/** The files the follower reads of the folder (its progress after the end), relative to it; its notices into `notices`. */
+async function followedFiles(dir: string, format: FormatId, notices: string[] = []): Promise<string[]> {
   const f = new RunFollower(nodeFolder(dir), { format, spec: { states: DISCOVER_STATES, behaviors: DISCOVER_BEHAVIORS, eps: 0.05 }, regex: nodeRegexEngine(), parquet: openParquet, settleMs: 0 }, { frame: () => {}, notice: (t) => notices.push(t) });
   await f.finish();
   return f.progress().files.map((x) => x.path).sort();
@@ -78,9 +77,15 @@ describe('npm run import DIR reads the folders npm run watch reads', () => {
       expect(r.stderr).toMatch(/2 other files in the folder not read/);
     });
 
-  it('verl step files are read in step order (2 before 10)', async () => {
-    const listed = await importPaths([exampleFolder('ex-verl-order', 'verl', 'r')], 'verl');
+  it('verl step files are read in step order (2 before 10); a verl file whose name has no step is read by the import, and the follower says why it cannot follow it', async () => {
+    const dir = exampleFolder('ex-verl-order', 'verl', 'r');
+    const listed = await importPaths([dir], 'verl');
     expect(listed.files.map((f) => /(\d+)\.jsonl$/.exec(f)![1]).map(Number)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    copyFileSync(join(EXAMPLES, 'verl/1.jsonl'), join(dir, 'r/rerun.jsonl'));
+    expect(relative(dir, (await importPaths([dir], 'verl')).files)).toContain('r/rerun.jsonl');
+    const notices: string[] = [];
+    expect(await followedFiles(dir, 'verl', notices)).not.toContain('r/rerun.jsonl');
+    expect(notices.join('\n')).toMatch(/r\/rerun\.jsonl: not followed: a follow tells a step file's step by its name \(\{step\}\.jsonl\)/);
   });
 
   it('OpenClaw-RL step_NNNN/ snapshot folders: every turn read, each snapshot its step; a live file beside them is said not read, with why', async () => {

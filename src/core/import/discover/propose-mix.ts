@@ -116,6 +116,8 @@ async function alternativeGroups(x: MixInput): Promise<string | null> {
   const min = Math.max(GROUP_MIN, GROUP_SHARE * n);
   const has = (i: number, k: number) => x.alternatives[i].hits.firstEnd[k] >= 0;
   const besides = x.alternatives.map((a) => a.text);
+  // what else the groups say: the alternatives' own words taken out (of phrases found in the same samples, one is kept: it would be theirs)
+  const cut = new RegExp(x.alternatives.map((alt) => alt.regex).join('|'), 'gi');
   for (let i = 0; i < x.alternatives.length && x.alternatives.length > 1; i++) {
     const a: number[] = [];
     const b: number[] = [];
@@ -125,8 +127,6 @@ async function alternativeGroups(x: MixInput): Promise<string | null> {
       else if (other && !has(i, k)) b.push(k);
     }
     if (a.length < min || b.length < min) continue;
-    // what else the groups say: the alternatives' own words taken out (one kept per set of samples would be theirs)
-    const cut = new RegExp(x.alternatives.map((alt) => alt.regex).join('|'), 'gi');
     const without = (k: number) => ({ prompt: x.own[k].prompt, response: x.own[k].response.replace(cut, ' ') });
     const [sa, sb] = [a.map(without), b.map(without)];
     const pa = await typicalPhrase(sa, sb, 0.7, 0.1, besides, x.pause);

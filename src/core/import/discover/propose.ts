@@ -10,7 +10,9 @@
 // (where each candidate's first match ends, where its last match starts), so a clause's and a pair
 // of clauses' matches follow without running a regex; the counts reported come from running the
 // rule itself on the import's regex engine (RE2 in linear time, JavaScript's RegExp within the
-// import's budget where the text needs it), as the import will run it. Deterministic.
+// import's budget where the text needs it), as the import will run it. Deterministic. Beside the
+// figures: where the rule's other matches fall and whether the behavior looks split or mixed
+// (propose-mix.ts), where the others come with the behavior each was measured as.
 //
 // Every scan over the samples' text is linear (the candidates are made so: rule-candidates.ts) or
 // on the engine's budget (the rule's run), and the work pauses between samples (`pause`), so that a
