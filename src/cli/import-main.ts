@@ -1,10 +1,8 @@
 // npm run import's work, callable in process (tests); src/cli/import.ts is the command and its usage.
 import { errorText } from '../core/unknown';
-import { readdirSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import type { parseArgs } from 'node:util';
-import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type ImportSource, type MeasureResult, type MeasureSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureResult, type MeasureSpec } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { nodeRegexEngine } from '../io/regex/node';
@@ -18,51 +16,11 @@ import { REWARD_OPTIONS, REWARD_USAGE, rewardFlags } from './reward-args';
 import { SIMULATE_OPTIONS, SIMULATE_USAGE, simulateFit, simulateFlags, type SimulateOptions } from './fit-simulate';
 import { SAMPLES_OPTIONS, SAMPLES_USAGE, SamplesFile, samplesRoot } from './samples-out';
 import { EXIT_USAGE } from './exit-codes';
+import { fileSource } from './file-source';
+import { importPaths } from './import-paths';
 import { OVERWRITE_OPTIONS, OVERWRITE_USAGE, checkOutputs, namedOutputs } from './output-guard';
 
 const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... [--states RULES.json] [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} ${SAMPLES_USAGE} ${OVERWRITE_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
-
-const READ_CHUNK = 1 << 18;
-
-function fileSource(path: string): ImportSource {
-  return {
-    name: path,
-    size: statSync(path).size,
-    // one buffer read into again and again: a fresh buffer a chunk is external memory V8 frees only
-    // every 64 MB or so, a third of the import's peak RSS (src/bench/import-memory.ts)
-    async *stream() {
-      const fh = await open(path, 'r');
-      try {
-        const buf = Buffer.allocUnsafe(READ_CHUNK);
-        for (let n; (n = (await fh.read(buf, 0, READ_CHUNK, null)).bytesRead) > 0; ) yield buf.subarray(0, n);
-      } finally {
-        await fh.close();
-      }
-    },
-    async slice(a, b) {
-      const fh = await open(path, 'r');
-      try {
-        const buf = Buffer.alloc(b - a);
-        await fh.read(buf, 0, b - a, a);
-        return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
-      } finally {
-        await fh.close();
-      }
-    },
-  };
-}
-
-/** Files named by the arguments; a directory gives its log files, numbered ones in numeric order. */
-export function expandPaths(paths: readonly string[]): string[] {
-  return paths.flatMap((p) => {
-    if (!statSync(p).isDirectory()) return [p];
-    const num = (f: string) => Number(/(\d+)\D*$/.exec(f)?.[1] ?? NaN);
-    return readdirSync(p)
-      .filter((f) => /\.(jsonl|parquet)$/i.test(f))
-      .sort((a, b) => num(a) - num(b) || (a < b ? -1 : a > b ? 1 : 0))
-      .map((f) => join(p, f));
-  });
-}
 
 const OPTIONS = {
   format: { type: 'string' },
@@ -94,7 +52,7 @@ interface ImportFlags {
 }
 
 /** The flags as an import, or every problem with them (each names its flag or file). */
-function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFlags } | { problems: string[] } {
+async function readFlags(v: Values, positionals: readonly string[]): Promise<{ flags: ImportFlags } | { problems: string[] }> {
   const bad: string[] = [];
   const format = v.format ?? 'auto';
   if (format !== 'auto' && !FORMATS.includes(format as FormatId)) bad.push(`--format: expected one of ${FORMATS.join(', ')}, got ${format}`);
@@ -116,14 +74,23 @@ function readFlags(v: Values, positionals: readonly string[]): { flags: ImportFl
   try {
     states = parseStatesSpec(v.states ? readJsonFile(v.states, '--states') : DISCOVER_STATES);
     behaviors = parseBehaviorRuleSet(v.behaviors ? readJsonFile(v.behaviors, '--behaviors') : DISCOVER_BEHAVIORS);
-    files = expandPaths(positionals);
+    if (format === 'auto' || FORMATS.includes(format as FormatId)) files = await listedFiles(positionals, format as FormatId | 'auto');
     if (v.gate) gate = readGateFile(v.gate);
     bad.push(...checkOutputs(namedOutputs(v), { files }, v.overwrite === true).problems);
   } catch (e) {
+    if (e instanceof ImportError) throw e; // nothing to read in a folder: exit 1, not a usage error
     bad.push(errorText(e));
   }
   if (bad.length) return { problems: bad };
   return { flags: { files, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, format: format as FormatId | 'auto', batch, fit, simulate } };
+}
+
+/** The files of the arguments; a folder's log files it does not read are said on stderr, with why. */
+async function listedFiles(positionals: readonly string[], format: FormatId | 'auto'): Promise<string[]> {
+  const listed = await importPaths(positionals, format);
+  for (const line of listed.notRead) console.error(line);
+  if (listed.otherFiles) console.error(`${listed.otherFiles} other file${listed.otherFiles === 1 ? '' : 's'} in the folder${positionals.length === 1 ? '' : 's'} not read (not .jsonl or .parquet)`);
+  return listed.files;
 }
 
 /** The import's issues (the first 50) and one summary line, on stderr. */
@@ -145,7 +112,14 @@ export async function importMain(argv: readonly string[]): Promise<number> {
   const args = parseCommandLine(OPTIONS, USAGE, argv);
   if ('exit' in args) return args.exit;
   const v = args.values;
-  const read = readFlags(v, args.positionals);
+  let read;
+  try {
+    read = await readFlags(v, args.positionals);
+  } catch (e) {
+    if (!(e instanceof ImportError)) throw e;
+    console.error(e.message);
+    return 1;
+  }
   if ('problems' in read) {
     console.error(`${read.problems.join('\n')}\n${USAGE}`);
     return EXIT_USAGE;

@@ -13,7 +13,9 @@
 // --simulate-seeds N: train the fitted task at seeds 1..N beside the log (its band, in words);
 // --forecast-from T,…: forecasts from those steps against the naive one (src/cli/fit-simulate.ts).
 // --samples-out FILE: one JSON line per sample (step, file, index, state, behavior, reward; with --gate
-// its fields and decision): src/cli/samples-out.ts. A directory stands for its *.jsonl / *.parquet files (in step order). Malformed lines are listed on
+// its fields and decision): src/cli/samples-out.ts. A directory is read as `npm run watch` reads it (at any depth:
+// verl step files, TRL completions, OpenClaw's live files or step_NNNN/ snapshots: src/cli/import-paths.ts), in step
+// order; a folder with nothing to read names each file seen and why. Malformed lines are listed on
 // stderr with file and line and skipped. Exit 0 = done, 1 = nothing importable, 2 = bad arguments.
 import { errorText } from '../core/unknown';
 import { importMain } from './import-main';

@@ -63,5 +63,19 @@ describe('npm run propose-rule', () => {
     const named = corpus.filter((t) => t.sample.response && !/"name": "search"/.test(t.sample.response) && re.test(t.sample.response)).length;
     expect(lines(samples2).filter((l) => l.behavior === 'template').length).toBe(named);
     expect(k + j).toBe(named); // every sample was read back here: its own matched and the others it also matches
+    // where its other matches fall, by behavior: as many as it matches of the others
+    const elsewhere = /^Its other matches: (.*)$/m.exec(p.stdout);
+    expect(!!elsewhere, p.stdout).toBe(j > 0);
+    if (elsewhere) expect([...elsewhere[1].matchAll(/(\d+) in /g)].reduce((a, x) => a + Number(x[1]), 0)).toBe(j);
+
+    // the template split over two behaviors (every other sample of it in a second one): the CLI says so, with the precision counted with it
+    let n2 = 0;
+    const split = lines(samples).map((l) => (truth.get(`${l.file}:${l.index}`) === 'template' ? { ...l, behavior: n2++ % 2 ? 'b-half' : 'a-half' } : l));
+    const splitSamples = join(dir, 'split.jsonl');
+    writeFileSync(splitSamples, split.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const half = cli('src/cli/propose-rule.ts', ['--samples', splitSamples, run, '--behavior', 'a-half', '--name', 'template', '--rules-out', join(dir, 'half.json')]);
+    expect(half.status, half.stderr).toBe(0);
+    expect(half.stdout).toMatch(/^Its other matches: \d+ in b-half \(of its \d+ read\)/m);
+    expect(half.stdout).toMatch(/^warning: The rule also matches most of b-half .* Counted as one behavior, the rule's precision is (0\.9\d|1\.00); against this behavior alone it is 0\.[0-6]\d/m);
   }, 180_000);
 });

@@ -12,7 +12,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { errorText } from '../core/unknown';
-import { FORMATS, proposalText, proposeRule, withBehaviorRule, type FormatId } from '../core/import/index';
+import { FORMATS, elsewhereText, proposalText, proposeRule, withBehaviorRule, type FormatId } from '../core/import/index';
 import { SampleTextReader, type OpenRunFile, type SampleText } from '../core/import/browse/index';
 import { KIND_FORMAT, detectKind, isParquet } from '../core/import/formats/detect';
 import { openParquet } from '../io/hyparquet';
@@ -37,6 +37,8 @@ const OPTIONS = {
 interface Place {
   file: string;
   index: number;
+  /** The behavior the import gave the sample. */
+  behavior: string;
 }
 
 /** The lines of the samples file, each checked; `visit` sees each one's place and whether it is the behavior's. */
@@ -52,7 +54,7 @@ async function eachLine(path: string, behavior: string, visit: (p: Place, own: b
       throw new Error(`${path}:${n}: not JSON (${errorText(e)})`);
     }
     if (typeof r?.file !== 'string' || !Number.isInteger(r.index) || typeof r.behavior !== 'string') throw new Error(`${path}:${n}: not a per-sample line (expected file, index and behavior, as --samples-out writes)`);
-    visit({ file: r.file, index: r.index as number }, r.behavior === behavior);
+    visit({ file: r.file, index: r.index as number, behavior: r.behavior as string }, r.behavior === behavior);
   }
 }
 
@@ -136,9 +138,9 @@ async function main(): Promise<number> {
   await eachLine(v.samples!, behavior, (p, mine) => void (mine ? keepOwn.has(i++) && places.own.push(p) : keepOthers.has(j++) && places.others.push(p)));
   const files = runFiles(samplesRoot(args.positionals));
   const reader = new SampleTextReader((v.format as FormatId | undefined) ?? (await formatOf(files, firstFile!)), files, openParquet);
-  const read = async (ps: Place[]): Promise<SampleText[]> => {
-    const out: SampleText[] = [];
-    for (const p of ps) out.push(await reader.read(p.file, p.index));
+  const read = async (ps: Place[]): Promise<(SampleText & { measuredAs: string })[]> => {
+    const out: (SampleText & { measuredAs: string })[] = [];
+    for (const p of ps) out.push({ ...(await reader.read(p.file, p.index)), measuredAs: p.behavior });
     return out;
   };
   const p = await proposeRule(await read(places.own), await read(places.others), { name: v.name!, totals: { own, others }, regex: nodeRegexEngine() });
@@ -148,6 +150,8 @@ async function main(): Promise<number> {
   console.log(`${v.name}: ${p.rule.responseRegex}`);
   console.log(`${proposalText(p)} (read back from the run, evenly spread: ${p.total} of its ${own} samples, ${p.othersTotal} of the ${others} others); precision ${p.precision.toFixed(3)}, recall ${p.recall.toFixed(3)}`);
   console.log(`looks for: ${p.looksFor.map((c) => c.join(' or ')).join(', then ')}`);
+  if (p.elsewhere.length) console.log(`${elsewhereText(p.elsewhere)}`);
+  for (const w of p.warnings) console.log(`warning: ${w}`);
   console.log(`${written.replaced ? `replaced the rule${written.replaced === 1 ? '' : 's'} of ${v.name}` : 'added the rule'} in ${v['rules-out']}${target && target !== v['rules-out'] ? ` (from ${target})` : ''}: use it with --behaviors ${v['rules-out']}`);
   return 0;
 }

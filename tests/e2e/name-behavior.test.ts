@@ -18,7 +18,7 @@ import { scaled } from '../support/speed';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** Pick `behavior` in the viewer, name it `name`, propose: the form, "matches k of its n samples and j of o others" as [k, n, j, o], the rule's regex. */
+/** Pick `behavior` in the viewer, name it `name`, propose: the form, "matches k of its n samples and j of o others" as [k, n, j, o] (and where the j fall), the rule's regex. */
 async function propose(viewer: Locator, behavior: string, name: string): Promise<{ form: Locator; counts: number[]; regex: string }> {
   await viewer.locator('[data-testid=samples-behavior]').selectOption(behavior);
   const form = viewer.locator('[data-testid=name-behavior]');
@@ -29,6 +29,13 @@ async function propose(viewer: Locator, behavior: string, name: string): Promise
   await numbers.waitFor({ timeout: scaled(60_000) });
   const m = /^matches (\d+) of its (\d+) samples and (\d+) of (\d+) others/.exec(await numbers.innerText());
   expect(m, await numbers.innerText()).not.toBeNull();
+  // where the rule's other matches fall: by behavior, as many as it matches of the others
+  const j = Number(m![3]);
+  const elsewhere = form.locator('[data-testid=rule-elsewhere]');
+  expect(await elsewhere.count()).toBe(j > 0 ? 1 : 0);
+  if (j) expect([...(await elsewhere.innerText()).matchAll(/(\d+) in /g)].reduce((a, x) => a + Number(x[1]), 0)).toBe(j);
+  // a rule that names only part of its behavior says so in words
+  if (Number(m![1]) / Number(m![2]) < 0.8) expect(await form.locator('[data-testid=rule-warnings]').innerText()).toMatch(/The rule misses \d+ of the behavior's \d+ samples read/);
   return { form, counts: m!.slice(1).map(Number), regex: await form.locator('[data-testid=rule-regex]').innerText() };
 }
 

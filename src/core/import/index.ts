@@ -14,6 +14,7 @@ export { frameLine, frameLineStep, frameOfLine } from './follow/frame-line';
 export { BehaviorDiscoverer, StateDiscoverer, UNCLASSIFIED, type DiscoveredBehavior, type Explanation, type DiscoverSnapshot } from './discover/discoverer';
 export { Discovery, previewLabels, type DiscoverySnapshot, type Labeled } from './discover/step-labels';
 export { proposeRule, proposalText, type ProposeOptions, type RuleProposal } from './discover/propose';
+export { elsewhereText, type Elsewhere } from './discover/propose-mix';
 export { withBehaviorRule } from './rules/rule-file';
 export { type SampleRowsSink } from './measure/measure';
 export * from './samples/record';

@@ -2,6 +2,7 @@
 // API's showDirectoryPicker, Chromium only, in a secure context), the picker itself, and the log
 // format a folder's file names say (verl step files, TRL completions) when the format is "detect".
 import type { FormatId } from '../../core/import/index';
+import { stepFileStep } from '../../core/import/read/run-folder';
 
 type Picker = (opts?: { id?: string; mode?: 'read' }) => Promise<FileSystemDirectoryHandle>;
 
@@ -24,7 +25,7 @@ export async function pickFolder(): Promise<FileSystemDirectoryHandle | null> {
 
 /** The format a folder's file names say: verl step files ({step}.jsonl) or TRL completions; null when they say neither. */
 export function formatOfNames(paths: readonly string[]): FormatId | null {
-  if (paths.some((p) => /(?:^|\/)completions_\d+\.parquet$/.test(p))) return 'trl';
-  if (paths.some((p) => /(?:^|\/)\d+\.jsonl$/.test(p))) return 'verl';
+  if (paths.some((p) => stepFileStep(p, 'trl') !== null)) return 'trl';
+  if (paths.some((p) => stepFileStep(p, 'verl') !== null)) return 'verl';
   return null;
 }

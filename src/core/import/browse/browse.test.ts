@@ -184,6 +184,8 @@ describe('sample browser', () => {
     expect(spread.map((t) => t.prompt)).toEqual(['prompt 0', 'prompt 3', 'prompt 6']);
     const others = await browser.texts({ behavior: 'list' }, 3, true);
     expect(others.map((t) => t.prompt)).toEqual(['prompt 1', 'prompt 4', 'prompt 7']);
+    expect(new Set(others.map((t) => t.measuredAs))).toEqual(new Set(['prose'])); // where a rule's other matches fall
+    expect(own.every((t) => t.measuredAs === 'list')).toBe(true);
   });
 
   it('says why a sample could not be read, and still shows its columns', async () => {

@@ -87,9 +87,10 @@ export class SampleBrowser {
 
   /**
    * The text of the samples that pass `f` (or, with `others`, of those that do not), at most `max`
-   * of them spread evenly over the run (a rule is proposed from these: the behavior's samples and the rest).
+   * of them spread evenly over the run (a rule is proposed from these: the behavior's samples and the
+   * rest), each with the behavior the lab measured it as (where a rule's other matches fall).
    */
-  async texts(f: SampleFilter, max: number, others = false): Promise<SampleText[]> {
+  async texts(f: SampleFilter, max: number, others = false): Promise<(SampleText & { measuredAs: string })[]> {
     let ids = this.index.select(f);
     if (others) {
       const own = new Set(ids);
@@ -99,11 +100,11 @@ export class SampleBrowser {
     const step = Math.max(1, ids.length / Math.max(1, max));
     const picked: number[] = [];
     for (let k = 0; k < ids.length && picked.length < max; k += step) picked.push(ids[Math.floor(k)]);
-    const out: SampleText[] = [];
+    const out: (SampleText & { measuredAs: string })[] = [];
     for (const id of picked) {
       const e = this.index.get(id);
       const t = await this.deps.read(e.file, e.index).catch(() => null);
-      if (t) out.push(t);
+      if (t) out.push({ ...t, measuredAs: e.behavior });
     }
     return out;
   }

@@ -10,7 +10,9 @@
 // (where each candidate's first match ends, where its last match starts), so a clause's and a pair
 // of clauses' matches follow without running a regex; the counts reported come from running the
 // rule itself on the import's regex engine (RE2 in linear time, JavaScript's RegExp within the
-// import's budget where the text needs it), as the import will run it. Deterministic.
+// import's budget where the text needs it), as the import will run it. Deterministic. Beside the
+// figures: where the rule's other matches fall and whether the behavior looks split or mixed
+// (propose-mix.ts), where the others come with the behavior each was measured as.
 //
 // Every scan over the samples' text is linear (the candidates are made so: rule-candidates.ts) or
 // on the engine's budget (the rule's run), and the work pauses between samples (`pause`), so that a
@@ -19,8 +21,11 @@ import { systemClock, slicer } from '../../run/clock';
 import { compileRuleRegex, type RegexEngine } from '../rules/regex';
 import { regexSyntaxError } from '../rules/regex-syntax';
 import { safeName, type BehaviorRule } from '../rules/rules';
-import { phraseCandidates, shapeCandidates, type Candidate, type SampleTexts } from './rule-candidates';
+import { candidateHits, phraseCandidates, shapeCandidates, type Hits, type SampleTexts } from './rule-candidates';
 import { UNCLASSIFIED } from './discoverer';
+import { mixReport, type Elsewhere, type MixReport, type OtherSample } from './propose-mix';
+
+export type { Elsewhere, OtherSample } from './propose-mix';
 
 export interface ProposeOptions {
   /** The rule's label: the name the person gives the behavior. */
@@ -56,17 +61,17 @@ export interface RuleProposal {
   f1: number;
   /** What the rule looks for, in words: the clauses in order, each a list of alternatives. */
   looksFor: string[][];
-}
-
-/** Match data of one candidate per sample: where its first match ends and its last match starts (-1: none). */
-interface Hits {
-  firstEnd: Int32Array;
-  lastStart: Int32Array;
+  /** The other behaviors whose samples it matches (when the others' behaviors are given), most first. */
+  elsewhere: Elsewhere[];
+  /** Behaviors it matches most of, and its precision with them counted as this behavior (the behavior looks split). */
+  alike: MixReport['alike'];
+  /** Why the figures may mislead (the behavior looks split or mixed), in words; empty when nothing does. */
+  warnings: string[];
 }
 
 type Clause = number[];
 
-function validate(own: readonly SampleTexts[], others: readonly SampleTexts[], o: ProposeOptions): void {
+function validate(own: readonly SampleTexts[], others: readonly OtherSample[], o: ProposeOptions): void {
   const errs: string[] = [];
   if (typeof o?.name !== 'string' || !o.name.trim()) errs.push('name: expected a non-empty name for the behavior');
   else if (safeName(o.name) !== o.name) errs.push(`name: ${JSON.stringify(o.name)} is not usable in metric keys; try ${JSON.stringify(safeName(o.name))} (no white space, no "/", at most 48 characters)`);
@@ -76,26 +81,10 @@ function validate(own: readonly SampleTexts[], others: readonly SampleTexts[], o
   else if (bad(own) >= 0) errs.push(`samples[${bad(own)}]: expected {prompt, response} texts`);
   if (!Array.isArray(others)) errs.push('others: expected a list of samples (it may be empty)');
   else if (bad(others) >= 0) errs.push(`others[${bad(others)}]: expected {prompt, response} texts`);
+  else if (others.some((s) => s.measuredAs !== undefined && typeof s.measuredAs !== 'string')) errs.push(`others[${others.findIndex((s) => s.measuredAs !== undefined && typeof s.measuredAs !== 'string')}]: measuredAs: expected the name of a behavior`);
   const t = o?.totals;
   if (t !== undefined && !(Number.isFinite(t.own) && t.own >= 0 && Number.isFinite(t.others) && t.others >= 0)) errs.push('totals: expected non-negative counts {own, others}');
   if (errs.length) throw new Error(`propose a rule: ${errs.join('; ')}`);
-}
-
-/** A candidate's matches in every text (JavaScript's RegExp: the candidates run in linear time on it). */
-async function hitsOf(c: Candidate, texts: readonly string[], pause: () => Promise<void>): Promise<Hits> {
-  const re = new RegExp(c.regex, 'gi');
-  const firstEnd = new Int32Array(texts.length).fill(-1);
-  const lastStart = new Int32Array(texts.length).fill(-1);
-  for (let k = 0; k < texts.length; k++) {
-    re.lastIndex = 0;
-    for (let m = re.exec(texts[k]); m; m = re.exec(texts[k])) {
-      if (firstEnd[k] < 0) firstEnd[k] = m.index + m[0].length;
-      lastStart[k] = m.index;
-      if (m[0].length === 0) re.lastIndex++;
-    }
-    await pause();
-  }
-  return { firstEnd, lastStart };
 }
 
 /** Scores a match vector: own samples are the first `nOwn`; weights from the totals. */
@@ -193,13 +182,13 @@ function search(hits: readonly Hits[], s: Scorer, maxAlt: number): Found {
 const group = (rs: string[]) => (rs.length === 1 ? rs[0] : `(?:${rs.join('|')})`);
 
 /** A rule for the behavior whose samples are `own`, told apart from `others`; throws a clear Error on bad input or when nothing sets it apart. */
-export async function proposeRule(own: readonly SampleTexts[], others: readonly SampleTexts[], o: ProposeOptions): Promise<RuleProposal> {
+export async function proposeRule(own: readonly SampleTexts[], others: readonly OtherSample[], o: ProposeOptions): Promise<RuleProposal> {
   validate(own, others, o);
   const pause = o.pause ?? slicer(PROPOSE_SLICE_MS, systemClock);
   const cands = [...shapeCandidates(own.map((x) => x.response)), ...(await phraseCandidates(own, others, o.maxCandidates ?? 48, pause))];
   const texts = [...own, ...others].map((x) => x.response);
   const hits: Hits[] = [];
-  for (const c of cands) hits.push(await hitsOf(c, texts, pause));
+  for (const c of cands) hits.push(await candidateHits(c, texts, pause));
   const t = o.totals ?? { own: own.length, others: others.length };
   const scorer = new Scorer(own.length, texts.length, t.own / own.length, others.length ? t.others / others.length : 0);
   const found = search(hits, scorer, o.maxAlternatives ?? 6);
@@ -208,20 +197,24 @@ export async function proposeRule(own: readonly SampleTexts[], others: readonly 
   const err = regexSyntaxError(responseRegex);
   if (err) throw new Error(`propose a rule: the regex made is invalid (${err})`);
   const rule = compileRuleRegex(o.regex, responseRegex, '', `the rule proposed for ${o.name}`);
-  const count = async (xs: readonly SampleTexts[]) => {
-    let n = 0;
-    for (const x of xs) {
-      if (rule.find(x.response)) n++;
+  const matching = async (xs: readonly SampleTexts[]) => {
+    const m = new Uint8Array(xs.length);
+    for (let k = 0; k < xs.length; k++) {
+      m[k] = rule.find(xs[k].response) ? 1 : 0;
       await pause();
     }
-    return n;
+    return m;
   };
-  const matched = await count(own);
-  const othersMatched = await count(others);
+  const ownMatched = await matching(own);
+  const othersHit = await matching(others);
+  const matched = ownMatched.reduce((a, b) => a + b, 0);
+  const othersMatched = othersHit.reduce((a, b) => a + b, 0);
   const TP = matched * scorer.wOwn;
   const FP = othersMatched * scorer.wOther;
   const precision = TP + FP > 0 ? TP / (TP + FP) : 0;
   const recall = matched / own.length;
+  const alternatives = found.clauses[0].map((c) => ({ text: cands[c].text, regex: cands[c].regex, hits: hits[c] }));
+  const mix = await mixReport({ own, ownMatched, others, othersMatched: othersHit, wOwn: scorer.wOwn, wOther: scorer.wOther, precision, alternatives, pause }, recall);
   return {
     rule: { label: o.name, responseRegex },
     matched,
@@ -232,6 +225,7 @@ export async function proposeRule(own: readonly SampleTexts[], others: readonly 
     recall,
     f1: precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0,
     looksFor: found.clauses.map((cl) => cl.map((c) => cands[c].text)),
+    ...mix,
   };
 }
 

@@ -7,6 +7,7 @@
 // place a match can start, so that no text (100,000 newlines, a run of `<tool_call>{`) makes a scan
 // go back over what it has read.
 import { promptWords, textToolNames, words } from './text';
+import { UNSPACED } from './opening';
 
 /** A thing a rule can look for: its regex (no flags) and how it reads to a person. */
 export interface Candidate {
@@ -31,14 +32,19 @@ export function escapeRegex(s: string): string {
 const isWord = (t: string) => t === '#' || /[\p{L}\p{N}_']/u.test(t);
 const tokenRegex = (t: string) => (t === '#' ? '\\d+(?:[.,]\\d+)?' : escapeRegex(t));
 
+/** Two words written without white space between them: either is in a script without spaces (Chinese, Japanese, Thai). */
+const spaced = (a: string, b: string) => isWord(a) && isWord(b) && !UNSPACED.test(a) && !UNSPACED.test(b);
+
 /**
  * The regex of a phrase of tokens (as `words` gives them: lower case, numbers `#`, each mark its own
- * token): words apart by white space, marks by optional white space, word edges kept where ASCII.
+ * token): words apart by white space (by optional white space where a script writes none: the
+ * segmenter's words of `我们一步一步来` follow each other), marks by optional white space, word
+ * edges kept where ASCII.
  */
 export function phraseRegex(toks: readonly string[]): string {
   let out = '';
   toks.forEach((t, i) => {
-    if (i > 0) out += isWord(toks[i - 1]) && isWord(t) ? '\\s+' : '\\s*';
+    if (i > 0) out += spaced(toks[i - 1], t) ? '\\s+' : '\\s*';
     out += tokenRegex(t);
   });
   const first = toks[0];
@@ -82,6 +88,29 @@ export function shapeCandidates(responses: readonly string[]): Candidate[] {
     { regex: '(?:^|\\n)[ \\t]*[-*•]\\s', text: 'a bulleted list' },
     { regex: '\\?\\s*$', text: 'a question at the end' },
   ];
+}
+
+/** Match data of one candidate per sample: where its first match ends and its last match starts (-1: none). */
+export interface Hits {
+  firstEnd: Int32Array;
+  lastStart: Int32Array;
+}
+
+/** A candidate's matches in every text (JavaScript's RegExp: the candidates run in linear time on it). */
+export async function candidateHits(c: Candidate, texts: readonly string[], pause: () => Promise<void>): Promise<Hits> {
+  const re = new RegExp(c.regex, 'gi');
+  const firstEnd = new Int32Array(texts.length).fill(-1);
+  const lastStart = new Int32Array(texts.length).fill(-1);
+  for (let k = 0; k < texts.length; k++) {
+    re.lastIndex = 0;
+    for (let m = re.exec(texts[k]); m; m = re.exec(texts[k])) {
+      if (firstEnd[k] < 0) firstEnd[k] = m.index + m[0].length;
+      lastStart[k] = m.index;
+      if (m[0].length === 0) re.lastIndex++;
+    }
+    await pause();
+  }
+  return { firstEnd, lastStart };
 }
 
 export interface SampleTexts {

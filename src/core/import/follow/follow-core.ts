@@ -8,7 +8,8 @@ import type { ParquetOpen } from '../read/parquet';
 import type { ImportFileSummary, SampleSink } from '../read/tally';
 import type { RegexEngine } from '../rules/regex';
 import type { FileKind, FormatId, ImportedSample } from '../types';
-import type { FollowFs } from './fs';
+import type { FollowEntry, FollowFs } from './fs';
+import { isLogFile, listRunFolder, type FolderLayout } from '../read/run-folder';
 import type { DiscoverySnapshot } from '../discover/step-labels';
 
 export interface FollowOptions {
@@ -127,6 +128,17 @@ export class FollowCore implements SampleSink {
     if (this.said.has(key)) return;
     this.said.add(key);
     this.notice(text);
+  }
+
+  /**
+   * The listed files the run is read from under `layout`, with the step each one's name says (the
+   * import's rule: src/core/import/read/run-folder.ts); a log file not read is said once, with why.
+   */
+  runFiles(entries: readonly FollowEntry[], layout: FolderLayout): { entry: FollowEntry; step: number | null }[] {
+    const listing = listRunFolder(this.opts.format, entries.map((e) => e.path), layout);
+    for (const s of listing.skipped) if (isLogFile(s.path)) this.noticeOnce(`skip:${s.path}`, `${s.path}: ${s.why}`);
+    const byPath = new Map(entries.map((e) => [e.path, e]));
+    return listing.read.map((f) => ({ entry: byPath.get(f.path)!, step: f.step }));
   }
 
   forget(key: string): void {

@@ -7,7 +7,8 @@
 import { FollowCore, type FollowEvents, type FollowOptions } from './follow-core';
 import type { FollowEntry, FollowFs } from './fs';
 import { LiveFiles } from './live-files';
-import { SnapshotFiles, snapshotFileStep } from './snapshot-files';
+import { SnapshotFiles } from './snapshot-files';
+import { folderLayout } from '../read/run-folder';
 import { StepFiles } from './step-files';
 
 export type { FileStamp, FollowEvents, FollowOptions } from './follow-core';
@@ -40,11 +41,10 @@ export class RunFollower {
 
   /** OpenClaw: per-step snapshot directories when a record file lies in a numbered folder, else the live files. */
   private async openclawMode(): Promise<StepFiles | LiveFiles | SnapshotFiles | null> {
-    const records = (await this.core.fs.list()).filter((e) => /\.jsonl$/i.test(e.path) && !/_prm\.jsonl$/i.test(e.path));
-    if (!records.length) return null;
-    const snapshots = records.some((e) => snapshotFileStep(e.path) !== null);
-    if (snapshots) this.core.notice('per-step snapshot directories: a step is written once the next snapshot is whole');
-    return snapshots ? new SnapshotFiles(this.core) : new LiveFiles(this.core);
+    const layout = folderLayout('openclaw', (await this.core.fs.list()).map((e) => e.path));
+    if (!layout) return null;
+    if (layout === 'snapshots') this.core.notice('per-step snapshot directories: a step is written once the next snapshot is whole');
+    return layout === 'snapshots' ? new SnapshotFiles(this.core) : new LiveFiles(this.core);
   }
 
   /** Read what changed; true when any byte or file changed. */

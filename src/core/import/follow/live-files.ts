@@ -16,6 +16,7 @@ import type { PlannedFile } from '../read/tally';
 import { errorText } from '../../unknown';
 import type { FollowCore } from './follow-core';
 import { READ_CHUNK, followSource, type FollowEntry } from './fs';
+import { isPrmFile } from '../read/run-folder';
 
 interface LiveFile {
   file: PlannedFile;
@@ -48,19 +49,17 @@ export class LiveFiles {
     return new OpenClawReader(files.length ? files : [], this.core, this.core.opts.openclawBatch, { awaitPrm: true, recordStep: this.segment });
   }
 
-  private kindOf(path: string): PlannedFile['kind'] | null {
-    if (!/\.jsonl$/i.test(path)) return null;
+  private kindOf(path: string): PlannedFile['kind'] {
     if (!this.openclaw) return 'jsonl';
-    return /_prm\.jsonl$/i.test(path) ? 'openclaw-prm' : 'openclaw-record';
+    return isPrmFile(path) ? 'openclaw-prm' : 'openclaw-record';
   }
 
   async poll(): Promise<boolean> {
     const entries = await this.core.fs.list();
     let changed = false;
     const seen = new Set<string>();
-    for (const e of entries) {
+    for (const { entry: e } of this.core.runFiles(entries, 'live')) {
       const kind = this.kindOf(e.path);
-      if (!kind) continue;
       seen.add(e.path);
       if (e.error) {
         this.core.noticeOnce(`stat:${e.path}`, `${e.path}: cannot be read (${e.error}); trying again`);

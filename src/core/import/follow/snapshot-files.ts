@@ -16,6 +16,7 @@ import type { PlannedFile } from '../read/tally';
 import { errorText } from '../../unknown';
 import type { FollowCore } from './follow-core';
 import { followSource, type FollowEntry } from './fs';
+import { isPrmFile } from '../read/run-folder';
 
 interface SnapFile {
   path: string;
@@ -35,11 +36,6 @@ interface Snapshot {
   closed: boolean;
   /** The steps its records went to (its directory's number, or their own `step`). */
   wrote: number[];
-}
-
-/** A record or PRM file inside a numbered directory of the followed folder (a snapshot's), else null. */
-export function snapshotFileStep(path: string): number | null {
-  return path.includes('/') && /\.jsonl$/i.test(path) ? snapshotStep(path) : null;
 }
 
 export class SnapshotFiles {
@@ -80,12 +76,8 @@ export class SnapshotFiles {
     const now = this.core.now();
     const seen = new Set<string>();
     let changed = false;
-    for (const e of entries) {
-      const step = snapshotFileStep(e.path);
-      if (step === null) {
-        if (/\.jsonl$/i.test(e.path)) this.core.noticeOnce(`top:${e.path}`, `${e.path}: not read: this folder holds per-step snapshot directories, and the record files outside them are not a snapshot (follow the folder of the live files to read those)`);
-        continue;
-      }
+    for (const { entry: e, step: at } of this.core.runFiles(entries, 'snapshots')) {
+      const step = at!; // the snapshots layout reads only files in numbered directories
       seen.add(e.path);
       if (e.error) {
         this.core.noticeOnce(`stat:${e.path}`, `${e.path}: cannot be read (${e.error}); trying again`);
@@ -93,7 +85,7 @@ export class SnapshotFiles {
       }
       let s = this.snaps.get(step);
       if (!s) this.snaps.set(step, (s = { step, files: new Map(), prmRead: false, closed: this.core.closed.has(step), wrote: [] }));
-      const kind = /_prm\.jsonl$/i.test(e.path) ? 'openclaw-prm' : 'openclaw-record';
+      const kind = isPrmFile(e.path) ? 'openclaw-prm' : 'openclaw-record';
       if (kind === 'openclaw-record') this.recordFiles.add(e.path);
       const f = s.files.get(e.path) ?? { path: e.path, kind, size: -1, mtimeMs: -1, changedAt: now, readAt: null };
       s.files.set(e.path, f);

@@ -25,17 +25,12 @@ interface StepFile {
   rewritten: boolean;
 }
 
-const VERL = /(?:^|\/)(\d+)\.jsonl$/;
-const TRL = /(?:^|\/)completions_(\d+)\.parquet$/;
 const PAR1 = [0x50, 0x41, 0x52, 0x31];
 
 export class StepFiles {
   private files = new Map<string, StepFile>();
-  private readonly pattern: RegExp;
 
-  constructor(private readonly core: FollowCore) {
-    this.pattern = core.opts.format === 'trl' ? TRL : VERL;
-  }
+  constructor(private readonly core: FollowCore) {}
 
   async poll(): Promise<boolean> {
     const entries = await this.core.fs.list();
@@ -57,15 +52,18 @@ export class StepFiles {
     const now = this.core.now();
     const seen = new Set<string>();
     let changed = false;
-    for (const e of entries) {
-      const m = this.pattern.exec(e.path);
-      if (!m) continue;
+    for (const { entry: e, step } of this.core.runFiles(entries, 'step-files')) {
+      if (step === null) {
+        const name = this.core.opts.format === 'trl' ? 'completions_{step}.parquet' : '{step}.jsonl';
+        this.core.noticeOnce(`name:${e.path}`, `${e.path}: not followed: a follow tells a step file's step by its name (${name}), and this name has none (npm run import reads it, by the steps in its records)`);
+        continue;
+      }
       seen.add(e.path);
       if (e.error) {
         this.core.noticeOnce(`stat:${e.path}`, `${e.path}: cannot be read (${e.error}); trying again`);
         continue;
       }
-      const f = this.files.get(e.path) ?? { path: e.path, step: Number(m[1]), size: -1, mtimeMs: -1, changedAt: now, read: this.core.opts.readFiles?.[e.path] ?? null, rewritten: false };
+      const f = this.files.get(e.path) ?? { path: e.path, step, size: -1, mtimeMs: -1, changedAt: now, read: this.core.opts.readFiles?.[e.path] ?? null, rewritten: false };
       this.files.set(e.path, f);
       if (f.size === e.size && f.mtimeMs === e.mtimeMs) continue;
       changed = true;
