@@ -43,20 +43,25 @@ async function writeRun(dir: string, steps: number, bytesPerStep: number): Promi
   return total;
 }
 
-/** Run the import CLI on `dir`; its peak RSS (VmHWM) and wall time. */
-async function importPeak(dir: string, workDir: string, heapMb: number, discover = false): Promise<{ peakRssMb: number; seconds: number; steps: number }> {
+/** Run the import CLI on `dir` (a V8 heap limit of `heapMb`, none when null; `args` added to its command line); its peak RSS (VmHWM), wall time and stderr. */
+export async function importPeak(dir: string, workDir: string, heapMb: number | null, discover = false, args: readonly string[] = []): Promise<{ peakRssMb: number; seconds: number; cpuSeconds: number; steps: number; stderr: string }> {
   writeFileSync(join(workDir, 'states.json'), JSON.stringify({ kind: 'regex', pattern: 'state=(\\S+)' }));
   writeFileSync(join(workDir, 'behaviors.json'), JSON.stringify({ rules: [{ label: 'search', toolsInclude: ['search'] }, { label: 'long', minTokens: 200 }], fallback: 'short' }));
   const out = join(workDir, 'metrics.jsonl');
   const t0 = performance.now();
-  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', 'tsx', join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, ...(discover ? [] : ['--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json')]), '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), '--import', 'tsx', join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, ...(discover ? [] : ['--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json')]), '--out', out, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let peakKb = 0;
+  let cpuTicks = 0;
   const poll = setInterval(() => {
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      // utime + stime of all its threads (fields 14 and 15; ticks of 1/100 s, Linux's USER_HZ), as of the last poll
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpuTicks = Number(fields[11]) + Number(fields[12]);
     } catch {
       /* exited between polls */
     }
@@ -65,7 +70,7 @@ async function importPeak(dir: string, workDir: string, heapMb: number, discover
   clearInterval(poll);
   if (code !== 0) throw new Error(`import exited ${code}: ${stderr.slice(-500)}`);
   const steps = readFileSync(out, 'utf8').trimEnd().split('\n').length;
-  return { peakRssMb: peakKb / 1024, seconds: (performance.now() - t0) / 1000, steps };
+  return { peakRssMb: peakKb / 1024, seconds: (performance.now() - t0) / 1000, cpuSeconds: cpuTicks / 100, steps, stderr };
 }
 
 export async function runImportBench(opts: { totalMb: number; stepCounts: number[]; heapMb: number; discover?: boolean }): Promise<object> {
