@@ -22,9 +22,8 @@
 // --estimate-cores default 8).
 // --only discover-scale: discovery at scale (discover-scale.ts): one verl step of --scale-samples
 // reasoning traces (default 8,192 of --scale-prompts 512 prompts) of --scale-min-tokens..--scale-max-tokens
-// tokens (default 2000..8000) imported by `npm run import` with no rule files (wall, CPU, peak RSS;
-// --jobs N > 1 also with --jobs N, frames compared), and the follow of a step of --follow-samples
-// short answers (default 1,152).
+// tokens (default 2000..8000) imported by `npm run import` with no rule files (wall, CPU, peak RSS),
+// and the follow of a step of --follow-samples short answers (default 1,152).
 // --only page-workers: the experiments page's memory with --page-workers C1,C2,… cores (default
 // 1,2,4,8: navigator.hardwareConcurrency, one worker per core; page-workers.ts; needs the e2e build).
 import { UsageError, parseCommandLine, usageOf, wholeNumber } from '../cli/args';
@@ -40,7 +39,7 @@ const parsed = parseCommandLine(
     only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'jobs-experiment': { type: 'string' }, 'estimate-cores': { type: 'string' }, 'page-workers': { type: 'string' },
     'scale-samples': { type: 'string' }, 'scale-prompts': { type: 'string' }, 'scale-min-tokens': { type: 'string' }, 'scale-max-tokens': { type: 'string' },
   },
-  usageOf(import.meta.url, 29).replace(/^\/\/ ?/gm, ''),
+  usageOf(import.meta.url, 28).replace(/^\/\/ ?/gm, ''),
   process.argv.slice(2),
   false,
 );
@@ -72,12 +71,12 @@ async function main() {
   if (v.only !== undefined && v.only !== 'jobs' && v.only !== 'page-workers' && v.only !== 'discover-scale') throw new UsageError(`--only must be jobs, page-workers or discover-scale, got ${JSON.stringify(v.only)}`);
   if (v.only === 'discover-scale') {
     const { runDiscoverScaleBench } = await import('./discover-scale');
-    const n = (name: 'scale-samples' | 'scale-prompts' | 'scale-min-tokens' | 'scale-max-tokens' | 'follow-samples' | 'jobs', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;
+    const n = (name: 'scale-samples' | 'scale-prompts' | 'scale-min-tokens' | 'scale-max-tokens' | 'follow-samples', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;
     const minTokens = n('scale-min-tokens', 2000);
     const maxTokens = n('scale-max-tokens', 8000);
     if (maxTokens < minTokens) throw new UsageError(`--scale-max-tokens (${maxTokens}) is below --scale-min-tokens (${minTokens})`);
     const loadBefore = loadNow();
-    const r = await runDiscoverScaleBench({ samples: n('scale-samples', 8192), prompts: n('scale-prompts', 512), minTokens, maxTokens, followSamples: n('follow-samples', 1152), jobs: n('jobs', 1) });
+    const r = await runDiscoverScaleBench({ samples: n('scale-samples', 8192), prompts: n('scale-prompts', 512), minTokens, maxTokens, followSamples: n('follow-samples', 1152) });
     console.log(JSON.stringify({ ...r, load: { before: loadBefore, after: loadNow() } }, null, 2));
     return;
   }

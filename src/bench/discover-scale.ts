@@ -3,12 +3,11 @@
 //     × 16) of --scale-min-tokens..--scale-max-tokens tokens (default 2,000..8,000) of reasoning traces
 //     (reasoning-step.ts), imported by the real CLI (`npm run import --format verl DIR`, no rule files:
 //     states and behaviors discovered) in a child process: wall seconds, CPU seconds and peak RSS
-//     (VmHWM), what it discovered (its summary line). Targets: ≤ 30 s and ≤ 300 MB. With --jobs N
-//     (N > 1) the same import runs again with `--jobs N` and the two runs' frames are compared.
+//     (exit-usage.ts), what it discovered (its summary line). Targets: ≤ 30 s and ≤ 300 MB.
 //   follow: one step of --follow-samples short answers (default 1,152) read and measured by the run
 //     follower with discovery in one poll (follow.ts's firstStepMs), three times in this process (the
 //     first cold): wall and CPU ms of each. Target ≤ 1 s.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importPeak } from './import-memory';
@@ -21,8 +20,6 @@ export interface DiscoverScaleOptions {
   minTokens: number;
   maxTokens: number;
   followSamples: number;
-  /** Also import with `--jobs N` and compare the frames (1: one run only). */
-  jobs: number;
 }
 
 /** The summary line the import prints last on stderr (`verl: N samples in … steps, states […], behaviors […] …`). */
@@ -39,13 +36,6 @@ export async function runDiscoverScaleBench(o: DiscoverScaleOptions): Promise<ob
     const { bytes } = await writeReasoningStep(join(dir, '1.jsonl'), { samples: o.samples, prompts: o.prompts, minTokens: o.minTokens, maxTokens: o.maxTokens });
     const writeSeconds = (performance.now() - g0) / 1000;
     const one = await importPeak(dir, work, null, true);
-    const frames1 = readFileSync(join(work, 'metrics.jsonl'), 'utf8');
-    const big = (r: typeof one) => ({ seconds: +r.seconds.toFixed(1), cpu_seconds: +r.cpuSeconds.toFixed(1), peak_rss_mb: +r.peakRssMb.toFixed(1) });
-    let parallel: object | undefined;
-    if (o.jobs > 1) {
-      const n = await importPeak(dir, work, null, true, ['--jobs', String(o.jobs), '--overwrite']);
-      parallel = { jobs: o.jobs, ...big(n), speedup: +(one.seconds / n.seconds).toFixed(2), identical_frames: readFileSync(join(work, 'metrics.jsonl'), 'utf8') === frames1 };
-    }
     // the follow's step: short answers, no think (a few dozen tokens each)
     const short = [...reasoningStepLines({ samples: o.followSamples, prompts: Math.max(1, Math.round(o.followSamples / 16)), minTokens: 20, maxTokens: 120, shortAnswers: true })];
     // three times: the first in a cold process (its code not yet compiled), the others as a watch's later steps
@@ -59,12 +49,13 @@ export async function runDiscoverScaleBench(o: DiscoverScaleOptions): Promise<ob
         tokens: `${o.minTokens}..${o.maxTokens}`,
         input_mb: +(bytes / 1e6).toFixed(1),
         write_seconds: +writeSeconds.toFixed(1),
-        ...big(one),
+        seconds: +one.seconds.toFixed(1),
+        cpu_seconds: +one.cpuSeconds.toFixed(1),
+        peak_rss_mb: +one.peakRssMb.toFixed(1),
         limit_seconds: 30,
         limit_mb: 300,
         ok: one.seconds <= 30 && one.peakRssMb <= 300,
         discovered: summaryOf(one.stderr),
-        ...(parallel ? { parallel } : {}),
       },
       follow_short_step: { samples: short.length, read_and_measure_ms: follow.map((f) => f.wallMs), cpu_ms: follow.map((f) => f.cpuMs), limit_ms: 1000, ok: follow.every((f) => f.wallMs <= 1000) },
       node: process.version,
