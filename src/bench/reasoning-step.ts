@@ -180,9 +180,9 @@ export function* reasoningStepLines(o: ReasoningStepOptions): Generator<string> 
       let output: string;
       if (o.shortAnswers) output = `${shortAnswer(g, r, behavior, tokens)}<|im_end|>`;
       else if (behavior === 'noise') {
-        // a think cut at the length limit, or one sentence looped to it
+        // a think cut mid-sentence at the length limit, or one sentence looped to it
         const loop = g.chance(0.5);
-        output = loop ? `<think>\n${Array.from({ length: Math.ceil(tokens / 10) }, () => 'So the value gives the total again.').join(' ')}` : `<think>\n${think(g, r, g.pick(SCALE_BEHAVIORS.slice(0, 3)), tokens)}`;
+        output = loop ? `<think>\n${Array.from({ length: Math.ceil(tokens / 10) }, () => 'So the value gives the total again.').join(' ')}` : `<think>\n${think(g, r, g.pick(SCALE_BEHAVIORS.slice(0, 3)), tokens)}`.slice(0, -g.int(5, 40));
       } else output = `<think>\n${think(g, r, behavior, tokens)}\n</think>\n\n${answer(g, behavior, r.answer)}<|im_end|>`;
       const score = behavior === 'noise' ? 0 : g.chance(0.6) ? 1 : 0;
       yield JSON.stringify({ input, output, score, step, gts: r.answer });
