@@ -8,6 +8,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { Rng } from '../core/rng';
+import { EN_ADJ, EN_FILLER, EN_NOUNS, EN_VERBS } from '../../tests/support/discover-styles/reasoning';
 
 export interface ReasoningStepOptions {
   samples: number;
@@ -41,17 +42,9 @@ interface Request {
   answer: string;
 }
 
-const NOUNS = ['value', 'term', 'step', 'condition', 'result', 'number', 'total', 'part', 'case', 'constraint', 'pattern', 'difference', 'count', 'statement', 'assumption', 'bound', 'index', 'sum'];
-const VERBS = ['gives', 'means', 'changes', 'depends on', 'matches', 'affects', 'fixes', 'implies', 'leaves', 'determines', 'cancels', 'doubles'];
-const ADJ = ['first', 'remaining', 'total', 'given', 'last', 'whole', 'original', 'final', 'other', 'next', 'previous'];
+// the styled corpora's English phrasings (tests/support/discover-styles/reasoning.ts), and arithmetic
 const FILLER = [
-  'The {adj} {noun} {verb} the {t}.',
-  'So the {t} {verb} the {adj} {noun}.',
-  'We know the {noun} of the {t}, so the {noun2} {verb} it.',
-  'Then I look at the {t} again and the {noun} {verb} the {noun2}.',
-  'That {noun} {verb} how the {t} works here.',
-  'Now, the {adj} {noun} is {n}, and the {t} {verb} that.',
-  'If the {t} {verb} the {noun}, then the {noun2} is {n}.',
+  ...EN_FILLER,
   'Multiplying {n} by {m} gives {nm}, which {verb} the {adj} {noun}.',
   'Subtracting {m} from {n} leaves {d}, so the {noun} of the {t} is {d}.',
 ];
@@ -121,10 +114,10 @@ function filled(g: Gen, text: string, topic: readonly string[], i = 1): string {
   return text.replace(/\{(\w+)\}/g, (_, k: string) => {
     switch (k) {
       case 't': return g.pick(topic);
-      case 'noun': return g.pick(NOUNS);
-      case 'noun2': return g.pick(NOUNS);
-      case 'verb': return g.pick(VERBS);
-      case 'adj': return g.pick(ADJ);
+      case 'noun': return g.pick(EN_NOUNS);
+      case 'noun2': return g.pick(EN_NOUNS);
+      case 'verb': return g.pick(EN_VERBS);
+      case 'adj': return g.pick(EN_ADJ);
       case 'n': return String(n);
       case 'm': return String(m);
       case 'nm': return String(n * m);
