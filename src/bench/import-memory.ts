@@ -45,13 +45,13 @@ async function writeRun(dir: string, steps: number, bytesPerStep: number): Promi
   return total;
 }
 
-/** Run the import CLI on `dir` (a V8 heap limit of `heapMb`, none when null); its peak RSS, CPU and wall time, and its stderr. */
-export async function importPeak(dir: string, workDir: string, heapMb: number | null, discover = false): Promise<{ peakRssMb: number; seconds: number; cpuSeconds: number; steps: number; stderr: string }> {
+/** Run the import CLI on `dir` (a V8 heap limit of `heapMb`, none when null; `args` added to its command line); its peak RSS, CPU and wall time, and its stderr. */
+export async function importPeak(dir: string, workDir: string, heapMb: number | null, discover = false, args: readonly string[] = []): Promise<{ peakRssMb: number; seconds: number; cpuSeconds: number; steps: number; stderr: string }> {
   writeFileSync(join(workDir, 'states.json'), JSON.stringify({ kind: 'regex', pattern: 'state=(\\S+)' }));
   writeFileSync(join(workDir, 'behaviors.json'), JSON.stringify({ rules: [{ label: 'search', toolsInclude: ['search'] }, { label: 'long', minTokens: 200 }], fallback: 'short' }));
   const out = join(workDir, 'metrics.jsonl');
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), '--import', 'tsx', '--import', join(ROOT, 'src/bench/exit-usage.ts'), join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, ...(discover ? [] : ['--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json')]), '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [EXIT_USAGE_ENV]: '1' } });
+  const child = spawn(process.execPath, [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), '--import', 'tsx', '--import', join(ROOT, 'src/bench/exit-usage.ts'), join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, ...(discover ? [] : ['--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json')]), '--out', out, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [EXIT_USAGE_ENV]: '1' } });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let peakKb = 0;

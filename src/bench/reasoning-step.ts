@@ -159,8 +159,15 @@ function shortAnswer(g: Gen, r: Request, behavior: Behavior, tokens: number): st
   return `${think(g, r, behavior, tokens)}\n${answer(g, behavior, r.answer)}`;
 }
 
-/** The step's lines, one at a time (JSON, no newline). */
-export function* reasoningStepLines(o: ReasoningStepOptions): Generator<string> {
+/** One line of the step (JSON, no newline) and the truth it was written from. */
+export interface StepLine {
+  json: string;
+  behavior: Behavior;
+  kind: string;
+}
+
+/** The step's lines, one at a time. */
+export function* reasoningStepLines(o: ReasoningStepOptions): Generator<StepLine> {
   const g = new Gen(o.seed ?? 45);
   const step = o.step ?? 1;
   const per = Math.ceil(o.samples / o.prompts);
@@ -178,20 +185,22 @@ export function* reasoningStepLines(o: ReasoningStepOptions): Generator<string> 
         output = loop ? `<think>\n${Array.from({ length: Math.ceil(tokens / 10) }, () => 'So the value gives the total again.').join(' ')}` : `<think>\n${think(g, r, g.pick(SCALE_BEHAVIORS.slice(0, 3)), tokens)}`.slice(0, -g.int(5, 40));
       } else output = `<think>\n${think(g, r, behavior, tokens)}\n</think>\n\n${answer(g, behavior, r.answer)}<|im_end|>`;
       const score = behavior === 'noise' ? 0 : g.chance(0.6) ? 1 : 0;
-      yield JSON.stringify({ input, output, score, step, gts: r.answer });
+      yield { json: JSON.stringify({ input, output, score, step, gts: r.answer }), behavior, kind: r.kind };
     }
   }
 }
 
-/** Write the step to `path`; its size in bytes and the mean response tokens. */
-export async function writeReasoningStep(path: string, o: ReasoningStepOptions): Promise<{ bytes: number }> {
+/** Write the step to `path`; its size in bytes and each line's truth, in order. */
+export async function writeReasoningStep(path: string, o: ReasoningStepOptions): Promise<{ bytes: number; truth: Omit<StepLine, 'json'>[] }> {
   const out = createWriteStream(path);
   let bytes = 0;
-  for (const line of reasoningStepLines(o)) {
-    bytes += Buffer.byteLength(line) + 1;
-    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  const truth: Omit<StepLine, 'json'>[] = [];
+  for (const { json, behavior, kind } of reasoningStepLines(o)) {
+    bytes += Buffer.byteLength(json) + 1;
+    truth.push({ behavior, kind });
+    if (!out.write(`${json}\n`)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
-  return { bytes };
+  return { bytes, truth };
 }
