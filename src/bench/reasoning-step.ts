@@ -7,8 +7,8 @@
 // loops). No `lab_behavior` field: nothing is labelled by the log, everything is left to discovery.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { Rng } from '../core/rng';
 import { EN_ADJ, EN_FILLER, EN_NOUNS, EN_VERBS } from '../../tests/support/discover-styles/reasoning';
+import { Gen } from '../../tests/support/discover-styles/common';
 
 export interface ReasoningStepOptions {
   samples: number;
@@ -54,22 +54,6 @@ const MOVES: Record<Exclude<Behavior, 'direct' | 'noise'>, string[]> = {
   verify: ['Let me check: the {noun} {verb} the {t}, and {n} plus {m} is {nm2}. That checks out.', 'Let me verify this. The {adj} {noun} is {n}. Yes, that is consistent.', 'Double-checking the {t}: {n} times {m} is {nm}. Good, it matches.'],
 };
 const OPEN = ["Okay, let's see.", 'Alright, so the question is about the {t}.', 'Let me think about this.', 'Okay, I need to figure out the {t}.', 'Hmm, so we have the {t} here.'];
-
-class Gen {
-  private readonly rng: Rng;
-  constructor(seed: number) {
-    this.rng = new Rng(seed);
-  }
-  int(lo: number, hi: number): number {
-    return lo + this.rng.int(hi - lo + 1);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.rng.int(xs.length)];
-  }
-  chance(p: number): boolean {
-    return this.rng.next() < p;
-  }
-}
 
 function request(g: Gen): Request {
   const kind = g.pick(['math', 'code', 'logic', 'factual']);
