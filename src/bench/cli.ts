@@ -20,6 +20,10 @@
 // experiment, 32 cells; --jobs-experiment NAME another shipped one, e.g. the issue's short case
 // `--jobs-experiment b-clip-higher --jobs-seeds 4 --jobs-steps 6`; --jobs-seeds 4 is a quick 8-cell cut,
 // --estimate-cores default 8).
+// --only discover-scale: discovery at scale (discover-scale.ts): one verl step of --scale-samples
+// reasoning traces (default 8,192 of --scale-prompts 512 prompts) of --scale-min-tokens..--scale-max-tokens
+// tokens (default 2000..8000) imported by `npm run import` with no rule files (wall, CPU, peak RSS),
+// and the follow of a step of --follow-samples short answers (default 1,152).
 // --only page-workers: the experiments page's memory with --page-workers C1,C2,… cores (default
 // 1,2,4,8: navigator.hardwareConcurrency, one worker per core; page-workers.ts; needs the e2e build).
 import { UsageError, parseCommandLine, usageOf, wholeNumber } from '../cli/args';
@@ -33,8 +37,9 @@ const parsed = parseCommandLine(
     reps: { type: 'string' }, 'leak-steps': { type: 'string' }, 'ensemble-p': { type: 'string' }, 'long-steps': { type: 'string' }, 'long-every': { type: 'string' },
     threads: { type: 'string' }, import: { type: 'boolean' }, follow: { type: 'boolean' }, discover: { type: 'boolean' }, 'follow-steps': { type: 'string' }, 'follow-samples': { type: 'string' }, 'import-mb': { type: 'string' }, 'import-steps': { type: 'string' }, 'import-heap-mb': { type: 'string' }, backend: { type: 'string' }, gpu: { type: 'string' }, 'ensemble-ps': { type: 'string' }, quick: { type: 'boolean' }, 'costs-only': { type: 'boolean' },
     only: { type: 'string' }, jobs: { type: 'string' }, 'jobs-pairs': { type: 'string' }, 'jobs-seeds': { type: 'string' }, 'jobs-steps': { type: 'string' }, 'jobs-experiment': { type: 'string' }, 'estimate-cores': { type: 'string' }, 'page-workers': { type: 'string' },
+    'scale-samples': { type: 'string' }, 'scale-prompts': { type: 'string' }, 'scale-min-tokens': { type: 'string' }, 'scale-max-tokens': { type: 'string' },
   },
-  usageOf(import.meta.url, 24).replace(/^\/\/ ?/gm, ''),
+  usageOf(import.meta.url, 28).replace(/^\/\/ ?/gm, ''),
   process.argv.slice(2),
   false,
 );
@@ -63,7 +68,18 @@ async function webgpuInNode(): Promise<void> {
 }
 
 async function main() {
-  if (v.only !== undefined && v.only !== 'jobs' && v.only !== 'page-workers') throw new UsageError(`--only must be jobs or page-workers, got ${JSON.stringify(v.only)}`);
+  if (v.only !== undefined && v.only !== 'jobs' && v.only !== 'page-workers' && v.only !== 'discover-scale') throw new UsageError(`--only must be jobs, page-workers or discover-scale, got ${JSON.stringify(v.only)}`);
+  if (v.only === 'discover-scale') {
+    const { runDiscoverScaleBench } = await import('./discover-scale');
+    const n = (name: 'scale-samples' | 'scale-prompts' | 'scale-min-tokens' | 'scale-max-tokens' | 'follow-samples', fallback: number) => wholeNumber(`--${name}`, v[name], 1) ?? fallback;
+    const minTokens = n('scale-min-tokens', 2000);
+    const maxTokens = n('scale-max-tokens', 8000);
+    if (maxTokens < minTokens) throw new UsageError(`--scale-max-tokens (${maxTokens}) is below --scale-min-tokens (${minTokens})`);
+    const loadBefore = loadNow();
+    const r = await runDiscoverScaleBench({ samples: n('scale-samples', 8192), prompts: n('scale-prompts', 512), minTokens, maxTokens, followSamples: n('follow-samples', 1152) });
+    console.log(JSON.stringify({ ...r, load: { before: loadBefore, after: loadNow() } }, null, 2));
+    return;
+  }
   if (v.only === 'page-workers') {
     const { runPageWorkersBench } = await import('./page-workers');
     const counts = (v['page-workers'] ?? '1,2,4,8').split(',').map((c) => wholeNumber('--page-workers', c, 1)!);

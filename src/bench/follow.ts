@@ -28,7 +28,7 @@ function stepText(lines: readonly string[], step: number, n: number): string {
 }
 
 /** The shipped example rules, or none (states and behaviors discovered). */
-function specOf(discover: boolean): MeasureSpec {
+export function specOf(discover: boolean): MeasureSpec {
   if (discover) return { states: DISCOVER_STATES, behaviors: DISCOVER_BEHAVIORS, eps: 0.05 };
   return {
     states: parseStatesSpec(JSON.parse(readFileSync(join(EXAMPLES, 'states.json'), 'utf8'))),
@@ -38,7 +38,7 @@ function specOf(discover: boolean): MeasureSpec {
 }
 
 /** Wall and CPU ms of the poll that reads and measures one whole step file, followed with `spec` in a fresh folder. */
-async function firstStepMs(lines: readonly string[], samples: number, spec: MeasureSpec): Promise<{ wallMs: number; cpuMs: number }> {
+export async function firstStepMs(lines: readonly string[], samples: number, spec: MeasureSpec): Promise<{ wallMs: number; cpuMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'invlab-follow-'));
   try {
     let done = false;

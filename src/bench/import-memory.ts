@@ -1,13 +1,15 @@
 // `npm run bench -- --import`: peak memory of `npm run import` on generated verl runs of the same
 // size per step and different step counts (e.g. 50 MB in 30 steps, 200 MB in 120). A log in step
 // order is measured holding at most OPEN_STEPS steps (src/core/import/measure/measure.ts), so the peak
-// should not grow with the step count. Peak RSS is the child's VmHWM (/proc/<pid>/status, Linux).
+// should not grow with the step count. Peak RSS is the child's own at exit (exit-usage.ts),
+// else its VmHWM polled from /proc/<pid>/status (Linux).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Rng } from '../core/rng';
+import { EXIT_USAGE_ENV, EXIT_USAGE_MARK } from './exit-usage';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -43,20 +45,25 @@ async function writeRun(dir: string, steps: number, bytesPerStep: number): Promi
   return total;
 }
 
-/** Run the import CLI on `dir`; its peak RSS (VmHWM) and wall time. */
-async function importPeak(dir: string, workDir: string, heapMb: number, discover = false): Promise<{ peakRssMb: number; seconds: number; steps: number }> {
+/** Run the import CLI on `dir` (a V8 heap limit of `heapMb`, none when null; `args` added to its command line); its peak RSS, CPU and wall time, and its stderr. */
+export async function importPeak(dir: string, workDir: string, heapMb: number | null, discover = false, args: readonly string[] = []): Promise<{ peakRssMb: number; seconds: number; cpuSeconds: number; steps: number; stderr: string }> {
   writeFileSync(join(workDir, 'states.json'), JSON.stringify({ kind: 'regex', pattern: 'state=(\\S+)' }));
   writeFileSync(join(workDir, 'behaviors.json'), JSON.stringify({ rules: [{ label: 'search', toolsInclude: ['search'] }, { label: 'long', minTokens: 200 }], fallback: 'short' }));
   const out = join(workDir, 'metrics.jsonl');
   const t0 = performance.now();
-  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', 'tsx', join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, ...(discover ? [] : ['--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json')]), '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(heapMb === null ? [] : [`--max-old-space-size=${heapMb}`]), '--import', 'tsx', '--import', join(ROOT, 'src/bench/exit-usage.ts'), join(ROOT, 'src/cli/import.ts'), '--format', 'verl', dir, ...(discover ? [] : ['--states', join(workDir, 'states.json'), '--behaviors', join(workDir, 'behaviors.json')]), '--out', out, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [EXIT_USAGE_ENV]: '1' } });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let peakKb = 0;
+  let cpuTicks = 0;
   const poll = setInterval(() => {
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      // utime + stime of all its threads (fields 14 and 15; ticks of 1/100 s, Linux's USER_HZ), as of the last poll
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpuTicks = Number(fields[11]) + Number(fields[12]);
     } catch {
       /* exited between polls */
     }
@@ -65,7 +72,11 @@ async function importPeak(dir: string, workDir: string, heapMb: number, discover
   clearInterval(poll);
   if (code !== 0) throw new Error(`import exited ${code}: ${stderr.slice(-500)}`);
   const steps = readFileSync(out, 'utf8').trimEnd().split('\n').length;
-  return { peakRssMb: peakKb / 1024, seconds: (performance.now() - t0) / 1000, steps };
+  // the child's own figures at exit (exit-usage.ts); the polled ones if it printed none
+  const at = stderr.lastIndexOf(EXIT_USAGE_MARK);
+  const usage = at < 0 ? null : (JSON.parse(stderr.slice(at + EXIT_USAGE_MARK.length, stderr.indexOf('\n', at))) as { maxRssKb: number; cpuUs: number });
+  if (usage) stderr = stderr.slice(0, at).trimEnd();
+  return { peakRssMb: Math.max(peakKb, usage?.maxRssKb ?? 0) / 1024, seconds: (performance.now() - t0) / 1000, cpuSeconds: usage ? usage.cpuUs / 1e6 : cpuTicks / 100, steps, stderr };
 }
 
 export async function runImportBench(opts: { totalMb: number; stepCounts: number[]; heapMb: number; discover?: boolean }): Promise<object> {

@@ -104,10 +104,10 @@ const KINDS: Record<string, (g: Gen) => Request> = {
 };
 export const REASONING_KINDS = Object.keys(KINDS);
 
-const EN_NOUNS = ['value', 'term', 'step', 'condition', 'result', 'number', 'total', 'part', 'case', 'constraint', 'pattern', 'difference', 'count', 'statement', 'assumption'];
-const EN_VERBS = ['gives', 'means', 'changes', 'depends on', 'matches', 'affects', 'fixes', 'implies', 'leaves', 'determines'];
-const EN_ADJ = ['first', 'remaining', 'total', 'given', 'last', 'whole', 'original', 'final', 'other'];
-const EN_FILLER = [
+export const EN_NOUNS = ['value', 'term', 'step', 'condition', 'result', 'number', 'total', 'part', 'case', 'constraint', 'pattern', 'difference', 'count', 'statement', 'assumption'];
+export const EN_VERBS = ['gives', 'means', 'changes', 'depends on', 'matches', 'affects', 'fixes', 'implies', 'leaves', 'determines'];
+export const EN_ADJ = ['first', 'remaining', 'total', 'given', 'last', 'whole', 'original', 'final', 'other'];
+export const EN_FILLER = [
   'The {adj} {noun} {verb} the {t}.',
   'So the {t} {verb} the {adj} {noun}.',
   'We know the {noun} of the {t}, so the {noun2} {verb} it.',
