@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { importPeak } from './import-memory';
 import { firstStepMs, specOf } from './follow';
 import { reasoningStepLines, writeReasoningStep, type StepLine } from './reasoning-step';
-import { nmi } from '../../tests/support/discover-quality';
+import { nmi } from '../core/measure/nmi';
 
 export interface DiscoverScaleOptions {
   samples: number;

@@ -7,8 +7,7 @@
 // loops). No `lab_behavior` field: nothing is labelled by the log, everything is left to discovery.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { EN_ADJ, EN_FILLER, EN_NOUNS, EN_VERBS } from '../../tests/support/discover-styles/reasoning';
-import { Gen } from '../../tests/support/discover-styles/common';
+import { EN_ADJ, EN_FILLER, EN_NOUNS, EN_VERBS, Gen } from './reasoning-phrases';
 
 export interface ReasoningStepOptions {
   samples: number;
@@ -42,7 +41,7 @@ interface Request {
   answer: string;
 }
 
-// the styled corpora's English phrasings (tests/support/discover-styles/reasoning.ts), and arithmetic
+// the styled corpora's English phrasings (reasoning-phrases.ts), and arithmetic
 const FILLER = [
   ...EN_FILLER,
   'Multiplying {n} by {m} gives {nm}, which {verb} the {adj} {noun}.',

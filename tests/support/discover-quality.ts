@@ -5,28 +5,10 @@ import { Discovery } from '../../src/core/import/discover/step-labels';
 import { BehaviorDiscoverer, StateDiscoverer } from '../../src/core/import/discover/discoverer';
 import { BehaviorClassifier, StateClassifier } from '../../src/core/import/rules/rules';
 import type { TruthSample } from './discover-corpus';
+import { entropy, nmi, tally } from '../../src/core/measure/nmi';
+
+export { nmi };
 import type { ClusterParams } from '../../src/core/import/discover/clusters';
-
-const entropy = (counts: Iterable<number>) => {
-  const xs = [...counts];
-  const n = xs.reduce((a, x) => a + x, 0);
-  return n ? -xs.reduce((a, x) => (x ? a + (x / n) * Math.log(x / n) : a), 0) : 0;
-};
-
-function tally<K>(xs: readonly K[]): Map<K, number> {
-  const m = new Map<K, number>();
-  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
-  return m;
-}
-
-/** Normalized mutual information of two labelings (1 when both are constant). */
-export function nmi(a: readonly string[], b: readonly string[]): number {
-  const ha = entropy(tally(a).values());
-  const hb = entropy(tally(b).values());
-  if (ha === 0 && hb === 0) return 1;
-  const joint = entropy(tally(a.map((x, i) => `${x}\u0000${b[i]}`)).values());
-  return (2 * (ha + hb - joint)) / (ha + hb);
-}
 
 export interface Quality {
   /** NMI per true state, pooled over steps. */

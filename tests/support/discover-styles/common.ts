@@ -2,7 +2,6 @@
 // style writes with the truth of each, the template's spreading schedule and the step its truth
 // alarm belongs to, and the round trip through the lab's real import (src/core/import/read/pipeline.ts)
 // that makes each truth's `sample` exactly what the importer reads from the written files.
-import { Rng } from '../../../src/core/rng';
 import { importSamples } from '../../../src/core/import/read/pipeline';
 import { memorySource } from '../../../src/core/import/sources';
 import type { ImportedSample } from '../../../src/core/import/types';
@@ -50,39 +49,9 @@ export interface Written {
 export const TEMPLATE = 'template';
 export const NOISE = 'noise';
 
-/** Seeded choices. */
-export class Gen {
-  private readonly rng: Rng;
-  constructor(seed: number) {
-    this.rng = new Rng(seed);
-  }
-  r(): number {
-    return this.rng.next();
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.rng.int(xs.length)];
-  }
-  /** Integer in [lo, hi]. */
-  int(lo: number, hi: number): number {
-    return lo + this.rng.int(hi - lo + 1);
-  }
-  chance(p: number): boolean {
-    return this.rng.next() < p;
-  }
-  /** A key drawn by weight. */
-  weighted<K extends string>(w: Readonly<Record<K, number>>): K {
-    const keys = Object.keys(w) as K[];
-    return keys[this.rng.categorical(keys.map((k) => w[k]))];
-  }
-  shuffled<T>(xs: readonly T[]): T[] {
-    const out = [...xs];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = this.rng.int(i + 1);
-      [out[i], out[j]] = [out[j], out[i]];
-    }
-    return out;
-  }
-}
+import { Gen } from '../../../src/bench/reasoning-phrases';
+
+export { Gen };
 
 /** `{a}` slots of a phrasing filled from `vars` (an unknown slot is a bug in a phrasing). */
 export function fill(text: string, vars: Readonly<Record<string, string | number>>): string {

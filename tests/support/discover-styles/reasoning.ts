@@ -7,6 +7,7 @@
 // Behaviors: how the reasoning moves (backtracks, enumerates cases, verifies, a short direct think,
 // gives up) and how the answer is framed (\boxed{}, <answer>, plain), several phrasings each; a
 // Chinese template spreads over the kinds; noise: cut-off thinks, loops, empty, garbage.
+import { EN_ADJ, EN_FILLER, EN_NOUNS, EN_VERBS } from '../../../src/bench/reasoning-phrases';
 import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, qwenToolsBlock, styleStart, type StyleOptions, type ToolSpec, type StyledCorpus, type Written } from './common';
 
 const TOOLS: ToolSpec[] = [
@@ -104,18 +105,6 @@ const KINDS: Record<string, (g: Gen) => Request> = {
 };
 export const REASONING_KINDS = Object.keys(KINDS);
 
-export const EN_NOUNS = ['value', 'term', 'step', 'condition', 'result', 'number', 'total', 'part', 'case', 'constraint', 'pattern', 'difference', 'count', 'statement', 'assumption'];
-export const EN_VERBS = ['gives', 'means', 'changes', 'depends on', 'matches', 'affects', 'fixes', 'implies', 'leaves', 'determines'];
-export const EN_ADJ = ['first', 'remaining', 'total', 'given', 'last', 'whole', 'original', 'final', 'other'];
-export const EN_FILLER = [
-  'The {adj} {noun} {verb} the {t}.',
-  'So the {t} {verb} the {adj} {noun}.',
-  'We know the {noun} of the {t}, so the {noun2} {verb} it.',
-  'Then I look at the {t} again and the {noun} {verb} the {noun2}.',
-  'That {noun} {verb} how the {t} works here.',
-  'Now, the {adj} {noun} is {n}, and the {t} {verb} that.',
-  'If the {t} {verb} the {noun}, then the {noun2} is {n}.',
-];
 const ZH_NOUNS = ['原因', '过程', '结果', '因素', '现象', '关系', '方法', '变化', '条件', '作用', '角度', '能量'];
 const ZH_FILLER = ['{t}的{noun}会影响{noun2}。', '首先要考虑{t}的{noun}。', '所以{t}和{noun}有直接的关系。', '这说明{noun}是关键。', '接下来看{t}的{noun2}。', '从{noun}来看，{t}会发生{noun2}。', '也就是说{noun}决定了{t}。'];
 
