@@ -233,7 +233,7 @@ function evidence(terms: readonly string[], v: Sparse, c: Cluster, dim: number):
 function termText(t: string): string {
   const kind = t.slice(0, t.indexOf(':'));
   const body = t.slice(kind.length + 1);
-  if (kind === 's') return `shape: ${shapeText(body) ?? body}`;
+  if (kind === 's' || kind === 'm') return `shape: ${shapeText(body) ?? body}`;
   if (kind === 'l') return body.replace(/^len(\d)$/, (_, k: string) => `about ${2 ** Number(k)} words`).replace(/^lines(\d)$/, (_, k: string) => `about ${2 ** Number(k)} lines`);
   if (kind === 'o') return `opens "${body}"`;
   if (kind === 'c') return `closes "${body}"`;
@@ -266,7 +266,7 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
   idfPower: 0,
   shapeIdf: 1,
   spread: { ratio: 0.5 },
-  kinds: { s: 4, l: 2, f: 4, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
+  kinds: { s: 4, m: 4, l: 2, f: 4, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
 };
 
 /**

@@ -33,8 +33,8 @@ export function reasoningTerms(reasoning: string): string[] {
     re.lastIndex = 0;
     let n = 0;
     while (re.exec(text) && n < 3) n++;
-    if (n > 0) out.push(`s:${name}`);
-    if (n >= 3) out.push(`s:${name}-often`);
+    if (n > 0) out.push(`m:${name}`);
+    if (n >= 3) out.push(`m:${name}-often`);
   }
   return out;
 }
@@ -46,25 +46,25 @@ export function framingTerms(answer: string): string[] {
 }
 
 /**
- * A degenerate loop: the same sentence (≥ 4 words) written MIN_REPEATS or more times and making up
- * most of the text. Sentences are hashed once each (linear).
+ * A degenerate loop: the text ends in one sentence (≥ 4 words) written MIN_REPEATS or more times over
+ * most of its last LOOP_TAIL characters (a model that repeats itself runs on until the length limit,
+ * so the loop is at the end). Sentences of the tail are hashed once each (linear, bounded).
  */
 const MIN_REPEATS = 4;
+const LOOP_TAIL = 4096;
 
 export function isLoop(text: string): boolean {
-  const t = scanned(text);
+  const t = text.length > LOOP_TAIL ? text.slice(-LOOP_TAIL) : text;
   const counts = new Map<string, number>();
   let total = 0;
   let top = 0;
   for (const raw of t.split(/[.!?。！？\n]+/)) {
-    const s = raw.trim().toLowerCase();
-    if (s.length < 12 || s.split(/\s+/).length < 4) {
-      if (s) total += s.length;
-      continue;
-    }
+    const s = raw.trim();
     total += s.length;
-    const k = (counts.get(s) ?? 0) + 1;
-    counts.set(s, k);
+    if (s.length < 12 || s.indexOf(' ', s.indexOf(' ', s.indexOf(' ') + 1) + 1) < 0) continue;
+    const key = s.toLowerCase();
+    const k = (counts.get(key) ?? 0) + 1;
+    counts.set(key, k);
     if (k >= MIN_REPEATS) top = Math.max(top, k * s.length);
   }
   return top > 0 && top >= total * 0.5;

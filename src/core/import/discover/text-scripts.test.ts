@@ -40,11 +40,11 @@ describe('noise, per script', () => {
 
 describe('moves and framing', () => {
   it('a reasoning trace says how it moves, in English and Chinese; a move written three times is "often"', () => {
-    expect(reasoningTerms('Okay. Wait, that is not right. Let me check the sum.')).toEqual(expect.arrayContaining(['s:backtracks', 's:verifies']));
-    expect(reasoningTerms('Case 1: x > 0. Case 2: x < 0.')).toContain('s:cases');
-    expect(reasoningTerms("I'm not sure how to continue.")).toContain('s:gives-up');
-    expect(reasoningTerms('等等，这里不对。我们分情况讨论：情况一……让我验证一下。')).toEqual(expect.arrayContaining(['s:backtracks', 's:cases', 's:verifies']));
-    expect(reasoningTerms('Wait. Hmm, wait. Actually, no.')).toContain('s:backtracks-often');
+    expect(reasoningTerms('Okay. Wait, that is not right. Let me check the sum.')).toEqual(expect.arrayContaining(['m:backtracks', 'm:verifies']));
+    expect(reasoningTerms('Case 1: x > 0. Case 2: x < 0.')).toContain('m:cases');
+    expect(reasoningTerms("I'm not sure how to continue.")).toContain('m:gives-up');
+    expect(reasoningTerms('等等，这里不对。我们分情况讨论：情况一……让我验证一下。')).toEqual(expect.arrayContaining(['m:backtracks', 'm:cases', 'm:verifies']));
+    expect(reasoningTerms('Wait. Hmm, wait. Actually, no.')).toContain('m:backtracks-often');
     expect(reasoningTerms('So we add them up and get 5.')).toEqual(['s:reasons']);
   });
 
@@ -67,7 +67,7 @@ describe('a long response at bounded cost', () => {
     const t0 = performance.now();
     const terms = responseTerms(`<think>${think} Let me verify this.</think>\n\n<answer>7</answer>`, 'What is 3 + 4?', []);
     expect(performance.now() - t0).toBeLessThan(5_000);
-    expect(terms).toEqual(expect.arrayContaining(['s:answer-tag', 's:verifies', 's:reasons']));
+    expect(terms).toEqual(expect.arrayContaining(['s:answer-tag', 'm:verifies', 's:reasons']));
     expect(terms.length).toBeLessThan(1_000);
   });
 });

@@ -82,7 +82,7 @@ export class DocBuilder {
       if (kind === 'w') {
         const body = t.slice(2);
         if (!(seenW ??= new Set()).has(body)) (seenW.add(body), words.push(body));
-      } else if (kind === 's') {
+      } else if (kind === 's' || kind === 'm') {
         const body = t.slice(2);
         if (!(seenS ??= new Set()).has(body)) (seenS.add(body), shape.push(body));
       }
