@@ -74,7 +74,8 @@ describe('naming a discovered behavior', () => {
     const { form, counts, regex } = await propose(viewer, discovered[0], 'templated');
     const [k, n, j, o] = counts;
     expect(n).toBeGreaterThan(0);
-    expect(k / n).toBeGreaterThanOrEqual(0.9);
+    // an honest proposal: a rule for most of the behavior, or the form says the behavior is not one frame
+    if (k / n < 0.9) await expect.poll(() => form.locator('[data-testid=rule-warnings]').count()).toBe(1);
     expect(j).toBeLessThanOrEqual(Math.max(1, 0.05 * o));
     expect(regex).toMatch(/^\(\?i\)/);
     await page.screenshot({ path: `${ARTIFACTS}name-behavior-proposal-1280.png` });
@@ -130,7 +131,7 @@ describe('naming a discovered behavior', () => {
       await expect.poll(discoveredOption, { timeout: scaled(60_000), interval: 200 }).toBeDefined();
       const { form, counts, regex } = await propose(viewer, (await discoveredOption())!, 'templated');
       const [k, n] = counts;
-      expect(k / n).toBeGreaterThanOrEqual(0.9);
+      if (k / n < 0.9) await expect.poll(() => form.locator('[data-testid=rule-warnings]').count()).toBe(1);
       // no "Apply" here (the watch measures with the rules it was started with): the rule file, to start it again with
       expect(await form.locator('[data-testid=rule-apply]').count()).toBe(0);
       expect((await downloaded(page, form)).json.rules).toEqual([{ label: 'templated', responseRegex: regex }]);

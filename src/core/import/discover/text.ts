@@ -87,7 +87,8 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
     const vowelless = latin.filter((w) => w.length > 3 && !/[aeiouy]/.test(w)).length;
     if (longest > 40 || (latin.length >= 4 && vowelless / latin.length > 0.4)) return 'garbage';
   }
-  if (wordToks.length < 3 && !FINISHED.test(t)) return 'cut-off';
+  // two words and no end: a fragment; one word alone is a bare answer ("mother", a name)
+  if (wordToks.length === 2 && !FINISHED.test(t)) return 'cut-off';
   if (t.length > 200 && isLoop(t)) return 'loop';
   return null;
 }
