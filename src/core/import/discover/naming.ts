@@ -21,6 +21,7 @@ const SHAPES: Record<string, [title: string, label: string]> = {
   tool: ['tool call', 'tool-call'],
   'multi-turn': ['reads tool results', 'multi-turn'],
   reasons: ['thinks', 'thinks'],
+  bare: ['bare answer', 'bare'],
   backtracks: ['backtracks', 'backtracks'],
   'backtracks-often': ['backtracks often', 'backtracks-often'],
   cases: ['enumerates cases', 'cases'],

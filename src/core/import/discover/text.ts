@@ -142,6 +142,8 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
     out.push(...reasoningTerms(parts.reasoning));
     out.push(`l:think${bucket(parts.reasoning.length / 6)}`);
   }
+  // an answer of a word or three and nothing else: a bare answer ("mother", "42", a name)
+  if (parts.reasoning === null && !tools.length && toks.filter((w) => LETTERS.test(w) || w === '#').length <= 3) out.push('s:bare');
   out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines))}`);
   return out;
 }
