@@ -56,6 +56,6 @@ describe('clusters', () => {
       out.push(...st.labelStep(s, held), ...b.labelStep(s, held));
     }
     const text = `${out.join('\n')}\n${JSON.stringify(b.save())}\n${JSON.stringify(st.save())}`;
-    expect(createHash('sha256').update(text).digest('hex')).toBe('2a2305c0c9735592343db6f5e0885fe9f93bd8c3cc80fbeffd2b307c2b7cb592');
+    expect(createHash('sha256').update(text).digest('hex')).toBe('e34abf26ce772181f8733d157206b7c15773ee7f7bed9cadb608f74641311a3b');
   });
 });

@@ -7,6 +7,7 @@ import { makeCorpus, type TruthSample } from '../../../../tests/support/discover
 import { BehaviorDiscoverer, StateDiscoverer, UNCLASSIFIED } from './discoverer';
 import { Discovery } from './step-labels';
 import { BehaviorClassifier, StateClassifier } from '../rules/rules';
+import { emptySample } from '../formats/common';
 
 const stepsOf = (c: readonly TruthSample[]) => [...new Set(c.map((t) => t.sample.step))].sort((a, b) => a - b);
 const held = (c: readonly TruthSample[], step: number) => c.filter((t) => t.sample.step === step).map((t) => t.sample);
@@ -27,6 +28,14 @@ describe('behavior discovery', () => {
     expect(noise.length).toBeGreaterThan(10);
     expect(noise.filter((l) => l === UNCLASSIFIED).length / noise.length).toBeGreaterThan(0.9);
     for (const b of d.behaviors()) expect(b.count).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a one-word answer the step gives three times or more is a bare answer; a one-word fragment once is noise', () => {
+    const answer = (line: number, response: string) => ({ ...emptySample('1.jsonl', line), step: 1, prompt: 'John is married to Ava. What is Ava to John?', response });
+    const words = ['mother', 'Mother', 'aunt', 'mother', 'aunt', 'aunt', 'Gre'];
+    const labels = new BehaviorDiscoverer().labelStep(1, words.map((w, i) => answer(i + 1, w)));
+    expect(labels.slice(0, 6).every((l) => l !== UNCLASSIFIED)).toBe(true);
+    expect(labels[6]).toBe(UNCLASSIFIED);
   });
 
   it('the same frame about different topics in different states is one behavior', () => {

@@ -6,7 +6,7 @@
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
 import { responseParts, stripSpecial } from './chat';
 import { groupName, shapeText } from './naming';
-import { noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
+import { bareWord, noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
 import { hash32 } from '../../rng';
 import { bucketOf, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
@@ -287,6 +287,9 @@ export const STATE_PARAMS: ClusterParams = {
   kinds: { w: 1, b: 1, t: 0.7, f: 2, o: 2, c: 1, l: 0.3, p: 1.5 },
 };
 
+/** A one-word response written this many times in a step is an answer the model gives, not a cut-off fragment. */
+const BARE_REPEATS = 3;
+
 /** Behaviors of responses: what a response does (its frame), the request's words masked. */
 export class BehaviorDiscoverer extends Discoverer {
   private requests = new Map<string, string>();
@@ -295,8 +298,17 @@ export class BehaviorDiscoverer extends Discoverer {
     super('behaviors', params, new Set(taken), UNCLASSIFIED, UNCLASSIFIED);
   }
 
-  protected override prepare(): void {
+  /** One-word responses written three times or more in the step: answers ("mother", a name), not fragments. */
+  private bare = new Set<string>();
+
+  protected override prepare(samples: readonly ImportedSample[]): void {
     this.requests.clear();
+    const counts = new Map<string, number>();
+    for (const s of samples) {
+      const w = bareWord(s.response);
+      if (w) counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+    this.bare = new Set([...counts].filter(([, k]) => k >= BARE_REPEATS).map(([w]) => w));
   }
 
   /** The words a response may repeat from its request (its user turns: not the system prompt or tools block). */
@@ -308,7 +320,8 @@ export class BehaviorDiscoverer extends Discoverer {
 
   protected termsOf(s: ImportedSample, weighing = false): { terms: string[] } | { noise: Noise } {
     const parts = responseParts(s.response);
-    const noise = noiseOf(s.response, s.toolCalls, words(stripSpecial(s.response.slice(0, 4000)), 64), parts);
+    let noise = noiseOf(s.response, s.toolCalls, words(stripSpecial(s.response.slice(0, 4000)), 64), parts);
+    if (noise === 'cut-off' && this.bare.has(bareWord(s.response) ?? '')) noise = null;
     return noise ? { noise } : { terms: responseTerms(s.response, this.requestOf(s.prompt), s.toolCalls, !(weighing && this.params.kinds.t === 0), parts) };
   }
 }

@@ -35,6 +35,7 @@ describe('noise, per script', () => {
     expect(noise('<think>First we expand the square and then the')).toBe('cut-off');
     expect(noise('<think>First we expand the square.\n\nThe answer is \\boxed{4}.')).toBeNull();
     expect(noise('42')).toBeNull();
+    expect(noise('mother')).toBe('cut-off'); // alone; a word the step's responses give three times is an answer (discoverer.test.ts)
   });
 });
 

@@ -57,6 +57,12 @@ export function promptWords(prompt: string): Set<string> {
 
 export type Noise = 'empty' | 'cut-off' | 'garbage' | 'loop';
 
+/** The one word a response is, lowercase (special tokens and answer tags aside); null when it is more or less. */
+export function bareWord(response: string): string | null {
+  const t = stripSpecial(response).replace(/<\/?answer>/gi, ' ').trim();
+  return t && t.length <= 40 && !/\s/.test(t) ? t.toLowerCase() : null;
+}
+
 const LATIN_WORD = /^[a-z]+$/;
 /** A text that ends as finished text does (a think left open by a model that then answered is not cut). */
 const FINISHED = /(?:[.!?)\]}>$`。！？」』।॥؟۔]|<\/answer>)\s*$/;
@@ -87,8 +93,7 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
     const vowelless = latin.filter((w) => w.length > 3 && !/[aeiouy]/.test(w)).length;
     if (longest > 40 || (latin.length >= 4 && vowelless / latin.length > 0.4)) return 'garbage';
   }
-  // two words and no end: a fragment; one word alone is a bare answer ("mother", a name)
-  if (wordToks.length === 2 && !FINISHED.test(t)) return 'cut-off';
+  if (wordToks.length < 3 && !FINISHED.test(t)) return 'cut-off';
   if (t.length > 200 && isLoop(t)) return 'loop';
   return null;
 }
