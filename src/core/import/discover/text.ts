@@ -174,8 +174,13 @@ export function responseTerms(response: string, request: string, toolCalls: read
   const out = shapeTerms(response, toolCalls, answer, parts);
   wordTerms(masked, out, triples);
   if (think.length && answer.length) {
+    // after a think, the answer's first word is the response's (a think opens much the same way whatever follows)
     const a = (mask ? maskWith(answer, mask) : answer).filter((x) => LETTERS.test(x) || x === '_').slice(0, 2);
-    if (a.length) out.push(`o:» ${a.join(' ')}`);
+    const f = out.findIndex((t) => t.startsWith('f:'));
+    if (a.length) {
+      out.push(`o:» ${a.join(' ')}`);
+      if (f >= 0) out[f] = `f:${a[0]}`;
+    }
   }
   out.push(`q:${openingOf(textOpening(parts.reasoning || answerText))}`);
   return out;
