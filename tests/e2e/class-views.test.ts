@@ -106,10 +106,13 @@ describe('projector mode on lesson k', () => {
   });
 });
 
-/** The legend of "samples by gate rule": label → colour of each solid key. */
+/** The legend of "samples by gate rule": label → colour and marker shape of each solid key (SeriesKey: its line's stroke, its data-shape). */
 async function ruleLegend(page: Page): Promise<Map<string, string>> {
-  const keys = await page.locator('section[data-view=metrics] figcaption .legend .key').evaluateAll((els) =>
-    els.map((e) => [e.textContent!.trim(), getComputedStyle(e.querySelector('i')!).borderTopColor] as [string, string]),
+  const keys = await page.locator('section[data-view=metrics] figcaption .legend .key[data-series]').evaluateAll((els) =>
+    els.map((e) => {
+      const key = e.querySelector('svg.series-key')!;
+      return [e.textContent!.trim(), `${getComputedStyle(key.querySelector('line')!).stroke} shape ${key.getAttribute('data-shape')}`] as [string, string];
+    }),
   );
   return new Map(keys);
 }

@@ -26,10 +26,10 @@ function report(h: OpenedPage | undefined): void {
   console.error(`[lab e2e] url ${h.page.url()}\n  errors: ${h.errors.join(' | ') || 'none'}\n  http: ${h.httpErrors.join(' | ') || 'none'}\n  console tail: ${h.console.slice(-5).join(' | ')}`);
 }
 
-/** Number of points of the longest line in the headline plot. */
+/** Number of points of the longest series line in the headline plot (data-line: not a marker shape or legend key). */
 async function headlinePoints(page: Page): Promise<number> {
   return page.evaluate(() => {
-    const paths = [...document.querySelectorAll('section[aria-label="Divergence plot"] svg path')];
+    const paths = [...document.querySelectorAll('section[aria-label="Divergence plot"] svg path[data-line]')];
     return Math.max(0, ...paths.map((p) => (p.getAttribute('d')?.match(/[LMH]/g) ?? []).length));
   });
 }
@@ -86,7 +86,7 @@ describe('lab on WASM (WebGPU disabled)', () => {
     await waitStep(h.page, 6);
     // The plot is redrawn paced while playing (redraw-pacer.ts), so it may trail the step counter.
     await h.page.waitForFunction(
-      () => Math.max(0, ...[...document.querySelectorAll('section[aria-label="Divergence plot"] svg path')].map((p) => (p.getAttribute('d')?.match(/[LMH]/g) ?? []).length)) >= 5,
+      () => Math.max(0, ...[...document.querySelectorAll('section[aria-label="Divergence plot"] svg path[data-line]')].map((p) => (p.getAttribute('d')?.match(/[LMH]/g) ?? []).length)) >= 5,
       null,
       { timeout: 60_000 },
     );

@@ -68,7 +68,7 @@ describe('a reload in the middle of a run (WASM)', () => {
     expect(before.frames.map((f) => f.step)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     expect(before.config.clipHigh).toBe(0.35);
     expect(before.timeline.map((e) => [e.step, e.patch.clipHigh])).toEqual([[0, 0.28], [3, 0.35]]);
-    const points = await page.evaluate(() => Math.max(0, ...[...document.querySelectorAll('section[aria-label="Divergence plot"] svg path')].map((p) => (p.getAttribute('d')?.match(/[LMH]/g) ?? []).length)));
+    const points = await page.evaluate(() => Math.max(0, ...[...document.querySelectorAll('section[aria-label="Divergence plot"] svg path[data-line]')].map((p) => (p.getAttribute('d')?.match(/[LMH]/g) ?? []).length)));
     expect(points).toBeGreaterThanOrEqual(n);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: `${ARTIFACTS}resume-restored.png` });

@@ -40,7 +40,7 @@ describe('views fixture page', () => {
 
   it('marks where behavior support drops while token entropy stays high', async () => {
     expect(await view('divergence').locator('g[data-marker]').count()).toBeGreaterThan(0);
-    expect(await view('divergence').locator('svg').first().textContent()).toMatch(/4→3 behaviors, token entropy still \d+ % of steps 1–3/); // the fixture has no step 0: its start is its first steps
+    expect(await view('divergence').locator('.plot > svg').textContent()).toMatch(/4→3 behaviors, token entropy still \d+ % of steps 1–3/); // the fixture has no step 0: its start is its first steps
   });
 
   it('hover on the divergence plot shows the exact step and values', async () => {
@@ -74,11 +74,14 @@ describe('views fixture page', () => {
 
   it('ε is adjustable: support is recomputed and onEpsChange fires', async () => {
     const eps = view('divergence').getByRole('spinbutton', { name: 'feasibility threshold ε' });
-    const before = await view('divergence').locator('svg path').nth(4).getAttribute('d');
+    // run A's support line (the bottom panel's solid series), not its markers or a legend key
+    const support = view('divergence').locator('svg path[data-line^="behavior support"]:not([stroke-dasharray])');
+    expect(await support.count()).toBe(1);
+    const before = await support.getAttribute('d');
     await eps.fill('0.3');
     await eps.press('Enter');
     await h.page.waitForFunction(() => window.epsLog.includes(0.3));
-    const after = await view('divergence').locator('svg path').nth(4).getAttribute('d');
+    const after = await support.getAttribute('d');
     expect(after).not.toBe(before);
     await eps.fill('0.02');
     await eps.press('Enter');
