@@ -144,22 +144,22 @@ export function consensusOpening(openings: readonly string[]): string {
 /** A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest opening when nothing stands out. */
 export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null);
-  // "calls search first" says "calls search" already
-  const shapes = found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`))).slice(0, 2);
+  // "calls search first" says "calls search" already, "verifies often" says "verifies"
+  const shapes = found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)).slice(0, 2);
   const keys = members.map((d) => openingKeys(d.opening));
   const openShares = shares(keys, step.openings, step.n);
-  // the longest opening (up to three words) many members write and few others do
+  // the longest opening (up to three words) most members write and few others do; else one a third write
   const lead = (k: string) => openShares.get(k)![0] - openShares.get(k)![1];
   const depth = (k: string) => (UNSPACED.test(k) ? [...k].length / 2 : k.split(' ').length);
   const byLength = [...openShares.keys()].sort((a, b) => depth(b) - depth(a) || lead(b) - lead(a) || (a < b ? -1 : 1));
-  const most = byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2);
-  const distinct = most ?? distinctive(keys, step.openings, step.n, 0.3, 0.2)[0];
+  const most = byLength.find((k) => openShares.get(k)![0] >= 0.5 && lead(k) >= 0.2);
+  const distinct = most ?? byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2);
   const common = [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const consensus = consensusOpening(members.map((d) => d.opening));
   let quote = '';
   if (most) quote = typicalOpening(members, most);
   else if (consensus && (distinct || !shapes.length)) quote = consensus;
-  else if (distinct) quote = typicalOpening(members, distinct);
+  else if (distinct && !shapes.length) quote = typicalOpening(members, distinct);
   else if (!shapes.length && common) quote = typicalOpening(members, common);
   const titleParts = [...(quote ? [`"${quote}…"`] : []), ...shapes.map((t) => shapeText(t)!)];
   // the quote, then shapes while they fit (a label is at most 44 characters, whole words)
