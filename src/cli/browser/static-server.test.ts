@@ -84,6 +84,31 @@ describe('static server', () => {
     scaled(60_000),
   );
 
+  it('a client that stops reading is dropped after the stall time: its socket and its file are closed, the server stays up', async () => {
+    const stalled = join(dir, 'stalled.bin');
+    writeFileSync(stalled, new Uint8Array(4 * BIG));
+    let dropped: () => void = () => undefined;
+    const closed = new Promise<void>((ok) => (dropped = ok));
+    const bare = createServer((_req, res) => {
+      res.once('close', () => dropped());
+      void sendFile(res, 'GET', stalled, {}, 300);
+    });
+    await new Promise<void>((ok) => bare.listen(0, '127.0.0.1', ok));
+    try {
+      const before = openHandles();
+      const got = await pausedGet(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`);
+      // the client reads nothing: the socket's buffers fill, nothing moves for 300 ms, the server drops it
+      const t0 = Date.now();
+      await closed;
+      expect(Date.now() - t0).toBeLessThan(scaled(10_000));
+      got.res.destroy();
+      if (canCountHandles) expect(await handlesSettle(before, scaled(5000))).toBeLessThanOrEqual(before);
+      expect((await fetch(s.url + '/')).status).toBe(200);
+    } finally {
+      await new Promise((ok) => bare.close(ok));
+    }
+  }, scaled(30_000));
+
   it('a file removed after it was found is a 404 (the process stays up); removed while it is sent, it is sent whole', async () => {
     // found (fileOf) then gone before it is opened: sendFile alone, on a path that is no more
     const gone = join(dir, 'gone.js');

@@ -104,7 +104,10 @@ export function fileOf(base: string, url: string, indexes: boolean): { file: str
  * found is a 404 or the file as opened, never a crash; the pipeline closes the handle however the
  * response ends (done, client gone, read error).
  */
-export async function sendFile(res: ServerResponse, method: string, file: string, headers: Readonly<Record<string, string>>): Promise<void> {
+/** A download whose client has read nothing for this long is dropped (its socket and its file closed). */
+export const STALL_MS = 30_000;
+
+export async function sendFile(res: ServerResponse, method: string, file: string, headers: Readonly<Record<string, string>>, stallMs = STALL_MS): Promise<void> {
   let handle: FileHandle;
   let size: number;
   try {
@@ -126,6 +129,8 @@ export async function sendFile(res: ServerResponse, method: string, file: string
     return;
   }
   res.writeHead(200, fileHeaders(file, size, headers));
+  // a client that stops reading holds a socket and a file: no progress for stallMs ends both (pipeline closes the file)
+  res.setTimeout(stallMs, () => res.destroy());
   // at most the size announced, should the file grow while it is read; cut short, should it shrink
   const body = handle.createReadStream({ start: 0, end: size - 1 });
   pipeline(body, res, (err) => {

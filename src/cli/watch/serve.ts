@@ -50,6 +50,8 @@ export const LIVE_HEADERS: Readonly<Record<string, string>> = {
 
 /** SSE comment sent this often, so an idle tunnel or proxy keeps the stream open. */
 const KEEPALIVE_MS = 15_000;
+/** Bytes a live-events client may fall behind before it is dropped (it reconnects and resumes). */
+export const STREAM_BEHIND = 4 << 20;
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -153,8 +155,11 @@ export async function serveLive(site: string, port: number, feed: LiveFeed, samp
     res.write('retry: 2000\n\n');
     streams.add(res);
     const last = req.headers['last-event-id'];
-    const off = feed.connect(Array.isArray(last) ? last[0] : last, (t) => res.write(t));
-    const alive = setInterval(() => res.write(': keep-alive\n\n'), KEEPALIVE_MS);
+    // a client that stops reading would have every frame buffered for it: once it is STREAM_BEHIND
+    // behind it is dropped (an EventSource reconnects and resumes from its Last-Event-ID)
+    const send = (t: string) => (res.writableLength > STREAM_BEHIND ? res.destroy() : res.write(t));
+    const off = feed.connect(Array.isArray(last) ? last[0] : last, send);
+    const alive = setInterval(() => send(': keep-alive\n\n'), KEEPALIVE_MS);
     res.on('close', () => {
       clearInterval(alive);
       off();
