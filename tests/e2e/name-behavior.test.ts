@@ -71,13 +71,22 @@ describe('naming a discovered behavior', () => {
     await page.locator('[data-testid=browse-samples]').click();
     const viewer = page.locator('[data-testid=sample-viewer]');
     await viewer.waitFor({ timeout: scaled(30_000) });
-    const { form, counts, regex } = await propose(viewer, discovered[0], 'templated');
-    const [k, n, j, o] = counts;
-    expect(n).toBeGreaterThan(0);
-    // an honest proposal: a rule for most of the behavior, or the form says the behavior is not one frame
-    if (k / n < 0.9) await expect.poll(() => form.locator('[data-testid=rule-warnings]').count()).toBe(1);
-    expect(j).toBeLessThanOrEqual(Math.max(1, 0.05 * o));
-    expect(regex).toMatch(/^\(\?i\)/);
+    // every discovered behavior gets an honest proposal (propose() checks where the other matches
+    // fall and the warning of a rule that names only part of its behavior); the first one a rule
+    // names cleanly — most of its samples, few others — goes on to be applied
+    let chosen: { behavior: string; form: Locator; regex: string; k: number } | null = null;
+    for (const behavior of discovered) {
+      const { form, counts, regex } = await propose(viewer, behavior, 'templated');
+      const [k, n, j, o] = counts;
+      expect(n).toBeGreaterThan(0);
+      expect(regex).toMatch(/^\(\?i\)/);
+      if (k / n >= 0.9 && j <= Math.max(1, 0.05 * o)) {
+        chosen = { behavior, form, regex, k };
+        break;
+      }
+    }
+    expect(chosen, `no discovered behavior of ${discovered.join(', ')} named cleanly by a rule`).not.toBeNull();
+    const { behavior, form, regex, k } = chosen!;
     await page.screenshot({ path: `${ARTIFACTS}name-behavior-proposal-1280.png` });
 
     // the rule file offered for download is the import's rules with the rule in them
@@ -93,7 +102,7 @@ describe('naming a discovered behavior', () => {
     expect(await refusal.innerText()).toMatch(/"two words" is not usable in metric keys/);
     expect(await form.locator('[data-testid=rule-proposal]').count()).toBe(0);
     expect(await form.locator('[data-testid=rule-download]').count()).toBe(0);
-    expect((await propose(viewer, discovered[0], 'templated')).regex).toBe(regex);
+    expect((await propose(viewer, behavior, 'templated')).regex).toBe(regex);
 
     // applied: measured again, the named behavior first, in the summary, the plot's legend and the viewer
     await form.locator('[data-testid=rule-apply]').click();
@@ -129,9 +138,8 @@ describe('naming a discovered behavior', () => {
       // no rules: every behavior was discovered; wait for the viewer's facets to list one
       const discoveredOption = async () => (await viewer.locator('[data-testid=samples-behavior] option').allInnerTexts()).find((o) => o !== 'any' && o !== 'unclassified');
       await expect.poll(discoveredOption, { timeout: scaled(60_000), interval: 200 }).toBeDefined();
-      const { form, counts, regex } = await propose(viewer, (await discoveredOption())!, 'templated');
-      const [k, n] = counts;
-      if (k / n < 0.9) await expect.poll(() => form.locator('[data-testid=rule-warnings]').count()).toBe(1);
+      // the proposal's figures, where its other matches fall and its warnings are checked in propose()
+      const { form, regex } = await propose(viewer, (await discoveredOption())!, 'templated');
       // no "Apply" here (the watch measures with the rules it was started with): the rule file, to start it again with
       expect(await form.locator('[data-testid=rule-apply]').count()).toBe(0);
       expect((await downloaded(page, form)).json.rules).toEqual([{ label: 'templated', responseRegex: regex }]);
