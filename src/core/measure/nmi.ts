@@ -1,11 +1,14 @@
 // Normalized mutual information of two labelings, 2·I / (H(a) + H(b)): how well one labeling (a
 // discovery's) agrees with another (a truth, or a run's own task label), 1 when both are constant.
 
-export const entropy = (counts: Iterable<number>) => {
+import { entropyOf } from './entropy';
+
+/** H of a histogram's counts, in nats. */
+export function entropy(counts: Iterable<number>): number {
   const xs = [...counts];
   const n = xs.reduce((a, x) => a + x, 0);
-  return n ? -xs.reduce((a, x) => (x ? a + (x / n) * Math.log(x / n) : a), 0) : 0;
-};
+  return n ? entropyOf(xs.map((x) => x / n)) : 0;
+}
 
 export function tally<K>(xs: readonly K[]): Map<K, number> {
   const m = new Map<K, number>();

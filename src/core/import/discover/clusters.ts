@@ -16,12 +16,6 @@ export interface ClusterParams {
   dim: number;
   /** Average cosine at or above which a sample joins a group and two groups merge. */
   join: number;
-  /**
-   * Average cosine at or above which two NAMED groups merge (absent: `join`). Lower for states: one
-   * kind of request written several ways is one kind — its phrasings are each tight and closer to
-   * one another than to other kinds, though far below `join`.
-   */
-  mergeJoin?: number;
   /** Samples a group needs (over steps) to be named. */
   minSize: number;
   /** …and at least this share of the step's samples (a state needs enough samples a step to measure support; absent: 0). */
@@ -264,7 +258,7 @@ export class ClusterSet {
       for (let x = 0; x < named.length; x++)
         for (let y = x + 1; y < named.length; y++) {
           const s = avgLink(named[x], named[y]);
-          if (s >= (this.p.mergeJoin ?? this.p.join) && (!best || s > best.s)) best = { a: named[x], b: named[y], s };
+          if (s >= this.p.join && (!best || s > best.s)) best = { a: named[x], b: named[y], s };
         }
       for (const c of this.candidates())
         for (const n of named) {

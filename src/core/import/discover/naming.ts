@@ -36,14 +36,26 @@ const SHAPES: Record<string, [title: string, label: string]> = {
   'final-answer': ['states a final answer', 'final-answer'],
 };
 
-/** Shape terms in words ('tool:search' → 'calls search'); null for terms not shown. */
+/** Shapes whose absence sets a group apart, as `!` terms: what most of a step does and the group does not. */
+const ABSENT: Record<string, [title: string, label: string]> = {
+  reasons: ['no think', 'no-think'],
+  'answer-tag': ['no <answer> tag', 'no-answer-tag'],
+  tool: ['no tool call', 'no-tool-call'],
+};
+
+/** Every shape in words a title may hold, besides "calls X" and "calls X first" (what a name is made of: never content words). */
+export const SHAPE_TITLES: readonly string[] = [...new Set([...Object.values(SHAPES), ...Object.values(ABSENT)].map(([title]) => title))];
+
+/** Shape terms in words ('tool:search' → 'calls search', '!reasons' → 'no think'); null for terms not shown. */
 export function shapeText(term: string): string | null {
+  if (term.startsWith('!')) return ABSENT[term.slice(1)]?.[0] ?? null;
   if (term.startsWith('tool:')) return `calls ${term.slice(5)}`;
   if (term.startsWith('first:')) return `calls ${term.slice(6)} first`;
   return SHAPES[term]?.[0] ?? null;
 }
 
 function shapeLabel(term: string): string | null {
+  if (term.startsWith('!')) return ABSENT[term.slice(1)]?.[1] ?? null;
   if (term.startsWith('tool:')) return `${term.slice(5)}-call`;
   if (term.startsWith('first:')) return `${term.slice(6)}-first`;
   return SHAPES[term]?.[1] ?? null;
@@ -57,6 +69,23 @@ function shares(members: readonly (readonly string[])[], all: ReadonlyMap<string
   const others = Math.max(1, n - members.length);
   for (const [t, k] of m) out.set(t, [k / Math.max(1, members.length), ((all.get(t) ?? k) - k) / others]);
   return out;
+}
+
+/**
+ * What most of the step's other samples do (half or more) and almost none of the members (a tenth
+ * or fewer), of the shapes in ABSENT, most common first: "no think" names a group of bare grids in
+ * a run of thinking answers better than an opening a third of them write.
+ */
+function lacking(members: readonly Doc[], step: StepTerms): string[] {
+  const others = Math.max(1, step.n - members.length);
+  return Object.keys(ABSENT)
+    .map((t) => {
+      const mine = members.filter((d) => d.shape.includes(t)).length;
+      return { t, mine: mine / Math.max(1, members.length), others: ((step.shape.get(t) ?? 0) - mine) / others };
+    })
+    .filter((x) => x.others >= 0.5 && x.mine <= 0.1)
+    .sort((a, b) => b.others - a.others || (a.t < b.t ? -1 : 1))
+    .map((x) => `!${x.t}`);
 }
 
 /**
@@ -144,8 +173,8 @@ export function consensusOpening(openings: readonly string[]): string {
 /** A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest opening when nothing stands out. */
 export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null);
-  // "calls search first" says "calls search" already, "verifies often" says "verifies"
-  const shapes = found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)).slice(0, 2);
+  // "calls search first" says "calls search" already, "verifies often" says "verifies", "bare answer" says "no think"
+  const shapes = [...found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)), ...lacking(members, step).filter((t) => !(t === '!reasons' && found.includes('bare')))].slice(0, 2);
   const keys = members.map((d) => openingKeys(d.opening));
   const openShares = shares(keys, step.openings, step.n);
   // the longest opening (up to three words) most members write and few others do; else one a third write

@@ -15,12 +15,10 @@ export function openingOf(text: string): string {
   return ws.length > 36 ? ws.slice(0, 36) : ws;
 }
 
-/** An opening's key: its first three words (or six characters of an unspaced script), lowercase, numbers and punctuation folded. */
-export function openingKey(opening: string): string {
-  return openingKeys(opening).at(-1) ?? '';
-}
-
-/** The keys of an opening's first one, two and three words (two, four and six characters of an unspaced script). */
+/**
+ * The keys of an opening's first one, two and three words (two, four and six characters of an
+ * unspaced script): lowercase, numbers and punctuation dropped.
+ */
 export function openingKeys(opening: string): string[] {
   const t = opening.toLowerCase().replace(/\p{N}+/gu, '#');
   if (UNSPACED.test(t.slice(0, 4))) {

@@ -70,12 +70,17 @@ export function discoveryFor(discoverBehaviors: boolean, discoverStates: boolean
 
 /**
  * Labels of a few samples under rules that may leave states or behaviors to discovery (the page's
- * preview of the rules): the samples are taken as one step of a fresh discovery.
+ * preview of the rules): the samples are taken as one step of a fresh discovery, returned with it
+ * (null when the rules discover nothing) for what it found.
  */
-export function previewLabels(samples: readonly ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet, regex?: RegexEngine): Labeled[] {
+export function previewDiscovery(samples: readonly ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet, regex?: RegexEngine): { labels: Labeled[]; discovery: Discovery | null } {
   const bc = new BehaviorClassifier(behaviors, regex);
   const sc = new StateClassifier(states, regex);
   const d = discoveryFor(bc.discovers, states.kind === 'discover', bc.labels());
-  if (d) return d.step(0, samples, sc, bc);
-  return samples.map((s) => ({ state: sc.classify(s), ...bc.classify(s) }));
+  if (d) return { labels: d.step(0, samples, sc, bc), discovery: d };
+  return { labels: samples.map((s) => ({ state: sc.classify(s), ...bc.classify(s) })), discovery: null };
+}
+
+export function previewLabels(samples: readonly ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet, regex?: RegexEngine): Labeled[] {
+  return previewDiscovery(samples, states, behaviors, regex).labels;
 }

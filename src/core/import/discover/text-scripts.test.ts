@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { responseParts, stripSpecial } from './chat';
 import { framingTerms, isLoop, reasoningTerms } from './moves';
 import { consensusOpening } from './naming';
-import { openingKey, openingOf } from './opening';
+import { openingKeys, openingOf } from './opening';
 import { noiseOf, responseTerms, scriptOf, words } from './text';
 
 const noise = (text: string) => noiseOf(text, [], words(stripSpecial(text), 64), responseParts(text));
@@ -77,8 +77,8 @@ describe('openings', () => {
   it('an opening is quoted as written; its key folds case and drops numbers and punctuation', () => {
     expect(openingOf('Wait, let me reconsider the whole thing.')).toBe('Wait, let me reconsider the');
     expect(openingOf('这是个很好的问题。让我逐步分析')).toBe('这是个很好的问题。');
-    expect(openingKey('Wait, let me')).toBe('wait let me');
-    expect(openingKey('Solve 12 for x')).toBe('solve for x');
+    expect(openingKeys('Wait, let me')).toEqual(['wait', 'wait let', 'wait let me']);
+    expect(openingKeys('Solve 12 for x').at(-1)).toBe('solve for x');
   });
 
   it("the members' openings word by word: what at least half write, the rest elided", () => {

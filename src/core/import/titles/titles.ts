@@ -3,8 +3,8 @@
 // (`"Wait, let me…" · backtracks · boxed answer`, discover/discoverer.ts). The key names travel in
 // frames, sample lines and filters; the titles travel beside them as these maps, read from the
 // discovery's saved clusters (what a follow saves with its frames, and what the page is handed).
-import { discoveryFor, type DiscoverySnapshot, type Labeled } from '../discover/step-labels';
-import { BehaviorClassifier, StateClassifier, type BehaviorRuleSet, type StatesSpec } from '../rules/rules';
+import { previewDiscovery, type DiscoverySnapshot, type Labeled } from '../discover/step-labels';
+import type { BehaviorRuleSet, StatesSpec } from '../rules/rules';
 import type { RegexEngine } from '../rules/regex';
 import type { ImportedSample } from '../types';
 
@@ -34,13 +34,9 @@ export function titleOf(titles: LabelTitles | null | undefined, kind: 'state' | 
 /**
  * Labels of a few samples under rules that may leave states or behaviors to discovery (the page's
  * preview of the rules), with the titles of what was discovered: the samples are taken as one step of
- * a fresh discovery, as discover/step-labels.ts `previewLabels` takes them.
+ * a fresh discovery (discover/step-labels.ts `previewDiscovery`).
  */
 export function previewTitled(samples: readonly ImportedSample[], states: StatesSpec, behaviors: BehaviorRuleSet, regex?: RegexEngine): { labels: Labeled[]; titles: LabelTitles } {
-  const bc = new BehaviorClassifier(behaviors, regex);
-  const sc = new StateClassifier(states, regex);
-  const d = discoveryFor(bc.discovers, states.kind === 'discover', bc.labels());
-  if (!d) return { labels: samples.map((s) => ({ state: sc.classify(s), ...bc.classify(s) })), titles: NO_TITLES };
-  const labels = d.step(0, samples, sc, bc);
-  return { labels, titles: titlesOf(d.save()) };
+  const { labels, discovery } = previewDiscovery(samples, states, behaviors, regex);
+  return { labels, titles: discovery ? titlesOf(discovery.save()) : NO_TITLES };
 }
