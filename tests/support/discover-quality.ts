@@ -31,12 +31,13 @@ export function discoverCorpus(corpus: readonly TruthSample[], withStates = fals
   const d = new Discovery(new BehaviorDiscoverer([], params?.behaviors), withStates ? new StateDiscoverer(params?.states) : null);
   const sc = new StateClassifier({ kind: 'single' });
   const bc = new BehaviorClassifier({ rules: [] });
-  const behaviors: string[] = [];
-  const states: string[] = [];
+  // labels sit at their sample's index in `corpus`, whatever order its steps come in
+  const behaviors: string[] = new Array<string>(corpus.length);
+  const states: string[] = new Array<string>(corpus.length);
   const steps = [...new Set(corpus.map((t) => t.sample.step))].sort((x, y) => x - y);
   for (const step of steps) {
-    const held = corpus.filter((t) => t.sample.step === step).map((t) => t.sample);
-    for (const l of d.step(step, held, sc, bc)) (behaviors.push(l.behavior), states.push(l.state));
+    const idx = corpus.flatMap((t, i) => (t.sample.step === step ? [i] : []));
+    d.step(step, idx.map((i) => corpus[i].sample), sc, bc).forEach((l, j) => ((behaviors[idx[j]] = l.behavior), (states[idx[j]] = l.state)));
   }
   return { behaviors, states, discovery: d };
 }
