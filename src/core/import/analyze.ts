@@ -106,11 +106,13 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
     const m = newMeasure(openSteps);
     if (samples) m.recordSamples(samples);
     let seen = 0;
-    m.onLabeled = (s, state, behavior) => {
-      if (seen++ < delivered) return;
-      delivered++;
-      onSample?.(s, state, behavior, m);
-    };
+    // only a listener makes a step waiting for discovery's labels hold its samples whole
+    if (onSample)
+      m.onLabeled = (s, state, behavior) => {
+        if (seen++ < delivered) return;
+        delivered++;
+        onSample(s, state, behavior, m);
+      };
     const r = await importSamples(sources, opts, (s) => m.add(s));
     return { m, r };
   };
