@@ -364,7 +364,7 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   }
 
   /** The response's noise before its step's bare answers are known, and the one word it is. */
-  private look(s: ImportedSample) {
+  private look(s: Pick<ImportedSample, 'response' | 'toolCalls'>) {
     const parts = responseParts(s.response);
     return { parts, noise: noiseOf(s.response, s.toolCalls, words(stripSpecial(s.response.slice(0, 4000)), 64), parts), bare: bareWord(s.response) };
   }
@@ -381,7 +381,7 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   }
 
   /** The response's doc (the terms that weigh) and noise: no text kept, the same in a worker thread (src/cli/import-jobs.ts). */
-  features(s: ImportedSample): BehaviorFeatures {
+  features(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>): BehaviorFeatures {
     const l = this.look(s);
     const rescuable = !l.noise || (l.noise === 'cut-off' && l.bare !== null);
     const doc = rescuable ? this.set.item(responseTerms(s.response, this.requestOf(s.prompt), s.toolCalls, this.params.kinds.t !== 0, l.parts), { file: '', index: 0 }).doc : null;
