@@ -96,6 +96,8 @@ export interface SamplesOut extends SampleRowsSink {
 export interface MeasureOptions extends ImportOptions {
   /** Worker threads that make behavior discovery's features (`--jobs`); the frames are those of one thread. */
   features?: FeatureJobs;
+  /** Told each measure the import makes (its discovery explains a label: the rollout viewer), without holding samples whole as `onSample` does. */
+  onMeasure?: (m: ImportMeasure) => void;
 }
 
 /**
@@ -110,6 +112,7 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
   // (onSample sees each sample once: the second pass skips those the first one delivered).
   const pass = async (openSteps: number) => {
     const m = newMeasure(openSteps);
+    opts.onMeasure?.(m);
     if (samples) m.recordSamples(samples);
     let seen = 0;
     // only a listener makes a step waiting for discovery's labels hold its samples whole
