@@ -1,8 +1,8 @@
 // Behaviors and states nobody named, found in a run step by step (clusters.ts over the terms of
 // text.ts): `arrive` makes what a sample brings to its step as it is read (its terms as a doc, no
 // text kept), `labelArrived` labels a step's samples once the step is complete (`labelStep`: both
-// at once; the labels of steps already labelled never change), `save` / `restore` carry the clusters across a restart,
-// `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
+// at once; the labels of steps already labelled never change), `save` / `restore` carry the
+// clusters across a restart, `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
 // `explain` says which words and shape put a sample where it is.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
 import { responseParts, stripSpecial } from './chat';

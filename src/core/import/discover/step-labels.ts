@@ -41,18 +41,13 @@ export class Discovery {
     return this.stepArrived(step, held.map((s) => this.arrive(s, states, rules)));
   }
 
-  /** Whether behavior discovery would read the sample (no behavior rule names it): what a worker thread makes `features` for. */
-  wantsFeatures(named: Classified): boolean {
-    return this.behaviors !== null && named.rule === null;
-  }
-
   /** What the sample brings to its step when read; `features` when made elsewhere (a worker thread: src/cli/import-jobs.ts). */
   arrive(s: ImportedSample, states: StateClassifier, rules: BehaviorClassifier, features?: BehaviorFeatures): Arrived {
     const named = rules.classify(s);
     return {
       state: this.states ? this.states.arrive(s) : states.classify(s),
       named,
-      behavior: this.behaviors && this.wantsFeatures(named) ? this.behaviors.arrive(s, features) : null,
+      behavior: this.behaviors && named.rule === null ? this.behaviors.arrive(s, features) : null,
     };
   }
 

@@ -50,9 +50,11 @@ export class FeatureBatches {
     this.chars = 0;
     const before = this.inFlight;
     const made = batch.length ? this.jobs.features(batch.map(({ prompt, response, toolCalls }) => ({ prompt, response, toolCalls })), this.params) : Promise.resolve([]);
+    made.catch(() => undefined); // its failure is awaited below, after the batch before it
     this.inFlight = (async () => {
       await before;
       const features = await made;
+      if (features.length !== batch.length) throw new Error(`feature jobs: ${batch.length} samples sent, ${features.length} features back`);
       batch.forEach((s, k) => this.add(s, features[k]));
     })();
     this.inFlight.catch(() => undefined); // awaited by the next call or by `end`
