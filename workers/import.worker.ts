@@ -53,7 +53,7 @@ const api: ImportApi = {
     const samples = runSamples(() => format!, pickedFiles(files), () => discovery);
     // each measured step's per-sample lines (with the gate's decisions) go into the viewer's index
     const sink = samples.sink(spec.gate ? compileGate(spec.gate) : null);
-    const r = await measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine() }, (_s, _state, _behavior, m) => void (discovery = m.discovery), sink);
+    const r = await measureLogs(files.map(fileSource), spec, { ...opts, onProgress, parquet: openParquet, regex: regexEngine(), onMeasure: (m) => void (discovery = m.discovery) }, undefined, sink);
     format = r.format;
     held.current = samples;
     return r;

@@ -3,7 +3,9 @@
 //     × 16) of --scale-min-tokens..--scale-max-tokens tokens (default 2,000..8,000) of reasoning traces
 //     (reasoning-step.ts), imported by the real CLI (`npm run import --format verl DIR`, no rule files:
 //     states and behaviors discovered) in a child process: wall seconds, CPU seconds and peak RSS
-//     (exit-usage.ts), what it discovered (its summary line). Targets: ≤ 30 s and ≤ 300 MB. Then the
+//     (exit-usage.ts), what it discovered (its summary line), with --jobs 1 (this thread only) and
+//     --jobs 2 (a worker thread makes the discovery features: src/cli/import-jobs.ts; its metrics
+//     must be those of --jobs 1, byte for byte). Targets: ≤ 30 s and ≤ 300 MB. Then the
 //     same import again with --samples-out (not timed), its labels against each line's truth:
 //     behavior NMI per true kind of request, states NMI, and which labels each true behavior got.
 //   follow: one step of --follow-samples short answers (default 1,152) read and measured by the run
@@ -63,8 +65,11 @@ export async function runDiscoverScaleBench(o: DiscoverScaleOptions): Promise<ob
     const g0 = performance.now();
     const { bytes, truth } = await writeReasoningStep(join(dir, '1.jsonl'), { samples: o.samples, prompts: o.prompts, minTokens: o.minTokens, maxTokens: o.maxTokens });
     const writeSeconds = (performance.now() - g0) / 1000;
-    const one = await importPeak(dir, work, null, true);
-    await importPeak(dir, work, null, true, ['--samples-out', join(work, 'samples.jsonl'), '--overwrite']);
+    const one = await importPeak(dir, work, null, true, ['--jobs', '1']);
+    const metricsOne = readFileSync(join(work, 'metrics.jsonl'), 'utf8');
+    const two = await importPeak(dir, work, null, true, ['--jobs', '2', '--overwrite']);
+    if (readFileSync(join(work, 'metrics.jsonl'), 'utf8') !== metricsOne) throw new Error('discover-scale: --jobs 2 wrote other metrics than --jobs 1');
+    await importPeak(dir, work, null, true, ['--samples-out', join(work, 'samples.jsonl'), '--overwrite', '--jobs', '1']);
     const quality = againstTruth(readFileSync(join(work, 'samples.jsonl'), 'utf8'), truth);
     // the follow's step: short answers, no think (a few dozen tokens each)
     const short = [...reasoningStepLines({ samples: o.followSamples, prompts: Math.max(1, Math.round(o.followSamples / 16)), minTokens: 20, maxTokens: 120, shortAnswers: true })].map((l) => l.json);
@@ -85,6 +90,7 @@ export async function runDiscoverScaleBench(o: DiscoverScaleOptions): Promise<ob
         limit_seconds: 30,
         limit_mb: 300,
         ok: one.seconds <= 30 && one.peakRssMb <= 300,
+        jobs_2: { seconds: +two.seconds.toFixed(1), cpu_seconds: +two.cpuSeconds.toFixed(1), peak_rss_mb: +two.peakRssMb.toFixed(1), speedup: +(one.seconds / two.seconds).toFixed(2), same_metrics: true, ok: two.seconds <= 30 && two.peakRssMb <= 300 },
         discovered: summaryOf(one.stderr),
         against_truth: quality,
       },

@@ -19,8 +19,9 @@ import { EXIT_USAGE } from './exit-codes';
 import { fileSource } from './file-source';
 import { importPaths } from './import-paths';
 import { OVERWRITE_OPTIONS, OVERWRITE_USAGE, checkOutputs, namedOutputs } from './output-guard';
+import { ImportJobs, JOBS_OPTIONS, JOBS_USAGE, jobsFlag } from './import-jobs';
 
-const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... [--states RULES.json] [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} ${SAMPLES_USAGE} ${OVERWRITE_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
+const USAGE = `usage: npm run import -- --format openclaw|verl|trl|jsonl FILES... [--states RULES.json] [--behaviors RULES.json] --out metrics.jsonl [--gate GATE] [--eps 0.05] ${REWARD_USAGE} ${SAMPLES_USAGE} ${OVERWRITE_USAGE} ${JOBS_USAGE} [--openclaw-batch 16] [--fit-task spec.json [--fit-base-steps A..B] [--fit-truth-steps A..B] [--fit-name NAME] ${SIMULATE_USAGE}]`;
 
 const OPTIONS = {
   format: { type: 'string' },
@@ -38,6 +39,7 @@ const OPTIONS = {
   ...SIMULATE_OPTIONS,
   ...SAMPLES_OPTIONS,
   ...OVERWRITE_OPTIONS,
+  ...JOBS_OPTIONS,
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -47,6 +49,8 @@ interface ImportFlags {
   spec: MeasureSpec;
   format: FormatId | 'auto';
   batch: number;
+  /** Threads: this one, and jobs − 1 workers making behavior discovery's features. */
+  jobs: number;
   fit: FitOptions;
   simulate?: SimulateOptions;
 }
@@ -68,6 +72,7 @@ async function readFlags(v: Values, positionals: readonly string[]): Promise<{ f
   if (!(eps >= 0 && eps < 1)) bad.push(`--eps: expected a number in [0, 1), got ${v.eps}`);
   const batch = parseWholeNumber(v['openclaw-batch']) ?? NaN;
   if (!(batch >= 1)) bad.push(`--openclaw-batch: expected a positive integer, got ${v['openclaw-batch']}`);
+  const jobs = jobsFlag(v.jobs, bad);
   let states, behaviors, gate: string | undefined, files: string[] = [];
   const reward = rewardFlags(v, bad);
   const simulate = simulateFlags(v, bad);
@@ -82,7 +87,7 @@ async function readFlags(v: Values, positionals: readonly string[]): Promise<{ f
     bad.push(errorText(e));
   }
   if (bad.length) return { problems: bad };
-  return { flags: { files, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, format: format as FormatId | 'auto', batch, fit, simulate } };
+  return { flags: { files, spec: { states: states!, behaviors: behaviors!, eps, gate, reward }, format: format as FormatId | 'auto', batch, jobs, fit, simulate } };
 }
 
 /** The files of the arguments; a folder's log files it does not read are said on stderr, with why. */
@@ -124,8 +129,9 @@ export async function importMain(argv: readonly string[]): Promise<number> {
     console.error(`${read.problems.join('\n')}\n${USAGE}`);
     return EXIT_USAGE;
   }
-  const { files, spec, format, batch, fit, simulate } = read.flags;
+  const { files, spec, format, batch, jobs, fit, simulate } = read.flags;
   let last = 0;
+  const features = jobs > 1 ? new ImportJobs(jobs) : undefined;
   try {
     const samples = v['samples-out'] ? new SamplesFile(v['samples-out'], samplesRoot(args.positionals)) : undefined;
     const r = await measureLogs(files.map(fileSource), spec, {
@@ -133,6 +139,7 @@ export async function importMain(argv: readonly string[]): Promise<number> {
       openclawBatch: batch,
       parquet: openParquet,
       regex: nodeRegexEngine(),
+      features,
       onProgress: (p) => {
         const now = Date.now();
         if (now - last < 500 && p.file) return;
@@ -152,5 +159,7 @@ export async function importMain(argv: readonly string[]): Promise<number> {
       return 1;
     }
     throw e;
+  } finally {
+    await features?.close();
   }
 }

@@ -12,6 +12,8 @@
 // format's own reward; --reward-threshold τ[,τ']: a scalar score as a vote (r ≥ τ → +1, r ≤ τ' → −1).
 // --simulate-seeds N: train the fitted task at seeds 1..N beside the log (its band, in words);
 // --forecast-from T,…: forecasts from those steps against the naive one (src/cli/fit-simulate.ts).
+// --jobs N: N threads (default 1): N − 1 worker threads make behavior discovery's features, the
+// metrics byte for byte those of one thread (src/cli/import-jobs.ts).
 // --samples-out FILE: one JSON line per sample (step, file, index, state, behavior, reward; with --gate
 // its fields and decision): src/cli/samples-out.ts. A directory is read as `npm run watch` reads it (at any depth:
 // verl step files, TRL completions, OpenClaw's live files or step_NNNN/ snapshots: src/cli/import-paths.ts), in step

@@ -10,6 +10,7 @@ import type { RegexEngine } from './rules/regex';
 import { RewardReader, describeReward, type RewardChoice } from './rules/reward';
 import type { ImportSource, ImportedSample } from './types';
 import { discoveryFor, type DiscoverySnapshot } from './discover/step-labels';
+import { FeatureBatches, type FeatureJobs } from './measure/feature-batches';
 
 export const PREVIEW_SAMPLES = 200;
 
@@ -92,26 +93,41 @@ export interface SamplesOut extends SampleRowsSink {
   restart(): void;
 }
 
+export interface MeasureOptions extends ImportOptions {
+  /** Worker threads that make behavior discovery's features (`--jobs`); the frames are those of one thread. */
+  features?: FeatureJobs;
+  /** Told each measure the import makes (its discovery explains a label: the rollout viewer), without holding samples whole as `onSample` does. */
+  onMeasure?: (m: ImportMeasure) => void;
+}
+
 /**
  * Every sample measured into per-step frames. `onSample` hears each sample once it is labelled: at
  * once with rules only, at the end of its step when behaviors or states are discovered; with the
  * measure that labelled it (its discovery explains a label: the rollout viewer).
  */
-export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: ImportOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string, measure: ImportMeasure) => void, samples?: SamplesOut): Promise<MeasureResult> {
+export async function measureLogs(sources: readonly ImportSource[], spec: MeasureSpec, opts: MeasureOptions = {}, onSample?: (s: ImportedSample, state: string, behavior: string, measure: ImportMeasure) => void, samples?: SamplesOut): Promise<MeasureResult> {
   const newMeasure = measureOf(spec, opts.regex);
   let delivered = 0;
   // Bounded memory for a log in step order; a log out of order is read again holding every step
   // (onSample sees each sample once: the second pass skips those the first one delivered).
   const pass = async (openSteps: number) => {
     const m = newMeasure(openSteps);
+    opts.onMeasure?.(m);
     if (samples) m.recordSamples(samples);
     let seen = 0;
-    m.onLabeled = (s, state, behavior) => {
-      if (seen++ < delivered) return;
-      delivered++;
-      onSample?.(s, state, behavior, m);
-    };
-    const r = await importSamples(sources, opts, (s) => m.add(s));
+    // only a listener makes a step waiting for discovery's labels hold its samples whole
+    if (onSample)
+      m.onLabeled = (s, state, behavior) => {
+        if (seen++ < delivered) return;
+        delivered++;
+        onSample(s, state, behavior, m);
+      };
+    const params = m.discovery?.behaviors?.params;
+    if (!opts.features || !params) return { m, r: await importSamples(sources, opts, (s) => m.add(s)) };
+    // with worker threads: features made there, a batch at a time, the samples added in the order read
+    const batches = new FeatureBatches(opts.features, params, (s, f) => m.add(s, f));
+    const r = await importSamples(batches.sources(sources), opts, (s) => batches.push(s));
+    await batches.end();
     return { m, r };
   };
   let stepOrder: MeasureResult['stepOrder'] = 'ordered';

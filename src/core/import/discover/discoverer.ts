@@ -1,14 +1,15 @@
 // Behaviors and states nobody named, found in a run step by step (clusters.ts over the terms of
-// text.ts): `labelStep` labels a step's samples once the step is complete (the labels of steps
-// already labelled never change), `save` / `restore` carry the clusters across a restart,
-// `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
+// text.ts): `arrive` makes what a sample brings to its step as it is read (its terms as a doc, no
+// text kept), `labelArrived` labels a step's samples once the step is complete (`labelStep`: both
+// at once; the labels of steps already labelled never change), `save` / `restore` carry the
+// clusters across a restart, `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
 // `explain` says which words and shape put a sample where it is.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
 import { responseParts, stripSpecial } from './chat';
 import { groupName, shapeText } from './naming';
 import { bareWord, noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
 import { hash32 } from '../../rng';
-import { bucketOf, type Sparse } from './vectors';
+import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
 
 /** The one label of noise (empty, cut-off, garbage) and of responses like no named behavior yet. */
@@ -67,7 +68,26 @@ export interface DiscoverSnapshot {
   }[];
 }
 
-abstract class Discoverer {
+/** What a behavior discovery makes of a response (text.ts, vectors.ts), the same in any thread: its doc, null when it is noise (unless a bare answer rescues it). */
+export interface BehaviorFeatures {
+  doc: Doc | null;
+  noise: Noise | null;
+  /** The one word it is (text.ts `bareWord`): a cut-off fragment written three times in its step is an answer. */
+  bare: string | null;
+}
+
+/** What a step keeps of a sample from its arrival to its labelling: behaviors, its features; states, its prompt (its terms wait for the step's boilerplate). */
+export interface BehaviorArrival extends BehaviorFeatures {
+  ref: SampleRef;
+  prompt: string;
+}
+export interface StateArrival {
+  ref: SampleRef;
+  prompt: string;
+  group: string | null;
+}
+
+abstract class Discoverer<A> {
   protected set: ClusterSet;
   unclassified = 0;
   protected titles = new Map<string, string>();
@@ -90,17 +110,38 @@ abstract class Discoverer {
    */
   protected abstract termsOf(s: ImportedSample, weighing?: boolean): { terms: string[] } | { noise: Noise };
 
-  /** What a step teaches before its samples are read (the states' boilerplate lines). */
-  protected prepare(_samples: readonly ImportedSample[]): void {}
+  /** What the step keeps of a sample when it is read. */
+  abstract arrive(s: ImportedSample): A;
+
+  /** What a complete step teaches before its samples are labelled (the states' boilerplate lines, the behaviors' bare answers). */
+  protected abstract prepare(arrived: readonly A[]): void;
+
+  /** The sample's item for the clustering; null: noise. */
+  protected abstract itemOf(a: A): Item | null;
+
+  /** Samples of a step share few prompts: each prompt string is held once while its step waits. */
+  private prompts = new Map<string, string>();
+  protected intern(prompt: string): string {
+    const p = this.prompts.get(prompt);
+    if (p !== undefined) return p;
+    this.prompts.set(prompt, prompt);
+    return prompt;
+  }
 
   /** Labels of a complete step's samples, in order. */
   labelStep(step: number, samples: readonly ImportedSample[]): string[] {
-    this.prepare(samples);
+    return this.labelArrived(step, samples.map((s) => this.arrive(s)));
+  }
+
+  /** Labels of a complete step's samples from what each brought on arrival, in order. */
+  labelArrived(step: number, arrived: readonly A[]): string[] {
+    this.prompts.clear();
+    this.prepare(arrived);
     const items: Item[] = [];
     const at: number[] = [];
-    samples.forEach((s, k) => {
-      const t = this.termsOf(s, true);
-      if ('terms' in t) (items.push(this.set.item(t.terms, { file: s.file, index: s.line - 1 }, s.group ?? s.prompt)), at.push(k));
+    arrived.forEach((a, k) => {
+      const it = this.itemOf(a);
+      if (it) (items.push(it), at.push(k));
     });
     const ids = this.set.labelStep(step, items, (members, counts) => {
       const n = groupName(members, counts);
@@ -108,7 +149,7 @@ abstract class Discoverer {
       this.titles.set(name, name === n.label ? n.title : `${n.title} (${name.slice(n.label.length)})`);
       return name;
     });
-    const out: string[] = samples.map(() => this.noiseLabel);
+    const out: string[] = arrived.map(() => this.noiseLabel);
     ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.set.byId(id).name!));
     for (const l of out) if (l === this.noiseLabel || l === this.smallLabel) this.unclassified++;
     return out;
@@ -290,8 +331,11 @@ export const STATE_PARAMS: ClusterParams = {
 /** A one-word response written this many times in a step is an answer the model gives, not a cut-off fragment. */
 const BARE_REPEATS = 3;
 
+/** Requests kept for the prompts met since the step began (each a pure function of its prompt). */
+const MAX_REQUESTS = 4096;
+
 /** Behaviors of responses: what a response does (its frame), the request's words masked. */
-export class BehaviorDiscoverer extends Discoverer {
+export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   private requests = new Map<string, string>();
 
   constructor(taken: Iterable<string> = [], params: ClusterParams = BEHAVIOR_PARAMS) {
@@ -301,11 +345,10 @@ export class BehaviorDiscoverer extends Discoverer {
   /** One-word responses written three times or more in the step: answers ("mother", a name), not fragments. */
   private bare = new Set<string>();
 
-  protected override prepare(samples: readonly ImportedSample[]): void {
+  protected override prepare(arrived: readonly BehaviorArrival[]): void {
     this.requests.clear();
     const counts = new Map<string, number>();
-    for (const s of samples) {
-      const w = bareWord(s.response);
+    for (const { bare: w } of arrived) {
       if (w) counts.set(w, (counts.get(w) ?? 0) + 1);
     }
     this.bare = new Set([...counts].filter(([, k]) => k >= BARE_REPEATS).map(([w]) => w));
@@ -314,15 +357,44 @@ export class BehaviorDiscoverer extends Discoverer {
   /** The words a response may repeat from its request (its user turns: not the system prompt or tools block). */
   private requestOf(prompt: string): string {
     let r = this.requests.get(prompt);
-    if (r === undefined) this.requests.set(prompt, (r = requestTurns(prompt).join('\n')));
+    if (r !== undefined) return r;
+    if (this.requests.size >= MAX_REQUESTS) this.requests.clear(); // a worker thread never labels a step (prepare)
+    this.requests.set(prompt, (r = requestTurns(prompt).join('\n')));
     return r;
   }
 
-  protected termsOf(s: ImportedSample, weighing = false): { terms: string[] } | { noise: Noise } {
+  /** The response's noise before its step's bare answers are known, and the one word it is. */
+  private look(s: Pick<ImportedSample, 'response' | 'toolCalls'>) {
     const parts = responseParts(s.response);
-    let noise = noiseOf(s.response, s.toolCalls, words(stripSpecial(s.response.slice(0, 4000)), 64), parts);
-    if (noise === 'cut-off' && this.bare.has(bareWord(s.response) ?? '')) noise = null;
-    return noise ? { noise } : { terms: responseTerms(s.response, this.requestOf(s.prompt), s.toolCalls, !(weighing && this.params.kinds.t === 0), parts) };
+    return { parts, noise: noiseOf(s.response, s.toolCalls, words(stripSpecial(s.response.slice(0, 4000)), 64), parts), bare: bareWord(s.response) };
+  }
+
+  /** Noise, unless a cut-off fragment is an answer the step writes three times or more. */
+  private noiseIn(a: { noise: Noise | null; bare: string | null }): Noise | null {
+    return a.noise === 'cut-off' && this.bare.has(a.bare ?? '') ? null : a.noise;
+  }
+
+  protected termsOf(s: ImportedSample, weighing = false): { terms: string[] } | { noise: Noise } {
+    const l = this.look(s);
+    const noise = this.noiseIn(l);
+    return noise ? { noise } : { terms: responseTerms(s.response, this.requestOf(s.prompt), s.toolCalls, !(weighing && this.params.kinds.t === 0), l.parts) };
+  }
+
+  /** The response's doc (the terms that weigh) and noise: no text kept, the same in a worker thread (src/cli/import-jobs.ts). */
+  features(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>): BehaviorFeatures {
+    const l = this.look(s);
+    const rescuable = !l.noise || (l.noise === 'cut-off' && l.bare !== null);
+    const doc = rescuable ? this.set.item(responseTerms(s.response, this.requestOf(s.prompt), s.toolCalls, this.params.kinds.t !== 0, l.parts), { file: '', index: 0 }).doc : null;
+    return { doc, noise: l.noise, bare: l.bare };
+  }
+
+  /** `features` made elsewhere (a worker thread) are taken as they are. */
+  arrive(s: ImportedSample, made: BehaviorFeatures = this.features(s)): BehaviorArrival {
+    return { ...made, ref: { file: s.file, index: s.line - 1 }, prompt: s.group ?? this.intern(s.prompt) };
+  }
+
+  protected itemOf(a: BehaviorArrival): Item | null {
+    return this.noiseIn(a) ? null : { doc: a.doc!, ref: a.ref, prompt: a.prompt };
   }
 }
 
@@ -332,7 +404,7 @@ const BOILER_MIN_PROMPTS = 6;
 const BOILER_MAX = 2048;
 
 /** States of prompts: the kind of request, read from the request (the first user turn that is not boilerplate). */
-export class StateDiscoverer extends Discoverer {
+export class StateDiscoverer extends Discoverer<StateArrival> {
   private boiler = new Set<number>();
 
   constructor(params: ClusterParams = STATE_PARAMS) {
@@ -340,8 +412,8 @@ export class StateDiscoverer extends Discoverer {
   }
 
   /** Lines shared by most of the step's distinct prompts join the boilerplate (kept for the run). */
-  protected override prepare(samples: readonly ImportedSample[]): void {
-    const distinct = new Set(samples.map((s) => s.prompt));
+  protected override prepare(arrived: readonly StateArrival[]): void {
+    const distinct = new Set(arrived.map((a) => a.prompt));
     if (distinct.size < BOILER_MIN_PROMPTS || this.boiler.size >= BOILER_MAX) return;
     const counts = new Map<number, number>();
     for (const p of distinct) {
@@ -362,8 +434,21 @@ export class StateDiscoverer extends Discoverer {
   }
 
   protected termsOf(s: ImportedSample): { terms: string[] } | { noise: Noise } {
-    const r = s.prompt.trim() ? this.request(s.prompt) : '';
+    return this.promptTermsOf(s.prompt);
+  }
+
+  private promptTermsOf(prompt: string): { terms: string[] } | { noise: Noise } {
+    const r = prompt.trim() ? this.request(prompt) : '';
     return r.trim() ? { terms: promptTerms(r) } : { noise: 'empty' };
+  }
+
+  arrive(s: ImportedSample): StateArrival {
+    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group };
+  }
+
+  protected itemOf(a: StateArrival): Item | null {
+    const t = this.promptTermsOf(a.prompt);
+    return 'terms' in t ? this.set.item(t.terms, a.ref, a.group ?? a.prompt) : null;
   }
 
   protected override extra(): Partial<DiscoverSnapshot> {

@@ -1,8 +1,9 @@
 // The state and behavior of each sample of a step when some are discovered: rules name first
 // (a `--behaviors` rule that matches, the log's own label), discovery names the rest once the step
-// is complete (discoverer.ts). The measure (../measure/measure.ts) holds a step's samples until then.
-import { BehaviorDiscoverer, StateDiscoverer, UNCLASSIFIED, type DiscoverSnapshot } from './discoverer';
-import { BehaviorClassifier, StateClassifier, type BehaviorRuleSet, type StatesSpec } from '../rules/rules';
+// is complete (discoverer.ts). What a sample brings is made when it is read (`arrive`: rules, its
+// discovery features; no text kept), and the measure (../measure/measure.ts) holds that until then.
+import { BehaviorDiscoverer, StateDiscoverer, UNCLASSIFIED, type BehaviorArrival, type BehaviorFeatures, type DiscoverSnapshot, type StateArrival } from './discoverer';
+import { BehaviorClassifier, StateClassifier, type BehaviorRuleSet, type Classified, type StatesSpec } from '../rules/rules';
 import type { RegexEngine } from '../rules/regex';
 import type { ImportedSample } from '../types';
 
@@ -19,6 +20,16 @@ export interface DiscoverySnapshot {
   states: DiscoverSnapshot | null;
 }
 
+/** What a step keeps of a sample until it is labelled. */
+export interface Arrived {
+  /** Its state: a rule's, or what state discovery needs. */
+  state: string | StateArrival;
+  /** The behavior rules' label (rule null: left to discovery). */
+  named: Classified;
+  /** What behavior discovery needs (null: a rule named it, or behaviors are not discovered). */
+  behavior: BehaviorArrival | null;
+}
+
 export class Discovery {
   constructor(
     readonly behaviors: BehaviorDiscoverer | null,
@@ -27,13 +38,26 @@ export class Discovery {
 
   /** The labels of a complete step's samples, in order. */
   step(step: number, held: readonly ImportedSample[], states: StateClassifier, rules: BehaviorClassifier): Labeled[] {
-    const st = this.states ? this.states.labelStep(step, held) : held.map((s) => states.classify(s));
-    const named = held.map((s) => rules.classify(s));
-    const rest = this.behaviors ? held.filter((_, k) => named[k].rule === null) : [];
-    const found = this.behaviors ? this.behaviors.labelStep(step, rest) : [];
+    return this.stepArrived(step, held.map((s) => this.arrive(s, states, rules)));
+  }
+
+  /** What the sample brings to its step when read; `features` when made elsewhere (a worker thread: src/cli/import-jobs.ts). */
+  arrive(s: ImportedSample, states: StateClassifier, rules: BehaviorClassifier, features?: BehaviorFeatures): Arrived {
+    const named = rules.classify(s);
+    return {
+      state: this.states ? this.states.arrive(s) : states.classify(s),
+      named,
+      behavior: this.behaviors && named.rule === null ? this.behaviors.arrive(s, features) : null,
+    };
+  }
+
+  /** The labels of a complete step's samples from what each brought, in order. */
+  stepArrived(step: number, held: readonly Arrived[]): Labeled[] {
+    const st = this.states ? this.states.labelArrived(step, held.map((a) => a.state as StateArrival)) : held.map((a) => a.state as string);
+    const found = this.behaviors ? this.behaviors.labelArrived(step, held.flatMap((a) => (a.behavior ? [a.behavior] : []))) : [];
     let j = 0;
-    return held.map((_, k) => {
-      const c = named[k];
+    return held.map((a, k) => {
+      const c = a.named;
       if (c.rule !== null || !this.behaviors) return { state: st[k], behavior: c.behavior, rule: c.rule };
       const b = found[j++];
       return { state: st[k], behavior: b, rule: b === UNCLASSIFIED ? null : -2 };

@@ -24,6 +24,19 @@ interface SessionTurn {
   behavior: string;
 }
 
+/** What the fit counts read of a sample besides its labels (no text: made when it is read, measure.ts). */
+export interface FitFacts {
+  reward: number | null;
+  /** An OpenClaw record's session, turn and whether it has a next state; null for other logs. */
+  session: { id: string; turn: number; hasNext: boolean } | null;
+}
+
+export function fitFacts(s: ImportedSample): FitFacts {
+  const f = s.fields;
+  if (!('has_next_state' in f)) return { reward: s.reward, session: null };
+  return { reward: s.reward, session: { id: String(f.session_id), turn: typeof f.turn === 'number' ? f.turn : Number(f.turn), hasNext: f.has_next_state === true } };
+}
+
 export class FitCounts {
   private counts = new Map<FitCountKey, number>();
   /** OpenClaw turns of the step, by session. */
@@ -31,20 +44,19 @@ export class FitCounts {
   private tokens = new ResponseTokens();
 
   /** A sample of the step, its state and behavior, and its tokens (the import's, capped: measure.ts). */
-  add(s: ImportedSample, state: string, behavior: string, tokens: readonly string[]): void {
+  add(s: FitFacts, state: string, behavior: string, tokens: readonly string[]): void {
     this.tokens.add(state, behavior, tokens);
     if (s.reward !== null) {
       bump(this.counts, rewardCountKey(state, behavior, rewardSign(s.reward)));
       if (s.reward !== 0 && s.reward !== 1 && s.reward !== -1) bump(this.counts, rewardNonternaryKey(state, behavior));
     }
-    const f = s.fields;
-    if (!('has_next_state' in f)) return;
-    if (f.has_next_state !== true) bump(this.counts, noNextCountKey(state, behavior));
-    const session = String(f.session_id);
-    const t: SessionTurn = { turn: typeof f.turn === 'number' ? f.turn : Number(f.turn), state, behavior };
-    const turns = this.sessions.get(session);
+    const f = s.session;
+    if (!f) return;
+    if (!f.hasNext) bump(this.counts, noNextCountKey(state, behavior));
+    const t: SessionTurn = { turn: f.turn, state, behavior };
+    const turns = this.sessions.get(f.id);
     if (turns) turns.push(t);
-    else this.sessions.set(session, [t]);
+    else this.sessions.set(f.id, [t]);
   }
 
   /** The step's counts as scalars (the sessions' transitions counted now). */

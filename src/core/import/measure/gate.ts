@@ -35,17 +35,28 @@ export interface GateSample {
   recordLine: number | null;
 }
 
+/** What a gate replay reads of a sample before its state is known (no text: a step waiting for discovery's labels holds this, measure.ts). */
+export type GateFacts = Omit<GateSample, 'state' | 'group'> & { group: string | null };
+
 export function gateSample(s: ImportedSample, state: string): GateSample {
+  return gateSampleOf(gateFacts(s), state);
+}
+
+/** The gate's sample once its state is known (a sample without a group is grouped by its state). */
+export function gateSampleOf(g: GateFacts, state: string): GateSample {
+  return { ...g, state, group: g.group ?? `state:${state}` };
+}
+
+export function gateFacts(s: ImportedSample): GateFacts {
   const f = s.fields;
   const openclaw = 'has_next_state' in f;
   const turn = openclaw && typeof f.turn === 'number' ? Math.max(0, f.turn - 1) : 0;
   const hasNext = openclaw ? f.has_next_state === true : s.reward !== null;
   const reward = s.reward ?? 0;
   return {
-    state,
     session: openclaw ? String(f.session_id) : `${s.file}:${s.line}`,
     turn,
-    group: s.group ?? `state:${state}`,
+    group: s.group,
     hasNext,
     responseLen: tokensOf(s).length,
     votes: s.votes,

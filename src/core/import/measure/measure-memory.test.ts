@@ -7,6 +7,7 @@ import { ImportMeasure } from './measure';
 import { discoveryFor } from '../discover/step-labels';
 import { BehaviorClassifier, StateClassifier, parseBehaviorRuleSet, parseStatesSpec } from '../rules/rules';
 import { memorySource } from '../sources';
+import { compileGate } from '../../gates/index';
 import { verlSample } from '../formats/verl';
 import { nodeRegexEngine } from '../../../io/regex/node';
 import { generatedVerlRun } from '../../../../tests/support/generated-log';
@@ -60,6 +61,27 @@ describe('import measure memory', () => {
     const most = feedPeak(m, { steps: 5, samplesPerStep: 30, vocab: 500 }, () => m.tokenTables);
     expect(m.frames().length).toBe(5);
     expect(most).toBe(1);
+  });
+
+  it('with discovery, a step waiting for its labels keeps nothing of its samples but what it made of them on arrival', () => {
+    // each sample's text, fields and tokens are blanked once it is added: the frames must not change
+    const frames = (blank: boolean) => {
+      const m = new ImportMeasure(new StateClassifier(parseStatesSpec({ kind: 'discover' })), new BehaviorClassifier(parseBehaviorRuleSet({ rules: [], useLogLabel: true })), 0.05, compileGate(SPEC.gate), OPEN_STEPS, null, discoveryFor(true, true, []));
+      generatedVerlRun({ steps: 3, samplesPerStep: 40, vocab: 500 }).forEach((text, i) =>
+        text
+          .trimEnd()
+          .split('\n')
+          .forEach((l, j) => {
+            const s = verlSample(JSON.parse(l), `${i + 1}.jsonl`, j + 1);
+            m.add(s);
+            if (blank) Object.assign(s, { prompt: '', response: '', toolCalls: [], tokens: [], fields: {}, group: null, reward: null });
+          }),
+      );
+      return m.frames();
+    };
+    const kept = frames(false);
+    expect(kept.length).toBe(3);
+    expect(frames(true)).toEqual(kept);
   });
 
   it('holds as much for a 24-step run as for a 6-step run of the same step size', () => {

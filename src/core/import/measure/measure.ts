@@ -19,7 +19,8 @@ import { behaviorScalars, bucketVariance, type MetricsFrame } from '../../metric
 import type { Gate } from '../../gates/index';
 import { FitCounts } from './fit-counts';
 import { behaviorCountKey, stateSamplesKey } from './fit-keys';
-import { funnelScalars, gateSample, replayStep, type GateSample } from './gate';
+import { funnelScalars, gateSampleOf, replayStep, type GateSample } from './gate';
+import { sampleFacts, TokenTable, type SampleFacts } from './sample-facts';
 import { sampleRecord, withGate, type SampleRecord } from '../samples/record';
 import type { BehaviorClassifier, StateClassifier } from '../rules/rules';
 import { PairCounts } from './pair-counts';
@@ -27,7 +28,8 @@ import { StepTokens } from './step-tokens';
 import { tokensOf } from './tokens';
 import type { ImportedSample } from '../types';
 import type { RewardReader } from '../rules/reward';
-import type { Discovery, Labeled } from '../discover/step-labels';
+import type { Arrived, Discovery, Labeled } from '../discover/step-labels';
+import type { BehaviorFeatures } from '../discover/discoverer';
 
 /** Tokens per response used by the empirical token statistics (bounds memory on long responses). */
 export const TOKEN_CAP = 256;
@@ -47,8 +49,12 @@ class StepAcc {
   /** The samples' lines (samples/record.ts), kept only while a sink records them. */
   rows: SampleRecord[] = [];
   fit = new FitCounts();
-  /** With discovery: the step's samples, labelled and counted when the step is measured. */
-  held: ImportedSample[] = [];
+  /**
+   * With discovery: the step's samples, labelled and counted when the step is measured, as what
+   * measuring and discovery need of them (sample-facts.ts; no text), tokens as ids into `heldTokens`.
+   */
+  held: { facts: SampleFacts; tokens: Int32Array; arrived: Arrived }[] = [];
+  heldTokens = new TokenTable();
   /**
    * Next-token counts per state and previous token, distinct n-grams: a table taken when the step's
    * first sample is counted (with discovery, when the step is measured: an open step waiting for
@@ -128,15 +134,22 @@ export class ImportMeasure {
     readonly discovery: Discovery | null = null,
   ) {}
 
-  /** Each sample once it is labelled (at once, or with discovery when its step is measured), in that order. */
+  /**
+   * Each sample once it is labelled (at once, or with discovery when its step is measured), in that
+   * order. Set before the samples it should hear: only while it is set does a step waiting for its
+   * labels hold its samples whole.
+   */
   onLabeled: ((s: ImportedSample, state: string, behavior: string) => void) | null = null;
 
-  add(s: ImportedSample): void {
+  /** A sample read; `features`: its behavior discovery features when made elsewhere (a worker thread). */
+  add(s: ImportedSample, features?: BehaviorFeatures): void {
     if (this.measured.has(s.step)) throw new StepOrderError(s.step, s.file, s.line);
     if (this.reward) s.reward = this.reward.read(s);
     const a = this.stepOf(s.step);
-    if (this.discovery) a.held.push(s);
-    else this.count(a, s, { state: this.states.classify(s), ...this.behaviors.classify(s) });
+    const facts = sampleFacts(s, this.gate !== null, this.onLabeled !== null);
+    const tokens = tokensOf(s, TOKEN_CAP);
+    if (this.discovery) a.held.push({ facts, tokens: a.heldTokens.idsOf(tokens), arrived: this.discovery.arrive(s, this.states, this.behaviors, features) });
+    else this.count(a, facts, tokens, { state: this.states.classify(s), ...this.behaviors.classify(s) });
   }
 
   /** The open step's tallies (a new step may first measure the oldest, to stay within openSteps). */
@@ -150,8 +163,8 @@ export class ImportMeasure {
     return a;
   }
 
-  /** A labelled sample into its step's tallies. */
-  private count(a: StepAcc, s: ImportedSample, c: Labeled): void {
+  /** A labelled sample into its step's tallies (`toks`: its tokens, capped). */
+  private count(a: StepAcc, s: SampleFacts, toks: readonly string[], c: Labeled): void {
     const state = c.state;
     a.n++;
     this.samples++;
@@ -178,12 +191,11 @@ export class ImportMeasure {
       for (const x of s.logprobs) lp.sum -= x;
       lp.n += s.logprobs.length;
     }
-    if (this.gate) a.gate.push(gateSample(s, state));
+    if (s.gate) a.gate.push(gateSampleOf(s.gate, state));
     if (this.rowsSink) a.rows.push(sampleRecord(s, state, c.behavior, this.rowsSink.root));
-    const toks = tokensOf(s, TOKEN_CAP);
-    a.fit.add(s, state, c.behavior, toks);
+    a.fit.add(s.fit, state, c.behavior, toks);
     (a.tokens ??= this.spareTokens.pop() ?? new StepTokens()).add(state, toks);
-    this.onLabeled?.(s, state, c.behavior);
+    if (s.sample) this.onLabeled?.(s.sample, state, c.behavior);
   }
 
   /** From now on, each measured step's sample lines go to `sink` (set before the first sample). */
@@ -231,7 +243,7 @@ export class ImportMeasure {
   /** Entries the open steps hold (token-table entries, rewards, gate samples): what grows with a step's size, never with the step count. */
   get heldEntries(): number {
     let n = 0;
-    for (const a of this.steps.values()) n += (a.tokens?.entries ?? 0) + a.fit.entries + 2 * a.judged + a.gate.length + a.held.length;
+    for (const a of this.steps.values()) n += (a.tokens?.entries ?? 0) + a.fit.entries + 2 * a.judged + a.gate.length + a.held.length + a.heldTokens.size;
     return n;
   }
 
@@ -290,9 +302,10 @@ export class ImportMeasure {
     const a = this.steps.get(step)!;
     this.steps.delete(step);
     if (this.discovery) {
-      const labels = this.discovery.step(step, a.held, this.states, this.behaviors);
-      a.held.forEach((s, k) => this.count(a, s, labels[k]));
+      const labels = this.discovery.stepArrived(step, a.held.map((h) => h.arrived));
+      a.held.forEach((h, k) => this.count(a, h.facts, a.heldTokens.tokensOf(h.tokens), labels[k]));
       a.held = [];
+      a.heldTokens = new TokenTable();
     }
     const scalars: ScalarsWith = {};
     let lpSum = 0;

@@ -51,7 +51,7 @@ export function relativeFile(name: string, root: string): string {
 }
 
 /** The line of a sample as the measure counted it (no gate part yet). */
-export function sampleRecord(s: ImportedSample, state: string, behavior: string, root = ''): SampleRecord {
+export function sampleRecord(s: Pick<ImportedSample, 'file' | 'line' | 'step' | 'reward'>, state: string, behavior: string, root = ''): SampleRecord {
   if (!(Number.isInteger(s.line) && s.line >= 1)) throw new Error(`${s.file}: sample line ${s.line} is not a 1-based line number`);
   return { step: s.step, file: relativeFile(s.file, root), index: s.line - 1, state, behavior, reward: s.reward };
 }
