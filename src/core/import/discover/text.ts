@@ -174,11 +174,13 @@ export function responseTerms(response: string, request: string, toolCalls: read
   const out = shapeTerms(response, toolCalls, answer, parts);
   wordTerms(masked, out, triples);
   if (think.length && answer.length) {
-    // after a think, the answer's first word is the response's (a think opens much the same way whatever follows)
+    // after a think, the answer's first words are the response's opening (a think opens much the same way whatever follows)
     const a = (mask ? maskWith(answer, mask) : answer).filter((x) => LETTERS.test(x) || x === '_').slice(0, 2);
     const f = out.findIndex((t) => t.startsWith('f:'));
+    const o = out.findIndex((t) => t.startsWith('o:'));
     if (a.length) {
-      out.push(`o:» ${a.join(' ')}`);
+      if (o >= 0) out[o] = `o:» ${a.join(' ')}`;
+      else out.push(`o:» ${a.join(' ')}`);
       if (f >= 0) out[f] = `f:${a[0]}`;
     }
   }
