@@ -27,12 +27,17 @@ const FRAMES: [string, RegExp][] = [
   ['final-answer', /\b(?:final answer|answer:)|答案[：:]|最终答案/i],
 ];
 
-/** Shape terms for the moves of a reasoning trace (each once, `often` when it recurs). */
+/** Shape terms for a reasoning trace: that it reasons, and how it moves (`moveTerms`). */
 export function reasoningTerms(reasoning: string): string[] {
+  return ['s:reasons', ...moveTerms(reasoning)];
+}
+
+/** The moves of a text that reasons (each once, `often` when it recurs): a think, or an answer that reasons in the open. */
+export function moveTerms(reasoning: string): string[] {
   const text = scanned(reasoning);
   // a think that opens with "Hmm, so…" has nothing yet to go back on: a backtrack comes after its first sentence
   const afterFirst = text.slice(firstSentenceEnd(text));
-  const out: string[] = ['s:reasons'];
+  const out: string[] = [];
   for (const [name, re] of MOVES) {
     re.lastIndex = 0;
     const read = name === 'backtracks' ? afterFirst : text;

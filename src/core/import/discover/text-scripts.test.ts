@@ -52,6 +52,12 @@ describe('moves and framing', () => {
     expect(reasoningTerms('So we add them up and get 5.')).toEqual(['s:reasons']);
   });
 
+  it('an answer with no think reasons in the open: its moves are read from its text; after a think, from the think', () => {
+    expect(responseTerms('Paris is the capital. Let me double-check: yes, Paris. Confirmed.', 'What is the capital of France?', [])).toContain('m:verifies');
+    const afterThink = responseTerms('<think>The capital is Paris.</think>\n\nParis. Let me double-check: yes.', 'What is the capital of France?', []);
+    expect(afterThink).not.toContain('m:verifies');
+  });
+
   it('a think that opens "Hmm, so…" has not gone back on anything: a backtrack comes after its first sentence', () => {
     expect(reasoningTerms('Hmm, so we have three boxes here. Each holds 4, so 12 in all.')).toEqual(['s:reasons']);
     expect(reasoningTerms('We have three boxes. Hmm, wait, one is empty.')).toContain('m:backtracks');

@@ -8,7 +8,7 @@
 // the opening and closing words. A sample's terms are computed once (discoverer.ts).
 import { chatTurns, responseParts, stripSpecial, userTurns, type ResponseParts } from './chat';
 import { UNSPACED, openingOf } from './opening';
-import { framingTerms, isLoop, reasoningTerms, scanned } from './moves';
+import { framingTerms, isLoop, moveTerms, reasoningTerms, scanned } from './moves';
 
 const WORD = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu;
 const LETTERS = /\p{L}/u;
@@ -146,7 +146,7 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
   if (parts.reasoning !== null) {
     out.push(...reasoningTerms(parts.reasoning));
     out.push(`l:think${bucket(parts.reasoning.length / 6)}`);
-  }
+  } else out.push(...moveTerms(answer)); // a response with no think reasons in the open: its moves ("Let me double-check: …") are in its text
   // an answer of a word or three and nothing else: a bare answer ("mother", "42", a name)
   if (parts.reasoning === null && !tools.length && toks.filter((w) => LETTERS.test(w) || w === '#').length <= 3) out.push('s:bare');
   out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines))}`);
