@@ -29,6 +29,8 @@ export interface ClusterParams {
   idfPower: number;
   /** The same for shape and length terms (absent: `idfPower`): a shape every sample has says nothing. */
   shapeIdf?: number;
+  /** A shape or length term held by more than this share of the samples fades to nothing at all of them (vectors.ts `commonShapeFade`; absent: never). */
+  shapeCommon?: number;
   /** How a word concentrated in a few prompts' samples (topic) weighs less (vectors.ts `PromptSpread`; absent: not at all). */
   spread?: SpreadParams;
 }
@@ -120,7 +122,7 @@ export class ClusterSet {
   }
 
   vector(terms: readonly string[]): Sparse {
-    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower, this.spread, this.p.shapeIdf);
+    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower, this.spread, this.p.shapeIdf, this.p.shapeCommon);
   }
 
   /** The named group a vector is closest to (average cosine) and that cosine; null when none. */
@@ -137,7 +139,7 @@ export class ClusterSet {
   labelStep(step: number, items: readonly Item[], namer: Namer): (number | null)[] {
     this.df.add(items.map((it) => it.doc));
     if (this.spread.active) this.spread.add(items.map((it) => it.doc), items.map((it) => it.prompt));
-    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower, this.spread, this.p.shapeIdf));
+    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower, this.spread, this.p.shapeIdf, this.p.shapeCommon));
     const out: (number | null)[] = new Array(items.length).fill(null);
     const named = this.named();
     const left: number[] = [];

@@ -292,10 +292,13 @@ function topWords(c: Cluster, idf: (w: string) => number): string[] {
 /**
  * Behavior discovery defaults, chosen by measurement on the generated runs of
  * tests/support/discover-corpus.ts and tests/support/discover-styles.ts (docs/import.md, "How
- * discovery was chosen"): shape terms weigh most (s 4, length and lines 2), then the opening and
- * closing words (2), single words (1), pairs (0.5); triples and rarity (idf) left out: on responses
- * full of topic words both split a frame by its content. A word concentrated in a few prompts' samples
- * weighs less (topic is not behavior: vectors.ts `PromptSpread`).
+ * discovery was chosen"): a reasoning trace's moves weigh most (m 12: two traces that differ by a
+ * backtrack are two behaviors, though every other word and shape of theirs is alike; from 8 to 16
+ * they split alike on the reasoning corpus, at 6 and below they merge), then shape (s 4, length and
+ * lines 2), the opening and closing words (2), single words (1), pairs (0.5); triples and rarity
+ * (idf) left out: on responses full of topic words both split a frame by its content. A shape held
+ * by more than 90 % of the samples fades (a think, when every response thinks: `shapeCommon`). A
+ * word concentrated in a few prompts' samples weighs less (topic is not behavior: vectors.ts `PromptSpread`).
  */
 export const BEHAVIOR_PARAMS: ClusterParams = {
   dim: 2048,
@@ -306,8 +309,9 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
   candidateAge: 20,
   idfPower: 0,
   shapeIdf: 1,
+  shapeCommon: 0.9,
   spread: { ratio: 0.5 },
-  kinds: { s: 4, m: 4, l: 2, f: 4, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
+  kinds: { s: 4, m: 12, l: 2, f: 4, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
 };
 
 /**

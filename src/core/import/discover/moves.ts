@@ -1,6 +1,7 @@
 // How a reasoning trace moves and how an answer is framed, as shape terms (`s:`), read from the
 // whole text at bounded cost: each pattern is one linear scan (no nested quantifiers) over at most
 // SCAN characters (the head and the tail of a longer text).
+import { UNSPACED } from './opening';
 
 /** Characters scanned per part: a long trace's head and tail. */
 const SCAN = 32_768;
@@ -12,9 +13,9 @@ export function scanned(text: string): string {
 /** Moves of a reasoning trace, in English and Chinese (the two languages reasoning models think in). */
 const MOVES: [string, RegExp][] = [
   ['backtracks', /\b(?:wait|hmm+|actually(?=,)|but wait|on second thought|let me reconsider|let me re-?think|i made (?:a|an) (?:mistake|error)|that(?:'s| is) (?:not right|wrong|incorrect))\b|等等|等一下|不对|重新考虑|我错了/gi],
-  ['cases', /\b(?:case \d|case [ivx]+\b|(?:first|second|third) case|in the (?:first|second|other) case|sub-?case)\b|情况[一二三四1-9]|第[一二三四]种情况/gi],
-  ['verifies', /\b(?:let(?: me|'s|us) (?:double[- ]?)?check|let(?: me|'s|us) verify|verif(?:y|ying|ication)|double[- ]check|sanity check|plug(?:ging)? (?:it |this |that )?back|check(?:ing)? (?:the|my|our) (?:answer|result|work))\b|验证|检查一下|核对/gi],
-  ['gives-up', /\b(?:i(?:'m| am) not sure|i (?:cannot|can't|can not) (?:determine|solve|figure|find)|i don't know|unable to (?:determine|solve)|give up)\b|无法确定|我不确定|不知道/gi],
+  ['cases', /\b(?:(?:case|possibility|scenario|option) (?:\d|[ivx]+\b)|(?:first|second|third) case|in the (?:first|second|other) case|sub-?case)\b|情况[一二三四1-9]|第[一二三四]种情况/gi],
+  ['verifies', /\b(?:let(?: me|'s|us) (?:double[- ]?)?check|let(?: me|'s|us) verify|verif(?:y|ying|ication)|double[- ]check(?:ing)?|sanity check|to confirm|that checks out|plug(?:ging)? (?:it |this |that )?back|check(?:ing)? (?:the|my|our) (?:answer|result|work))\b|验证|检查一下|核对/gi],
+  ['gives-up', /\b(?:i(?:'m| am) not sure|i (?:cannot|can't|can not|couldn't|could not) (?:determine|solve|figure|find|pin down)|i don't (?:know|think i can)|unable to (?:determine|solve)|give up|going (?:around )?in circles)\b|无法确定|我不确定|不知道/gi],
 ];
 
 /** Answer framings, looked for in the answer part. */
@@ -22,21 +23,36 @@ const FRAMES: [string, RegExp][] = [
   ['boxed', /\\boxed\{/],
   ['answer-tag', /<answer>/i],
   ['hashes', /(?:^|\n)\s*#### /],
-  ['final-answer', /\b(?:final answer|answer:)|答案[是为：:]|最终答案/i],
+  // "the answer is" is how any answer is said, in any language; a final answer is labelled so
+  ['final-answer', /\b(?:final answer|answer:)|答案[：:]|最终答案/i],
 ];
 
-/** Shape terms for the moves of a reasoning trace (each once, `often` when it recurs). */
+/** Shape terms for a reasoning trace: that it reasons, and how it moves (`moveTerms`). */
 export function reasoningTerms(reasoning: string): string[] {
+  return ['s:reasons', ...moveTerms(reasoning)];
+}
+
+/** The moves of a text that reasons (each once, `often` when it recurs): a think, or an answer that reasons in the open. */
+export function moveTerms(reasoning: string): string[] {
   const text = scanned(reasoning);
-  const out: string[] = ['s:reasons'];
+  // a think that opens with "Hmm, so…" has nothing yet to go back on: a backtrack comes after its first sentence
+  const afterFirst = text.slice(firstSentenceEnd(text));
+  const out: string[] = [];
   for (const [name, re] of MOVES) {
     re.lastIndex = 0;
+    const read = name === 'backtracks' ? afterFirst : text;
     let n = 0;
-    while (re.exec(text) && n < 3) n++;
+    while (re.exec(read) && n < 3) n++;
     if (n > 0) out.push(`m:${name}`);
     if (n >= 3) out.push(`m:${name}-often`);
   }
   return out;
+}
+
+/** Where a text's first sentence ends (the whole text when it has one sentence). */
+function firstSentenceEnd(text: string): number {
+  const m = /[.!?。！？\n]/.exec(text.trimStart());
+  return m ? text.length - text.trimStart().length + m.index + 1 : text.length;
 }
 
 /** Shape terms of an answer's framing. */
@@ -53,6 +69,12 @@ export function framingTerms(answer: string): string[] {
 const MIN_REPEATS = 4;
 const LOOP_TAIL = 4096;
 
+/** Four words or more: three spaces in 12 characters, or eight characters of a script written without spaces (Chinese, Japanese, Thai). */
+function isSentence(s: string): boolean {
+  if (UNSPACED.test(s)) return s.length >= 8;
+  return s.length >= 12 && s.indexOf(' ', s.indexOf(' ', s.indexOf(' ') + 1) + 1) >= 0;
+}
+
 export function isLoop(text: string): boolean {
   const t = text.length > LOOP_TAIL ? text.slice(-LOOP_TAIL) : text;
   const counts = new Map<string, number>();
@@ -61,7 +83,7 @@ export function isLoop(text: string): boolean {
   for (const raw of t.split(/[.!?。！？\n]+/)) {
     const s = raw.trim();
     total += s.length;
-    if (s.length < 12 || s.indexOf(' ', s.indexOf(' ', s.indexOf(' ') + 1) + 1) < 0) continue;
+    if (!isSentence(s)) continue;
     const key = s.toLowerCase();
     const k = (counts.get(key) ?? 0) + 1;
     counts.set(key, k);

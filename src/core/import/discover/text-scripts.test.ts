@@ -44,20 +44,38 @@ describe('moves and framing', () => {
     expect(reasoningTerms('Okay. Wait, that is not right. Let me check the sum.')).toEqual(expect.arrayContaining(['m:backtracks', 'm:verifies']));
     expect(reasoningTerms('Case 1: x > 0. Case 2: x < 0.')).toContain('m:cases');
     expect(reasoningTerms("I'm not sure how to continue.")).toContain('m:gives-up');
-    expect(reasoningTerms('等等，这里不对。我们分情况讨论：情况一……让我验证一下。')).toEqual(expect.arrayContaining(['m:backtracks', 'm:cases', 'm:verifies']));
+    expect(reasoningTerms('先算总数。等等，这里不对。我们分情况讨论：情况一……让我验证一下。')).toEqual(expect.arrayContaining(['m:backtracks', 'm:cases', 'm:verifies']));
+    expect(reasoningTerms('We add them. Double-checking: 2 + 3 = 5. To confirm, that checks out.')).toContain('m:verifies');
+    expect(reasoningTerms('Option 1: x is even. Option 2: x is odd.')).toContain('m:cases');
+    expect(reasoningTerms('I keep going in circles on the sum.')).toContain('m:gives-up');
     expect(reasoningTerms('Wait. Hmm, wait. Actually, no.')).toContain('m:backtracks-often');
     expect(reasoningTerms('So we add them up and get 5.')).toEqual(['s:reasons']);
+  });
+
+  it('an answer with no think reasons in the open: its moves are read from its text; after a think, from the think', () => {
+    expect(responseTerms('Paris is the capital. Let me double-check: yes, Paris. Confirmed.', 'What is the capital of France?', [])).toContain('m:verifies');
+    const afterThink = responseTerms('<think>The capital is Paris.</think>\n\nParis. Let me double-check: yes.', 'What is the capital of France?', []);
+    expect(afterThink).not.toContain('m:verifies');
+  });
+
+  it('a think that opens "Hmm, so…" has not gone back on anything: a backtrack comes after its first sentence', () => {
+    expect(reasoningTerms('Hmm, so we have three boxes here. Each holds 4, so 12 in all.')).toEqual(['s:reasons']);
+    expect(reasoningTerms('We have three boxes. Hmm, wait, one is empty.')).toContain('m:backtracks');
   });
 
   it('an answer is framed boxed, in answer tags, after ####, or as a final answer', () => {
     expect(framingTerms('The final answer is $\\boxed{5}$.')).toEqual(['s:boxed', 's:final-answer']);
     expect(framingTerms('<answer>5</answer>')).toEqual(['s:answer-tag']);
     expect(framingTerms('so 5 in all.\n#### 5')).toEqual(['s:hashes']);
-    expect(framingTerms('答案是5。')).toEqual(['s:final-answer']);
+    expect(framingTerms('最终答案：5')).toEqual(['s:final-answer']);
+    // "the answer is 5" is how any answer is said, in English or in Chinese: not a final-answer frame
+    expect(framingTerms('答案是5。')).toEqual([]);
+    expect(framingTerms('The answer is 5.')).toEqual([]);
   });
 
   it('a loop is one sentence over most of the text, not a sentence that recurs in a long one', () => {
     expect(isLoop('I will try again now. '.repeat(10))).toBe(true);
+    expect(isLoop('首先要考虑订单的原因。'.repeat(10))).toBe(true);
     expect(isLoop(`${'Some varied reasoning about the problem goes here, step by step. '.repeat(1)}${Array.from({ length: 40 }, (_, i) => `Step ${i} adds a new number to the total sum.`).join(' ')}`)).toBe(false);
   });
 });

@@ -8,7 +8,7 @@
 // the opening and closing words. A sample's terms are computed once (discoverer.ts).
 import { chatTurns, responseParts, stripSpecial, userTurns, type ResponseParts } from './chat';
 import { UNSPACED, openingOf } from './opening';
-import { framingTerms, isLoop, reasoningTerms, scanned } from './moves';
+import { framingTerms, isLoop, moveTerms, reasoningTerms, scanned } from './moves';
 
 const WORD = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu;
 const LETTERS = /\p{L}/u;
@@ -146,7 +146,7 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
   if (parts.reasoning !== null) {
     out.push(...reasoningTerms(parts.reasoning));
     out.push(`l:think${bucket(parts.reasoning.length / 6)}`);
-  }
+  } else out.push(...moveTerms(answer)); // a response with no think reasons in the open: its moves ("Let me double-check: …") are in its text
   // an answer of a word or three and nothing else: a bare answer ("mother", "42", a name)
   if (parts.reasoning === null && !tools.length && toks.filter((w) => LETTERS.test(w) || w === '#').length <= 3) out.push('s:bare');
   out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines))}`);
@@ -174,11 +174,13 @@ export function responseTerms(response: string, request: string, toolCalls: read
   const out = shapeTerms(response, toolCalls, answer, parts);
   wordTerms(masked, out, triples);
   if (think.length && answer.length) {
-    // after a think, the answer's first word is the response's (a think opens much the same way whatever follows)
+    // after a think, the answer's first words are the response's opening (a think opens much the same way whatever follows)
     const a = (mask ? maskWith(answer, mask) : answer).filter((x) => LETTERS.test(x) || x === '_').slice(0, 2);
     const f = out.findIndex((t) => t.startsWith('f:'));
+    const o = out.findIndex((t) => t.startsWith('o:'));
     if (a.length) {
-      out.push(`o:» ${a.join(' ')}`);
+      if (o >= 0) out[o] = `o:» ${a.join(' ')}`;
+      else out.push(`o:» ${a.join(' ')}`);
       if (f >= 0) out[f] = `f:${a[0]}`;
     }
   }

@@ -207,16 +207,27 @@ export class PromptSpread {
 const MIN_PROMPTS = 24;
 
 /**
+ * How much a shape or length term weighs by how common it is, besides its idf: a term held by more
+ * than `share` of the run's samples fades linearly to nothing at all of them (every trace of a
+ * reasoning run has a think: that it has one tells its behaviors nothing apart, and at a shape
+ * weight it would outweigh the words that do).
+ */
+export function commonShapeFade(df: DocFreq, b: number, share: number): number {
+  return share > 0 && share < 1 ? Math.min(1, Math.log((df.n + 1) / (df.df[b] + 1)) / -Math.log(share)) : 1;
+}
+
+/**
  * The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower (shape and
- * length terms: idf^shapeIdf) (× the word's
+ * length terms: idf^shapeIdf, faded when nearly every sample has them: `commonShapeFade`) (× the word's
  * spread over prompts, `PromptSpread`), made in the doc's own weights (a step holds one array a
  * sample, not two): call it once a doc.
  */
-export function vectorOf(d: Doc, df: DocFreq, idfPower = 1, spread: PromptSpread | null = null, shapeIdf = idfPower): Sparse {
+export function vectorOf(d: Doc, df: DocFreq, idfPower = 1, spread: PromptSpread | null = null, shapeIdf = idfPower, shapeCommon = 0): Sparse {
   const v = d.x;
   let norm = 0;
   for (let k = 0; k < v.length; k++) {
     v[k] = v[k] * df.idf(d.keys[k]) ** (d.wordy[k] ? idfPower : shapeIdf);
+    if (shapeCommon && !d.wordy[k]) v[k] *= commonShapeFade(df, d.keys[k], shapeCommon);
     if (spread && d.wordy[k]) v[k] *= spread.weight(d.keys[k]);
     norm += v[k] * v[k];
   }

@@ -51,6 +51,8 @@ function tokenEntropyOf(s: Scalars, state: string): number {
 export class RunAlarms {
   private frames = new Map<number, Scalars>();
   private rung = new Set<string>();
+  /** Per behavior, the step of the last template-spreading onset rung. */
+  private spreadRung = new Map<string, number>();
   /** Latched alarms (key → still ringing until re-armed). */
   private latched = new Set<string>();
 
@@ -71,9 +73,12 @@ export class RunAlarms {
         this.latch(out, `gap:${state}`, b.now / b.start < 0.5 && t.now / t.start >= 0.8, b.now / b.start > 0.7, () => ({ step, kind: 'entropy-gap', state, message: `${state}: behavior entropy fell to ${pct(b.now / b.start)} of its start while token entropy holds at ${pct(t.now / t.start)}` }));
     }
     for (const t of templateSpreading(steps, frames)) {
-      const key = `spread:${t.behavior}:${t.step}`;
-      if (this.rung.has(key)) continue;
-      this.rung.add(key);
+      // an onset later frames place at another step no later than the one rung is that onset again
+      // (the hysteresis track of a state can start sooner once more steps are seen); a new onset of
+      // the behavior, after it was re-armed, comes later
+      const last = this.spreadRung.get(t.behavior);
+      if (last !== undefined && t.step <= last) continue;
+      this.spreadRung.set(t.behavior, t.step);
       out.push({ step: t.step, kind: 'template-spreading', state: null, behavior: t.behavior, message: describeSpreading(t) });
     }
     const esr = startNow(frames.map((s) => s['esr/effective_rate'] ?? NaN));

@@ -90,4 +90,14 @@ describe('template spreading alarm', () => {
     const rung = ring((t) => (t >= 8 && t < 16) || t >= 24 ? { ...OWN, math: TAKEN, code: TAKEN } : OWN, 36);
     expect(spreading(rung).map((x) => x.step)).toEqual([8, 24]);
   });
+
+  it('an onset that later frames place sooner (a frame replaced) is the same onset: it does not ring again', () => {
+    const a = new RunAlarms(0.05);
+    const shares = (t: number, codeFrom: number) => ({ ...OWN, math: t >= 8 ? TAKEN : OWN.math, code: t >= codeFrom ? TAKEN : OWN.code });
+    const first = Array.from({ length: 20 }, (_, i) => a.add(frame(i + 1, shares(i + 1, 12)))).flat().filter((x) => x.kind === 'template-spreading');
+    expect(first.map((x) => x.step)).toEqual([12]);
+    // steps 9-11 rewritten: the template had taken code from step 9; the onset is now sooner
+    const again = [9, 10, 11].flatMap((t) => a.add(frame(t, shares(t, 9)))).filter((x) => x.kind === 'template-spreading');
+    expect(again).toEqual([]);
+  });
 });
