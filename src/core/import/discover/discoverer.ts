@@ -270,11 +270,12 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
 };
 
 /**
- * State discovery defaults (measured as above, on the requests: their words and pairs, rarity
- * a quarter-weighted, whether the request is written in numbers or code and its length, both
- * within its script; a word of under 15 % of the distinct requests weighs less, in proportion:
- * it is a request's topic, not its kind — one kind asked about many topics, a GSM8K run, is one
- * state, not a state a problem).
+ * State discovery defaults (measured as above, on the requests: their words, pairs and triples,
+ * rarity a quarter-weighted, whether the request is written in numbers or code and its length, both
+ * within its script). A word of under 15 % of the distinct requests weighs less, in proportion: it
+ * is a request's topic, not its kind (one kind asked about many topics, a GSM8K run, is one state,
+ * not a state a problem). The opening words weigh no more than any other (0: they are a phrasing,
+ * and kinds that open alike, "What is…", are not one kind).
  */
 export const STATE_PARAMS: ClusterParams = {
   dim: 2048,
@@ -286,7 +287,7 @@ export const STATE_PARAMS: ClusterParams = {
   candidateAge: 20,
   idfPower: 0.25,
   spread: { share: 0.15 },
-  kinds: { w: 1, b: 1, t: 0.7, f: 2, o: 2, c: 1, l: 0.3, p: 1.5 },
+  kinds: { w: 1, b: 1, t: 0.7, f: 0, o: 0, c: 1, l: 0.3, p: 1.5 },
 };
 
 /** A one-word response written this many times in a step is an answer the model gives, not a cut-off fragment. */
