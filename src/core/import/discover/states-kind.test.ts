@@ -2,11 +2,13 @@
 // run of one kind of request asked about many topics — word problems like GSM8K's, each prompt
 // its own story under one standing instruction, sampled as a GRPO group — is one state, not a
 // state a problem (with the state defaults before issue 45's rework of them: eight states, the
-// largest holding 18 % of the samples).
+// largest holding 18 % of the samples); requests in two scripts share no term, so the same question
+// asked in Russian and in Arabic is never one state by its numbers.
 import { describe, expect, it } from 'vitest';
 import { Gen } from '../../../bench/reasoning-phrases';
 import { emptySample } from '../formats/common';
 import { OTHER_STATE, StateDiscoverer } from './discoverer';
+import { promptTerms } from './text';
 import type { ImportedSample } from '../types';
 
 const NAMES = ['Natalia', 'Weng', 'Betty', 'Julie', 'James', 'Albert', 'Ken', 'Alexis', 'Tina', 'Randy', 'Joy', 'Mark', 'Carla', 'Marie', 'Lloyd', 'Gissela', 'Sandra', 'Hector', 'Noah', 'Priya'];
@@ -55,5 +57,13 @@ describe('states are kinds of request', () => {
     const [top, n] = [...counts].sort((a, b) => b[1] - a[1])[0];
     expect(top, JSON.stringify([...counts])).not.toBe(OTHER_STATE);
     expect(n / labels.length, JSON.stringify([...counts])).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('requests in two scripts share no term (their numbers and length are read within their script)', () => {
+    const terms = (r: string) => new Set(promptTerms(r).filter((t) => !t.startsWith('q:')));
+    const ru = terms('Сложите 12 и 34.');
+    const shared = [...terms('اجمع 12 و 34.')].filter((t) => ru.has(t));
+    expect(shared).toEqual([]);
+    expect([...terms('Add 12 and 34.')].filter((t) => ru.has(t))).toEqual([]);
   });
 });

@@ -271,7 +271,8 @@ const REQUEST_TAIL = 30;
 /**
  * The terms of a request for its kind: its words of two letters or more (numbers folded to one `#`,
  * quoted text folded; grids, art and symbols are content, not kind), pairs, opening words, and what
- * it is written in.
+ * it is written in. A term without a letter (a closing `#`) is read within the request's script, as
+ * its length and profile are: requests in two scripts share no term.
  */
 export function promptTerms(request: string): string[] {
   const folded = request.replace(/"[^"\n]*"|'[^'\n]*'/g, ' "" ');
@@ -284,6 +285,8 @@ export function promptTerms(request: string): string[] {
   const read = toks.length > REQUEST_HEAD + REQUEST_TAIL ? [...toks.slice(0, REQUEST_HEAD), ...toks.slice(-REQUEST_TAIL)] : toks;
   const out: string[] = [];
   wordTerms(read, out);
-  out.push(...profileTerms(request, scriptOf(request.slice(0, 2000)), toks.length), `q:${openingOf(folded.replace(/\p{N}+([.,]\p{N}+)*/gu, '#'))}`);
+  const script = scriptOf(request.slice(0, 2000));
+  for (let k = 0; k < out.length; k++) if (!LETTERS.test(out[k].slice(2))) out[k] = `${out[k].slice(0, 2)}${script}:${out[k].slice(2)}`;
+  out.push(...profileTerms(request, script, toks.length), `q:${openingOf(folded.replace(/\p{N}+([.,]\p{N}+)*/gu, '#'))}`);
   return out;
 }
