@@ -82,6 +82,8 @@ async function realRun(dir: string) {
   const r = await importSamples(files.map((f) => memorySource(f, readFileSync(join(dir, f)))), { format: 'verl' }, (s) => samples.push(s));
   const missing = samples.filter((s) => typeof s.fields.data_source !== 'string').length;
   if (missing) throw new Error(`${dir}: ${missing} of ${samples.length} samples have no data_source`);
+  // discoverCorpus labels step by step: the truth in the same order (files sort as text: 10.jsonl before 2.jsonl)
+  samples.sort((a, b) => a.step - b.step);
   const truth = samples.map((sample) => ({ sample, state: String(sample.fields.data_source), behavior: '?' }));
   const t0 = performance.now();
   const { states } = discoverCorpus(truth, true);
