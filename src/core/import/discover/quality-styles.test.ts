@@ -10,7 +10,8 @@ import { makeStyledCorpus, type Style } from '../../../../tests/support/discover
 import { followAlarms, templateLabel, unclassifiedByLanguage } from '../../../../tests/support/discover-styles-measure';
 import { scaled } from '../../../../tests/support/speed';
 
-// states NMI on this seed: 0.716, 0.760, 0.958 (0.699, 0.718, 0.815 with the state defaults before issue 45's rework of them)
+// states NMI on this seed: 0.716, 0.760, 0.958 (0.699, 0.718, 0.815 with the state defaults
+// before issue 45's rework of them)
 const bounds: [Style, { meanNmi: number; minNmi: number; entropyError: number; statesNmi: number }][] = [
   ['reasoning', { meanNmi: 0.8, minNmi: 0.7, entropyError: 0.2, statesNmi: 0.69 }],
   ['agent', { meanNmi: 0.75, minNmi: 0.65, entropyError: 0.35, statesNmi: 0.74 }],

@@ -4,8 +4,9 @@
 // OpenClaw record file), its step, the state and behavior the measure counted it under, and the
 // score read (null when not judged), and for a chat prompt the turn kind (`turn`: what the turn
 // answers — the first request, a tool's result, the user's follow-up; a session's turns share their
-// session's state, this is the facet that tells them apart); with a gate, also the record the gate read (`fields`), the
-// sample's `session`, its place in the step's judging order (`judge_order`) and the `decision`.
+// session's state, this is the facet that tells them apart); with a gate, also the record the gate
+// read (`fields`), the sample's `session`, its place in the step's judging order (`judge_order`) and
+// the `decision`.
 // Counted per step and state, the lines' behaviors are the frames' support/behavior_dist shares
 // (sharesOf; tested in samples.test.ts).
 import type { FieldRecord, GateDecision, JudgingOrder } from '../../gates/index';
@@ -55,11 +56,22 @@ export function relativeFile(name: string, root: string): string {
   return n.startsWith(`${r}/`) ? n.slice(r.length + 1) : n;
 }
 
+/** The turn kind of the last prompt read (a group's samples share their prompt and come together: a long session is parsed once). */
+let lastTurn: { prompt: string; turn: TurnKind | null } = { prompt: '', turn: null };
+
+function turnOf(prompt: string): TurnKind | null {
+  if (prompt !== lastTurn.prompt) {
+    const turns = chatTurns(prompt);
+    lastTurn = { prompt, turn: turns ? turnKind(turns) : null };
+  }
+  return lastTurn.turn;
+}
+
 /** The line of a sample as the measure counted it (no gate part yet). */
 export function sampleRecord(s: ImportedSample, state: string, behavior: string, root = ''): SampleRecord {
   if (!(Number.isInteger(s.line) && s.line >= 1)) throw new Error(`${s.file}: sample line ${s.line} is not a 1-based line number`);
-  const turns = chatTurns(s.prompt);
-  return { step: s.step, file: relativeFile(s.file, root), index: s.line - 1, state, behavior, reward: s.reward, ...(turns ? { turn: turnKind(turns) } : {}) };
+  const turn = turnOf(s.prompt);
+  return { step: s.step, file: relativeFile(s.file, root), index: s.line - 1, state, behavior, reward: s.reward, ...(turn ? { turn } : {}) };
 }
 
 export function sampleDecision(d: GateDecision): SampleDecision {

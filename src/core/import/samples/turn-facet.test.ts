@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { discoverCorpus } from '../../../../tests/support/discover-quality';
 import { makeStyledCorpus } from '../../../../tests/support/discover-styles';
 import { scaled } from '../../../../tests/support/speed';
+import { emptySample } from '../formats/common';
 import { sampleRecord } from './record';
 
 const FACET: Record<string, string> = { first: 'first', 'after-tool': 'after-tool', 'after-user': 'follow-up' };
@@ -29,7 +30,7 @@ describe('the turn kind of an agent session turn', () => {
   }, scaled(60_000));
 
   it('is absent when the prompt is not a chat', () => {
-    const r = sampleRecord({ step: 1, file: 'a.jsonl', line: 1, group: null, prompt: 'What is 2 + 3?', response: '5', reward: 1, toolCalls: [], fields: {} } as never, 's', 'b');
+    const r = sampleRecord({ ...emptySample('a.jsonl', 1), prompt: 'What is 2 + 3?', response: '5' }, 's', 'b');
     expect(r.turn).toBeUndefined();
   });
 });
