@@ -3,12 +3,12 @@
 // already labelled never change), `save` / `restore` carry the clusters across a restart,
 // `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
 // `explain` says which words and shape put a sample where it is.
-import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
+import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef, type StepTerms } from './clusters';
 import { responseParts, stripSpecial } from './chat';
-import { groupName, shapeText } from './naming';
+import { fullerName, groupName, shapeText, type GroupName } from './naming';
 import { bareWord, noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
 import { hash32 } from '../../rng';
-import { bucketOf, type Sparse } from './vectors';
+import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
 
 /** The one label of noise (empty, cut-off, garbage) and of responses like no named behavior yet. */
@@ -76,7 +76,7 @@ abstract class Discoverer {
     readonly what: DiscoverSnapshot['what'],
     readonly params: ClusterParams,
     /** Names already given (rule labels): a discovered name never takes one. */
-    private readonly taken: ReadonlySet<string>,
+    private readonly takenLabels: ReadonlySet<string>,
     /** The label of noise and of samples in groups too small to name. */
     readonly noiseLabel: string,
     readonly smallLabel: string,
@@ -103,7 +103,7 @@ abstract class Discoverer {
       if ('terms' in t) (items.push(this.set.item(t.terms, { file: s.file, index: s.line - 1 }, s.group ?? s.prompt)), at.push(k));
     });
     const ids = this.set.labelStep(step, items, (members, counts) => {
-      const n = groupName(members, counts);
+      const n = this.nameOf(members, counts);
       const name = this.uniqueName(n.label);
       this.titles.set(name, name === n.label ? n.title : `${n.title} (${name.slice(n.label.length)})`);
       return name;
@@ -114,15 +114,24 @@ abstract class Discoverer {
     return out;
   }
 
+  /** A new group's name (naming.ts). */
+  protected nameOf(members: readonly Doc[], counts: StepTerms): GroupName {
+    return groupName(members, counts);
+  }
+
+  /** Whether a name is given already (a rule's label, a group's, the noise labels). */
+  protected taken(label: string): boolean {
+    return this.takenLabels.has(label) || this.names().includes(label) || label === this.noiseLabel || label === this.smallLabel;
+  }
+
   /** Every name given so far (current and merged), in the order they were made. */
   names(): string[] {
     return this.set.clusters.filter((c) => c.name !== null).map((c) => c.name!);
   }
 
   private uniqueName(base: string): string {
-    const used = new Set([...this.taken, ...this.names(), this.noiseLabel, this.smallLabel]);
     let name = base;
-    for (let k = 2; used.has(name); k++) name = `${base}~${k}`;
+    for (let k = 2; this.taken(name); k++) name = `${base}~${k}`;
     return name;
   }
 
@@ -353,6 +362,13 @@ export class StateDiscoverer extends Discoverer {
       for (const h of seen) counts.set(h, (counts.get(h) ?? 0) + 1);
     }
     for (const [h, k] of counts) if (k >= BOILER_SHARE * distinct.size && this.boiler.size < BOILER_MAX) this.boiler.add(h);
+  }
+
+  /** A state whose name another state has says more of its typical request ("What is the tallest mountain…", not "What is the… (~2)"). */
+  protected override nameOf(members: readonly Doc[], counts: StepTerms): GroupName {
+    const n = groupName(members, counts);
+    const fuller = this.taken(n.label) ? fullerName(members, n) : null;
+    return fuller && !this.taken(fuller.label) ? fuller : n;
   }
 
   /** The request: the first user turn with a line that is not boilerplate, those lines only. */

@@ -66,4 +66,17 @@ describe('states are kinds of request', () => {
     expect(shared).toEqual([]);
     expect([...terms('Add 12 and 34.')].filter((t) => ru.has(t))).toEqual([]);
   });
+
+  it('two states that open alike are told apart by more of their request, not by a number', () => {
+    const asked = (step: number, prompt: string, from: number) => Array.from({ length: 8 }, (_, k) => ({ ...emptySample(`${step}.jsonl`, from + k), step, group: prompt, prompt }));
+    const other = 'Write a Python function that reverses the words of a sentence and keeps the punctuation.';
+    const d = new StateDiscoverer();
+    d.labelStep(1, [...asked(1, 'What is the tallest mountain in Africa, and how high does its summit rise above sea level?', 1), ...asked(1, other, 9)]);
+    const labels = d.labelStep(2, [...asked(2, 'What is the chemical symbol of tungsten, the metal of old light bulb filaments?', 1), ...asked(2, other, 9)]);
+    expect(new Set(labels).size).toBe(2);
+    const titles = d.behaviors().map((s) => s.title).filter((t) => t.startsWith('"What'));
+    expect(titles).toHaveLength(2);
+    expect(titles[1]).toMatch(/^"What is the chemical\b.*…"$/);
+    expect(titles.join(' ')).not.toContain('~');
+  });
 });
