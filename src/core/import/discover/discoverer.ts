@@ -4,9 +4,9 @@
 // at once; the labels of steps already labelled never change), `save` / `restore` carry the
 // clusters across a restart, `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
 // `explain` says which words and shape put a sample where it is.
-import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
+import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef, type StepTerms } from './clusters';
 import { responseParts, stripSpecial } from './chat';
-import { groupName, shapeText } from './naming';
+import { fullerName, groupName, shapeText, type GroupName } from './naming';
 import { bareWord, noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
 import { hash32 } from '../../rng';
 import { bucketOf, type Doc, type Sparse } from './vectors';
@@ -96,7 +96,7 @@ abstract class Discoverer<A> {
     readonly what: DiscoverSnapshot['what'],
     readonly params: ClusterParams,
     /** Names already given (rule labels): a discovered name never takes one. */
-    private readonly taken: ReadonlySet<string>,
+    private readonly takenLabels: ReadonlySet<string>,
     /** The label of noise and of samples in groups too small to name. */
     readonly noiseLabel: string,
     readonly smallLabel: string,
@@ -144,7 +144,7 @@ abstract class Discoverer<A> {
       if (it) (items.push(it), at.push(k));
     });
     const ids = this.set.labelStep(step, items, (members, counts) => {
-      const n = groupName(members, counts);
+      const n = this.nameOf(members, counts);
       const name = this.uniqueName(n.label);
       this.titles.set(name, name === n.label ? n.title : `${n.title} (${name.slice(n.label.length)})`);
       return name;
@@ -155,15 +155,24 @@ abstract class Discoverer<A> {
     return out;
   }
 
+  /** A new group's name (naming.ts). */
+  protected nameOf(members: readonly Doc[], counts: StepTerms): GroupName {
+    return groupName(members, counts);
+  }
+
+  /** Whether a name is given already (a rule's label, a group's, the noise labels). */
+  protected taken(label: string): boolean {
+    return this.takenLabels.has(label) || this.names().includes(label) || label === this.noiseLabel || label === this.smallLabel;
+  }
+
   /** Every name given so far (current and merged), in the order they were made. */
   names(): string[] {
     return this.set.clusters.filter((c) => c.name !== null).map((c) => c.name!);
   }
 
   private uniqueName(base: string): string {
-    const used = new Set([...this.taken, ...this.names(), this.noiseLabel, this.smallLabel]);
     let name = base;
-    for (let k = 2; used.has(name); k++) name = `${base}~${k}`;
+    for (let k = 2; this.taken(name); k++) name = `${base}~${k}`;
     return name;
   }
 
@@ -315,9 +324,12 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
 };
 
 /**
- * State discovery defaults (measured as above, on the requests: their words and pairs, rarity
- * half-weighted, the script and whether the request is written in numbers or code; words of a few
- * prompts only are topic, not a kind of request).
+ * State discovery defaults (measured as above, on the requests: their words, pairs and triples,
+ * rarity a quarter-weighted, whether the request is written in numbers or code and its length, both
+ * within its script). A word of under 15 % of the distinct requests weighs less, in proportion: it
+ * is a request's topic, not its kind (one kind asked about many topics, a GSM8K run, is one state,
+ * not a state a problem). The opening words weigh no more than any other (0: they are a phrasing,
+ * and kinds that open alike, "What is…", are not one kind).
  */
 export const STATE_PARAMS: ClusterParams = {
   dim: 2048,
@@ -327,9 +339,9 @@ export const STATE_PARAMS: ClusterParams = {
   maxNamed: 24,
   maxCandidates: 32,
   candidateAge: 20,
-  idfPower: 0.5,
-  spread: { share: 0.04 },
-  kinds: { w: 1, b: 1, t: 0.7, f: 2, o: 2, c: 1, l: 0.3, p: 1.5 },
+  idfPower: 0.25,
+  spread: { share: 0.15 },
+  kinds: { w: 1, b: 1, t: 0.7, f: 0, o: 0, c: 1, l: 0.3, p: 1.5 },
 };
 
 /** A one-word response written this many times in a step is an answer the model gives, not a cut-off fragment. */
@@ -426,6 +438,13 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
       for (const h of seen) counts.set(h, (counts.get(h) ?? 0) + 1);
     }
     for (const [h, k] of counts) if (k >= BOILER_SHARE * distinct.size && this.boiler.size < BOILER_MAX) this.boiler.add(h);
+  }
+
+  /** A state whose name another state has says more of its typical request ("What is the tallest mountain…", not "What is the… (~2)"). */
+  protected override nameOf(members: readonly Doc[], counts: StepTerms): GroupName {
+    const n = groupName(members, counts);
+    const fuller = this.taken(n.label) ? fullerName(members, n) : null;
+    return fuller && !this.taken(fuller.label) ? fuller : n;
   }
 
   /** The request: the first user turn with a line that is not boilerplate, those lines only. */

@@ -170,6 +170,20 @@ export function consensusOpening(openings: readonly string[]): string {
   return out.filter((w) => w !== '…').length >= 2 ? out.join(' ') : '';
 }
 
+/**
+ * A name that says more than `name`, for a group whose name another group has (two states that
+ * open "What is the…"): the members' openings word by word, up to five words, in place of the
+ * quote ("What is the tallest mountain…"); null when that says no more.
+ */
+export function fullerName(members: readonly Doc[], name: GroupName): GroupName | null {
+  const quote = consensusOpening(members.map((d) => d.opening));
+  const m = /^"(.*)…"/.exec(name.title);
+  if (!quote || !m || quote.length <= m[1].length || !quote.startsWith(m[1])) return null;
+  const rest = name.title.slice(m[0].length);
+  const shapes = name.label.includes('·') ? name.label.slice(name.label.indexOf('·')) : '';
+  return { label: `${openingLabel(quote)}${shapes}`.slice(0, 44), title: `"${quote}…"${rest}` };
+}
+
 /** A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest opening when nothing stands out. */
 export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null);

@@ -251,14 +251,18 @@ export function scriptOf(text: string): string {
   return best[0];
 }
 
-/** What a request is written in: its script, and whether it is mostly numbers and symbols (math) or code. */
-function profileTerms(text: string): string[] {
+/**
+ * What a request is written in, qualified by its script: whether it is mostly numbers and symbols
+ * (math) or code, and its length. A script is not evidence that two requests are alike (every
+ * English request shares it), but requests in different scripts share no term at all.
+ */
+function profileTerms(text: string, script: string, length: number): string[] {
   const head = text.slice(0, 2000);
-  const out = [`p:script:${scriptOf(head)}`];
+  const out = [`l:${script}:len${bucket(length)}`];
   const chars = head.replace(/\s+/g, '').length || 1;
   const math = (head.match(/[\d=+\-*/^\\$<>()]/g) ?? []).length;
-  if (math / chars > 0.2) out.push('p:math');
-  if (/```|\bdef |\bfunction\b|[{};]\s*$/m.test(head)) out.push('p:code');
+  if (math / chars > 0.2) out.push(`p:${script}:math`);
+  if (/```|\bdef |\bfunction\b|[{};]\s*$/m.test(head)) out.push(`p:${script}:code`);
   return out;
 }
 
@@ -269,7 +273,8 @@ const REQUEST_TAIL = 30;
 /**
  * The terms of a request for its kind: its words of two letters or more (numbers folded to one `#`,
  * quoted text folded; grids, art and symbols are content, not kind), pairs, opening words, and what
- * it is written in.
+ * it is written in. A term without a letter (a closing `#`) is read within the request's script, as
+ * its length and profile are: requests in two scripts share no term.
  */
 export function promptTerms(request: string): string[] {
   const folded = request.replace(/"[^"\n]*"|'[^'\n]*'/g, ' "" ');
@@ -282,6 +287,8 @@ export function promptTerms(request: string): string[] {
   const read = toks.length > REQUEST_HEAD + REQUEST_TAIL ? [...toks.slice(0, REQUEST_HEAD), ...toks.slice(-REQUEST_TAIL)] : toks;
   const out: string[] = [];
   wordTerms(read, out);
-  out.push(`l:len${bucket(toks.length)}`, ...profileTerms(request), `q:${openingOf(folded.replace(/\p{N}+([.,]\p{N}+)*/gu, '#'))}`);
+  const script = scriptOf(request.slice(0, 2000));
+  for (let k = 0; k < out.length; k++) if (!LETTERS.test(out[k].slice(2))) out[k] = `${out[k].slice(0, 2)}${script}:${out[k].slice(2)}`;
+  out.push(...profileTerms(request, script, toks.length), `q:${openingOf(folded.replace(/\p{N}+([.,]\p{N}+)*/gu, '#'))}`);
   return out;
 }

@@ -132,7 +132,8 @@ export class DocFreq {
  *   many phrasings keeps each phrasing's words (rare, but not concentrated); a prompt's topic words
  *   come in all its samples and no other prompt's. With one sample a prompt nothing is concentrated.
  * - `share` (requests, one doc a distinct prompt): the prompts holding it over all prompts, over
- *   `share` (at most 1): a word of 4 % of the requests is a kind's; one of a request or two is its topic.
+ *   `share` (at most 1): a word of 15 % of the requests is a kind's (discoverer.ts `STATE_PARAMS`);
+ *   one of a request or two is its topic.
  * Counted only once `MIN_PROMPTS` prompts were seen.
  */
 export interface SpreadParams {

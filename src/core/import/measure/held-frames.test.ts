@@ -30,10 +30,10 @@ async function importHash(style: Style, gate: boolean): Promise<string> {
 }
 
 const pinned: [Style, boolean, string][] = [
-  ['reasoning', false, '030d4750dfef02b6c490b8e16227122535517232b1dda8805c84453bcfee16a2'],
-  ['reasoning', true, '2303c29582bf5933bf4817b3f2eb7e9b42ca5ec0a1ac96ffaef89001ca3424b3'],
-  ['agent', true, 'bf3df5557423a855ac46db8d14a2e3204f222e17e462c50b6d80b23299292515'],
-  ['multilingual', false, '3e56af7a8f9f13ce4e06d8882309e54fd6ba637c2b4d15b26d7eca597ee0f8e5'],
+  ['reasoning', false, 'dda4eedd837b12510f2be1cad6cfe4f13cd072b489ec176ef712992ab0f8c815'],
+  ['reasoning', true, '1d8d8f010a5565583f767fbaf6bbb677bfd676840c0628a3f1d3a9124768608e'],
+  ['agent', true, '3934773494af36a837b46ccc400c29239df33a584862b5331a70d01b9954c2ff'],
+  ['multilingual', false, 'c09e6a99f7ba5353c986202ddffe00b23854ea14db8ea8d80c7acee31fa9d0f8'],
 ];
 
 describe('frames of the real import, before and after holding samples compactly', () => {

@@ -146,7 +146,7 @@ export class ImportMeasure {
     if (this.measured.has(s.step)) throw new StepOrderError(s.step, s.file, s.line);
     if (this.reward) s.reward = this.reward.read(s);
     const a = this.stepOf(s.step);
-    const facts = sampleFacts(s, this.gate !== null, this.onLabeled !== null);
+    const facts = sampleFacts(s, this.gate !== null, this.onLabeled !== null, this.rowsSink !== null);
     const tokens = tokensOf(s, TOKEN_CAP);
     if (this.discovery) a.held.push({ facts, tokens: a.heldTokens.idsOf(tokens), arrived: this.discovery.arrive(s, this.states, this.behaviors, features) });
     else this.count(a, facts, tokens, { state: this.states.classify(s), ...this.behaviors.classify(s) });

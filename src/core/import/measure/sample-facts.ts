@@ -5,6 +5,8 @@
 // The rollout viewer reads a sample's text back from its file by line (../browse/).
 import { fitFacts, type FitFacts } from './fit-counts';
 import { gateFacts, type GateFacts } from './gate';
+import { turnOf } from '../samples/record';
+import type { TurnKind } from '../discover/chat';
 import type { ImportedSample } from '../types';
 
 export interface SampleFacts {
@@ -18,12 +20,14 @@ export interface SampleFacts {
   fit: FitFacts;
   /** With a gate: what its replay reads. */
   gate: GateFacts | null;
+  /** When sample lines are written: a chat prompt's turn kind (null: not a chat, or no lines written). */
+  turn: TurnKind | null;
   /** The sample itself, only while someone listens for each labelled sample (measure.ts `onLabeled`). */
   sample: ImportedSample | null;
 }
 
-export function sampleFacts(s: ImportedSample, gate: boolean, keepSample: boolean): SampleFacts {
-  return { file: s.file, line: s.line, step: s.step, group: s.group, reward: s.reward, logprobs: s.logprobs, fit: fitFacts(s), gate: gate ? gateFacts(s) : null, sample: keepSample ? s : null };
+export function sampleFacts(s: ImportedSample, gate: boolean, keepSample: boolean, rows: boolean): SampleFacts {
+  return { file: s.file, line: s.line, step: s.step, group: s.group, reward: s.reward, logprobs: s.logprobs, fit: fitFacts(s), gate: gate ? gateFacts(s) : null, turn: rows ? turnOf(s.prompt) : null, sample: keepSample ? s : null };
 }
 
 /** A step's tokens: each distinct token string held once, a sample's tokens as 4-byte ids. */

@@ -2,12 +2,16 @@
 // viewer shows, built once here. A line names where the sample lies (`file` relative to the folder
 // given, `index` 0-based: the line of a JSONL file, the row of a parquet file, the line of an
 // OpenClaw record file), its step, the state and behavior the measure counted it under, and the
-// score read (null when not judged); with a gate, also the record the gate read (`fields`), the
-// sample's `session`, its place in the step's judging order (`judge_order`) and the `decision`.
+// score read (null when not judged), and for a chat prompt the turn kind (`turn`: what the turn
+// answers — the first request, a tool's result, the user's follow-up; a session's turns share their
+// session's state, this is the facet that tells them apart); with a gate, also the record the gate
+// read (`fields`), the sample's `session`, its place in the step's judging order (`judge_order`) and
+// the `decision`.
 // Counted per step and state, the lines' behaviors are the frames' support/behavior_dist shares
 // (sharesOf; tested in samples.test.ts).
 import type { FieldRecord, GateDecision, JudgingOrder } from '../../gates/index';
 import type { ImportedSample } from '../types';
+import { chatTurns, turnKind, type TurnKind } from '../discover/chat';
 
 /** What the gate decided for the sample (the gate's GateDecision, under snake_case names). */
 export interface SampleDecision {
@@ -32,6 +36,8 @@ export interface SampleRecord {
   behavior: string;
   /** The score read (the format's reward, or the --reward columns); null when not judged. */
   reward: number | null;
+  /** A chat prompt's turn kind: 'first' (the first request), 'after-tool' (a tool's result), 'follow-up' (the user's next message); absent when the prompt is not a chat. */
+  turn?: TurnKind;
   /** With a gate: the fields the gate read (a value a log cannot give, NaN, is written null). */
   fields?: Record<string, unknown>;
   session?: string;
@@ -50,10 +56,22 @@ export function relativeFile(name: string, root: string): string {
   return n.startsWith(`${r}/`) ? n.slice(r.length + 1) : n;
 }
 
+/** The turn kind of the last prompt read (a group's samples share their prompt and come together: a long session is parsed once). */
+let lastTurn: { prompt: string; turn: TurnKind | null } = { prompt: '', turn: null };
+
+/** A chat prompt's turn kind (null when the prompt is not a chat), read when the sample is read: a sample waiting for its labels keeps no prompt. */
+export function turnOf(prompt: string): TurnKind | null {
+  if (prompt !== lastTurn.prompt) {
+    const turns = chatTurns(prompt);
+    lastTurn = { prompt, turn: turns ? turnKind(turns) : null };
+  }
+  return lastTurn.turn;
+}
+
 /** The line of a sample as the measure counted it (no gate part yet). */
-export function sampleRecord(s: Pick<ImportedSample, 'file' | 'line' | 'step' | 'reward'>, state: string, behavior: string, root = ''): SampleRecord {
+export function sampleRecord(s: Pick<ImportedSample, 'file' | 'line' | 'step' | 'reward'> & { turn?: TurnKind | null }, state: string, behavior: string, root = ''): SampleRecord {
   if (!(Number.isInteger(s.line) && s.line >= 1)) throw new Error(`${s.file}: sample line ${s.line} is not a 1-based line number`);
-  return { step: s.step, file: relativeFile(s.file, root), index: s.line - 1, state, behavior, reward: s.reward };
+  return { step: s.step, file: relativeFile(s.file, root), index: s.line - 1, state, behavior, reward: s.reward, ...(s.turn ? { turn: s.turn } : {}) };
 }
 
 export function sampleDecision(d: GateDecision): SampleDecision {
