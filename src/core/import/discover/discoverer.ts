@@ -336,7 +336,7 @@ export const STATE_PARAMS: ClusterParams = {
   join: 0.3,
   minSize: 3,
   minShare: 0.004,
-  maxNamed: 24,
+  maxNamed: 128,
   maxCandidates: 32,
   candidateAge: 20,
   idfPower: 0.25,
