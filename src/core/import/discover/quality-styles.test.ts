@@ -11,9 +11,10 @@ import { followAlarms, templateLabel, unclassifiedByLanguage } from '../../../..
 import { scaled } from '../../../../tests/support/speed';
 
 const bounds: [Style, { meanNmi: number; minNmi: number; entropyError: number }][] = [
-  // measured on seed 11 (12 steps): reasoning 0.97 / 0.95 / 0.03, agent 0.85 / 0.82 / 0.15, multilingual 0.94 / 0.90 / 0.08
+  // measured on seed 11 (12 steps): reasoning 0.97 / 0.95 / 0.03, agent 0.93 / 0.92 / 0.06 (0.85 / 0.82 / 0.15 before what a
+  // reply follows in its session weighed), multilingual 0.94 / 0.90 / 0.08
   ['reasoning', { meanNmi: 0.93, minNmi: 0.9, entropyError: 0.07 }],
-  ['agent', { meanNmi: 0.81, minNmi: 0.77, entropyError: 0.21 }],
+  ['agent', { meanNmi: 0.89, minNmi: 0.87, entropyError: 0.1 }],
   ['multilingual', { meanNmi: 0.9, minNmi: 0.85, entropyError: 0.13 }],
 ];
 

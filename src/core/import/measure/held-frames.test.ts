@@ -32,7 +32,8 @@ async function importHash(style: Style, gate: boolean): Promise<string> {
 const pinned: [Style, boolean, string][] = [
   ['reasoning', false, '030d4750dfef02b6c490b8e16227122535517232b1dda8805c84453bcfee16a2'],
   ['reasoning', true, '2303c29582bf5933bf4817b3f2eb7e9b42ca5ec0a1ac96ffaef89001ca3424b3'],
-  ['agent', true, 'bf3df5557423a855ac46db8d14a2e3204f222e17e462c50b6d80b23299292515'],
+  // agent: recorded again when what a response follows in its session (a tool result, the user's next message) came to weigh
+  ['agent', true, '958f3cbb4c83ccdb03805851d898ca12faddd293f1e3762c9630efd6798d0b41'],
   ['multilingual', false, '3e56af7a8f9f13ce4e06d8882309e54fd6ba637c2b4d15b26d7eca597ee0f8e5'],
 ];
 
