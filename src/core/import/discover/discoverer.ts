@@ -300,7 +300,7 @@ function topWords(c: Cluster, idf: (w: string) => number): string[] {
  * they split alike on the reasoning corpus, at 6 and below they merge), then shape (s 4, length and
  * lines 2) and what the response follows in its session (r 4: a reply after a tool result reports it,
  * one after the user's next message acknowledges it, though both are a short sentence; at 2 and below
- * the agent corpus merges them, at 5-6 it gains nothing), the opening and closing words (2), single words (1), pairs (0.5); triples and rarity
+ * the agent corpus merges them, at 5-6 it loses a little), the opening and closing words (2), single words (1), pairs (0.5); triples and rarity
  * (idf) left out: on responses full of topic words both split a frame by its content. A shape held
  * by more than 90 % of the samples fades (a think, when every response thinks: `shapeCommon`). A
  * word concentrated in a few prompts' samples weighs less (topic is not behavior: vectors.ts `PromptSpread`).
