@@ -5,7 +5,7 @@
 // apart, and a long text is read at its head and tail. Noise (empty, cut-off, garbage, a loop) is
 // told apart here, judged per script (Chinese, Russian or Hindi text is not garbage).
 // Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `l:` length and lines (log2 buckets), `o:` / `c:`
-// the opening and closing words. A sample's terms are computed once (discoverer.ts).
+// the opening and closing words, `r:` the turn a response follows in its session. A sample's terms are computed once (discoverer.ts).
 import { chatTurns, responseParts, stripSpecial, turnKind, userTurns, type ResponseParts } from './chat';
 import { UNSPACED, openingOf } from './opening';
 import { framingTerms, isLoop, moveTerms, reasoningTerms, scanned } from './moves';
