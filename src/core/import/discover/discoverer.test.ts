@@ -47,6 +47,22 @@ describe('behavior discovery', () => {
     expect(new Set(search.filter((x) => x.l === top.l).map((x) => x.st)).size).toBeGreaterThanOrEqual(3);
   });
 
+  it('in a session, a reply that reports a tool result and one that acknowledges a correction are two behaviors, each one label', () => {
+    const head = '<|im_start|>system\nYou help customers with their orders.<|im_end|>\n<|im_start|>user\nWhere is my order A1?<|im_end|>\n<|im_start|>assistant\nLet me check.<|im_end|>\n';
+    const afterTool = `${head}<|im_start|>user\n<tool_response>\n{"status": "shipped"}\n</tool_response><|im_end|>\n<|im_start|>assistant\n`;
+    const afterUser = `${head}<|im_start|>user\nNo, that is wrong, please check again.<|im_end|>\n<|im_start|>assistant\n`;
+    const reports = ['Here is what I found: it is {v}.', 'According to the system, it is {v}.', 'Good news: it is {v}.'];
+    const acks = ['Sorry about that, it is {v}.', 'You are right, it should be {v}.', 'My mistake, it is {v}.'];
+    const values = ['on its way', 'ready', 'confirmed', 'delayed by a day'];
+    const reply = (k: number, prompt: string, pool: string[]) => ({ ...emptySample('1.jsonl', k + 1), step: 1, prompt, response: `${pool[k % 3].replace('{v}', values[(k * 7) % 4])}<|im_end|>` });
+    const samples = Array.from({ length: 48 }, (_, k) => (k % 2 ? reply(k, afterUser, acks) : reply(k, afterTool, reports)));
+    const labels = new BehaviorDiscoverer().labelStep(1, samples);
+    const [r, a] = [labels.filter((_, k) => k % 2 === 0), labels.filter((_, k) => k % 2 === 1)];
+    expect(new Set(r).size, r.join()).toBe(1);
+    expect(new Set(a).size, a.join()).toBe(1);
+    expect(r[0]).not.toBe(a[0]);
+  });
+
   it('a restart from save() continues with the labels an uninterrupted run gives', () => {
     const steps = stepsOf(corpus);
     const uninterrupted = new Discovery(new BehaviorDiscoverer(), new StateDiscoverer());

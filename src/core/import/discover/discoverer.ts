@@ -5,9 +5,9 @@
 // clusters across a restart, `behaviors` lists what was found (name, distinctive words, shape, count, representatives), and
 // `explain` says which words and shape put a sample where it is.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef, type StepTerms } from './clusters';
-import { responseParts, stripSpecial } from './chat';
+import { responseParts, stripSpecial, type ResponseParts } from './chat';
 import { fullerName, groupName, shapeText, type GroupName } from './naming';
-import { bareWord, noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
+import { bareWord, followsTerms, noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
 import { hash32 } from '../../rng';
 import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
@@ -280,11 +280,14 @@ function evidence(terms: readonly string[], v: Sparse, c: Cluster, dim: number):
     .map((x) => termText(x.t));
 }
 
+const FOLLOWS_TEXT: Record<string, string> = { first: 'answers the request', 'after-tool': 'follows a tool result', 'follow-up': "follows the user's next message" };
+
 function termText(t: string): string {
   const kind = t.slice(0, t.indexOf(':'));
   const body = t.slice(kind.length + 1);
   if (kind === 's' || kind === 'm') return `shape: ${shapeText(body) ?? body}`;
   if (kind === 'l') return body.replace(/^len(\d)$/, (_, k: string) => `about ${2 ** Number(k)} words`).replace(/^lines(\d)$/, (_, k: string) => `about ${2 ** Number(k)} lines`);
+  if (kind === 'r') return FOLLOWS_TEXT[body] ?? body;
   if (kind === 'o') return `opens "${body}"`;
   if (kind === 'c') return `closes "${body}"`;
   return `"${body.replace(/_/g, '…')}"`;
@@ -304,7 +307,9 @@ function topWords(c: Cluster, idf: (w: string) => number): string[] {
  * discovery was chosen"): a reasoning trace's moves weigh most (m 12: two traces that differ by a
  * backtrack are two behaviors, though every other word and shape of theirs is alike; from 8 to 16
  * they split alike on the reasoning corpus, at 6 and below they merge), then shape (s 4, length and
- * lines 2), the opening and closing words (2), single words (1), pairs (0.5); triples and rarity
+ * lines 2) and what the response follows in its session (r 4: a reply after a tool result reports it,
+ * one after the user's next message acknowledges it, though both are a short sentence; at 2 and below
+ * the agent corpus merges them, at 5-6 it loses a little), the opening and closing words (2), single words (1), pairs (0.5); triples and rarity
  * (idf) left out: on responses full of topic words both split a frame by its content. A shape held
  * by more than 90 % of the samples fades (a think, when every response thinks: `shapeCommon`). A
  * word concentrated in a few prompts' samples weighs less (topic is not behavior: vectors.ts `PromptSpread`).
@@ -320,7 +325,7 @@ export const BEHAVIOR_PARAMS: ClusterParams = {
   shapeIdf: 1,
   shapeCommon: 0.9,
   spread: { ratio: 0.5 },
-  kinds: { s: 4, m: 12, l: 2, f: 4, o: 2, c: 2, w: 1, b: 0.5, t: 0 },
+  kinds: { s: 4, m: 12, l: 2, f: 4, o: 2, c: 2, w: 1, b: 0.5, t: 0, r: 4 },
 };
 
 /**
@@ -352,7 +357,7 @@ const MAX_REQUESTS = 4096;
 
 /** Behaviors of responses: what a response does (its frame), the request's words masked. */
 export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
-  private requests = new Map<string, string>();
+  private contexts = new Map<string, { request: string; follows: string[] }>();
 
   constructor(taken: Iterable<string> = [], params: ClusterParams = BEHAVIOR_PARAMS) {
     super('behaviors', params, new Set(taken), UNCLASSIFIED, UNCLASSIFIED);
@@ -362,7 +367,7 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   private bare = new Set<string>();
 
   protected override prepare(arrived: readonly BehaviorArrival[]): void {
-    this.requests.clear();
+    this.contexts.clear();
     const counts = new Map<string, number>();
     for (const { bare: w } of arrived) {
       if (w) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -370,13 +375,21 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
     this.bare = new Set([...counts].filter(([, k]) => k >= BARE_REPEATS).map(([w]) => w));
   }
 
-  /** The words a response may repeat from its request (its user turns: not the system prompt or tools block). */
-  private requestOf(prompt: string): string {
-    let r = this.requests.get(prompt);
+  /** What a response answers: the words it may repeat from its request (its user turns: not the system prompt or tools block) and the turn it follows. */
+  private contextOf(prompt: string): { request: string; follows: string[] } {
+    let r = this.contexts.get(prompt);
     if (r !== undefined) return r;
-    if (this.requests.size >= MAX_REQUESTS) this.requests.clear(); // a worker thread never labels a step (prepare)
-    this.requests.set(prompt, (r = requestTurns(prompt).join('\n')));
+    if (this.contexts.size >= MAX_REQUESTS) this.contexts.clear(); // a worker thread never labels a step (prepare)
+    this.contexts.set(prompt, (r = { request: requestTurns(prompt).join('\n'), follows: followsTerms(prompt) }));
     return r;
+  }
+
+  /** The response's terms: its own (text.ts `responseTerms`, the request's words masked), then what it follows. */
+  private responseTermsOf(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>, triples: boolean, parts: ResponseParts): string[] {
+    const c = this.contextOf(s.prompt);
+    const terms = responseTerms(s.response, c.request, s.toolCalls, triples, parts);
+    terms.push(...c.follows);
+    return terms;
   }
 
   /** The response's noise before its step's bare answers are known, and the one word it is. */
@@ -393,14 +406,14 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   protected termsOf(s: ImportedSample, weighing = false): { terms: string[] } | { noise: Noise } {
     const l = this.look(s);
     const noise = this.noiseIn(l);
-    return noise ? { noise } : { terms: responseTerms(s.response, this.requestOf(s.prompt), s.toolCalls, !(weighing && this.params.kinds.t === 0), l.parts) };
+    return noise ? { noise } : { terms: this.responseTermsOf(s, !(weighing && this.params.kinds.t === 0), l.parts) };
   }
 
   /** The response's doc (the terms that weigh) and noise: no text kept, the same in a worker thread (src/cli/import-jobs.ts). */
   features(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>): BehaviorFeatures {
     const l = this.look(s);
     const rescuable = !l.noise || (l.noise === 'cut-off' && l.bare !== null);
-    const doc = rescuable ? this.set.item(responseTerms(s.response, this.requestOf(s.prompt), s.toolCalls, this.params.kinds.t !== 0, l.parts), { file: '', index: 0 }).doc : null;
+    const doc = rescuable ? this.set.item(this.responseTermsOf(s, this.params.kinds.t !== 0, l.parts), { file: '', index: 0 }).doc : null;
     return { doc, noise: l.noise, bare: l.bare };
   }
 

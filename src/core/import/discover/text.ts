@@ -5,8 +5,8 @@
 // apart, and a long text is read at its head and tail. Noise (empty, cut-off, garbage, a loop) is
 // told apart here, judged per script (Chinese, Russian or Hindi text is not garbage).
 // Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `l:` length and lines (log2 buckets), `o:` / `c:`
-// the opening and closing words. A sample's terms are computed once (discoverer.ts).
-import { chatTurns, responseParts, stripSpecial, userTurns, type ResponseParts } from './chat';
+// the opening and closing words, `r:` the turn a response follows in its session. A sample's terms are computed once (discoverer.ts).
+import { chatTurns, responseParts, stripSpecial, turnKind, userTurns, type ResponseParts } from './chat';
 import { UNSPACED, openingOf } from './opening';
 import { framingTerms, isLoop, moveTerms, reasoningTerms, scanned } from './moves';
 
@@ -199,6 +199,18 @@ export function requestTurns(prompt: string): string[] {
   if (!turns) return [stripSpecial(prompt).trim()];
   const users = userTurns(turns);
   return users.length ? users : [turns.at(-1)!.text];
+}
+
+/**
+ * What a response answers, read from a chat prompt's last turn (chat.ts `turnKind`): `r:first` (the
+ * request), `r:after-tool` (a tool's result: a reply with no call reports it) or `r:follow-up` (the
+ * user's next message: a reply acknowledges it); none for a prompt that is not a chat. It says what
+ * the response does relative to its turn without its topic; a run of single-turn chats holds one
+ * such term in every sample, and a shape that common fades (vectors.ts `commonShapeFade`).
+ */
+export function followsTerms(prompt: string): string[] {
+  const turns = chatTurns(prompt);
+  return turns ? [`r:${turnKind(turns)}`] : [];
 }
 
 /** Words the prompt also holds become `_`. */

@@ -32,7 +32,8 @@ async function importHash(style: Style, gate: boolean): Promise<string> {
 const pinned: [Style, boolean, string][] = [
   ['reasoning', false, 'dda4eedd837b12510f2be1cad6cfe4f13cd072b489ec176ef712992ab0f8c815'],
   ['reasoning', true, '1d8d8f010a5565583f767fbaf6bbb677bfd676840c0628a3f1d3a9124768608e'],
-  ['agent', true, '3934773494af36a837b46ccc400c29239df33a584862b5331a70d01b9954c2ff'],
+  // agent: recorded again when what a response follows in its session (a tool result, the user's next message) came to weigh
+  ['agent', true, '827d9b47dd8b88ae5f137041a2c136c9b28e4a64da18217e62720bc2d9a06613'],
   ['multilingual', false, 'c09e6a99f7ba5353c986202ddffe00b23854ea14db8ea8d80c7acee31fa9d0f8'],
 ];
 
