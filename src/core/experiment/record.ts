@@ -8,7 +8,7 @@ import { describeValue, type FieldError } from '../config';
 import { depthError } from '../json-depth';
 import { scalarAt, type MetricsFrame } from '../metrics';
 import { isObject } from '../unknown';
-import { makeBundle, stringifyWithNonFinite, type BundleRun, type ExperimentBundle } from './bundle';
+import { jsonNumber, makeBundle, stringifyWithNonFinite, type BundleRun, type ExperimentBundle } from './bundle';
 import { ExperimentSpecError, cellCount, parseExperimentSpec, seedPosition, variantConfig, type ExperimentSpec } from './spec';
 
 export const RECORD_SCHEMA = 'invariant-lab/experiment-record';
@@ -79,8 +79,6 @@ export function recordToJson(r: ExperimentRecord): string {
   return head.replace('"\\u0000"', `[\n${r.runs.map((x) => stringifyWithNonFinite(x)).join(',\n')}\n]`) + '\n';
 }
 
-const NON_FINITE: ReadonlyMap<string, number> = new Map([['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]]);
-
 /** A record, checked field by field; throws RecordError naming every bad field. */
 export function parseRecord(input: unknown): ExperimentRecord {
   const errors: FieldError[] = [];
@@ -126,7 +124,7 @@ export function parseRecord(input: unknown): ExperimentRecord {
           continue;
         }
         series[m] = s.map((v: unknown, j) => {
-          const n = v === null ? null : typeof v === 'number' ? v : typeof v === 'string' ? NON_FINITE.get(v) : undefined;
+          const n = v === null ? null : jsonNumber(v);
           if (n === undefined) fail(`${path}.series.${m}[${j}]`, `expected a number or null, got ${describeValue(v)}`);
           return n ?? null;
         });
