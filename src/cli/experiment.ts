@@ -15,7 +15,6 @@
 import { errorText } from '../core/unknown';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { bundleToJson, mergeCells, parseBundle, runIndex, type BundleRun } from '../core/experiment/bundle';
 import type { FrameDifference } from '../core/experiment/frame-difference';
 import { reproduceCheck } from '../core/experiment/reproduce';
@@ -31,7 +30,7 @@ import { trainOnJobs } from './experiment-jobs';
 import { recordCells } from './experiment-record';
 import { cellFile, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
-import { jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
+import { jsonText, parseFile, readJsonFile, writeTextFile } from './files';
 import { readTaskFile } from './task-args';
 
 const parsed = parseCommandLine(
