@@ -1,7 +1,7 @@
 // `npm run experiment -- record DIR --out FILE`: an experiment's cell logs → its record
 // (src/core/experiment/record.ts): the metrics the lessons' derived values read (their rules in
 // public/presets/measured/*.json), with the command, code version, date, base and engine.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParsedCell } from '../core/experiment/cell-log';
 import { metricsOfRule } from '../core/experiment/lesson-values';
@@ -12,7 +12,17 @@ import { hasShippedBase, taskLabel } from '../core/tasks/registry';
 import { readManifest } from './checkpoints';
 import { readJsonFile } from './files';
 
-const MEASURED = join(import.meta.dirname, '../../public/presets/measured');
+const ROOT = join(import.meta.dirname, '../..');
+const MEASURED = join(ROOT, 'public/presets/measured');
+
+/**
+ * Where the spec of a recorded experiment ships (relative to the repository): a lesson experiment of
+ * the page (public/experiments/), else beside its record (a measurement the page does not offer).
+ */
+export function recordSpecPath(name: string): string {
+  const lesson = `public/experiments/${name}.json`;
+  return existsSync(join(ROOT, lesson)) ? lesson : `public/experiments/results/${name}.spec.json`;
+}
 
 /** The metrics the lessons' rules read from the record of `spec` (a rule's record defaults to its lesson). */
 export function metricsForRecord(specName: string): string[] {
@@ -44,7 +54,7 @@ export function recordCells(cells: ParsedCell[], out: string): { text: string; m
     return set[0];
   };
   const produced = {
-    command: `npm run experiment -- --spec public/experiments/${spec.name}.json --all --jobs 1 --out-dir DIR, then npm run experiment -- record DIR --out ${out}`,
+    command: `npm run experiment -- --spec ${recordSpecPath(spec.name)} --all --jobs 1 --out-dir DIR, then npm run experiment -- record DIR --out ${out}`,
     codeVersion: one('code versions', cells.map((c) => c.codeVersion)),
     date: new Date().toISOString(),
     base: baseText(spec),

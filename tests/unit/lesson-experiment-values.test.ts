@@ -15,6 +15,7 @@ import { deriveLessonValue } from '../../src/core/experiment/lesson-values';
 import { parseRecord } from '../../src/core/experiment/record';
 import { parseExperimentSpec } from '../../src/core/experiment/spec';
 import { parseMeasures, type LessonMeasures } from '../../src/core/lesson-text';
+import { recordSpecPath } from '../../src/cli/experiment-record';
 
 const root = join(import.meta.dirname, '../..');
 const readJson = (path: string) => JSON.parse(readFileSync(join(root, path), 'utf8')) as unknown;
@@ -33,7 +34,6 @@ const CHECKED_ELSEWHERE: { lesson?: string; names: RegExp; by: string }[] = [
 /** Values over seeds that no experiment record holds, with why. */
 const NOT_RECORDED: { lesson: string; names: RegExp; why: string }[] = [
   { lesson: 'a-support-collapse', names: /^(seeds|lastMarker\.|supportFirst1\.|end\.)/, why: 'npm run lesson-a-measure over 12 seeds, not an experiment spec; seed 1 must lie inside its ranges (tests/unit/lesson-numbers.test.ts)' },
-  { lesson: 'b-clip-higher', names: /^paired256\./, why: 'measured on the base checkpoints before 2026-12-02 (24 seeds, behaviorSamples 256), which no longer ship; no spec holds it, and its 48 cells of 12 steps at 256 behavior samples would take over 13 minutes of one core (16 cells at 64 samples took 265 s)' },
   { lesson: 'c-clip-never-binds', names: /^tabular\./, why: 'the tabular calibration (exact gradients, 5 seeds), not an experiment spec' },
   { lesson: 'e-opd-purity-volume', names: /^(seeds|markers\.|dips\.)/, why: '16 seeds of the preset counted by the plot\'s marker rule, not an experiment spec' },
   { lesson: 'j-collapse-vs-convergence', names: /^(seeds|sft\.|noSft\.(hFirst|hLast|miFirst|match1))/, why: 'npm run lab over seeds 1–4, not an experiment spec' },
@@ -42,13 +42,14 @@ const NOT_RECORDED: { lesson: string; names: RegExp; why: string }[] = [
 
 /** Experiments whose values have rules but no record yet: what recording them takes. */
 const UNRECORDED_EXPERIMENTS: Record<string, string> = {
+  'b-clip-higher-256': 'lesson b\'s 24 seeds at behaviorSamples 256 (public/experiments/results/b-clip-higher-256.spec.json): 48 cells of 12 steps, over 13 minutes of one core (b\'s 16 cells at 64 samples took 265 s); the values were measured on the base checkpoints before 2026-12-02',
   'm-drop-stale': 'recording under way',
   'n-dynamic-sampling': 'recording under way',
   'o-fitted-gate': 'recording under way',
 };
 
 const specOf = (name: string) => {
-  const { description: _prose, ...trained } = parseExperimentSpec(readJson(`public/experiments/${name}.json`));
+  const { description: _prose, ...trained } = parseExperimentSpec(readJson(recordSpecPath(name)));
   return trained;
 };
 
