@@ -18,7 +18,8 @@ import { scaled } from '../support/speed';
 
 const REPLAY_STEPS = 6;
 const dir = join(import.meta.dirname, '../../public/experiments/results');
-const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+// a spec that sits beside its record (NAME.spec.json) is not a record
+const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.spec.json')).sort() : [];
 const quiet: TrainReport = { info: () => {}, step: () => {} };
 const engines = new EngineReuse();
 afterAll(() => engines.dispose());
