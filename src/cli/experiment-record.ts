@@ -1,7 +1,8 @@
 // `npm run experiment -- record DIR --out FILE`: an experiment's cell logs → its record
 // (src/core/experiment/record.ts): the metrics the lessons' derived values read (their rules in
 // public/presets/measured/*.json), with the command, code version, date, base and engine.
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParsedCell } from '../core/experiment/cell-log';
 import { metricsOfRule } from '../core/experiment/lesson-values';
@@ -37,15 +38,17 @@ export function metricsForRecord(specName: string): string[] {
   return [...metrics].sort();
 }
 
-/** Where the cells' base weights came from, as loadBase (engine-setup.ts) chooses it without --base. */
-function baseText(spec: ExperimentSpec): string {
+/** Where the cells' base weights came from, as loadBase (engine-setup.ts) chooses it: --base FILE, else the shipped checkpoint, else pretrained per cell. */
+function baseText(spec: ExperimentSpec, baseFile: string | undefined): string {
+  if (baseFile) return `the base weights of --base ${baseFile} (sha256 ${createHash('sha256').update(readFileSync(baseFile)).digest('hex')})`;
   const cfg = variantConfig(spec, 0, spec.seeds[0]);
   const entry = readManifest()[cfg.task];
   if (!hasShippedBase(cfg) || !entry) return `no shipped checkpoint for ${taskLabel(cfg)}: each cell pretrained its base in process from its seed (loadBase in src/cli/engine-setup.ts)`;
   return `the shipped base public/checkpoints/${entry.file} (sha256 ${entry.sha256})`;
 }
 
-export function recordCells(cells: ParsedCell[], out: string): { text: string; metrics: string[]; runs: number; spec: string } {
+/** `baseFile`: the --base the cells were trained with (their logs do not say). */
+export function recordCells(cells: ParsedCell[], out: string, baseFile?: string): { text: string; metrics: string[]; runs: number; spec: string } {
   const spec = cells[0].spec;
   const metrics = metricsForRecord(spec.name);
   const one = (what: string, xs: string[]) => {
@@ -54,10 +57,10 @@ export function recordCells(cells: ParsedCell[], out: string): { text: string; m
     return set[0];
   };
   const produced = {
-    command: `npm run experiment -- --spec ${recordSpecPath(spec.name)} --all --jobs 1 --out-dir DIR, then npm run experiment -- record DIR --out ${out}`,
+    command: `npm run experiment -- --spec ${recordSpecPath(spec.name)} --all --jobs 1${baseFile ? ` --base ${baseFile}` : ''} --out-dir DIR, then npm run experiment -- record DIR${baseFile ? ` --base ${baseFile}` : ''} --out ${out}`,
     codeVersion: one('code versions', cells.map((c) => c.codeVersion)),
     date: new Date().toISOString(),
-    base: baseText(spec),
+    base: baseText(spec, baseFile),
     engine: one('engines', cells.map((c) => c.run.engine ?? 'unknown')),
   };
   const record = makeRecord(spec, cells.map((c) => c.run), metrics, produced);

@@ -6,7 +6,7 @@
 //     this thread and N − 1 worker threads (default: every core; the same frames bit for bit for any N)
 //     (--ensemble: each variant's seeds trained together as one ensemble, one graph call per phase)
 //   npm run experiment -- merge DIR --out bundle.json [--partial]  cell logs → bundle (the lab imports it)
-//   npm run experiment -- record DIR --out public/experiments/results/NAME.json  cell logs → the record the
+//   npm run experiment -- record DIR --out public/experiments/results/NAME.json [--base F]  cell logs → the record the
 //     lessons' numbers over seeds are derived from (only the metrics their rules read; docs/experiments.md)
 //   npm run experiment -- report bundle.json --metric M [--a 0 --b 1 --from S --to S --lower-is-better]
 //   npm run experiment -- reproduce bundle.json [--index I] [--jobs N]  re-train cells, compare bit for bit
@@ -174,8 +174,8 @@ function merge(dir: string | undefined): number {
 }
 
 function record(dir: string | undefined): number {
-  if (!dir || !opt.out) throw new UsageError('record DIR --out public/experiments/results/NAME.json');
-  const r = recordCells(readCellLogs(dir, 'record'), opt.out);
+  if (!dir || !opt.out) throw new UsageError('record DIR --out public/experiments/results/NAME.json [--base FILE: the base the cells trained from]');
+  const r = recordCells(readCellLogs(dir, 'record'), opt.out, opt.base);
   writeTextFile(opt.out, r.text);
   info(`recorded ${r.metrics.length} metric(s) of ${r.runs} run(s) of ${r.spec} into ${opt.out}`);
   return 0;
