@@ -42,7 +42,6 @@ const NOT_RECORDED: { lesson: string; names: RegExp; why: string }[] = [
 
 /** Experiments whose values have rules but no record yet: what recording them takes. */
 const UNRECORDED_EXPERIMENTS: Record<string, string> = {
-  'b-clip-higher-256': 'lesson b\'s 24 seeds at behaviorSamples 256 (public/experiments/results/b-clip-higher-256.spec.json): 48 cells of 12 steps, over 13 minutes of one core (b\'s 16 cells at 64 samples took 265 s); the values were measured on the base checkpoints before 2026-12-02',
   'o-fitted-gate': 'recording under way',
 };
 
