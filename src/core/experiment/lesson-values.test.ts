@@ -98,6 +98,7 @@ describe('deriveLessonValue', () => {
 
   it('rules are checked field by field, and name the metrics a record must keep', () => {
     expect(() => parseValueRule({ of: 'average', metric: 'm' }, 'x')).toThrow(/x: "of" must be one of seeds, steps, paired/);
+    expect(() => parseValueRule({ of: 'paired', metric: 'm', a: 0, b: 1, stat: 'favourB', lowerIsbetter: true }, 'x')).toThrow('x: unknown field "lowerIsbetter"');
     expect(() => parseValueRule({ of: 'paired', metric: 'm', a: 0, b: 1, stat: 'median' }, 'x')).toThrow(/"stat" must be one of meanDiff/);
     expect(() => parseValueRule({ of: 'paired', metric: ['m', 'n'], a: 0, b: 1, stat: 'meanDiff' }, 'x')).toThrow(/only as a count of seeds/);
     expect(() => parseValueRule({ of: 'median', metric: 'm', variant: -1 }, 'x')).toThrow(/"variant" must be a whole number/);

@@ -26,7 +26,7 @@ interface Rounded {
   scale?: number;
 }
 
-/** The value names the rule (spec name of the record; default the lesson's own). */
+/** The record a rule reads: its experiment's spec name (default: the lesson's own). */
 interface FromRecord {
   record?: string;
 }
@@ -69,6 +69,8 @@ export type ValueRule = FromRecord &
 
 const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'increasing'] as const;
 const PAIRED_STATS = ['meanDiff', 'ciLow', 'ciHigh', 'favourB'];
+/** Every field a rule may have: a misspelt one ("lowerIsbetter") is an error, not a silent default. */
+const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'from', 'to', 'digits', 'fixed', 'scale']);
 
 /** A rule from a measurement file, checked; throws naming `where` and the bad field. */
 export function parseValueRule(x: unknown, where: string): ValueRule {
@@ -76,6 +78,7 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
     throw new Error(`${where}: ${msg}`);
   };
   if (!isObject(x)) return bad('expected a rule object { of, … }');
+  for (const k of Object.keys(x)) if (!RULE_KEYS.has(k)) bad(`unknown field "${k}"`);
   if (!(KINDS as readonly unknown[]).includes(x.of)) bad(`"of" must be one of ${KINDS.join(', ')}, got ${JSON.stringify(x.of)}`);
   const str = (k: string, optional = false) => (x[k] === undefined && optional) || (typeof x[k] === 'string' && x[k] !== '') || bad(`"${k}" must be a metric name`);
   const int = (k: string, optional = false) => (x[k] === undefined && optional) || (Number.isInteger(x[k]) && (x[k] as number) >= 0) || bad(`"${k}" must be a whole number`);
