@@ -43,7 +43,7 @@ function baseText(spec: ExperimentSpec, baseFile: string | undefined): string {
   if (baseFile) return `the base weights of --base ${baseFile} (sha256 ${createHash('sha256').update(readFileSync(baseFile)).digest('hex')})`;
   const cfg = variantConfig(spec, 0, spec.seeds[0]);
   const entry = readManifest()[cfg.task];
-  if (!hasShippedBase(cfg) || !entry) return `no shipped checkpoint for ${taskLabel(cfg)}: each cell pretrained its base in process from its seed (loadBase in src/cli/engine-setup.ts)`;
+  if (!hasShippedBase(cfg) || !entry) return `no shipped checkpoint for ${taskLabel(cfg)}: each cell pretrained its base in process from its seed`;
   return `the shipped base public/checkpoints/${entry.file} (sha256 ${entry.sha256})`;
 }
 
