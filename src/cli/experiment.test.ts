@@ -32,6 +32,9 @@ describe('npm run experiment', () => {
     });
     const merged = join(dir, 'merged.json');
     expect(cli(['merge', cells, '--out', merged]).code).toBe(0);
+    // a record keeps only what the lessons' value rules read: an experiment no lesson derives a value from is refused
+    const rec = cli(['record', cells, '--out', join(dir, 'record.json')]);
+    expect([rec.code, rec.err]).toEqual([1, expect.stringMatching(/no lesson value is derived from \S+ .*name its rules first/)]);
     const one = join(dir, 'one.json');
     const r = cli(['--spec', specFile, '--all', '--out', one, '--jobs', '1', ...common]);
     expect(r.code, r.err).toBe(0);

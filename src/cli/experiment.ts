@@ -6,18 +6,18 @@
 //     this thread and N − 1 worker threads (default: every core; the same frames bit for bit for any N)
 //     (--ensemble: each variant's seeds trained together as one ensemble, one graph call per phase)
 //   npm run experiment -- merge DIR --out bundle.json [--partial]  cell logs → bundle (the lab imports it)
+//   npm run experiment -- record DIR --out public/experiments/results/NAME.json [--base F]  cell logs → the record the
+//     lessons' numbers over seeds are derived from (only the metrics their rules read; docs/experiments.md)
 //   npm run experiment -- report bundle.json --metric M [--a 0 --b 1 --from S --to S --lower-is-better]
 //   npm run experiment -- reproduce bundle.json [--index I] [--jobs N]  re-train cells, compare bit for bit
 // Options: --task-file SPEC.json (a custom task for every cell), --engine wasm|tabular, --pretrain-steps N, --pretrain-lr X, --base FILE, --trace, --quiet.
 // Exit codes (src/cli/exit-codes.ts): 0 ok, 1 error, 2 usage, 3 a cell stopped at a non-finite metric.
 import { errorText } from '../core/unknown';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { bundleToJson, mergeCells, parseBundle, runIndex, type BundleRun } from '../core/experiment/bundle';
 import type { FrameDifference } from '../core/experiment/frame-difference';
 import { reproduceCheck } from '../core/experiment/reproduce';
-import { parseCellLog } from '../core/experiment/cell-log';
 import { pairedFromBundle, pairsText } from '../core/experiment/compare';
 import { intervalText } from '../core/experiment/stats';
 import { cellGroups, workerCount } from '../core/experiment/jobs';
@@ -25,10 +25,12 @@ import { cellCount, experimentCell, parseExperimentSpec, type ExperimentSpec } f
 import { UsageError, arrayIndex, baseFlags, parseCommandLine, usageOf, wholeNumber } from './args';
 import { codeVersion } from './code-version';
 import type { EngineKind } from './engine-setup';
+import { readCellLogs } from './cell-logs';
 import { trainOnJobs } from './experiment-jobs';
+import { recordCells } from './experiment-record';
 import { cellFile, trainCell, type TrainReport, type TrainSettings } from './experiment-train';
 import { EXIT_ERROR, EXIT_NON_FINITE, EXIT_USAGE } from './exit-codes';
-import { jsonText, parseFile, readJsonFile, readTextFile, writeTextFile } from './files';
+import { jsonText, parseFile, readJsonFile, writeTextFile } from './files';
 import { readTaskFile } from './task-args';
 
 const parsed = parseCommandLine(
@@ -39,7 +41,7 @@ const parsed = parseCommandLine(
     'task-file': { type: 'string' }, engine: { type: 'string', default: 'wasm' }, 'pretrain-steps': { type: 'string' }, 'pretrain-lr': { type: 'string' }, base: { type: 'string' },
     jobs: { type: 'string' }, trace: { type: 'boolean' }, quiet: { type: 'boolean' },
   },
-  usageOf(import.meta.url, 14),
+  usageOf(import.meta.url, 16),
 );
 if ('exit' in parsed) process.exit(parsed.exit);
 const { values: opt, positionals } = parsed;
@@ -129,9 +131,10 @@ async function trainCells(s: TrainSettings, cells: number[], together: boolean):
 async function main(): Promise<number> {
   const [command, target] = positionals;
   if (command === 'merge') return merge(target);
+  if (command === 'record') return record(target);
   if (command === 'report') return report(target);
   if (command === 'reproduce') return reproduce(target);
-  if (command !== undefined) throw new UsageError(`unknown command ${command} (merge, report, reproduce, or options only)`);
+  if (command !== undefined) throw new UsageError(`unknown command ${command} (merge, record, report, reproduce, or options only)`);
 
   const spec = readSpec();
   if (opt.list) {
@@ -160,17 +163,21 @@ async function main(): Promise<number> {
 
 function merge(dir: string | undefined): number {
   if (!dir || !opt.out) throw new UsageError('merge DIR --out bundle.json');
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).sort();
-  if (files.length === 0) throw new Error(`merge: no .jsonl cell logs under ${dir}`);
-  const cells = files.map((f) => parseCellLog(readTextFile(join(dir, f), 'cell log'), f));
+  const cells = readCellLogs(dir, 'merge');
   const spec = cells[0].spec;
-  const specText = JSON.stringify(spec);
-  for (const c of cells) if (JSON.stringify(c.spec) !== specText) throw new Error(`merge: ${files[cells.indexOf(c)]} belongs to another spec (${c.spec.name}) than ${files[0]} (${spec.name})`);
   const versions = [...new Set(cells.map((c) => c.codeVersion))];
   if (versions.length > 1) info(`merge: warning: cells come from several code versions (${versions.join(', ')})`);
   const bundle = mergeCells(spec, cells.map((c) => c.run), versions.join(' + '), { partial: opt.partial });
   writeTextFile(opt.out, bundleToJson(bundle));
   info(`merged ${cells.length} cell(s) of ${cellCount(spec)} into ${opt.out}`);
+  return 0;
+}
+
+function record(dir: string | undefined): number {
+  if (!dir || !opt.out) throw new UsageError('record DIR --out public/experiments/results/NAME.json [--base FILE: the base the cells trained from]');
+  const r = recordCells(readCellLogs(dir, 'record'), opt.out, opt.base);
+  writeTextFile(opt.out, r.text);
+  info(`recorded ${r.metrics.length} metric(s) of ${r.runs} run(s) of ${r.spec} into ${opt.out}`);
   return 0;
 }
 

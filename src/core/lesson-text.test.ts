@@ -22,6 +22,11 @@ describe('lesson texts and their measurements', () => {
     expect(() => fillText('{nope}', {}, 'lesson q: watch')).toThrow('lesson q: watch: {nope} is not in the lesson');
     expect(() => parseMeasures('q', { lesson: 'q', how: ['x'], values: { a: Number.NaN } })).toThrow(/values\.a must be a finite number/);
     expect(() => parseMeasures('q', { lesson: 'r', how: ['x'], values: {} })).toThrow(/"lesson" must be "q"/);
+    // a value's rule over an experiment record: it must name a value, and be a rule
+    expect(parseMeasures('q', { lesson: 'q', how: ['x'], values: { n: 8 }, derived: { n: { of: 'seeds' } } }).derived).toEqual({ n: { of: 'seeds' } });
+    expect(() => parseMeasures('q', { lesson: 'q', how: ['x'], values: {}, derived: { n: { of: 'seeds' } } })).toThrow('measurements of q: derived.n names no value');
+    expect(() => parseMeasures('q', { lesson: 'q', how: ['x'], values: { n: 8 }, derived: { n: { of: 'paired', metric: 'm', a: 0, b: 1 } } })).toThrow(/derived\.n: "stat" must be one of/);
+    expect(() => parseMeasures('q', { lesson: 'q', how: ['x'], values: {}, derived: [] })).toThrow(/"derived" must be an object of rules/);
   });
 
   it('every lesson has a measurement file; every value it holds is used and every number the texts name comes from it', () => {

@@ -8,12 +8,18 @@
  */
 import { fieldLabel, fieldSpec, groupedKeys, type ConfigGroup, type ConfigKey } from './config';
 import { depthError } from './json-depth';
+import { parseValueRule, type ValueRule } from './experiment/lesson-values';
 
 export interface LessonMeasures {
   lesson: string;
   /** How the values were measured (commands, seeds, which base). */
   how: string[];
   values: Readonly<Record<string, number | string>>;
+  /**
+   * How values over seeds follow from an experiment record (public/experiments/results/): the
+   * rule of each such value; a test derives them all again from the records.
+   */
+  derived: Readonly<Record<string, ValueRule>>;
 }
 
 /** The most words a lesson's first read (watch line and meaning) may have. */
@@ -56,7 +62,15 @@ export function parseMeasures(id: string, obj: unknown): LessonMeasures {
   for (const [k, v] of Object.entries(o.values)) {
     if (!(typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) throw new Error(`measurements of ${id}: values.${k} must be a finite number or a string`);
   }
-  return { lesson: id, how: o.how as string[], values: o.values as Record<string, number | string> };
+  const derived: Record<string, ValueRule> = {};
+  if (o.derived !== undefined) {
+    if (o.derived === null || typeof o.derived !== 'object' || Array.isArray(o.derived)) throw new Error(`measurements of ${id}: "derived" must be an object of rules`);
+    for (const [k, rule] of Object.entries(o.derived)) {
+      if (!Object.hasOwn(o.values, k)) throw new Error(`measurements of ${id}: derived.${k} names no value`);
+      derived[k] = parseValueRule(rule, `measurements of ${id}: derived.${k}`);
+    }
+  }
+  return { lesson: id, how: o.how as string[], values: o.values as Record<string, number | string>, derived };
 }
 
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -6,8 +6,10 @@
  * seeds, seed 1's fresh value must lie in it. Small budgets: the steps each number needs. Numbers a
  * text derives or writes from another source (the judge's arithmetic, the onset rule, a bound, the
  * task's base mix) are checked against that source. Multi-seed experiment results are not re-run
- * (hours of CPU); their seeds and steps are checked against the shipped experiment specs in
- * src/core/lesson-text.test.ts, lesson o's log counts in src/core/experiment/lessons.test.ts.
+ * here (hours of CPU): they are derived again from the experiments' records
+ * (tests/unit/lesson-experiment-values.test.ts, which lists what no record holds), whose first seeds
+ * are re-trained bit for bit by tests/unit/experiment-records-reproduce.test.ts; lesson o's log
+ * counts are checked in src/core/experiment/lessons.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -69,7 +69,8 @@ export function stringifyWithNonFinite(value: unknown, space?: number): string {
 // A Map, not an object: "toString" or "__proto__" as a value must not find Object.prototype's members.
 const NON_FINITE: ReadonlyMap<string, number> = new Map([['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]]);
 
-function num(x: unknown): number | undefined {
+/** A metric value as JSON carries it: a number, or one of the non-finite numbers' strings. */
+export function jsonNumber(x: unknown): number | undefined {
   if (typeof x === 'number') return x;
   return typeof x === 'string' ? NON_FINITE.get(x) : undefined;
 }
@@ -102,7 +103,7 @@ function numberRecord(x: unknown, path: string, errors: FieldError[]): Record<st
   }
   for (const [k, v] of Object.entries(x)) {
     if (!metricKey(k, path, errors)) continue;
-    const n = num(v);
+    const n = jsonNumber(v);
     if (n === undefined) errors.push({ field: `${path}.${k}`, message: `expected a number, got ${describeValue(v)}` });
     else out[k] = n;
   }
@@ -115,7 +116,7 @@ function numberArray(x: unknown, path: string, errors: FieldError[]): number[] {
     return [];
   }
   return x.map((v, i) => {
-    const n = num(v);
+    const n = jsonNumber(v);
     if (n === undefined) errors.push({ field: `${path}[${i}]`, message: `expected a number, got ${describeValue(v)}` });
     return n ?? NaN;
   });
@@ -133,7 +134,7 @@ function parseTrace(x: unknown, path: string, errors: FieldError[]): MetricsFram
   const before = errors.length;
   const out: Record<string, unknown> = {};
   for (const k of TRACE_NUMBERS) {
-    const n = num(x[k]);
+    const n = jsonNumber(x[k]);
     if (n === undefined) errors.push({ field: `${path}.${k}`, message: `expected a number, got ${describeValue(x[k])}` });
     out[k] = n;
   }

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { MetricsFrame } from '../metrics';
+import type { BundleRun } from './bundle';
+import { pairedFromBundle } from './compare';
+import { deriveLessonValue, metricsOfRule, parseValueRule, type ValueRule } from './lesson-values';
+import { makeRecord, parseRecord, recordBundle, recordToJson, type ExperimentRecord } from './record';
+import { parseExperimentSpec, variantConfig, type ExperimentSpec } from './spec';
+
+const spec: ExperimentSpec = parseExperimentSpec({
+  version: 1,
+  name: 'toy',
+  description: 'prose',
+  base: { task: 'strategies' },
+  variants: [{ name: 'A', patch: { clipHigh: 0.2 } }, { name: 'B', patch: { clipHigh: 0.28 } }, { name: 'C', patch: { clipHigh: 0.3 } }],
+  seeds: [1, 2, 3, 4, 5],
+  steps: 4,
+});
+
+/** Variant v, seed s: metric m at step t; "sparse" only at even steps (as a metric measured every 2 steps). */
+const value = (v: number, s: number, t: number) => v * 0.5 + s * 0.1 + t * 0.01 + (t > 1 ? v * s * 0.001 : 0);
+function frames(v: number, s: number, steps = spec.steps): MetricsFrame[] {
+  return Array.from({ length: steps }, (_, i) => ({
+    step: i + 1, version: 0, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [],
+    scalars: { m: value(v, s, i + 1), other: 1, ...((i + 1) % 2 === 0 ? { sparse: s * (v + 1) } : {}) },
+  }) as unknown as MetricsFrame);
+}
+const runs: BundleRun[] = [0, 1, 2].flatMap((v) => spec.seeds.map((s) => ({ variant: v, seed: s, config: variantConfig(spec, v, s), timeline: [], frames: frames(v, s) })));
+const produced = { command: 'test', codeVersion: 'x', date: '2026-12-07', base: 'none', engine: 'tabular' };
+const record: ExperimentRecord = makeRecord(spec, runs, ['m', 'sparse'], produced);
+const derive = (rule: unknown) => deriveLessonValue(record, parseValueRule(rule, 'test'));
+
+describe('experiment records', () => {
+  it('keep only the named metrics, null where a step lacks one, and the spec without its prose; JSON round trip is exact', () => {
+    expect(record.runs).toHaveLength(15);
+    expect(Object.keys(record.runs[0].series)).toEqual(['m', 'sparse']);
+    expect(record.runs[0].series.sparse).toEqual([null, 1, null, 1]);
+    expect(record.spec.description).toBeUndefined();
+    expect(parseRecord(JSON.parse(recordToJson(record)))).toEqual(record);
+  });
+
+  it('refuse a partial experiment and a metric no run has', () => {
+    expect(() => makeRecord(spec, runs.slice(1), ['m'], produced)).toThrow(/cells 0 are missing/);
+    expect(() => makeRecord(spec, runs, ['nope'], produced)).toThrow(/has no nope at any step/);
+  });
+
+  it('name every bad field when parsed', () => {
+    const bad = JSON.parse(recordToJson(record));
+    bad.runs[1].seed = 99;
+    bad.runs[2].series.m[0] = 'x';
+    bad.runs[3].series.m.push(1);
+    delete bad.produced.date;
+    expect(() => parseRecord(bad)).toThrow(/produced\.date.*runs\[1\]\.seed:.*not a seed.*runs\[2\]\.series\.m\[0\].*runs\[3\]\.series\.sparse: 4 steps where the run's other metrics have 5/s);
+  });
+});
+
+describe('deriveLessonValue', () => {
+  it('paired values are what pairedFromBundle (the experiments page\'s paired panel) computes on the same runs', () => {
+    const p = pairedFromBundle(recordBundle(record), 'm', 0, 1, { from: 2, to: 4 });
+    const rule = { of: 'paired', metric: 'm', a: 0, b: 1, from: 2, to: 4 };
+    expect(derive({ ...rule, stat: 'meanDiff' })).toBe(p.meanDiff);
+    expect(derive({ ...rule, stat: 'ciLow', digits: 3 })).toBe(Math.round(p.ci![0] * 1000) / 1000);
+    expect(derive({ ...rule, stat: 'ciHigh' })).toBe(p.ci![1]);
+    expect(derive({ ...rule, stat: 'favourB' })).toBe(5);
+    expect(derive({ ...rule, stat: 'favourB', lowerIsBetter: true })).toBe(0);
+    expect(derive({ ...rule, metric: ['m', 'sparse'], stat: 'favourB' })).toBe(5);
+  });
+
+  it('medians and means over seeds of each seed\'s window mean; a ratio to another metric, scaled and rounded', () => {
+    // variant 0, steps 1-2: seed s has mean 0.1 s + 0.015; the median seed is 3
+    expect(derive({ of: 'median', metric: 'm', variant: 0, to: 2, digits: 4 })).toBe(0.315);
+    expect(derive({ of: 'mean', metric: 'sparse', variant: 2 })).toBe(9); // 3 s averaged over seeds 1-5
+    expect(derive({ of: 'median', metric: 'sparse', per: 'sparse', variant: 1, scale: 100 })).toBe(100);
+    expect(derive({ of: 'median', metric: 'm', variant: 0, to: 1, digits: 3, fixed: true })).toBe('0.310');
+    expect(derive({ of: 'seeds' })).toBe(5);
+    expect(derive({ of: 'steps' })).toBe(4);
+  });
+
+  it('the first-difference ratio and the seeds that grow at each variant', () => {
+    // step 1 already differs: B / A = (0.5 + 0.1 s + 0.01) / (0.1 s + 0.01), largest for seed 1
+    expect(derive({ of: 'firstDifferenceRatio', metric: 'm', a: 0, b: 1, stat: 'max' })).toBe(value(1, 1, 1) / value(0, 1, 1));
+    expect(derive({ of: 'firstDifferenceRatio', metric: 'm', a: 0, b: 1, stat: 'min', digits: 2 })).toBe(Math.round((value(1, 5, 1) / value(0, 5, 1)) * 100) / 100);
+    expect(derive({ of: 'increasing', metric: 'm', variants: [0, 1, 2] })).toBe(5);
+    expect(derive({ of: 'increasing', metric: 'm', variants: [2, 1] })).toBe(0);
+  });
+
+  it('refuses what it cannot derive honestly, with the reason', () => {
+    const stopped = makeRecord(spec, runs.map((r) => (r.variant === 1 && r.seed === 3 ? { ...r, frames: r.frames.slice(0, 2), stoppedBy: 'non-finite metric m' } : r)), ['m', 'sparse'], produced);
+    expect(() => deriveLessonValue(stopped, { of: 'median', metric: 'm', variant: 1 })).toThrow(/variant 1, seed 3: the run ends at step 2 \(non-finite metric m\)/);
+    expect(() => deriveLessonValue(stopped, { of: 'paired', metric: 'm', a: 0, b: 1, stat: 'meanDiff' })).toThrow(/only 4 of 5 pairs/);
+    const tied = makeRecord(spec, runs.map((r) => ({ ...r, frames: frames(0, r.seed) })), ['m'], produced);
+    expect(() => deriveLessonValue(tied, { of: 'firstDifferenceRatio', metric: 'm', a: 0, b: 1, stat: 'min' })).toThrow(/seed 1: the runs never differ in m/);
+    // seed 1 of B made equal to A on m (a tie) but not on sparse: m favours B in 4 seeds, sparse in 5
+    const mixed = makeRecord(spec, runs.map((r) => (r.variant === 1 && r.seed === 1 ? { ...r, frames: frames(0, 1).map((f) => ({ ...f, scalars: { ...f.scalars, sparse: 99 } })) } : r)), ['m', 'sparse'], produced);
+    expect(() => deriveLessonValue(mixed, { of: 'paired', metric: ['m', 'sparse'], a: 0, b: 1, stat: 'favourB' })).toThrow(/favour B in different numbers of seeds \(4, 5\)/);
+    expect(() => derive({ of: 'median', metric: 'm', variant: 5 })).toThrow(/variant 5 is outside 0\.\.2/);
+    expect(() => derive({ of: 'median', metric: 'm', variant: 0, from: 3, to: 9 })).toThrow(/step window 3–9 is not inside toy's steps 1–4/);
+  });
+
+  it('rules are checked field by field, and name the metrics a record must keep', () => {
+    expect(() => parseValueRule({ of: 'average', metric: 'm' }, 'x')).toThrow(/x: "of" must be one of seeds, steps, paired/);
+    expect(() => parseValueRule({ of: 'paired', metric: 'm', a: 0, b: 1, stat: 'favourB', lowerIsbetter: true }, 'x')).toThrow('x: unknown field "lowerIsbetter"');
+    expect(() => parseValueRule({ of: 'paired', metric: 'm', a: 0, b: 1, stat: 'median' }, 'x')).toThrow(/"stat" must be one of meanDiff/);
+    expect(() => parseValueRule({ of: 'paired', metric: ['m', 'n'], a: 0, b: 1, stat: 'meanDiff' }, 'x')).toThrow(/only as a count of seeds/);
+    expect(() => parseValueRule({ of: 'median', metric: 'm', variant: -1 }, 'x')).toThrow(/"variant" must be a whole number/);
+    expect(() => parseValueRule({ of: 'median', metric: 'm', variant: 0, fixed: true }, 'x')).toThrow(/"fixed" must be true and come with "digits"/);
+    expect(() => parseValueRule({ of: 'increasing', metric: 'm', variants: [1] }, 'x')).toThrow(/at least two variant indices/);
+    const rules: ValueRule[] = [{ of: 'seeds' }, { of: 'median', metric: 'a', per: 'b', variant: 0 }, { of: 'paired', metric: ['c', 'd'], a: 0, b: 1, stat: 'favourB' }];
+    expect(rules.flatMap(metricsOfRule)).toEqual(['a', 'b', 'c', 'd']);
+  });
+});

@@ -1,0 +1,222 @@
+// The multi-seed numbers of a lesson's "How we know", derived from an experiment record
+// (record.ts) by the rule its measurement file (public/presets/measured/<id>.json, "derived") names
+// for each: a paired comparison (through pairedFromBundle, the experiments page's paired panel's
+// own call), a median or mean over seeds of per-seed window means, a count of seeds, the ratio at
+// the first step two paired runs differ. One function, deriveLessonValue, so a value and the rule
+// it was computed by cannot part.
+import { isObject } from '../unknown';
+import { pairedFromBundle, windowGap } from './compare';
+import { recordBundle, type ExperimentRecord } from './record';
+import { seedBand, windowMean } from './stats';
+import type { BundleRun, ExperimentBundle } from './bundle';
+import { scalarAt } from '../metrics';
+
+interface Window {
+  /** Steps from..to of the window (default: every step of the spec). */
+  from?: number;
+  to?: number;
+}
+
+interface Rounded {
+  /** Decimal places the text gives (default: the value as computed). */
+  digits?: number;
+  /** Written with exactly `digits` places as text (e.g. "0.000"), where the text shows the zeros. */
+  fixed?: boolean;
+  /** Multiplied before rounding (100: a share in %). */
+  scale?: number;
+}
+
+/** The record a rule reads: its experiment's spec name (default: the lesson's own). */
+interface FromRecord {
+  record?: string;
+}
+
+export type ValueRule = FromRecord &
+  (
+    | { of: 'seeds' | 'steps' }
+    | (Window & Rounded & {
+        /** B against A, pair by pair (same seed): B − A, and the seeds where B is better. */
+        of: 'paired';
+        /** One metric, or several that must give the same count ("lower … in 16 of 16 seeds each"). */
+        metric: string | string[];
+        a: number;
+        b: number;
+        stat: 'meanDiff' | 'ciLow' | 'ciHigh' | 'favourB';
+        lowerIsBetter?: boolean;
+      })
+    | (Window & Rounded & {
+        /** Over seeds, of each seed's window mean of the metric (divided by `per`'s, when given). */
+        of: 'median' | 'mean';
+        metric: string;
+        per?: string;
+        variant: number;
+      })
+    | (Rounded & {
+        /** Per seed, B / A of the metric at the first step where the paired runs differ; over seeds. */
+        of: 'firstDifferenceRatio';
+        metric: string;
+        a: number;
+        b: number;
+        stat: 'min' | 'max';
+      })
+    | (Window & {
+        /** Seeds whose window mean grows at each variant in order. */
+        of: 'increasing';
+        metric: string;
+        variants: number[];
+      })
+  );
+
+const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'increasing'] as const;
+const PAIRED_STATS = ['meanDiff', 'ciLow', 'ciHigh', 'favourB'];
+/** Every field a rule may have: a misspelt one ("lowerIsbetter") is an error, not a silent default. */
+const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'from', 'to', 'digits', 'fixed', 'scale']);
+
+/** A rule from a measurement file, checked; throws naming `where` and the bad field. */
+export function parseValueRule(x: unknown, where: string): ValueRule {
+  const bad = (msg: string): never => {
+    throw new Error(`${where}: ${msg}`);
+  };
+  if (!isObject(x)) return bad('expected a rule object { of, … }');
+  for (const k of Object.keys(x)) if (!RULE_KEYS.has(k)) bad(`unknown field "${k}"`);
+  if (!(KINDS as readonly unknown[]).includes(x.of)) bad(`"of" must be one of ${KINDS.join(', ')}, got ${JSON.stringify(x.of)}`);
+  const str = (k: string, optional = false) => (x[k] === undefined && optional) || (typeof x[k] === 'string' && x[k] !== '') || bad(`"${k}" must be a metric name`);
+  const int = (k: string, optional = false) => (x[k] === undefined && optional) || (Number.isInteger(x[k]) && (x[k] as number) >= 0) || bad(`"${k}" must be a whole number`);
+  const oneOf = (k: string, allowed: string[]) => allowed.includes(x[k] as string) || bad(`"${k}" must be one of ${allowed.join(', ')}`);
+  if (x.record !== undefined && (typeof x.record !== 'string' || !/^[\w-]+$/.test(x.record))) bad('"record" must be an experiment spec name');
+  for (const k of ['from', 'to', 'digits']) int(k, true);
+  if (x.scale !== undefined && !(typeof x.scale === 'number' && Number.isFinite(x.scale) && x.scale !== 0)) bad('"scale" must be a nonzero number');
+  if (x.fixed !== undefined && (x.fixed !== true || x.digits === undefined)) bad('"fixed" must be true and come with "digits"');
+  if (x.lowerIsBetter !== undefined && typeof x.lowerIsBetter !== 'boolean') bad('"lowerIsBetter" must be true or false');
+  switch (x.of) {
+    case 'paired':
+      if (Array.isArray(x.metric) ? x.metric.length === 0 || !x.metric.every((m) => typeof m === 'string' && m !== '') : typeof x.metric !== 'string' || x.metric === '') bad('"metric" must be a metric name or a list of them');
+      if (Array.isArray(x.metric) && x.metric.length > 1 && x.stat !== 'favourB') bad('several metrics give one value only as a count of seeds (stat favourB)');
+      int('a');
+      int('b');
+      oneOf('stat', PAIRED_STATS);
+      break;
+    case 'median':
+    case 'mean':
+      str('metric');
+      str('per', true);
+      int('variant');
+      break;
+    case 'firstDifferenceRatio':
+      str('metric');
+      int('a');
+      int('b');
+      oneOf('stat', ['min', 'max']);
+      break;
+    case 'increasing':
+      str('metric');
+      if (!Array.isArray(x.variants) || x.variants.length < 2 || !x.variants.every((v) => Number.isInteger(v) && v >= 0)) bad('"variants" must list at least two variant indices');
+      break;
+  }
+  return x as unknown as ValueRule;
+}
+
+/** Every metric a rule reads: what a record of its experiment must keep. */
+export function metricsOfRule(rule: ValueRule): string[] {
+  switch (rule.of) {
+    case 'seeds':
+    case 'steps':
+      return [];
+    case 'paired':
+      return Array.isArray(rule.metric) ? rule.metric : [rule.metric];
+    case 'median':
+    case 'mean':
+      return rule.per ? [rule.metric, rule.per] : [rule.metric];
+    default:
+      return [rule.metric];
+  }
+}
+
+function rounded(v: number, r: Rounded): number | string {
+  const x = v * (r.scale ?? 1);
+  if (r.digits === undefined) return x;
+  const f = 10 ** r.digits;
+  const n = Math.round(x * f) / f;
+  return r.fixed ? n.toFixed(r.digits) : n === 0 ? 0 : n; // no −0
+}
+
+function variantOf(bundle: ExperimentBundle, v: number): void {
+  if (!bundle.spec.variants[v]) throw new RangeError(`variant ${v} is outside 0..${bundle.spec.variants.length - 1} of ${bundle.spec.name}`);
+}
+
+/** Each seed's run of variant v (every seed must be recorded and cover the window). */
+function seedRuns(bundle: ExperimentBundle, v: number, metric: string, from: number, to: number): BundleRun[] {
+  variantOf(bundle, v);
+  return bundle.spec.seeds.map((seed) => {
+    const run = bundle.runs.find((r) => r.variant === v && r.seed === seed);
+    if (!run) throw new RangeError(`${bundle.spec.name}: variant ${v}, seed ${seed} is not recorded`);
+    const gap = windowGap(run, metric, from, to);
+    if (gap) throw new RangeError(`${bundle.spec.name}: variant ${v}, seed ${seed}: ${gap.replace(/^its run /, 'the run ')}`);
+    return run;
+  });
+}
+
+function windowOf(bundle: ExperimentBundle, w: Window): [number, number] {
+  const from = w.from ?? 1;
+  const to = w.to ?? bundle.spec.steps;
+  if (from < 1 || to > bundle.spec.steps || from > to) throw new RangeError(`step window ${from}–${to} is not inside ${bundle.spec.name}'s steps 1–${bundle.spec.steps}`);
+  return [from, to];
+}
+
+/** Per seed, at the first step where the two runs' metric differs, B's value over A's. */
+function firstDifferenceRatios(bundle: ExperimentBundle, metric: string, a: number, b: number): number[] {
+  const [ra, rb] = [a, b].map((v) => seedRuns(bundle, v, metric, 1, bundle.spec.steps));
+  return ra.map((run, i) => {
+    const at = run.frames.findIndex((f, j) => scalarAt(f.scalars, metric) !== scalarAt(rb[i].frames[j].scalars, metric));
+    if (at < 0) throw new RangeError(`${bundle.spec.name}: seed ${run.seed}: the runs never differ in ${metric}`);
+    return scalarAt(rb[i].frames[at].scalars, metric)! / scalarAt(run.frames[at].scalars, metric)!;
+  });
+}
+
+/** The value `rule` derives from `record`, rounded as the text writes it. */
+export function deriveLessonValue(record: ExperimentRecord, rule: ValueRule): number | string {
+  const bundle = recordBundle(record);
+  const { spec } = bundle;
+  switch (rule.of) {
+    case 'seeds':
+      return spec.seeds.length;
+    case 'steps':
+      return spec.steps;
+    case 'paired': {
+      const [from, to] = windowOf(bundle, rule);
+      const metrics = Array.isArray(rule.metric) ? rule.metric : [rule.metric];
+      const all = metrics.map((m) => {
+        const p = pairedFromBundle(bundle, m, rule.a, rule.b, { from, to, higherIsBetter: !rule.lowerIsBetter });
+        if (p.n !== p.total) throw new RangeError(`${spec.name}: ${m}: only ${p.n} of ${p.total} pairs cover steps ${from}–${to}`);
+        return p;
+      });
+      if (rule.stat === 'favourB') {
+        const counts = all.map((p) => p.favourB);
+        if (new Set(counts).size > 1) throw new RangeError(`${spec.name}: the metrics ${metrics.join(', ')} favour B in different numbers of seeds (${counts.join(', ')}): one count cannot stand for them all`);
+        return counts[0];
+      }
+      const p = all[0];
+      if (rule.stat === 'meanDiff') return rounded(p.meanDiff, rule);
+      if (!p.ci) throw new RangeError(`${spec.name}: ${p.n} pairs give no interval`);
+      return rounded(p.ci[rule.stat === 'ciLow' ? 0 : 1], rule);
+    }
+    case 'median':
+    case 'mean': {
+      const [from, to] = windowOf(bundle, rule);
+      const per = rule.per;
+      const runs = seedRuns(bundle, rule.variant, rule.metric, from, to);
+      if (per) seedRuns(bundle, rule.variant, per, from, to);
+      const values = runs.map((r) => windowMean(r.frames, rule.metric, from, to) / (per ? windowMean(r.frames, per, from, to) : 1));
+      return rounded(rule.of === 'median' ? seedBand(values).median : values.reduce((s, x) => s + x, 0) / values.length, rule);
+    }
+    case 'firstDifferenceRatio': {
+      const ratios = firstDifferenceRatios(bundle, rule.metric, rule.a, rule.b);
+      return rounded(rule.stat === 'min' ? Math.min(...ratios) : Math.max(...ratios), rule);
+    }
+    case 'increasing': {
+      const [from, to] = windowOf(bundle, rule);
+      const means = rule.variants.map((v) => seedRuns(bundle, v, rule.metric, from, to).map((r) => windowMean(r.frames, rule.metric, from, to)));
+      return spec.seeds.filter((_, i) => means.every((m, k) => k === 0 || m[i] > means[k - 1][i])).length;
+    }
+  }
+}
