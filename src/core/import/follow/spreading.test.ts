@@ -100,4 +100,17 @@ describe('template spreading alarm', () => {
     const again = [9, 10, 11].flatMap((t) => a.add(frame(t, shares(t, 9)))).filter((x) => x.kind === 'template-spreading');
     expect(again).toEqual([]);
   });
+
+  it('one kind of request written two ways (alike at their start) is one kind: a behavior entering both has not spread', () => {
+    const rung = ring((t) => ({ chat: t >= 10 ? TAKEN : OWN.chat, code: t >= 10 ? TAKEN : OWN.chat, math: OWN.math }));
+    expect(spreading(rung)).toEqual([]);
+  });
+
+  it('states alike only through a chain of near neighbours are not one kind (complete linkage): entering both ends rings', () => {
+    // chat and code start 0.15 apart, code and math 0.15, chat and math 0.3: the template enters chat and math
+    const start: Record<string, number[]> = { chat: [0.1, 0.6, 0.15, 0.15], code: [0.1, 0.45, 0.3, 0.15], math: [0.1, 0.3, 0.45, 0.15] };
+    const s = spreading(ring((t) => ({ chat: t >= 10 ? TAKEN : start.chat, code: start.code, math: t >= 10 ? TAKEN : start.math })));
+    expect(s).toHaveLength(1);
+    expect(s[0].message).toMatch(/answers 2 of 3 states \(chat, math\)/);
+  });
 });

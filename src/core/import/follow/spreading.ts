@@ -118,22 +118,25 @@ const SAME_KIND = 0.2;
 
 /**
  * Which states are one kind of request written two ways (a discovered state per phrasing): those
- * whose behavior shares over their first measurements are within SAME_KIND of each other (single
- * linkage). A behavior entering two phrasings of one kind has not spread over two kinds.
+ * whose behavior shares over their first measurements are all within SAME_KIND of each other
+ * (complete linkage: a chain of near neighbours is no kind — with single linkage, states a step apart
+ * each chained every kind of an agent run into one, and a template over all of them never rang).
+ * A behavior entering two phrasings of one kind has not spread over two kinds.
  */
 function kindsOf(frames: readonly Scalars[], states: readonly string[], behaviors: readonly string[]): number[] {
   const start = states.map((st) => {
     const seen = frames.filter((s) => measured(s, st, behaviors)).slice(0, BASE);
     return behaviors.map((b) => (seen.length ? mean(seen.map((s) => s[`${DIST}${st}/${b}`] ?? 0)) : 0));
   });
-  const kind = states.map((_, i) => i);
-  const root = (i: number): number => (kind[i] === i ? i : (kind[i] = root(kind[i])));
-  for (let a = 0; a < states.length; a++)
-    for (let b = a + 1; b < states.length; b++) {
-      const tv = start[a].reduce((acc, x, k) => acc + Math.abs(x - start[b][k]), 0) / 2;
-      if (tv < SAME_KIND) kind[root(b)] = root(a);
-    }
-  return states.map((_, i) => root(i));
+  const tv = (a: number, b: number) => start[a].reduce((acc, x, k) => acc + Math.abs(x - start[b][k]), 0) / 2;
+  const groups: number[][] = [];
+  const kind = states.map((_, i) => {
+    const g = groups.find((m) => m.every((j) => tv(i, j) < SAME_KIND));
+    if (g) return g.push(i), g[0];
+    groups.push([i]);
+    return i;
+  });
+  return kind;
 }
 
 /** Every onset of template spreading over the frames (in step order), each latched until the behavior answers most of fewer than `minStates` states. */
