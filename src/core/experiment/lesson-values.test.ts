@@ -86,12 +86,16 @@ describe('deriveLessonValue', () => {
     expect(derive({ of: 'increasing', metric: 'm', variants: [2, 1] })).toBe(0);
   });
 
-  it('the one value metrics keep at every step (a claim in words), and the least and most a seed totals', () => {
-    expect(derive({ of: 'constant', metric: ['counts[0]'], variants: [2] })).toBe(2);
-    expect(() => derive({ of: 'constant', metric: ['counts[0]', 'm'], variants: [2] })).toThrow(/counts\[0\] = 2 at step 1 of variant 2, seed 1, but m = 1\.11 at step 1 of variant 2, seed 1/);
-    // sparse (measured at even steps) is s (v + 1): one value in variant 0 only where one seed is read
-    expect(() => derive({ of: 'constant', metric: 'sparse', variants: [0] })).toThrow(/not one value over steps 1–4: sparse = 1 at step 2 of variant 0, seed 1, but sparse = 2 at step 2 of variant 0, seed 2/);
-    expect(() => derive({ of: 'constant', metric: ['counts[0]'], variants: [0, 1] })).toThrow(/counts\[0\] = 0 at step 1 of variant 0, seed 1, but counts\[0\] = 1 at step 1 of variant 1/);
+  it('the seeds whose metrics keep one value at every step (a claim in words), and the least and most a seed totals', () => {
+    expect(derive({ of: 'seedsEqual', metric: 'counts[0]', variant: 2, equals: 2 })).toBe(5);
+    expect(derive({ of: 'seedsEqual', metric: 'counts[0]', variant: 2, equals: 0 })).toBe(0);
+    // sparse (measured at even steps only) is s (v + 1): 2 in variant 0 only for seed 2; m is never 2
+    expect(derive({ of: 'seedsEqual', metric: 'sparse', variant: 0, equals: 2 })).toBe(1);
+    expect(derive({ of: 'seedsEqual', metric: ['sparse', 'counts[0]'], variant: 1, equals: 1 })).toBe(0);
+    expect(derive({ of: 'seedsEqual', metric: ['sparse', 'counts[0]'], variant: 0, equals: 1, from: 2 })).toBe(0);
+    // counts[1] = s t: 4 only for seed 1 at step 4, seed 2 at step 2 and seed 4 at step 1
+    expect(derive({ of: 'seedsEqual', metric: 'counts[1]', variant: 0, equals: 4, from: 4 })).toBe(1);
+    expect(derive({ of: 'seedsEqual', metric: 'counts[1]', variant: 0, equals: 4, from: 1, to: 1 })).toBe(1);
     // counts[1] = s t: seed s totals s (1 + 2 + 3) over steps 1-3
     expect(derive({ of: 'seedTotal', metric: 'counts[1]', variant: 0, to: 3, stat: 'min' })).toBe(6);
     expect(derive({ of: 'seedTotal', metric: 'counts[1]', variant: 0, to: 3, stat: 'max' })).toBe(30);
@@ -119,10 +123,10 @@ describe('deriveLessonValue', () => {
     expect(() => parseValueRule({ of: 'median', metric: 'm', variant: -1 }, 'x')).toThrow(/"variant" must be a whole number/);
     expect(() => parseValueRule({ of: 'median', metric: 'm', variant: 0, fixed: true }, 'x')).toThrow(/"fixed" must be true and come with "digits"/);
     expect(() => parseValueRule({ of: 'increasing', metric: 'm', variants: [1] }, 'x')).toThrow(/at least two variant indices/);
-    expect(() => parseValueRule({ of: 'constant', metric: [], variants: [0] }, 'x')).toThrow(/"metric" must be a metric name or a list/);
-    expect(() => parseValueRule({ of: 'constant', metric: 'm', variants: 0 }, 'x')).toThrow(/"variants" must list variant indices/);
+    expect(() => parseValueRule({ of: 'seedsEqual', metric: [], variant: 0, equals: 0 }, 'x')).toThrow(/"metric" must be a metric name or a list/);
+    expect(() => parseValueRule({ of: 'seedsEqual', metric: 'm', variant: 0, equals: '0' }, 'x')).toThrow(/"equals" must be a number/);
     expect(() => parseValueRule({ of: 'seedTotal', metric: 'm', variant: 0, stat: 'median' }, 'x')).toThrow(/"stat" must be one of min, max/);
-    const rules: ValueRule[] = [{ of: 'seeds' }, { of: 'median', metric: 'a', per: 'b', variant: 0 }, { of: 'paired', metric: ['c', 'd'], a: 0, b: 1, stat: 'favourB' }, { of: 'constant', metric: ['e', 'f'], variants: [0] }, { of: 'seedTotal', metric: 'g', variant: 0, stat: 'min' }];
+    const rules: ValueRule[] = [{ of: 'seeds' }, { of: 'median', metric: 'a', per: 'b', variant: 0 }, { of: 'paired', metric: ['c', 'd'], a: 0, b: 1, stat: 'favourB' }, { of: 'seedsEqual', metric: ['e', 'f'], variant: 0, equals: 1 }, { of: 'seedTotal', metric: 'g', variant: 0, stat: 'min' }];
     expect(rules.flatMap(metricsOfRule)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
   });
 });

@@ -2,9 +2,9 @@
 // (record.ts) by the rule its measurement file (public/presets/measured/<id>.json, "derived") names
 // for each: a paired comparison (through pairedFromBundle, the experiments page's paired panel's
 // own call), a median or mean over seeds of per-seed window means, a count of seeds, the ratio at
-// the first step two paired runs differ, the one value a metric keeps at every step (a claim in
-// words: "dropped nothing", "support is 1 in every state"), the least or most a seed totals over a
-// window. One function, deriveLessonValue, so a value and the rule
+// the first step two paired runs differ, the seeds whose metrics keep one value at every step (a
+// claim in words: "dropped nothing", "support is 1 in every state"), the least or most a seed
+// totals over a window. One function, deriveLessonValue, so a value and the rule
 // it was computed by cannot part.
 import { isObject } from '../unknown';
 import { pairedFromBundle, windowGap } from './compare';
@@ -62,10 +62,11 @@ export type ValueRule = FromRecord &
         stat: 'min' | 'max';
       })
     | (Window & {
-        /** The one value the metric(s) take at every step of the window, in every seed of each variant (an error where any differs). */
-        of: 'constant';
+        /** Seeds whose metric(s) equal `equals` at every step of the window where they are recorded. */
+        of: 'seedsEqual';
         metric: string | string[];
-        variants: number[];
+        variant: number;
+        equals: number;
       })
     | (Window & {
         /** Per seed, the metric summed over the window; the least or most over seeds. */
@@ -82,10 +83,10 @@ export type ValueRule = FromRecord &
       })
   );
 
-const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'constant', 'seedTotal', 'increasing'] as const;
+const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'seedsEqual', 'seedTotal', 'increasing'] as const;
 const PAIRED_STATS = ['meanDiff', 'ciLow', 'ciHigh', 'favourB'];
 /** Every field a rule may have: a misspelt one ("lowerIsbetter") is an error, not a silent default. */
-const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'from', 'to', 'digits', 'fixed', 'scale']);
+const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'equals', 'from', 'to', 'digits', 'fixed', 'scale']);
 
 /** A rule from a measurement file, checked; throws naming `where` and the bad field. */
 export function parseValueRule(x: unknown, where: string): ValueRule {
@@ -104,7 +105,6 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
   if (x.fixed !== undefined && (x.fixed !== true || x.digits === undefined)) bad('"fixed" must be true and come with "digits"');
   if (x.lowerIsBetter !== undefined && typeof x.lowerIsBetter !== 'boolean') bad('"lowerIsBetter" must be true or false');
   const metricOrList = () => (Array.isArray(x.metric) ? x.metric.length > 0 && x.metric.every((m) => typeof m === 'string' && m !== '') : typeof x.metric === 'string' && x.metric !== '') || bad('"metric" must be a metric name or a list of them');
-  const variantList = () => (Array.isArray(x.variants) && x.variants.length >= 1 && x.variants.every((v) => Number.isInteger(v) && v >= 0)) || bad('"variants" must list variant indices');
   switch (x.of) {
     case 'paired':
       metricOrList();
@@ -125,9 +125,10 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
       int('b');
       oneOf('stat', ['min', 'max']);
       break;
-    case 'constant':
+    case 'seedsEqual':
       metricOrList();
-      variantList();
+      int('variant');
+      if (typeof x.equals !== 'number' || !Number.isFinite(x.equals)) bad('"equals" must be a number');
       break;
     case 'seedTotal':
       str('metric');
@@ -136,8 +137,7 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
       break;
     case 'increasing':
       str('metric');
-      variantList();
-      if ((x.variants as unknown[]).length < 2) bad('"variants" must list at least two variant indices');
+      if (!Array.isArray(x.variants) || x.variants.length < 2 || !x.variants.every((v) => Number.isInteger(v) && v >= 0)) bad('"variants" must list at least two variant indices');
       break;
   }
   return x as unknown as ValueRule;
@@ -150,7 +150,7 @@ export function metricsOfRule(rule: ValueRule): string[] {
     case 'steps':
       return [];
     case 'paired':
-    case 'constant':
+    case 'seedsEqual':
       return Array.isArray(rule.metric) ? rule.metric : [rule.metric];
     case 'median':
     case 'mean':
@@ -201,23 +201,6 @@ function firstDifferenceRatios(bundle: ExperimentBundle, metric: string, a: numb
   });
 }
 
-/** The one value every listed metric takes at every recorded step of the window, in every seed of the variants. */
-function constantValue(bundle: ExperimentBundle, metrics: string[], variants: number[], from: number, to: number): number {
-  let value: number | undefined;
-  let first = '';
-  for (const v of variants)
-    for (const m of metrics)
-      for (const run of seedRuns(bundle, v, m, from, to))
-        for (const f of run.frames) {
-          const x = f.step >= from && f.step <= to ? scalarAt(f.scalars, m) : undefined;
-          if (x === undefined) continue;
-          const where = `${m} = ${x} at step ${f.step} of variant ${v}, seed ${run.seed}`;
-          if (value === undefined) [value, first] = [x, where];
-          else if (x !== value) throw new RangeError(`${bundle.spec.name}: not one value over steps ${from}–${to}: ${first}, but ${where}`);
-        }
-  return value!; // seedRuns found each metric in the window
-}
-
 /** The value `rule` derives from `record`, rounded as the text writes it. */
 export function deriveLessonValue(record: ExperimentRecord, rule: ValueRule): number | string {
   const bundle = recordBundle(record);
@@ -258,9 +241,11 @@ export function deriveLessonValue(record: ExperimentRecord, rule: ValueRule): nu
       const ratios = firstDifferenceRatios(bundle, rule.metric, rule.a, rule.b);
       return rounded(rule.stat === 'min' ? Math.min(...ratios) : Math.max(...ratios), rule);
     }
-    case 'constant': {
+    case 'seedsEqual': {
       const [from, to] = windowOf(bundle, rule);
-      return constantValue(bundle, Array.isArray(rule.metric) ? rule.metric : [rule.metric], rule.variants, from, to);
+      const runsOf = (Array.isArray(rule.metric) ? rule.metric : [rule.metric]).map((m) => [m, seedRuns(bundle, rule.variant, m, from, to)] as const);
+      const holds = (i: number) => runsOf.every(([m, runs]) => runs[i].frames.slice(from - 1, to).every((f) => (scalarAt(f.scalars, m) ?? rule.equals) === rule.equals));
+      return spec.seeds.filter((_, i) => holds(i)).length;
     }
     case 'seedTotal': {
       const [from, to] = windowOf(bundle, rule);
