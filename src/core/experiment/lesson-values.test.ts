@@ -89,7 +89,7 @@ describe('deriveLessonValue', () => {
   it('the seeds whose metrics keep one value at every step (a claim in words), and the least and most a seed totals', () => {
     expect(derive({ of: 'seedsEqual', metric: 'counts[0]', variant: 2, equals: 2 })).toBe(5);
     expect(derive({ of: 'seedsEqual', metric: 'counts[0]', variant: 2, equals: 0 })).toBe(0);
-    // sparse (measured at even steps only) is s (v + 1): 2 in variant 0 only for seed 2; m is never 2
+    // sparse (measured at even steps only) is s (v + 1): 2 in variant 0 only for seed 2
     expect(derive({ of: 'seedsEqual', metric: 'sparse', variant: 0, equals: 2 })).toBe(1);
     expect(derive({ of: 'seedsEqual', metric: ['sparse', 'counts[0]'], variant: 1, equals: 1 })).toBe(0);
     expect(derive({ of: 'seedsEqual', metric: ['sparse', 'counts[0]'], variant: 0, equals: 1, from: 2 })).toBe(0);
