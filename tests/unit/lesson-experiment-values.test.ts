@@ -73,6 +73,12 @@ describe('lesson values over seeds, from the experiment records', () => {
     expect(got).toEqual(want);
   });
 
+  it("an experiment's description quotes its lesson's derived values (its prose has no placeholders)", () => {
+    const d = measures['d-at-least-one'].values;
+    const description = parseExperimentSpec(readJson('public/experiments/d-at-least-one.json')).description;
+    expect(description).toContain(`every seed promoted turns (${d['exp.promotedMin']}-${d['exp.promotedMax']} in ${d['exp.steps']} steps)`);
+  });
+
   it('every value is derived from a record, checked elsewhere or listed with why it is not recorded; no list holds a stale entry', () => {
     const unaccounted: string[] = [];
     const used = new Set<object>();

@@ -20,20 +20,22 @@ const spec: ExperimentSpec = parseExperimentSpec({
 const value = (v: number, s: number, t: number) => v * 0.5 + s * 0.1 + t * 0.01 + (t > 1 ? v * s * 0.001 : 0);
 function frames(v: number, s: number, steps = spec.steps): MetricsFrame[] {
   return Array.from({ length: steps }, (_, i) => ({
-    step: i + 1, version: 0, series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [],
+    step: i + 1, version: 0, series: { counts: [v, s * (i + 1)] }, ratioEdges: [], perf: {}, changes: {}, trace: [],
     scalars: { m: value(v, s, i + 1), other: 1, ...((i + 1) % 2 === 0 ? { sparse: s * (v + 1) } : {}) },
   }) as unknown as MetricsFrame);
 }
 const runs: BundleRun[] = [0, 1, 2].flatMap((v) => spec.seeds.map((s) => ({ variant: v, seed: s, config: variantConfig(spec, v, s), timeline: [], frames: frames(v, s) })));
 const produced = { command: 'test', codeVersion: 'x', date: '2026-12-07', base: 'none', engine: 'tabular' };
-const record: ExperimentRecord = makeRecord(spec, runs, ['m', 'sparse'], produced);
+const record: ExperimentRecord = makeRecord(spec, runs, ['m', 'sparse', 'counts[0]', 'counts[1]'], produced);
 const derive = (rule: unknown) => deriveLessonValue(record, parseValueRule(rule, 'test'));
 
 describe('experiment records', () => {
   it('keep only the named metrics, null where a step lacks one, and the spec without its prose; JSON round trip is exact', () => {
     expect(record.runs).toHaveLength(15);
-    expect(Object.keys(record.runs[0].series)).toEqual(['m', 'sparse']);
+    expect(Object.keys(record.runs[0].series)).toEqual(['m', 'sparse', 'counts[0]', 'counts[1]']);
     expect(record.runs[0].series.sparse).toEqual([null, 1, null, 1]);
+    // an element of a vector metric (gate/rule_counts[1]: the gate's second rule), by step
+    expect(record.runs[1].series['counts[1]']).toEqual([2, 4, 6, 8]);
     expect(record.spec.description).toBeUndefined();
     expect(parseRecord(JSON.parse(recordToJson(record)))).toEqual(record);
   });
@@ -41,6 +43,7 @@ describe('experiment records', () => {
   it('refuse a partial experiment and a metric no run has', () => {
     expect(() => makeRecord(spec, runs.slice(1), ['m'], produced)).toThrow(/cells 0 are missing/);
     expect(() => makeRecord(spec, runs, ['nope'], produced)).toThrow(/has no nope at any step/);
+    expect(() => makeRecord(spec, runs, ['counts[2]'], produced)).toThrow(/has no counts\[2\] at any step/);
   });
 
   it('name every bad field when parsed', () => {
@@ -83,6 +86,22 @@ describe('deriveLessonValue', () => {
     expect(derive({ of: 'increasing', metric: 'm', variants: [2, 1] })).toBe(0);
   });
 
+  it('the seeds whose metrics keep one value at every step (a claim in words), and the least and most a seed totals', () => {
+    expect(derive({ of: 'seedsEqual', metric: 'counts[0]', variant: 2, equals: 2 })).toBe(5);
+    expect(derive({ of: 'seedsEqual', metric: 'counts[0]', variant: 2, equals: 0 })).toBe(0);
+    // sparse (measured at even steps only) is s (v + 1): 2 in variant 0 only for seed 2
+    expect(derive({ of: 'seedsEqual', metric: 'sparse', variant: 0, equals: 2 })).toBe(1);
+    expect(derive({ of: 'seedsEqual', metric: ['sparse', 'counts[0]'], variant: 1, equals: 1 })).toBe(0);
+    expect(derive({ of: 'seedsEqual', metric: ['sparse', 'counts[0]'], variant: 0, equals: 1, from: 2 })).toBe(0);
+    // counts[1] = s t: 4 only for seed 1 at step 4, seed 2 at step 2 and seed 4 at step 1
+    expect(derive({ of: 'seedsEqual', metric: 'counts[1]', variant: 0, equals: 4, from: 4 })).toBe(1);
+    expect(derive({ of: 'seedsEqual', metric: 'counts[1]', variant: 0, equals: 4, from: 1, to: 1 })).toBe(1);
+    // counts[1] = s t: seed s totals s (1 + 2 + 3) over steps 1-3
+    expect(derive({ of: 'seedTotal', metric: 'counts[1]', variant: 0, to: 3, stat: 'min' })).toBe(6);
+    expect(derive({ of: 'seedTotal', metric: 'counts[1]', variant: 0, to: 3, stat: 'max' })).toBe(30);
+    expect(() => derive({ of: 'seedTotal', metric: 'sparse', variant: 0, stat: 'max' })).toThrow(/seed 1 has no sparse at step 1: a total needs every step/);
+  });
+
   it('refuses what it cannot derive honestly, with the reason', () => {
     const stopped = makeRecord(spec, runs.map((r) => (r.variant === 1 && r.seed === 3 ? { ...r, frames: r.frames.slice(0, 2), stoppedBy: 'non-finite metric m' } : r)), ['m', 'sparse'], produced);
     expect(() => deriveLessonValue(stopped, { of: 'median', metric: 'm', variant: 1 })).toThrow(/variant 1, seed 3: the run ends at step 2 \(non-finite metric m\)/);
@@ -104,7 +123,10 @@ describe('deriveLessonValue', () => {
     expect(() => parseValueRule({ of: 'median', metric: 'm', variant: -1 }, 'x')).toThrow(/"variant" must be a whole number/);
     expect(() => parseValueRule({ of: 'median', metric: 'm', variant: 0, fixed: true }, 'x')).toThrow(/"fixed" must be true and come with "digits"/);
     expect(() => parseValueRule({ of: 'increasing', metric: 'm', variants: [1] }, 'x')).toThrow(/at least two variant indices/);
-    const rules: ValueRule[] = [{ of: 'seeds' }, { of: 'median', metric: 'a', per: 'b', variant: 0 }, { of: 'paired', metric: ['c', 'd'], a: 0, b: 1, stat: 'favourB' }];
-    expect(rules.flatMap(metricsOfRule)).toEqual(['a', 'b', 'c', 'd']);
+    expect(() => parseValueRule({ of: 'seedsEqual', metric: [], variant: 0, equals: 0 }, 'x')).toThrow(/"metric" must be a metric name or a list/);
+    expect(() => parseValueRule({ of: 'seedsEqual', metric: 'm', variant: 0, equals: '0' }, 'x')).toThrow(/"equals" must be a number/);
+    expect(() => parseValueRule({ of: 'seedTotal', metric: 'm', variant: 0, stat: 'median' }, 'x')).toThrow(/"stat" must be one of min, max/);
+    const rules: ValueRule[] = [{ of: 'seeds' }, { of: 'median', metric: 'a', per: 'b', variant: 0 }, { of: 'paired', metric: ['c', 'd'], a: 0, b: 1, stat: 'favourB' }, { of: 'seedsEqual', metric: ['e', 'f'], variant: 0, equals: 1 }, { of: 'seedTotal', metric: 'g', variant: 0, stat: 'min' }];
+    expect(rules.flatMap(metricsOfRule)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
   });
 });

@@ -2,7 +2,9 @@
 // (record.ts) by the rule its measurement file (public/presets/measured/<id>.json, "derived") names
 // for each: a paired comparison (through pairedFromBundle, the experiments page's paired panel's
 // own call), a median or mean over seeds of per-seed window means, a count of seeds, the ratio at
-// the first step two paired runs differ. One function, deriveLessonValue, so a value and the rule
+// the first step two paired runs differ, the seeds whose metrics keep one value at every step (a
+// claim in words: "dropped nothing", "support is 1 in every state"), the least or most a seed
+// totals over a window. One function, deriveLessonValue, so a value and the rule
 // it was computed by cannot part.
 import { isObject } from '../unknown';
 import { pairedFromBundle, windowGap } from './compare';
@@ -60,6 +62,20 @@ export type ValueRule = FromRecord &
         stat: 'min' | 'max';
       })
     | (Window & {
+        /** Seeds whose metric(s) equal `equals` at every step of the window where they are recorded. */
+        of: 'seedsEqual';
+        metric: string | string[];
+        variant: number;
+        equals: number;
+      })
+    | (Window & {
+        /** Per seed, the metric summed over the window; the least or most over seeds. */
+        of: 'seedTotal';
+        metric: string;
+        variant: number;
+        stat: 'min' | 'max';
+      })
+    | (Window & {
         /** Seeds whose window mean grows at each variant in order. */
         of: 'increasing';
         metric: string;
@@ -67,10 +83,10 @@ export type ValueRule = FromRecord &
       })
   );
 
-const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'increasing'] as const;
+const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'seedsEqual', 'seedTotal', 'increasing'] as const;
 const PAIRED_STATS = ['meanDiff', 'ciLow', 'ciHigh', 'favourB'];
 /** Every field a rule may have: a misspelt one ("lowerIsbetter") is an error, not a silent default. */
-const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'from', 'to', 'digits', 'fixed', 'scale']);
+const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'equals', 'from', 'to', 'digits', 'fixed', 'scale']);
 
 /** A rule from a measurement file, checked; throws naming `where` and the bad field. */
 export function parseValueRule(x: unknown, where: string): ValueRule {
@@ -88,9 +104,10 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
   if (x.scale !== undefined && !(typeof x.scale === 'number' && Number.isFinite(x.scale) && x.scale !== 0)) bad('"scale" must be a nonzero number');
   if (x.fixed !== undefined && (x.fixed !== true || x.digits === undefined)) bad('"fixed" must be true and come with "digits"');
   if (x.lowerIsBetter !== undefined && typeof x.lowerIsBetter !== 'boolean') bad('"lowerIsBetter" must be true or false');
+  const metricOrList = () => (Array.isArray(x.metric) ? x.metric.length > 0 && x.metric.every((m) => typeof m === 'string' && m !== '') : typeof x.metric === 'string' && x.metric !== '') || bad('"metric" must be a metric name or a list of them');
   switch (x.of) {
     case 'paired':
-      if (Array.isArray(x.metric) ? x.metric.length === 0 || !x.metric.every((m) => typeof m === 'string' && m !== '') : typeof x.metric !== 'string' || x.metric === '') bad('"metric" must be a metric name or a list of them');
+      metricOrList();
       if (Array.isArray(x.metric) && x.metric.length > 1 && x.stat !== 'favourB') bad('several metrics give one value only as a count of seeds (stat favourB)');
       int('a');
       int('b');
@@ -108,6 +125,16 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
       int('b');
       oneOf('stat', ['min', 'max']);
       break;
+    case 'seedsEqual':
+      metricOrList();
+      int('variant');
+      if (typeof x.equals !== 'number' || !Number.isFinite(x.equals)) bad('"equals" must be a number');
+      break;
+    case 'seedTotal':
+      str('metric');
+      int('variant');
+      oneOf('stat', ['min', 'max']);
+      break;
     case 'increasing':
       str('metric');
       if (!Array.isArray(x.variants) || x.variants.length < 2 || !x.variants.every((v) => Number.isInteger(v) && v >= 0)) bad('"variants" must list at least two variant indices');
@@ -123,6 +150,7 @@ export function metricsOfRule(rule: ValueRule): string[] {
     case 'steps':
       return [];
     case 'paired':
+    case 'seedsEqual':
       return Array.isArray(rule.metric) ? rule.metric : [rule.metric];
     case 'median':
     case 'mean':
@@ -212,6 +240,23 @@ export function deriveLessonValue(record: ExperimentRecord, rule: ValueRule): nu
     case 'firstDifferenceRatio': {
       const ratios = firstDifferenceRatios(bundle, rule.metric, rule.a, rule.b);
       return rounded(rule.stat === 'min' ? Math.min(...ratios) : Math.max(...ratios), rule);
+    }
+    case 'seedsEqual': {
+      const [from, to] = windowOf(bundle, rule);
+      const runsOf = (Array.isArray(rule.metric) ? rule.metric : [rule.metric]).map((m) => [m, seedRuns(bundle, rule.variant, m, from, to)] as const);
+      const holds = (i: number) => runsOf.every(([m, runs]) => runs[i].frames.slice(from - 1, to).every((f) => (scalarAt(f.scalars, m) ?? rule.equals) === rule.equals));
+      return spec.seeds.filter((_, i) => holds(i)).length;
+    }
+    case 'seedTotal': {
+      const [from, to] = windowOf(bundle, rule);
+      const totals = seedRuns(bundle, rule.variant, rule.metric, from, to).map((r) =>
+        r.frames.slice(from - 1, to).reduce((s, f) => {
+          const x = scalarAt(f.scalars, rule.metric);
+          if (x === undefined) throw new RangeError(`${spec.name}: variant ${rule.variant}, seed ${r.seed} has no ${rule.metric} at step ${f.step}: a total needs every step`);
+          return s + x;
+        }, 0),
+      );
+      return rule.stat === 'min' ? Math.min(...totals) : Math.max(...totals);
     }
     case 'increasing': {
       const [from, to] = windowOf(bundle, rule);

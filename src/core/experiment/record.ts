@@ -6,7 +6,7 @@
 // as the experiments page.
 import { describeValue, type FieldError } from '../config';
 import { depthError } from '../json-depth';
-import { scalarAt, type MetricsFrame } from '../metrics';
+import { scalarAt, seriesAt, type MetricsFrame } from '../metrics';
 import { isObject } from '../unknown';
 import { jsonNumber, makeBundle, stringifyWithNonFinite, type BundleRun, type ExperimentBundle } from './bundle';
 import { ExperimentSpecError, cellCount, parseExperimentSpec, seedPosition, variantConfig, type ExperimentSpec } from './spec';
@@ -51,9 +51,18 @@ export class RecordError extends Error {
   }
 }
 
+/**
+ * A frame's value of a recorded metric: a scalar, or one element of a vector metric written
+ * `name[i]` (`gate/rule_counts[1]`: the samples the gate's second rule decided at that step).
+ */
+export function recordedValue(frame: Pick<MetricsFrame, 'scalars' | 'series'>, metric: string): number | undefined {
+  const element = /^(.+)\[(\d+)\]$/.exec(metric);
+  return element ? seriesAt(frame.series, element[1])?.[Number(element[2])] : scalarAt(frame.scalars, metric);
+}
+
 /** A run's series of `metrics` (frames in step order, from step 1). */
 export function recordedRun(run: Pick<BundleRun, 'variant' | 'seed' | 'stoppedBy' | 'frames'>, metrics: readonly string[]): RecordedRun {
-  const series = Object.fromEntries(metrics.map((m) => [m, run.frames.map((f) => scalarAt(f.scalars, m) ?? null)]));
+  const series = Object.fromEntries(metrics.map((m) => [m, run.frames.map((f) => recordedValue(f, m) ?? null)]));
   return { variant: run.variant, seed: run.seed, ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}), series };
 }
 
@@ -65,7 +74,7 @@ export function makeRecord(spec: ExperimentSpec, runs: readonly BundleRun[], met
     r.frames.forEach((f, i) => {
       if (f.step !== i + 1) throw new RangeError(`variant ${r.variant}, seed ${r.seed}: frame ${i} is step ${f.step}, expected ${i + 1}`);
     });
-    const absent = metrics.filter((m) => !r.frames.some((f) => scalarAt(f.scalars, m) !== undefined));
+    const absent = metrics.filter((m) => !r.frames.some((f) => recordedValue(f, m) !== undefined));
     if (absent.length) throw new RangeError(`variant ${r.variant}, seed ${r.seed} has no ${absent.join(', ')} at any step`);
   }
   const { description: _prose, ...trained } = spec; // prose only: an edited description changes no result
