@@ -27,6 +27,7 @@ const recordPath = (spec: string) => `public/experiments/results/${spec}.json`;
 const CHECKED_ELSEWHERE: { lesson?: string; names: RegExp; by: string }[] = [
   { names: /^seed1\./, by: "seed 1's fresh run: tests/unit/lesson-numbers.test.ts" },
   { names: /^compare\./, by: 'a setting run B gets, not a measurement (src/core/lesson-text.test.ts checks it against the experiment\'s variants)' },
+  { lesson: 'd-at-least-one', names: /^clip\./, by: 'seeds 1 to clip.seeds re-run with the default norm clip: tests/unit/lesson-numbers.test.ts' },
   { lesson: 'j-collapse-vs-convergence', names: /^noSft\.miLast$/, by: 'the bound I(S;B) reaches: tests/unit/lesson-numbers.test.ts' },
   { lesson: 'o-fitted-gate', names: /^(log\.dropped|served\.logLate)$/, by: "the gate replayed on the verl log, not the experiment: src/core/experiment/lessons.test.ts re-counts it (34 dropped at step 1; yield 0.5375 over the last 5 steps, 64 / 0.5375 = 119)" },
 ];
