@@ -14,12 +14,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/core/config';
+import { defaultConfig, makeConfig } from '../../src/core/config';
+import { Run } from '../../src/core/loop';
 import { parseMeasures } from '../../src/core/lesson-text';
 import { ONSET_RULE } from '../../src/core/measure/onset';
 import { parsePreset } from '../../src/core/presets';
 import type { Rng } from '../../src/core/rng';
 import { castVotes, majority, type Vote } from '../../src/core/tasks/judge';
+import { tabularFactory } from '../support/factory';
 import { runLesson, seedMarkers } from '../support/plot-markers';
 import { scaled } from '../support/speed';
 
@@ -82,6 +84,26 @@ describe('the lessons\' seed-1 numbers, from a fresh run', () => {
     expect(clip(await runLesson('c-clip-never-binds', 1, { steps: 5 }))).toEqual(Array.from({ length: 5 }, () => [0, 0]));
     const b = clip(await runLesson('c-clip-never-binds', 1, { steps: 1, set: { updatesPerRollout: values('c-clip-never-binds')['compare.updatesPerRollout'] } }));
     expect(b[0][0] + b[0][1]).toBeGreaterThan(0);
+  }, scaled(120_000));
+
+  it('c: on the tabular reference engine both clip fractions are exactly 0 at every step of every seed the text gives', async () => {
+    const v = values('c-clip-never-binds');
+    const { config } = lesson('c-clip-never-binds');
+    const make = tabularFactory();
+    for (let seed = 1; seed <= v['tabular.seeds']; seed++) {
+      const cfg = makeConfig({ ...config, seed, steps: v['tabular.steps'] });
+      const engine = await make(cfg);
+      const run = await Run.create(engine, cfg);
+      try {
+        for (let s = 0; s < cfg.steps; s++) {
+          const f = await run.step();
+          expect([f.scalars['gap/clipfrac_low'], f.scalars['gap/clipfrac_high']], `seed ${seed} step ${f.step}`).toEqual([0, 0]);
+        }
+      } finally {
+        run.dispose();
+        await engine.dispose();
+      }
+    }
   }, scaled(120_000));
 
   it('d: with the default norm clip both runs\' curves stay identical in exactly the seeds whose raw norms all exceed it', async () => {
