@@ -36,7 +36,7 @@ const CHECKED_ELSEWHERE: { lesson?: string; names: RegExp; by: string }[] = [
 /** Values over seeds that no experiment record holds, with why. */
 const NOT_RECORDED: { lesson: string; names: RegExp; why: string }[] = [
   { lesson: 'a-support-collapse', names: /^(seeds|lastMarker\.|supportFirst1\.|end\.)/, why: 'npm run lesson-a-measure over 12 seeds, not an experiment spec; seed 1 must lie inside its ranges (tests/unit/lesson-numbers.test.ts)' },
-  { lesson: 'e-opd-purity-volume', names: /^(seeds|markers\.|dips\.)/, why: '16 seeds of the preset counted by the plot\'s marker rule, not an experiment spec' },
+  { lesson: 'e-opd-purity-volume', names: /^(seeds|markers\.|dips\.|support\.)/, why: '16 seeds of the preset counted by the plot\'s marker rule, not an experiment spec; seed 1 must lie inside support.* (tests/unit/lesson-numbers.test.ts)' },
   { lesson: 'j-collapse-vs-convergence', names: /^(seeds|sft\.|noSft\.(hFirst|hLast|miFirst|match1))/, why: 'npm run lab over seeds 1–4, not an experiment spec' },
   { lesson: 'k-cascade', names: /^(seeds|rv\.|gap\.|esr\.|onset\.|order\.)/, why: 'npm run lab over seeds 1–6, not an experiment spec' },
 ];

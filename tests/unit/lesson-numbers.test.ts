@@ -128,6 +128,15 @@ describe('the lessons\' seed-1 numbers, from a fresh run', () => {
     expect(identical).toBe(v['clip.identical']);
   }, scaled(180_000));
 
+  it('e: seed 1\'s code support moves between the low and the high the text gives over seeds', async () => {
+    const v = values('e-opd-purity-volume');
+    const r = await runLesson('e-opd-purity-volume', 1);
+    const support = r.frames.map((f) => f.scalars['support/behavior_support/code'] as number);
+    expect(Math.min(...support)).toBeGreaterThanOrEqual(v['support.lowMin']);
+    expect(Math.min(...support)).toBeLessThanOrEqual(v['support.lowMax']);
+    expect(Math.max(...support)).toBe(v['support.high']);
+  }, scaled(240_000));
+
   it('h: at step 30 run A starts with search and run B (γ 1, no shaping) on invalid; with γ = 1 alone the two look alike', async () => {
     const v = values('h-long-horizon-credit');
     const at = async (set: Record<string, number>) => (await runLesson('h-long-horizon-credit', 1, { steps: v['seed1.step'], set })).frames[v['seed1.step'] - 1].scalars as Record<string, number>;
