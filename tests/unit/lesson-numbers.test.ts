@@ -3,7 +3,8 @@
  * below trains seed 1 as the page does (the transformer on WASM, the shipped base; page and Node runs
  * agree bit for bit but for the last bit of Math.log) and reads the number the way the page draws it,
  * against the lesson's measurement file, which fills its text. Where the text gives a range over
- * seeds, seed 1's fresh value must lie in it. Small budgets: the steps each number needs. Numbers a
+ * seeds, seed 1's fresh value must lie in it; a claim over a few short runs (d's default clip, c's
+ * tabular check) re-runs all of them. Small budgets: the steps each number needs. Numbers a
  * text derives or writes from another source (the judge's arithmetic, the onset rule, a bound, the
  * task's base mix) are checked against that source. Multi-seed experiment results are not re-run
  * here (hours of CPU): they are derived again from the experiments' records
