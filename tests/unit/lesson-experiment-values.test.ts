@@ -27,6 +27,8 @@ const recordPath = (spec: string) => `public/experiments/results/${spec}.json`;
 const CHECKED_ELSEWHERE: { lesson?: string; names: RegExp; by: string }[] = [
   { names: /^seed1\./, by: "seed 1's fresh run: tests/unit/lesson-numbers.test.ts" },
   { names: /^compare\./, by: 'a setting run B gets, not a measurement (src/core/lesson-text.test.ts checks it against the experiment\'s variants)' },
+  { lesson: 'c-clip-never-binds', names: /^tabular\./, by: 'the preset re-run on the tabular engine for those steps and seeds: tests/unit/lesson-numbers.test.ts' },
+  { lesson: 'd-at-least-one', names: /^clip\./, by: 'seeds 1 to clip.seeds re-run with the default norm clip: tests/unit/lesson-numbers.test.ts' },
   { lesson: 'j-collapse-vs-convergence', names: /^noSft\.miLast$/, by: 'the bound I(S;B) reaches: tests/unit/lesson-numbers.test.ts' },
   { lesson: 'o-fitted-gate', names: /^(log\.dropped|served\.logLate)$/, by: "the gate replayed on the verl log, not the experiment: src/core/experiment/lessons.test.ts re-counts it (34 dropped at step 1; yield 0.5375 over the last 5 steps, 64 / 0.5375 = 119)" },
 ];
@@ -34,8 +36,7 @@ const CHECKED_ELSEWHERE: { lesson?: string; names: RegExp; by: string }[] = [
 /** Values over seeds that no experiment record holds, with why. */
 const NOT_RECORDED: { lesson: string; names: RegExp; why: string }[] = [
   { lesson: 'a-support-collapse', names: /^(seeds|lastMarker\.|supportFirst1\.|end\.)/, why: 'npm run lesson-a-measure over 12 seeds, not an experiment spec; seed 1 must lie inside its ranges (tests/unit/lesson-numbers.test.ts)' },
-  { lesson: 'c-clip-never-binds', names: /^tabular\./, why: 'the tabular calibration (exact gradients, 5 seeds), not an experiment spec' },
-  { lesson: 'e-opd-purity-volume', names: /^(seeds|markers\.|dips\.)/, why: '16 seeds of the preset counted by the plot\'s marker rule, not an experiment spec' },
+  { lesson: 'e-opd-purity-volume', names: /^(seeds|markers\.|dips\.|support\.)/, why: '16 seeds of the preset counted by the plot\'s marker rule, not an experiment spec; seed 1 must lie inside support.* (tests/unit/lesson-numbers.test.ts)' },
   { lesson: 'j-collapse-vs-convergence', names: /^(seeds|sft\.|noSft\.(hFirst|hLast|miFirst|match1))/, why: 'npm run lab over seeds 1–4, not an experiment spec' },
   { lesson: 'k-cascade', names: /^(seeds|rv\.|gap\.|esr\.|onset\.|order\.)/, why: 'npm run lab over seeds 1–6, not an experiment spec' },
 ];

@@ -3,7 +3,8 @@
  * below trains seed 1 as the page does (the transformer on WASM, the shipped base; page and Node runs
  * agree bit for bit but for the last bit of Math.log) and reads the number the way the page draws it,
  * against the lesson's measurement file, which fills its text. Where the text gives a range over
- * seeds, seed 1's fresh value must lie in it. Small budgets: the steps each number needs. Numbers a
+ * seeds, seed 1's fresh value must lie in it; a claim over a few short runs (d's default clip, c's
+ * tabular check) re-runs all of them. Small budgets: the steps each number needs. Numbers a
  * text derives or writes from another source (the judge's arithmetic, the onset rule, a bound, the
  * task's base mix) are checked against that source. Multi-seed experiment results are not re-run
  * here (hours of CPU): they are derived again from the experiments' records
@@ -14,12 +15,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/core/config';
+import { defaultConfig, makeConfig } from '../../src/core/config';
+import { Run } from '../../src/core/loop';
 import { parseMeasures } from '../../src/core/lesson-text';
 import { ONSET_RULE } from '../../src/core/measure/onset';
 import { parsePreset } from '../../src/core/presets';
 import type { Rng } from '../../src/core/rng';
 import { castVotes, majority, type Vote } from '../../src/core/tasks/judge';
+import { tabularFactory } from '../support/factory';
 import { runLesson, seedMarkers } from '../support/plot-markers';
 import { scaled } from '../support/speed';
 
@@ -84,19 +87,56 @@ describe('the lessons\' seed-1 numbers, from a fresh run', () => {
     expect(b[0][0] + b[0][1]).toBeGreaterThan(0);
   }, scaled(120_000));
 
-  it('d: with the default norm clip the raw norms exceed it and both runs\' curves stay identical for 6 steps (seed 1)', async () => {
-    const { evidence = '' } = lesson('d-at-least-one');
-    expect(evidence).toContain(`With the default clip (maxGradNorm ${defaultConfig().maxGradNorm})`);
-    expect(evidence).toContain('identical for 6 steps');
-    const run = (atLeastOne: boolean) => runLesson('d-at-least-one', 1, { steps: 6, set: { atLeastOne, maxGradNorm: defaultConfig().maxGradNorm } });
-    const [w, wo] = [await run(true), await run(false)];
-    for (const r of [w, wo]) for (const f of r.frames) expect(f.scalars['grad/norm']).toBeGreaterThan(defaultConfig().maxGradNorm);
-    // what the policy does (behavior, reward, token entropy) is the same up to float rounding; the bookkeeping of the promoted turns differs
-    const scalars = (r: typeof w, i: number) => r.frames[i].scalars as Record<string, number>;
-    const curves = Object.keys(scalars(w, 0)).filter((k) => /^(support|reward)\//.test(k));
-    expect(curves.length).toBeGreaterThan(10);
-    for (let i = 0; i < 6; i++) for (const k of curves) expect(scalars(w, i)[k], `step ${i + 1} ${k}`).toBeCloseTo(scalars(wo, i)[k], 5);
+  it('c: on the tabular reference engine both clip fractions are exactly 0 at every step of every seed the text gives', async () => {
+    const v = values('c-clip-never-binds');
+    const { config } = lesson('c-clip-never-binds');
+    const make = tabularFactory();
+    for (let seed = 1; seed <= v['tabular.seeds']; seed++) {
+      const cfg = makeConfig({ ...config, seed, steps: v['tabular.steps'] });
+      const engine = await make(cfg);
+      const run = await Run.create(engine, cfg);
+      try {
+        for (let s = 0; s < cfg.steps; s++) {
+          const f = await run.step();
+          expect([f.scalars['gap/clipfrac_low'], f.scalars['gap/clipfrac_high']], `seed ${seed} step ${f.step}`).toEqual([0, 0]);
+        }
+      } finally {
+        run.dispose();
+        await engine.dispose();
+      }
+    }
   }, scaled(120_000));
+
+  it('d: with the default norm clip both runs\' curves stay identical in exactly the seeds whose raw norms all exceed it', async () => {
+    const v = values('d-at-least-one');
+    const { evidence = '' } = lesson('d-at-least-one');
+    const limit = defaultConfig().maxGradNorm;
+    expect(evidence).toContain(`With the default clip (maxGradNorm ${limit})`);
+    const steps = v['clip.steps'];
+    let identical = 0;
+    for (let seed = 1; seed <= v['clip.seeds']; seed++) {
+      const run = (atLeastOne: boolean) => runLesson('d-at-least-one', seed, { steps, set: { atLeastOne, maxGradNorm: limit } });
+      const [w, wo] = [await run(true), await run(false)];
+      const allClipped = [w, wo].every((r) => r.frames.every((f) => (f.scalars['grad/norm'] as number) > limit));
+      // what the policy does (behavior, reward, token entropy), equal up to float rounding; the bookkeeping of the promoted turns differs
+      const scalars = (r: typeof w, i: number) => r.frames[i].scalars as Record<string, number>;
+      const curves = Object.keys(scalars(w, 0)).filter((k) => /^(support|reward)\//.test(k));
+      expect(curves.length).toBeGreaterThan(10);
+      const same = w.frames.every((_, i) => curves.every((k) => Math.abs(scalars(w, i)[k] - scalars(wo, i)[k]) < 5e-6));
+      expect(same, `seed ${seed}: identical curves exactly when every raw norm exceeds the clip`).toBe(allClipped);
+      if (same) identical++;
+    }
+    expect(identical).toBe(v['clip.identical']);
+  }, scaled(180_000));
+
+  it('e: seed 1\'s code support moves between the low and the high the text gives over seeds', async () => {
+    const v = values('e-opd-purity-volume');
+    const r = await runLesson('e-opd-purity-volume', 1);
+    const support = r.frames.map((f) => f.scalars['support/behavior_support/code'] as number);
+    expect(Math.min(...support)).toBeGreaterThanOrEqual(v['support.lowMin']);
+    expect(Math.min(...support)).toBeLessThanOrEqual(v['support.lowMax']);
+    expect(Math.max(...support)).toBe(v['support.high']);
+  }, scaled(240_000));
 
   it('h: at step 30 run A starts with search and run B (γ 1, no shaping) on invalid; with γ = 1 alone the two look alike', async () => {
     const v = values('h-long-horizon-credit');
