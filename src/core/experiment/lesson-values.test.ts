@@ -102,6 +102,32 @@ describe('deriveLessonValue', () => {
     expect(() => derive({ of: 'seedTotal', metric: 'sparse', variant: 0, stat: 'max' })).toThrow(/seed 1 has no sparse at step 1: a total needs every step/);
   });
 
+  it('the median onset of a change (one metric, or the mean of several) and the seeds where one change begins before another', () => {
+    // 16 steps; seed s: "a" steps down from 1 to 0 at step 4 + 2 s, "b" up from 0 to 1 at step 7, "c" and "d"
+    // down at steps 7 and 9 (their mean by half at each); "flat" never changes
+    const steps = 16;
+    const onsetSpec = parseExperimentSpec({ version: 1, name: 'onsets', base: { task: 'strategies' }, variants: [{ name: 'A', patch: {} }], seeds: [1, 2, 3], steps });
+    const step = (at: number, t: number) => (t >= at ? 1 : 0);
+    const onsetRuns: BundleRun[] = onsetSpec.seeds.map((s) => ({
+      variant: 0, seed: s, config: variantConfig(onsetSpec, 0, s), timeline: [],
+      frames: Array.from({ length: steps }, (_, i) => ({ step: i + 1, scalars: { a: 1 - step(4 + 2 * s, i + 1), b: step(7, i + 1), c: 1 - step(7, i + 1), d: 1 - step(9, i + 1), flat: 1 } }) as unknown as MetricsFrame),
+    }));
+    const r = makeRecord(onsetSpec, onsetRuns, ['a', 'b', 'c', 'd', 'flat'], produced);
+    const onset = (rule: unknown) => deriveLessonValue(r, parseValueRule(rule, 'test'));
+    // a step at k: the trailing 5-step mean is 25 % of the way from step k + 1 on, so a's onsets are 7, 9, 11 and b's 8
+    expect(onset({ of: 'onset', metric: 'a', direction: 'fall', variant: 0 })).toBe(9);
+    expect(onset({ of: 'onset', metric: 'b', direction: 'rise', variant: 0 })).toBe(8);
+    // the mean of c and d is 1, 0.5 (steps 7-8), 0: its trailing mean first reaches 0.75 at step 9 (1 1 .5 .5 0)
+    expect(onset({ of: 'onset', metric: ['c', 'd'], direction: 'fall', variant: 0 })).toBe(9);
+    expect(onset({ of: 'onsetBefore', metric: 'a', direction: 'fall', than: 'b', thanDirection: 'rise', variant: 0 })).toBe(1); // seed 1
+    expect(onset({ of: 'onsetBefore', metric: 'b', direction: 'rise', than: 'a', thanDirection: 'fall', variant: 0 })).toBe(2); // seeds 2 and 3
+    expect(() => onset({ of: 'onset', metric: 'flat', direction: 'fall', variant: 0 })).toThrow(/seed 1: flat has no onset/);
+    expect(() => onset({ of: 'onset', metric: 'a', direction: 'rise', variant: 0 })).toThrow(/seed 1: a has no onset \(no rise/);
+    expect(() => parseValueRule({ of: 'onset', metric: 'a', direction: 'down', variant: 0 }, 'x')).toThrow(/"direction" must be one of fall, rise/);
+    expect(() => parseValueRule({ of: 'onsetBefore', metric: 'a', direction: 'fall', variant: 0, thanDirection: 'rise' }, 'x')).toThrow(/"than" must be a metric name or a list/);
+    expect(metricsOfRule({ of: 'onsetBefore', metric: ['a', 'b'], direction: 'fall', than: 'c', thanDirection: 'rise', variant: 0 })).toEqual(['a', 'b', 'c']);
+  });
+
   it('refuses what it cannot derive honestly, with the reason', () => {
     const stopped = makeRecord(spec, runs.map((r) => (r.variant === 1 && r.seed === 3 ? { ...r, frames: r.frames.slice(0, 2), stoppedBy: 'non-finite metric m' } : r)), ['m', 'sparse'], produced);
     expect(() => deriveLessonValue(stopped, { of: 'median', metric: 'm', variant: 1 })).toThrow(/variant 1, seed 3: the run ends at step 2 \(non-finite metric m\)/);

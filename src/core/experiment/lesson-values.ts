@@ -4,7 +4,8 @@
 // own call), a median or mean over seeds of per-seed window means, a count of seeds, the ratio at
 // the first step two paired runs differ, the seeds whose metrics keep one value at every step (a
 // claim in words: "dropped nothing", "support is 1 in every state"), the least or most a seed
-// totals over a window. One function, deriveLessonValue, so a value and the rule
+// totals over a window, the median onset step of a change (measure/onset.ts, the one onset rule) and
+// the seeds where one change begins before another. One function, deriveLessonValue, so a value and the rule
 // it was computed by cannot part.
 import { isObject } from '../unknown';
 import { pairedFromBundle, windowGap } from './compare';
@@ -12,6 +13,7 @@ import { recordBundle, type ExperimentRecord } from './record';
 import { seedBand, windowMean } from './stats';
 import type { BundleRun, ExperimentBundle } from './bundle';
 import { scalarAt } from '../metrics';
+import { onsetStep } from '../measure/onset';
 
 interface Window {
   /** Steps from..to of the window (default: every step of the spec). */
@@ -75,6 +77,22 @@ export type ValueRule = FromRecord &
         variant: number;
         stat: 'min' | 'max';
       })
+    | (Rounded & {
+        /** Over seeds, the median step where the metric's change begins (several metrics: their mean at each step). */
+        of: 'onset';
+        metric: string | string[];
+        direction: 'fall' | 'rise';
+        variant: number;
+      })
+    | {
+        /** Seeds where the metric's change begins before `than`'s (each its own direction). */
+        of: 'onsetBefore';
+        metric: string | string[];
+        direction: 'fall' | 'rise';
+        than: string | string[];
+        thanDirection: 'fall' | 'rise';
+        variant: number;
+      }
     | (Window & {
         /** Seeds whose window mean grows at each variant in order. */
         of: 'increasing';
@@ -83,10 +101,10 @@ export type ValueRule = FromRecord &
       })
   );
 
-const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'seedsEqual', 'seedTotal', 'increasing'] as const;
+const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'seedsEqual', 'seedTotal', 'increasing', 'onset', 'onsetBefore'] as const;
 const PAIRED_STATS = ['meanDiff', 'ciLow', 'ciHigh', 'favourB'];
 /** Every field a rule may have: a misspelt one ("lowerIsbetter") is an error, not a silent default. */
-const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'equals', 'from', 'to', 'digits', 'fixed', 'scale']);
+const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'equals', 'from', 'to', 'digits', 'fixed', 'scale', 'direction', 'than', 'thanDirection']);
 
 /** A rule from a measurement file, checked; throws naming `where` and the bad field. */
 export function parseValueRule(x: unknown, where: string): ValueRule {
@@ -104,7 +122,7 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
   if (x.scale !== undefined && !(typeof x.scale === 'number' && Number.isFinite(x.scale) && x.scale !== 0)) bad('"scale" must be a nonzero number');
   if (x.fixed !== undefined && (x.fixed !== true || x.digits === undefined)) bad('"fixed" must be true and come with "digits"');
   if (x.lowerIsBetter !== undefined && typeof x.lowerIsBetter !== 'boolean') bad('"lowerIsBetter" must be true or false');
-  const metricOrList = () => (Array.isArray(x.metric) ? x.metric.length > 0 && x.metric.every((m) => typeof m === 'string' && m !== '') : typeof x.metric === 'string' && x.metric !== '') || bad('"metric" must be a metric name or a list of them');
+  const metricOrList = (k = 'metric') => (Array.isArray(x[k]) ? (x[k] as unknown[]).length > 0 && (x[k] as unknown[]).every((m) => typeof m === 'string' && m !== '') : typeof x[k] === 'string' && x[k] !== '') || bad(`"${k}" must be a metric name or a list of them`);
   switch (x.of) {
     case 'paired':
       metricOrList();
@@ -135,6 +153,16 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
       int('variant');
       oneOf('stat', ['min', 'max']);
       break;
+    case 'onset':
+    case 'onsetBefore':
+      metricOrList();
+      oneOf('direction', ['fall', 'rise']);
+      int('variant');
+      if (x.of === 'onsetBefore') {
+        metricOrList('than');
+        oneOf('thanDirection', ['fall', 'rise']);
+      }
+      break;
     case 'increasing':
       str('metric');
       if (!Array.isArray(x.variants) || x.variants.length < 2 || !x.variants.every((v) => Number.isInteger(v) && v >= 0)) bad('"variants" must list at least two variant indices');
@@ -155,6 +183,10 @@ export function metricsOfRule(rule: ValueRule): string[] {
     case 'median':
     case 'mean':
       return rule.per ? [rule.metric, rule.per] : [rule.metric];
+    case 'onset':
+      return [rule.metric].flat();
+    case 'onsetBefore':
+      return [rule.metric, rule.than].flat();
     default:
       return [rule.metric];
   }
@@ -198,6 +230,24 @@ function firstDifferenceRatios(bundle: ExperimentBundle, metric: string, a: numb
     const at = run.frames.findIndex((f, j) => scalarAt(f.scalars, metric) !== scalarAt(rb[i].frames[j].scalars, metric));
     if (at < 0) throw new RangeError(`${bundle.spec.name}: seed ${run.seed}: the runs never differ in ${metric}`);
     return scalarAt(rb[i].frames[at].scalars, metric)! / scalarAt(run.frames[at].scalars, metric)!;
+  });
+}
+
+/** Per seed of variant v, the step where the change of the metrics' per-step mean begins; every seed must have one. */
+function onsets(bundle: ExperimentBundle, v: number, metric: string | string[], direction: 'fall' | 'rise'): number[] {
+  const metrics = [metric].flat();
+  // each metric must cover every step of every seed (seedRuns checks); the runs are the same for all
+  const [runs] = metrics.map((m) => seedRuns(bundle, v, m, 1, bundle.spec.steps));
+  return runs.map((run) => {
+    const at = (m: string, f: (typeof run.frames)[number]) => {
+      const x = scalarAt(f.scalars, m);
+      if (x === undefined) throw new RangeError(`${bundle.spec.name}: variant ${v}, seed ${run.seed} has no ${m} at step ${f.step}: an onset needs every step`);
+      return x;
+    };
+    const points = run.frames.map((f) => ({ step: f.step, value: metrics.reduce((s, m) => s + at(m, f), 0) / metrics.length }));
+    const onset = onsetStep(points, direction);
+    if (onset === null) throw new RangeError(`${bundle.spec.name}: variant ${v}, seed ${run.seed}: ${metrics.join(' + ')} has no onset (no ${direction} by the onset rule)`);
+    return onset;
   });
 }
 
@@ -257,6 +307,12 @@ export function deriveLessonValue(record: ExperimentRecord, rule: ValueRule): nu
         }, 0),
       );
       return rule.stat === 'min' ? Math.min(...totals) : Math.max(...totals);
+    }
+    case 'onset':
+      return rounded(seedBand(onsets(bundle, rule.variant, rule.metric, rule.direction)).median, rule);
+    case 'onsetBefore': {
+      const than = onsets(bundle, rule.variant, rule.than, rule.thanDirection);
+      return onsets(bundle, rule.variant, rule.metric, rule.direction).filter((at, i) => at < than[i]).length;
     }
     case 'increasing': {
       const [from, to] = windowOf(bundle, rule);
