@@ -294,6 +294,7 @@ export function deriveLessonValue(record: ExperimentRecord, rule: ValueRule): nu
     case 'seedsEqual': {
       const [from, to] = windowOf(bundle, rule);
       const runsOf = (Array.isArray(rule.metric) ? rule.metric : [rule.metric]).map((m) => [m, seedRuns(bundle, rule.variant, m, from, to)] as const);
+      // a step the metric was not measured at (measureEvery) says nothing against the claim
       const holds = (i: number) => runsOf.every(([m, runs]) => runs[i].frames.slice(from - 1, to).every((f) => (scalarAt(f.scalars, m) ?? rule.equals) === rule.equals));
       return spec.seeds.filter((_, i) => holds(i)).length;
     }

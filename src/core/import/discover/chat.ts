@@ -74,6 +74,12 @@ export function turnKind(turns: readonly Turn[] | null): TurnKind {
   return userTurns(turns).length > 1 ? 'follow-up' : 'first';
 }
 
+/** A prompt's turn kind when it is a chat (null: not a chat). */
+export function chatTurnKind(prompt: string): TurnKind | null {
+  const turns = chatTurns(prompt);
+  return turns ? turnKind(turns) : null;
+}
+
 export interface ResponseParts {
   /** The reasoning (`<think>…</think>`); null when the response has none. */
   reasoning: string | null;

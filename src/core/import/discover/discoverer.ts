@@ -150,6 +150,8 @@ const BOILER_MAX = 2048;
 /** States of prompts: the kind of request, read from the request (the first user turn that is not boilerplate). */
 export class StateDiscoverer extends Discoverer<StateArrival> {
   private boiler = new Set<number>();
+  /** The step's requests' terms by prompt: a GRPO group's samples share one prompt, read once. */
+  private stepTerms = new Map<string, { terms: string[] } | { noise: Noise }>();
 
   constructor(params: ClusterParams = STATE_PARAMS) {
     super('states', params, new Set(), NO_PROMPT, OTHER_STATE);
@@ -157,6 +159,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
 
   /** Lines shared by most of the step's distinct prompts join the boilerplate (kept for the run). */
   protected override prepare(arrived: readonly StateArrival[]): void {
+    this.stepTerms.clear();
     const distinct = new Set(arrived.map((a) => a.prompt));
     if (distinct.size < BOILER_MIN_PROMPTS || this.boiler.size >= BOILER_MAX) return;
     const counts = new Map<number, number>();
@@ -198,7 +201,8 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   protected itemOf(a: StateArrival): Item | null {
-    const t = this.promptTermsOf(a.prompt);
+    let t = this.stepTerms.get(a.prompt);
+    if (!t) this.stepTerms.set(a.prompt, (t = this.promptTermsOf(a.prompt)));
     return 'terms' in t ? this.set.item(t.terms, a.ref, a.group ?? a.prompt) : null;
   }
 

@@ -6,7 +6,7 @@
 // told apart here, judged per script (Chinese, Russian or Hindi text is not garbage).
 // Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `l:` length and lines (log2 buckets), `o:` / `c:`
 // the opening and closing words, `r:` the turn a response follows in its session. A sample's terms are computed once (discoverer.ts).
-import { chatTurns, responseParts, stripSpecial, turnKind, userTurns, type ResponseParts } from './chat';
+import { chatTurnKind, chatTurns, responseParts, stripSpecial, userTurns, type ResponseParts } from './chat';
 import { UNSPACED, openingOf } from './opening';
 import { framingTerms, isLoop, moveTerms, reasoningTerms, scanned } from './moves';
 
@@ -209,8 +209,8 @@ export function requestTurns(prompt: string): string[] {
  * such term in every sample, and a shape that common fades (vectors.ts `commonShapeFade`).
  */
 export function followsTerms(prompt: string): string[] {
-  const turns = chatTurns(prompt);
-  return turns ? [`r:${turnKind(turns)}`] : [];
+  const kind = chatTurnKind(prompt);
+  return kind ? [`r:${kind}`] : [];
 }
 
 /** Words the prompt also holds become `_`. */

@@ -11,7 +11,7 @@
 // (sharesOf; tested in samples.test.ts).
 import type { FieldRecord, GateDecision, JudgingOrder } from '../../gates/index';
 import type { ImportedSample } from '../types';
-import { chatTurns, turnKind, type TurnKind } from '../discover/chat';
+import { chatTurnKind, type TurnKind } from '../discover/chat';
 
 /** What the gate decided for the sample (the gate's GateDecision, under snake_case names). */
 export interface SampleDecision {
@@ -61,10 +61,7 @@ let lastTurn: { prompt: string; turn: TurnKind | null } = { prompt: '', turn: nu
 
 /** A chat prompt's turn kind (null when the prompt is not a chat), read when the sample is read: a sample waiting for its labels keeps no prompt. */
 export function turnOf(prompt: string): TurnKind | null {
-  if (prompt !== lastTurn.prompt) {
-    const turns = chatTurns(prompt);
-    lastTurn = { prompt, turn: turns ? turnKind(turns) : null };
-  }
+  if (prompt !== lastTurn.prompt) lastTurn = { prompt, turn: chatTurnKind(prompt) };
   return lastTurn.turn;
 }
 
