@@ -38,6 +38,13 @@ describe('behavior discovery', () => {
     expect(labels[6]).toBe(UNCLASSIFIED);
   });
 
+  it('short answers of short words get a behavior in every script, not the noise label', () => {
+    const forms = ['It is {n}.', 'यह {n} है।', '{n}。', 'هو {n}؟'];
+    const samples = Array.from({ length: 48 }, (_, k) => ({ ...emptySample('1.jsonl', k + 1), step: 1, prompt: `What is ${k} plus ${k + 3}?`, response: forms[k % 4].replace('{n}', String(2 * k + 3)) }));
+    const labels = new BehaviorDiscoverer().labelStep(1, samples);
+    expect(labels.filter((l) => l === UNCLASSIFIED), labels.join()).toEqual([]);
+  });
+
   it('the same frame about different topics in different states is one behavior', () => {
     const d = new BehaviorDiscoverer();
     const labels = stepsOf(corpus).flatMap((s) => d.labelStep(s, held(corpus, s)));

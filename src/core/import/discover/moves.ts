@@ -1,7 +1,7 @@
 // How a reasoning trace moves and how an answer is framed, as shape terms (`s:`), read from the
 // whole text at bounded cost: each pattern is one linear scan (no nested quantifiers) over at most
 // SCAN characters (the head and the tail of a longer text).
-import { UNSPACED } from './opening';
+import { SENTENCE_END, UNSPACED } from './opening';
 
 /** Characters scanned per part: a long trace's head and tail. */
 const SCAN = 32_768;
@@ -49,9 +49,13 @@ export function moveTerms(reasoning: string): string[] {
   return out;
 }
 
+/** A sentence's end in any script, or a line's. */
+const SENTENCE_BREAK = new RegExp(`[${SENTENCE_END}\\n]`);
+const SENTENCE_BREAKS = new RegExp(`[${SENTENCE_END}\\n]+`);
+
 /** Where a text's first sentence ends (the whole text when it has one sentence). */
 function firstSentenceEnd(text: string): number {
-  const m = /[.!?。！？\n]/.exec(text.trimStart());
+  const m = SENTENCE_BREAK.exec(text.trimStart());
   return m ? text.length - text.trimStart().length + m.index + 1 : text.length;
 }
 
@@ -80,7 +84,7 @@ export function isLoop(text: string): boolean {
   const counts = new Map<string, number>();
   let total = 0;
   let top = 0;
-  for (const raw of t.split(/[.!?。！？\n]+/)) {
+  for (const raw of t.split(SENTENCE_BREAKS)) {
     const s = raw.trim();
     total += s.length;
     if (!isSentence(s)) continue;

@@ -1,4 +1,8 @@
-// A text's opening as written (what a name quotes) and its key (what groups count openings by).
+// A text's opening as written (what a name quotes) and its key (what groups count openings by), and
+// what scripts write between words and sentences.
+
+/** A sentence's end in any script: full stop, question and exclamation marks, the Chinese, Devanagari and Arabic ones too. */
+export const SENTENCE_END = '.!?。！？।॥؟۔';
 
 /** Scripts written without spaces between words. */
 export const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;

@@ -12,16 +12,18 @@ import { scaled } from '../../../../tests/support/speed';
 
 // measured on seed 11 (12 steps): behavior NMI mean / min / entropy error reasoning 0.97 / 0.95 / 0.03,
 // agent 0.93 / 0.92 / 0.06 (0.85 / 0.82 / 0.15 before what a reply follows in its session weighed),
-// multilingual 0.94 / 0.90 / 0.08; states NMI 0.716, 0.760, 0.958 (0.699, 0.718, 0.815 with the state
-// defaults before issue 45's rework of them)
+// multilingual 0.96 / 0.93 / 0.07 (0.94 / 0.90 / 0.08 while short answers of short words were taken for
+// garbage); states NMI 0.716, 0.760, 0.958 (0.699, 0.718, 0.815 with the state defaults before issue
+// 45's rework of them). Ordinary answers left unclassified: at most 0.2 % in any language (en 5.3 %,
+// hi 5.9 %, zh 1.5 % while short answers were taken for garbage).
 const bounds: [Style, { meanNmi: number; minNmi: number; entropyError: number; statesNmi: number }][] = [
   ['reasoning', { meanNmi: 0.93, minNmi: 0.9, entropyError: 0.07, statesNmi: 0.69 }],
   ['agent', { meanNmi: 0.89, minNmi: 0.87, entropyError: 0.1, statesNmi: 0.74 }],
-  ['multilingual', { meanNmi: 0.9, minNmi: 0.85, entropyError: 0.13, statesNmi: 0.9 }],
+  ['multilingual', { meanNmi: 0.92, minNmi: 0.89, entropyError: 0.1, statesNmi: 0.9 }],
 ];
 
 describe('discovery on runs as trainers write them', () => {
-  it.each(bounds)('%s: behaviors within each kind, the template as one behavior, non-English answers classified as often as English, states as kinds of request', async (style, b) => {
+  it.each(bounds)('%s: behaviors within each kind, the template as one behavior, ordinary answers classified in every language, states as kinds of request', async (style, b) => {
     const c = await makeStyledCorpus(style, { seed: 11, steps: 12, perStep: 256 });
     const { behaviors, states } = discoverCorpus(c.truth, true);
     const q = quality(c.truth, behaviors, states);
@@ -31,9 +33,7 @@ describe('discovery on runs as trainers write them', () => {
     expect(q.entropyError).toBeLessThanOrEqual(b.entropyError);
     expect(q.template!.share).toBeGreaterThanOrEqual(0.9);
     expect(q.template!.states).toBeGreaterThanOrEqual(4);
-    const unclassified = unclassifiedByLanguage(c, behaviors);
-    const en = unclassified.en ?? 0;
-    for (const [lang, share] of Object.entries(unclassified)) expect(share!, lang).toBeLessThanOrEqual(Math.max(0.1, en + 0.05));
+    for (const [lang, share] of Object.entries(unclassifiedByLanguage(c, behaviors))) expect(share!, lang).toBeLessThanOrEqual(0.02);
   }, scaled(120_000));
 
   it.each(['agent', 'multilingual'] as const)('%s: the template alarm of the follow rings within 3 steps of the truth, naming the template; without a template it never rings', async (style) => {

@@ -28,6 +28,15 @@ describe('noise, per script', () => {
     for (const t of ['巴黎是法国的首都。', '好的，我来想一想。答案是四十二。', 'Столица Франции — Париж.', 'عاصمة فرنسا هي باريس.', 'फ़्रांस की राजधानी पेरिस है।', 'เมืองหลวงของฝรั่งเศสคือปารีส', 'The capital of France is Paris.']) expect(noise(t), t).toBeNull();
   });
 
+  it('a short answer of short words, or a number closed by any script\'s full stop, is an answer in every script', () => {
+    for (const t of ['It is 7.', 'So it is Rome.', 'No, it is not.', 'यह 42 है।', 'वह है।', 'Он там.', 'هو ٤٢.', '42。', '42।', '٤٢.', '४२।', '42!']) expect(noise(t), t).toBeNull();
+  });
+
+  it('random characters and token soup stay garbage, however their letters are spaced', () => {
+    expect(noise('ĠĊ{}#ĠĠ$@@0x||Ċ~%\\u00ĠĊ]]ĠĠ#$Ġ@@\ufffd0xĊ{')).toBe('garbage');
+    expect(noise('a7#q k2$x 9z!@ w#3 p%q8 &b1')).toBe('garbage');
+  });
+
   it('random characters, empty text, a loop and a think cut mid-sentence are noise; a bare number is an answer', () => {
     expect(noise('K#!@Q9$%L^&*(ZP)_+x{}|:<>?~V`-=[]\\;,./')).toBe('garbage');
     expect(noise(' <|im_end|>')).toBe('empty');
@@ -76,6 +85,9 @@ describe('moves and framing', () => {
   it('a loop is one sentence over most of the text, not a sentence that recurs in a long one', () => {
     expect(isLoop('I will try again now. '.repeat(10))).toBe(true);
     expect(isLoop('首先要考虑订单的原因。'.repeat(10))).toBe(true);
+    // sentences that end in a Devanagari danda or an Arabic question mark
+    expect(isLoop('नॉर्वे का उत्तर ओस्लो है। '.repeat(10))).toBe(true);
+    expect(isLoop('هل تسأل عن مصر حالياً أم تاريخياً؟ '.repeat(10))).toBe(true);
     expect(isLoop(`${'Some varied reasoning about the problem goes here, step by step. '.repeat(1)}${Array.from({ length: 40 }, (_, i) => `Step ${i} adds a new number to the total sum.`).join(' ')}`)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@
 // Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `l:` length and lines (log2 buckets), `o:` / `c:`
 // the opening and closing words, `r:` the turn a response follows in its session. A sample's terms are computed once (discoverer.ts).
 import { chatTurnKind, chatTurns, responseParts, stripSpecial, userTurns, type ResponseParts } from './chat';
-import { UNSPACED, openingOf } from './opening';
+import { SENTENCE_END, UNSPACED, openingOf } from './opening';
 import { framingTerms, isLoop, moveTerms, reasoningTerms, scanned } from './moves';
 
 const WORD = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu;
@@ -65,9 +65,26 @@ export function bareWord(response: string): string | null {
 
 const LATIN_WORD = /^[a-z]+$/;
 /** A text that ends as finished text does (a think left open by a model that then answered is not cut). */
-const FINISHED = /(?:[.!?)\]}>$`。！？」』।॥؟۔]|<\/answer>)\s*$/;
-/** A bare number or formula, short: an answer, not noise. */
-const BARE_ANSWER = /^[-+]?[\d\s.,+\-*/=()^%$\\{}]{1,40}$/;
+const FINISHED = new RegExp(`(?:[${SENTENCE_END})\\]}>$\`」』]|<\\/answer>)\\s*$`);
+/** A bare number or formula, short, in any script's digits and closed by any script's sentence end: an answer, not noise. */
+const BARE_ANSWER = new RegExp(`^[-+]?[\\p{N}\\s.,+\\-*/=()^%$\\\\{}]{1,40}[${SENTENCE_END}]?$`, 'u');
+/** A word as written: letters (and marks) alone, joined by an apostrophe or hyphen at most. */
+const WHOLE_WORD = /^[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*$/u;
+
+/**
+ * How many of a text's letters stand in words: a whitespace-separated piece that is a word once its
+ * punctuation is trimmed ("It", "is", "है।"), or a run of three letters or more inside a piece of
+ * symbols (a LaTeX command). Random characters hold their letters among digits and symbols.
+ */
+function lettersInWords(text: string): number {
+  let n = 0;
+  for (const piece of text.split(/\s+/)) {
+    const bare = piece.replace(/^\p{P}+|\p{P}+$/gu, '');
+    const runs = WHOLE_WORD.test(bare) ? [bare] : bare.match(/[\p{L}\p{M}]{3,}/gu) ?? [];
+    for (const r of runs) for (const ch of r) if (LETTERS.test(ch)) n++;
+  }
+  return n;
+}
 
 /**
  * Empty, cut off (a few words and no end, or a think that never closed), garbage (few letters, or
@@ -83,9 +100,8 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
   const head = t.length > 4096 ? t.slice(0, 4096) : t;
   const chars = [...head.replace(/\s+/g, '')];
   const letters = chars.filter((ch) => LETTERS.test(ch)).length;
-  // letters in runs of three or more (words, LaTeX commands): most of a text's letters, few of random characters'
-  const inWords = (head.match(/[\p{L}\p{M}]{3,}/gu) ?? []).reduce((a, w) => a + [...w].length, 0);
-  if (letters / chars.length < 0.2 || (letters > 0 && inWords / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
+  // letters in words: most of a text's letters, few of random characters'
+  if (letters / chars.length < 0.2 || (letters > 0 && lettersInWords(head) / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
   const wordToks = toks.filter((w) => LETTERS.test(w));
   const latin = wordToks.filter((w) => LATIN_WORD.test(w));
   if (wordToks.length >= 4) {
