@@ -68,21 +68,16 @@ const LATIN_WORD = /^[a-z]+$/;
 const FINISHED = new RegExp(`(?:[${SENTENCE_END})\\]}>$\`」』]|<\\/answer>)\\s*$`);
 /** A bare number or formula, short, in any script's digits and closed by any script's sentence end: an answer, not noise. */
 const BARE_ANSWER = new RegExp(`^[-+]?[\\p{N}\\s.,+\\-*/=()^%$\\\\{}]{1,40}[${SENTENCE_END}]?$`, 'u');
-/** A word as written: letters (and marks) alone, joined by an apostrophe or hyphen at most. */
-const WHOLE_WORD = /^[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*$/u;
-
 /**
- * How many of a text's letters stand in words: a whitespace-separated piece that is a word once its
- * punctuation is trimmed ("It", "is", "है।"), or a run of three letters or more inside a piece of
- * symbols (a LaTeX command). Random characters hold their letters among digits and symbols.
+ * Letters (and marks) in words: a whitespace-separated piece that is a word once its punctuation is
+ * trimmed ("It", "is", "है।"; joined by an apostrophe or hyphen at most), or a run of three or more
+ * inside a piece of symbols (a LaTeX command). Random characters hold their letters among digits and symbols.
  */
+const IN_WORDS = /(?<=^|\s)\p{P}*([\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*)\p{P}*(?=\s|$)|[\p{L}\p{M}]{3,}/gu;
+
 function lettersInWords(text: string): number {
   let n = 0;
-  for (const piece of text.split(/\s+/)) {
-    const bare = piece.replace(/^\p{P}+|\p{P}+$/gu, '');
-    const runs = WHOLE_WORD.test(bare) ? [bare] : bare.match(/[\p{L}\p{M}]{3,}/gu) ?? [];
-    for (const r of runs) for (const ch of r) if (LETTERS.test(ch)) n++;
-  }
+  for (const m of text.matchAll(IN_WORDS)) for (const _ of m[1] ?? m[0]) n++;
   return n;
 }
 
