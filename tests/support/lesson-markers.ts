@@ -6,7 +6,7 @@
 // 95 % interval of the median over seeds, and how many seeds' last marker is a divergence (pink).
 import { readFileSync } from 'node:fs';
 import type { MetricsFrame } from '../../src/core/metrics';
-import { behaviorPoints } from '../../src/ui/views/data';
+import { behaviorPoints } from '../../src/core/measure/state-markers';
 import { divergenceMarkers } from '../../src/core/measure/divergence';
 
 const argv = process.argv.slice(2);

@@ -15,7 +15,7 @@ import type { MetricsFrame } from '../../src/core/metrics';
 import { parsePreset } from '../../src/core/presets';
 import { policyShape } from '../../src/core/pretrain';
 import { createNodeEngine, ort } from '../../src/engine/node';
-import { stateMarkers } from '../../src/ui/views/data';
+import { stateMarkers } from '../../src/core/measure/state-markers';
 
 const root = join(import.meta.dirname, '../..');
 
