@@ -36,7 +36,6 @@ const CHECKED_ELSEWHERE: { lesson?: string; names: RegExp; by: string }[] = [
 /** Values over seeds that no experiment record holds, with why. */
 const NOT_RECORDED: { lesson: string; names: RegExp; why: string }[] = [
   { lesson: 'e-opd-purity-volume', names: /^(seeds|markers\.|dips\.|support\.)/, why: '16 seeds of the preset counted by the plot\'s marker rule, not an experiment spec; seed 1 must lie inside support.* (tests/unit/lesson-numbers.test.ts)' },
-  { lesson: 'j-collapse-vs-convergence', names: /^sft\.codeMiss$/, why: 'which state is the miss needs each state\'s top behavior, which no rule kind reads yet: npm run lab over seeds 1–4' },
 ];
 
 /** Experiments whose values have rules but no record yet: what recording them takes (none now: every rule's record ships). */
