@@ -26,13 +26,14 @@ export function recordSpecPath(name: string): string {
 }
 
 /** The metrics the lessons' rules read from the record of `spec` (a rule's record defaults to its lesson). */
-export function metricsForRecord(specName: string): string[] {
+export function metricsForRecord(spec: ExperimentSpec): string[] {
+  const specName = spec.name;
   const files = readdirSync(MEASURED).filter((f) => f.endsWith('.json')).sort();
   const metrics = new Set<string>();
   for (const f of files) {
     const id = f.replace(/\.json$/, '');
     const m = parseMeasures(id, readJsonFile(join(MEASURED, f), 'measurement file'));
-    for (const rule of Object.values(m.derived)) if ((rule.record ?? id) === specName) for (const x of metricsOfRule(rule)) metrics.add(x);
+    for (const rule of Object.values(m.derived)) if ((rule.record ?? id) === specName) for (const x of metricsOfRule(rule, spec)) metrics.add(x);
   }
   if (metrics.size === 0) throw new Error(`record: no lesson value is derived from ${specName} (public/presets/measured/*.json "derived"): name its rules first, the record keeps only what they read`);
   return [...metrics].sort();
@@ -50,7 +51,7 @@ function baseText(spec: ExperimentSpec, baseFile: string | undefined): string {
 /** `baseFile`: the --base the cells were trained with (their logs do not say). */
 export function recordCells(cells: ParsedCell[], out: string, baseFile?: string): { text: string; metrics: string[]; runs: number; spec: string } {
   const spec = cells[0].spec;
-  const metrics = metricsForRecord(spec.name);
+  const metrics = metricsForRecord(spec);
   const one = (what: string, xs: string[]) => {
     const set = [...new Set(xs)];
     if (set.length !== 1) throw new Error(`record: the cells come from several ${what} (${set.join(', ')}): record one run of the experiment`);

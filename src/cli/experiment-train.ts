@@ -83,7 +83,7 @@ class CellOutput {
   finish(run: BundleRun): TrainedCell {
     const { s, cell, file } = this;
     const wallSeconds = (performance.now() - this.t0) / 1000;
-    if (file) appendTextFile(file, endLine({ stepsTaken: run.frames.length, stoppedBy: run.stoppedBy, timeline: run.timeline, wallSeconds }) + '\n', 'cell log');
+    if (file) appendTextFile(file, endLine({ stepsTaken: run.frames.length, stoppedBy: run.stoppedBy, timeline: run.timeline, base: run.base, wallSeconds }) + '\n', 'cell log');
     const lastFrame = run.frames.at(-1);
     const metrics = s.spec.metrics ?? Object.keys(lastFrame?.scalars ?? {}).filter((k) => /^(support\/(token_entropy|behavior_support)|esr\/effective_rate|gap\/clipfrac|train\/loss)/.test(k));
     const summary = jsonText({ cell: cell.index, variant: cell.variant, seed: cell.seed, stepsTaken: run.frames.length, stepsPlanned: cell.config.steps, stoppedBy: run.stoppedBy ?? null, wallSeconds: +wallSeconds.toFixed(2), final: Object.fromEntries(metrics.map((m) => [m, (lastFrame && scalarAt(lastFrame.scalars, m)) ?? null])) });

@@ -2,8 +2,9 @@
  * A lesson's run on the transformer (WASM engine in Node, the shipped base) and the headline's
  * numbered markers on it, computed by the plot's own function (stateMarkers) with the base as
  * step 0: what the page shows for that seed (page and Node runs agree bit for bit but for the last bit
- * of Math.log: docs/experiments.md). Used by the lesson-a measurement (lesson-a-measure.ts) and by
- * the test that the lessons' seed-1 numbers are what a fresh run shows (tests/unit/lesson-numbers.test.ts).
+ * of Math.log: docs/experiments.md). Used by the test that the lessons' seed-1 numbers are what a
+ * fresh run shows (tests/unit/lesson-numbers.test.ts); the numbers over seeds come from experiment
+ * records (src/core/experiment/seed-readings.ts reads them with the same marker rule).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import type { MetricsFrame } from '../../src/core/metrics';
 import { parsePreset } from '../../src/core/presets';
 import { policyShape } from '../../src/core/pretrain';
 import { createNodeEngine, ort } from '../../src/engine/node';
-import { stateMarkers } from '../../src/ui/views/data';
+import { stateMarkers } from '../../src/core/measure/state-markers';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -28,14 +29,6 @@ export interface SeedMarkers {
   endShare: number;
 }
 
-/**
- * Train `preset` on `seed` for its steps and return the plot's markers for `state` (the lesson's).
- * `until`: stop at the first step after which the markers so far satisfy it. The markers of the
- * first n frames are exactly the whole run's markers up to the point their rule has seen (each
- * marker reads the frames up to its step plus its window), so a verdict on the first markers, such
- * as "the first drop to one behavior", is the same as after all steps (supportFirst1 and endShare
- * then describe the steps run).
- */
 export interface LessonRun {
   frames: MetricsFrame[];
   /** The base's scalars: step 0 of the plots. */
@@ -73,19 +66,6 @@ export async function runLesson(preset: string, seed: number, opts: { set?: Part
 /** The plot's markers for the lesson's state on a run's frames (the base as step 0). */
 export function markersOf(r: Pick<LessonRun, 'frames' | 'base' | 'state' | 'config'>): DivergenceMarker[] {
   return stateMarkers(r.frames, { step: 0, scalars: r.base } as unknown as MetricsFrame, r.state, { eps: r.config.feasibilityEps, samples: r.config.behaviorSamples, highShare: 0.8 });
-}
-
-/**
- * Train `preset` on `seed` for its steps and return the plot's markers for `state` (the lesson's).
- * `until`: stop at the first step after which the markers so far satisfy it. The markers of the
- * first n frames are exactly the whole run's markers up to the point their rule has seen (each
- * marker reads the frames up to its step plus its window), so a verdict on the first markers, such
- * as "the first drop to one behavior", is the same as after all steps (supportFirst1 and endShare
- * then describe the steps run).
- */
-export async function lessonMarkers(preset: string, seed: number, until?: (markers: DivergenceMarker[]) => boolean): Promise<SeedMarkers> {
-  const r = await runLesson(preset, seed, until ? { until: (soFar) => until(markersOf(soFar)) } : {});
-  return seedMarkers(r, seed);
 }
 
 /** A run's markers, the step its support first read 1 and its token entropy at the end as a share of step 0's. */

@@ -2,9 +2,9 @@
  * An experiment record (public/experiments/results/) is what this code trains: the first seed of
  * every variant is trained again as `npm run experiment` trains a cell (trainCell, the shipped base
  * or the in-process pretraining, WASM in Node) and its recorded series must equal the record's bit
- * for bit. Small budget: the first REPLAY_STEPS steps of each cell. A run does not depend on its
- * step count (nothing in training reads config.steps), so these are the first frames of the full
- * cell; the window includes step 5, where the experiments that measure behavior every 5 steps do.
+ * for bit, and so must its base values (step 0) where the record keeps them. Small budget: the
+ * first REPLAY_STEPS steps of each cell. A run does not depend on its step count (nothing in
+ * training reads config.steps), so these are the first frames of the full cell; the window includes step 5, where the experiments that measure behavior every 5 steps do.
  * A record trained from a --base file (a custom task's base, pretrained once as the page pretrains
  * it) is re-trained from the base the page pretrains, which must be that file (its sha256).
  */
@@ -59,7 +59,9 @@ describe('experiment records are what the code trains', () => {
       const { run } = await trainCell(settings, { ...cell, config: { ...cell.config, steps } }, quiet, undefined, engines);
       const stored = record.runs.find((r) => r.variant === v && r.seed === cell.seed)!;
       const want = Object.fromEntries(Object.entries(stored.series).map(([m, s]) => [m, s.slice(0, steps)]));
-      expect(recordedRun(run, record.metrics).series, `${spec.name}, variant ${v} (${spec.variants[v].name}), seed ${cell.seed}`).toEqual(want);
+      const fresh = recordedRun(run, record.metrics);
+      // step 0 too, where the record keeps it (the base, measured before the first step)
+      expect({ series: fresh.series, base: stored.base && fresh.base }, `${spec.name}, variant ${v} (${spec.variants[v].name}), seed ${cell.seed}`).toEqual({ series: want, base: stored.base });
     }
   }, scaled(240_000));
 });

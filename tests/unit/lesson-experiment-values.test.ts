@@ -33,12 +33,8 @@ const CHECKED_ELSEWHERE: { lesson?: string; names: RegExp; by: string }[] = [
   { lesson: 'o-fitted-gate', names: /^(log\.dropped|served\.logLate)$/, by: "the gate replayed on the verl log, not the experiment: src/core/experiment/lessons.test.ts re-counts it (34 dropped at step 1; yield 0.5375 over the last 5 steps, 64 / 0.5375 = 119)" },
 ];
 
-/** Values over seeds that no experiment record holds, with why. */
-const NOT_RECORDED: { lesson: string; names: RegExp; why: string }[] = [
-  { lesson: 'a-support-collapse', names: /^(seeds|lastMarker\.|supportFirst1\.|end\.)/, why: 'npm run lesson-a-measure over 12 seeds, not an experiment spec; seed 1 must lie inside its ranges (tests/unit/lesson-numbers.test.ts)' },
-  { lesson: 'e-opd-purity-volume', names: /^(seeds|markers\.|dips\.|support\.)/, why: '16 seeds of the preset counted by the plot\'s marker rule, not an experiment spec; seed 1 must lie inside support.* (tests/unit/lesson-numbers.test.ts)' },
-  { lesson: 'j-collapse-vs-convergence', names: /^sft\.codeMiss$/, why: 'which state is the miss needs each state\'s top behavior, which no rule kind reads yet: npm run lab over seeds 1–4' },
-];
+/** Values over seeds that no experiment record holds, with why (none now: every one is derived from a record). */
+const NOT_RECORDED: { lesson: string; names: RegExp; why: string }[] = [];
 
 /** Experiments whose values have rules but no record yet: what recording them takes (none now: every rule's record ships). */
 const UNRECORDED_EXPERIMENTS: Record<string, string> = {};

@@ -152,11 +152,16 @@ describe('bundle', () => {
     expect(() => mergeCells(spec, [...runs, runs[2]], 'v')).toThrow(/duplicate cell 2/);
     expect(mergeCells(spec, [...runs].reverse(), 'test')).toEqual(bundle);
   });
-  it('cell logs parse back to the run; a log without its end line is refused by name', () => {
+  it('cell logs parse back to the run, its base (step 0) included; a log without its end line is refused by name', () => {
     const r = runs[3];
-    const lines = [headerLine({ codeVersion: 'v', engine: 'tabular', index: 3, variant: 1, seed: 1, spec, config: r.config }), ...r.frames.map(frameLine), endLine({ stepsTaken: 3, timeline: r.timeline, wallSeconds: 0.1 })];
+    // the base, measured before the first step: what the plots draw at step 0
+    expect(r.base?.['support/behavior_support/math']).toBeGreaterThan(0);
+    expect(r.base?.['support/token_entropy']).not.toBe(r.frames[0].scalars['support/token_entropy']);
+    const lines = [headerLine({ codeVersion: 'v', engine: 'tabular', index: 3, variant: 1, seed: 1, spec, config: r.config }), ...r.frames.map(frameLine), endLine({ stepsTaken: 3, timeline: r.timeline, base: r.base, wallSeconds: 0.1 })];
     const parsed = parseCellLog(lines.join('\n') + '\n', 'cell-3.jsonl');
     expect(parsed.run).toEqual(r);
+    const badBase = [...lines.slice(0, -1), endLine({ stepsTaken: 3, timeline: r.timeline, base: { 'support/token_entropy': 'x' } as unknown as Record<string, number>, wallSeconds: 0.1 })];
+    expect(() => parseCellLog(badBase.join('\n'), 'c.jsonl')).toThrow(/c\.jsonl\.base\.support\/token_entropy: expected a number/);
     expect(parsed.index).toBe(3);
     expect(() => parseCellLog(lines.slice(0, -1).join('\n'), 'cell-3.jsonl')).toThrow(/cell-3\.jsonl: incomplete/);
     const wrongIndex = [lines[0].replace('"index":3', '"index":2'), ...lines.slice(1)];

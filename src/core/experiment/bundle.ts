@@ -21,6 +21,8 @@ export interface BundleRun {
   config: Config;
   timeline: TimelineEntry[];
   frames: MetricsFrame[];
+  /** The base's scalars, measured before the first step: step 0 of the plots (a share "of step 0" is of these). */
+  base?: Record<string, number>;
   /** Why the run ended before spec.steps (e.g. "non-finite metric train/loss = NaN"). */
   stoppedBy?: string;
   /** Engine backend that trained it ("wasm", "webgpu", "tabular"): bit-for-bit reproduction holds per engine. */
@@ -253,10 +255,12 @@ export function parseBundleRun(x: unknown, spec: ExperimentSpec | null, path: st
       errors.push({ field: `${path}.frames[${i}].changes`, message: `settings changed at step ${f.step} but the run's timeline has no such change at step ${f.step - 1}` });
   });
   const resumed = parseResumes(x.resumed, `${path}.resumed`, errors, spec?.steps);
+  const base = x.base === undefined ? undefined : numberRecord(x.base, `${path}.base`, errors);
   if (x.stoppedBy !== undefined && typeof x.stoppedBy !== 'string') errors.push({ field: `${path}.stoppedBy`, message: 'expected a string' });
   if (x.engine !== undefined && typeof x.engine !== 'string') errors.push({ field: `${path}.engine`, message: 'expected a string' });
   if (errors.length > before) return null;
   const run: BundleRun = { variant: variant as number, seed: seed as number, config: x.config as Config, timeline, frames };
+  if (base) run.base = base;
   if (x.stoppedBy !== undefined) run.stoppedBy = x.stoppedBy as string;
   if (x.engine !== undefined) run.engine = x.engine as string;
   if (resumed) run.resumed = resumed;

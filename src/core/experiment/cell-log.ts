@@ -1,6 +1,6 @@
 // The JSONL of one experiment cell, as an array scheduler's task writes it: a header line (spec,
 // cell, config, code version, engine), one line per metrics frame as it is trained, and an end
-// line (steps taken, why it stopped, timeline). A task killed midway leaves a file without the end
+// line (steps taken, why it stopped, timeline, the base's scalars: step 0). A task killed midway leaves a file without the end
 // line, which merge refuses by name.
 import type { FieldError } from '../config';
 import { depthError } from '../json-depth';
@@ -29,6 +29,8 @@ export interface CellEnd {
   stepsTaken: number;
   stoppedBy?: string;
   timeline: TimelineEntry[];
+  /** The base's scalars (step 0), measured before the first step. */
+  base?: Record<string, number>;
   wallSeconds: number;
 }
 
@@ -81,7 +83,7 @@ export function parseCellLog(text: string, name: string): ParsedCell {
     if (f.kind !== 'frame') fail(`${name}:${i + 2}`, `expected a frame line, got kind ${JSON.stringify(f.kind)}`);
     return f;
   });
-  const run = parseBundleRun({ variant: h.variant, seed: h.seed, config: h.config, timeline: end.timeline, frames, stoppedBy: end.stoppedBy, engine: h.engine }, spec!, name, errors);
+  const run = parseBundleRun({ variant: h.variant, seed: h.seed, config: h.config, timeline: end.timeline, frames, base: end.base, stoppedBy: end.stoppedBy, engine: h.engine }, spec!, name, errors);
   if (typeof h.codeVersion !== 'string') errors.push({ field: `${name}:1 codeVersion`, message: 'expected a string' });
   if (end.stepsTaken !== frames.length) errors.push({ field: `${name}:${endAt + 1} stepsTaken`, message: `${String(end.stepsTaken)} but ${frames.length} frame lines` });
   if (run && h.index !== runIndex(spec!, run)) errors.push({ field: `${name}:1 index`, message: `${String(h.index)} but variant ${run.variant}, seed ${run.seed} is cell ${runIndex(spec!, run)}` });

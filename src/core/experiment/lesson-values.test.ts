@@ -125,7 +125,7 @@ describe('deriveLessonValue', () => {
     expect(() => onset({ of: 'onset', metric: 'a', direction: 'rise', variant: 0 })).toThrow(/seed 1: a has no onset \(no rise/);
     expect(() => parseValueRule({ of: 'onset', metric: 'a', direction: 'down', variant: 0 }, 'x')).toThrow(/"direction" must be one of fall, rise/);
     expect(() => parseValueRule({ of: 'onsetBefore', metric: 'a', direction: 'fall', variant: 0, thanDirection: 'rise' }, 'x')).toThrow(/"than" must be a metric name or a list/);
-    expect(metricsOfRule({ of: 'onsetBefore', metric: ['a', 'b'], direction: 'fall', than: 'c', thanDirection: 'rise', variant: 0 })).toEqual(['a', 'b', 'c']);
+    expect(metricsOfRule({ of: 'onsetBefore', metric: ['a', 'b'], direction: 'fall', than: 'c', thanDirection: 'rise', variant: 0 }, onsetSpec)).toEqual(['a', 'b', 'c']);
   });
 
   it('refuses what it cannot derive honestly, with the reason', () => {
@@ -153,6 +153,92 @@ describe('deriveLessonValue', () => {
     expect(() => parseValueRule({ of: 'seedsEqual', metric: 'm', variant: 0, equals: '0' }, 'x')).toThrow(/"equals" must be a number/);
     expect(() => parseValueRule({ of: 'seedTotal', metric: 'm', variant: 0, stat: 'median' }, 'x')).toThrow(/"stat" must be one of min, max/);
     const rules: ValueRule[] = [{ of: 'seeds' }, { of: 'median', metric: 'a', per: 'b', variant: 0 }, { of: 'paired', metric: ['c', 'd'], a: 0, b: 1, stat: 'favourB' }, { of: 'seedsEqual', metric: ['e', 'f'], variant: 0, equals: 1 }, { of: 'seedTotal', metric: 'g', variant: 0, stat: 'min' }];
-    expect(rules.flatMap(metricsOfRule)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    expect(rules.flatMap((r) => metricsOfRule(r, spec))).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+  });
+});
+
+describe('readings of each seed\'s run over seeds (perSeed, seedsWhere)', () => {
+  // 8 steps of the strategies task's math state (behaviors decompose, direct, search-first, verify;
+  // the judge rewards decompose), ε 0.02 and 64 samples (the defaults). Seed 1: all four at 0.25,
+  // direct gone from step 3, search-first and verify from step 4 (decompose alone). Seed 2: all four
+  // kept, direct on top. Seed 3: verify gone from step 2, direct on top from then on. Token entropy
+  // as a share of the base's 2: seed 1 1 − 0.05 t, seed 2 1 − 0.1 t, seed 3 0.7; support (its own
+  // series) 4 4 3 1 1 1 1 1 / 4 3 4 3 4 4 4 4 / 4 3 3 3 3 3 3 3.
+  const steps = 8;
+  const readSpec = parseExperimentSpec({ version: 1, name: 'readings', base: { task: 'strategies' }, variants: [{ name: 'A', patch: {} }], seeds: [1, 2, 3], steps });
+  const names = ['decompose', 'direct', 'search-first', 'verify'];
+  const shares = (s: number, t: number): number[] => {
+    if (s === 2) return [0.1, 0.4, 0.25, 0.25];
+    if (s === 3) return t >= 2 ? [0.2, 0.5, 0.3, 0] : [0.25, 0.25, 0.25, 0.25];
+    return t >= 4 ? [1, 0, 0, 0] : t === 3 ? [1 / 3, 0, 1 / 3, 1 / 3] : [0.25, 0.25, 0.25, 0.25];
+  };
+  const tokenShare = (s: number, t: number) => (s === 1 ? 1 - 0.05 * t : s === 2 ? 1 - 0.1 * t : 0.7);
+  const support = { 1: [4, 4, 3, 1, 1, 1, 1, 1], 2: [4, 3, 4, 3, 4, 4, 4, 4], 3: [4, 3, 3, 3, 3, 3, 3, 3] } as Record<number, number[]>;
+  const scalarsAt = (s: number, t: number) => {
+    const p = shares(s, t);
+    return {
+      ...Object.fromEntries(names.flatMap((b, i) => [[`support/behavior_dist/math/${b}`, p[i]], [`support/behavior_dist_se/math/${b}`, Math.sqrt((p[i] * (1 - p[i])) / 64)]])),
+      'support/behavior_dist/math/invalid': 0,
+      'support/token_entropy': 2 * tokenShare(s, t),
+      'support/behavior_support/math': t === 0 ? 4 : support[s][t - 1],
+    };
+  };
+  const readRuns: BundleRun[] = readSpec.seeds.map((s) => ({
+    variant: 0, seed: s, config: variantConfig(readSpec, 0, s), timeline: [], base: { ...scalarsAt(s, 0), 'support/token_entropy': 2 },
+    frames: Array.from({ length: steps }, (_, i) => ({ step: i + 1, version: 0, scalars: scalarsAt(s, i + 1), series: {}, ratioEdges: [], perf: {}, changes: {}, trace: [] }) as unknown as MetricsFrame),
+  }));
+  const rulesOf = (xs: unknown[]) => xs.map((x) => parseValueRule(x, 'test'));
+  const all = rulesOf([
+    { of: 'perSeed', read: 'markerCount', state: 'math', variant: 0, stat: 'median' },
+    { of: 'seedsWhere', read: 'topMissed', state: 'math', variant: 0 },
+    { of: 'perSeed', read: 'dips', metric: 'support/behavior_support/math', variant: 0, stat: 'max' },
+  ]);
+  const keep = [...new Set(all.flatMap((r) => metricsOfRule(r, readSpec)))];
+  const readRecord = parseRecord(JSON.parse(recordToJson(makeRecord(readSpec, readRuns, keep, produced))));
+  const read = (rule: unknown) => deriveLessonValue(readRecord, parseValueRule(rule, 'test'));
+  const markers = (readKind: string, stat?: string) => read({ of: stat ? 'perSeed' : 'seedsWhere', read: readKind, state: 'math', variant: 0, ...(stat ? { stat } : {}) });
+  const metric = (readKind: string, stat: string, extra: object = {}) => read({ of: 'perSeed', read: readKind, metric: readKind === 'lastPercentOfBase' ? 'support/token_entropy' : 'support/behavior_support/math', variant: 0, stat, ...extra });
+
+  it('a record keeps what the readings need: the state\'s shares and their errors, token entropy, its base values', () => {
+    expect(keep).toEqual([...names.map((b) => `support/behavior_dist/math/${b}`), ...names.map((b) => `support/behavior_dist_se/math/${b}`), 'support/token_entropy', 'support/behavior_dist/math/invalid', 'support/behavior_support/math']);
+    expect(readRecord.runs[0].base?.['support/token_entropy']).toBe(2);
+    expect(recordBundle(readRecord).runs[2].base?.['support/behavior_support/math']).toBe(4);
+  });
+
+  it('the markers, as the plot draws them: seed 1 at steps 3 (4→3) and 4 (3→1, token entropy 80 % of step 0: pink), seed 2 none, seed 3 at step 2 (4→3, 70 %: grey)', () => {
+    expect([markers('markerCount', 'median'), markers('markerCount', 'min'), markers('markerCount', 'max')]).toEqual([1, 0, 2]);
+    // the last marker, over the seeds that have one (1 and 3)
+    expect([markers('lastMarkerStep', 'median'), markers('lastMarkerStep', 'min'), markers('lastMarkerStep', 'max')]).toEqual([3, 2, 4]);
+    expect([markers('lastMarkerPercent', 'median'), markers('lastMarkerPercent', 'min'), markers('lastMarkerPercent', 'max')]).toEqual([75, 70, 80]);
+    expect(markers('lastMarkerToOne')).toBe(1);
+    expect(markers('lastMarkerPink')).toBe(1);
+  });
+
+  it('a metric per seed: its first step at a value, its last value in % of step 0, its least and most, its dips; over a window', () => {
+    expect(metric('firstStepAt', 'median', { equals: 1 })).toBe(4); // seed 1 only: seeds that never read 1 are left out
+    expect(() => metric('firstStepAt', 'median', { equals: 0 })).toThrow(/no seed of variant 0 has a firstStepAt/);
+    expect([metric('lastPercentOfBase', 'median'), metric('lastPercentOfBase', 'min'), metric('lastPercentOfBase', 'max')]).toEqual([60, 20, 70]);
+    expect([metric('least', 'min'), metric('least', 'max'), metric('least', 'median'), metric('most', 'same')]).toEqual([1, 3, 3, 4]);
+    expect(() => metric('least', 'same')).toThrow(/the seeds' least differ \(1, 3\)/);
+    expect([metric('dips', 'median'), metric('dips', 'min'), metric('dips', 'max')]).toEqual([2, 1, 2]);
+    expect([metric('dips', 'min', { from: 3 }), metric('dips', 'max', { from: 3 })]).toEqual([0, 1]);
+    expect(metric('least', 'max', { to: 2 })).toBe(4);
+  });
+
+  it('the seeds whose state\'s top behavior is not the rewarded one at every step of the window (ties: the first behavior)', () => {
+    expect(read({ of: 'seedsWhere', read: 'topMissed', state: 'math', variant: 0 })).toBe(1); // seed 2; seed 3 ties at step 1
+    expect(read({ of: 'seedsWhere', read: 'topMissed', state: 'math', variant: 0, from: 2 })).toBe(2);
+  });
+
+  it('refuses a record without the base, a rule with fields of another reading, a state the task lacks', () => {
+    const noBase = makeRecord(readSpec, readRuns.map(({ base: _b, ...r }) => r), keep, produced);
+    expect(() => deriveLessonValue(noBase, parseValueRule({ of: 'perSeed', read: 'markerCount', state: 'math', variant: 0, stat: 'max' }, 'x'))).toThrow(/seed 1 has no base value \(step 0\) of support\/token_entropy: .*record it again/);
+    expect(() => parseValueRule({ of: 'perSeed', read: 'markerCount', metric: 'm', variant: 0, stat: 'max' }, 'x')).toThrow(/"state" must be a state name/);
+    expect(() => parseValueRule({ of: 'perSeed', read: 'least', metric: 'm', state: 'math', variant: 0, stat: 'max' }, 'x')).toThrow(/takes a metric, not a state/);
+    expect(() => parseValueRule({ of: 'perSeed', read: 'least', metric: 'm', variant: 0, stat: 'max', equals: 1 }, 'x')).toThrow(/"equals" \(a number\) goes with read firstStepAt/);
+    expect(() => parseValueRule({ of: 'perSeed', read: 'lastMarkerStep', state: 'math', variant: 0, stat: 'max', from: 2 }, 'x')).toThrow(/reads the whole run/);
+    expect(() => parseValueRule({ of: 'seedsWhere', read: 'markerCount', state: 'math', variant: 0 }, 'x')).toThrow(/"read" must be one of lastMarkerToOne, lastMarkerPink, topMissed/);
+    expect(() => parseValueRule({ of: 'perSeed', read: 'markerCount', state: 'math', variant: 0, stat: 'mean' }, 'x')).toThrow(/"stat" must be one of median, min, max, same/);
+    expect(() => metricsOfRule(parseValueRule({ of: 'seedsWhere', read: 'topMissed', state: 'chat', variant: 0 }, 'x'), readSpec)).toThrow(/the task has no state "chat"/);
   });
 });

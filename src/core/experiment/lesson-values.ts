@@ -5,7 +5,8 @@
 // the first step two paired runs differ, the seeds whose metrics keep one value at every step (a
 // claim in words: "dropped nothing", "support is 1 in every state"), the least or most a seed
 // totals over a window, the median onset step of a change (measure/onset.ts, the one onset rule) and
-// the seeds where one change begins before another. One function, deriveLessonValue, so a value and the rule
+// the seeds where one change begins before another; a reading of each seed's run (its markers, the
+// first step a metric reads a value, …: seed-readings.ts) summarised over seeds or counted. One function, deriveLessonValue, so a value and the rule
 // it was computed by cannot part.
 import { isObject } from '../unknown';
 import { pairedFromBundle, windowGap } from './compare';
@@ -14,6 +15,8 @@ import { seedBand, windowMean } from './stats';
 import type { BundleRun, ExperimentBundle } from './bundle';
 import { scalarAt } from '../metrics';
 import { onsetStep } from '../measure/onset';
+import { checkSeedReadingRule, deriveSeedReading, metricsOfSeedReading, type SeedReadingRule } from './seed-readings';
+import type { ExperimentSpec } from './spec';
 
 interface Window {
   /** Steps from..to of the window (default: every step of the spec). */
@@ -99,12 +102,14 @@ export type ValueRule = FromRecord &
         metric: string;
         variants: number[];
       })
+    /** A reading of each seed's run, over seeds (perSeed) or counted where it holds (seedsWhere): seed-readings.ts. */
+    | (Window & Rounded & SeedReadingRule)
   );
 
-const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'seedsEqual', 'seedTotal', 'increasing', 'onset', 'onsetBefore'] as const;
+const KINDS = ['seeds', 'steps', 'paired', 'median', 'mean', 'firstDifferenceRatio', 'seedsEqual', 'seedTotal', 'increasing', 'onset', 'onsetBefore', 'perSeed', 'seedsWhere'] as const;
 const PAIRED_STATS = ['meanDiff', 'ciLow', 'ciHigh', 'favourB'];
 /** Every field a rule may have: a misspelt one ("lowerIsbetter") is an error, not a silent default. */
-const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'equals', 'from', 'to', 'digits', 'fixed', 'scale', 'direction', 'than', 'thanDirection']);
+const RULE_KEYS = new Set(['record', 'of', 'metric', 'per', 'variant', 'variants', 'a', 'b', 'stat', 'lowerIsBetter', 'equals', 'from', 'to', 'digits', 'fixed', 'scale', 'direction', 'than', 'thanDirection', 'read', 'state']);
 
 /** A rule from a measurement file, checked; throws naming `where` and the bad field. */
 export function parseValueRule(x: unknown, where: string): ValueRule {
@@ -163,6 +168,10 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
         oneOf('thanDirection', ['fall', 'rise']);
       }
       break;
+    case 'perSeed':
+    case 'seedsWhere':
+      checkSeedReadingRule(x, bad);
+      break;
     case 'increasing':
       str('metric');
       if (!Array.isArray(x.variants) || x.variants.length < 2 || !x.variants.every((v) => Number.isInteger(v) && v >= 0)) bad('"variants" must list at least two variant indices');
@@ -171,9 +180,12 @@ export function parseValueRule(x: unknown, where: string): ValueRule {
   return x as unknown as ValueRule;
 }
 
-/** Every metric a rule reads: what a record of its experiment must keep. */
-export function metricsOfRule(rule: ValueRule): string[] {
+/** Every metric a rule reads: what a record of its experiment (`spec`) must keep. */
+export function metricsOfRule(rule: ValueRule, spec: ExperimentSpec): string[] {
   switch (rule.of) {
+    case 'perSeed':
+    case 'seedsWhere':
+      return metricsOfSeedReading(rule, spec);
     case 'seeds':
     case 'steps':
       return [];
@@ -315,6 +327,10 @@ export function deriveLessonValue(record: ExperimentRecord, rule: ValueRule): nu
       const than = onsets(bundle, rule.variant, rule.than, rule.thanDirection);
       return onsets(bundle, rule.variant, rule.metric, rule.direction).filter((at, i) => at < than[i]).length;
     }
+    case 'perSeed':
+      return rounded(deriveSeedReading(bundle, rule, windowOf(bundle, rule)), rule);
+    case 'seedsWhere':
+      return deriveSeedReading(bundle, rule, windowOf(bundle, rule));
     case 'increasing': {
       const [from, to] = windowOf(bundle, rule);
       const means = rule.variants.map((v) => seedRuns(bundle, v, rule.metric, from, to).map((r) => windowMean(r.frames, rule.metric, from, to)));

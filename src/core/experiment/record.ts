@@ -32,6 +32,8 @@ export interface RecordedRun {
   stoppedBy?: string;
   /** Per metric, its value at steps 1..n (n = the steps the run took); null where the step lacks it. */
   series: Record<string, (number | null)[]>;
+  /** Per metric, the base's value (step 0, measured before the first step; null: the base lacks it). Absent in records made before cells kept it. */
+  base?: Record<string, number | null>;
 }
 
 export interface ExperimentRecord {
@@ -60,10 +62,11 @@ export function recordedValue(frame: Pick<MetricsFrame, 'scalars' | 'series'>, m
   return element ? seriesAt(frame.series, element[1])?.[Number(element[2])] : scalarAt(frame.scalars, metric);
 }
 
-/** A run's series of `metrics` (frames in step order, from step 1). */
-export function recordedRun(run: Pick<BundleRun, 'variant' | 'seed' | 'stoppedBy' | 'frames'>, metrics: readonly string[]): RecordedRun {
+/** A run's series of `metrics` (frames in step order, from step 1), and their base values when the run has them. */
+export function recordedRun(run: Pick<BundleRun, 'variant' | 'seed' | 'stoppedBy' | 'frames' | 'base'>, metrics: readonly string[]): RecordedRun {
   const series = Object.fromEntries(metrics.map((m) => [m, run.frames.map((f) => recordedValue(f, m) ?? null)]));
-  return { variant: run.variant, seed: run.seed, ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}), series };
+  const base = run.base && Object.fromEntries(metrics.map((m) => [m, scalarAt(run.base!, m) ?? null]));
+  return { variant: run.variant, seed: run.seed, ...(run.stoppedBy ? { stoppedBy: run.stoppedBy } : {}), series, ...(base ? { base } : {}) };
 }
 
 /** A record of every cell of `spec` (all must be there: a value over seeds needs each of them). */
@@ -142,7 +145,21 @@ export function parseRecord(input: unknown): ExperimentRecord {
       }
       for (const k of Object.keys(x.series)) if (!(metrics as string[]).includes(k)) fail(`${path}.series.${k}`, 'not one of the record\'s metrics');
       if (length > spec.steps) fail(`${path}.series`, `${length} steps, more than the spec's ${spec.steps}`);
-      runs.push({ variant: variant as number, seed: x.seed as number, ...(typeof x.stoppedBy === 'string' ? { stoppedBy: x.stoppedBy } : {}), series });
+      let base: Record<string, number | null> | undefined;
+      if (x.base !== undefined) {
+        if (!isObject(x.base)) fail(`${path}.base`, 'expected an object of the metrics\' base values');
+        else {
+          base = {};
+          for (const m of metrics as string[]) {
+            const v = Object.hasOwn(x.base, m) ? x.base[m] : undefined;
+            const n = v === null ? null : jsonNumber(v);
+            if (n === undefined) fail(`${path}.base.${m}`, `expected a number or null, got ${describeValue(v)}`);
+            base[m] = n ?? null;
+          }
+          for (const k of Object.keys(x.base)) if (!(metrics as string[]).includes(k)) fail(`${path}.base.${k}`, 'not one of the record\'s metrics');
+        }
+      }
+      runs.push({ variant: variant as number, seed: x.seed as number, ...(typeof x.stoppedBy === 'string' ? { stoppedBy: x.stoppedBy } : {}), series, ...(base ? { base } : {}) });
     });
   }
   if (errors.length) throw new RecordError(errors);
@@ -159,9 +176,17 @@ export function recordedFrames(run: RecordedRun): MetricsFrame[] {
   });
 }
 
+/** The recorded base values (step 0) of a run, those it has; undefined when the record keeps none. */
+function recordedBase(run: RecordedRun): Record<string, number> | undefined {
+  return run.base && Object.fromEntries(Object.entries(run.base).filter((e): e is [string, number] => e[1] !== null));
+}
+
 /** The record as a bundle (its metrics only), for the paired statistics the experiments page uses. */
 export function recordBundle(r: ExperimentRecord): ExperimentBundle {
-  const runs: BundleRun[] = r.runs.map((x) => ({ variant: x.variant, seed: x.seed, config: variantConfig(r.spec, x.variant, x.seed), timeline: [], frames: recordedFrames(x), ...(x.stoppedBy ? { stoppedBy: x.stoppedBy } : {}) }));
+  const runs: BundleRun[] = r.runs.map((x) => {
+    const base = recordedBase(x);
+    return { variant: x.variant, seed: x.seed, config: variantConfig(r.spec, x.variant, x.seed), timeline: [], frames: recordedFrames(x), ...(base ? { base } : {}), ...(x.stoppedBy ? { stoppedBy: x.stoppedBy } : {}) };
+  });
   return makeBundle(r.spec, runs, r.produced.codeVersion);
 }
 

@@ -45,7 +45,7 @@ class CellRecord {
 
   result(run: Run, backend: string): BundleRun {
     const c = this.cell;
-    const out: BundleRun = { variant: c.variant, seed: c.seed, config: c.config, timeline: run.timeline.map((t) => ({ ...t })), frames: this.frames, engine: backend };
+    const out: BundleRun = { variant: c.variant, seed: c.seed, config: c.config, timeline: run.timeline.map((t) => ({ ...t })), frames: this.frames, base: { ...run.baseScalars } as Record<string, number>, engine: backend };
     if (this.stoppedBy) out.stoppedBy = this.stoppedBy;
     return out;
   }

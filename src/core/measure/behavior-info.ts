@@ -16,6 +16,17 @@ export interface BehaviorInfo {
 }
 
 /**
+ * Whether a state's most likely outcome is a behavior its judge rewards: `row` = p(outcome | state)
+ * over the task's behaviors and a last "invalid" outcome, `good` = the rewarded behavior indices.
+ * Ties: the first behavior with the top probability; the invalid outcome never matches.
+ */
+export function topIsRewarded(row: readonly number[], good: readonly number[]): boolean {
+  let top = 0;
+  for (let i = 1; i < row.length; i++) if (row[i] > row[top]) top = i;
+  return top < row.length - 1 && good.includes(top);
+}
+
+/**
  * `dists[s]` = p(outcome | state s) over the task's behaviors and a last "invalid" outcome (rows
  * sum to 1); `good[s]` = behavior indices rewarded in state s. Throws on a malformed row.
  */
@@ -33,10 +44,7 @@ export function behaviorInfo(dists: readonly (readonly number[])[], good: readon
     if (row.some((x) => !(x >= 0)) || Math.abs(sum - 1) > 1e-6) throw new Error(`behaviorInfo: state ${s} is not a distribution (sum ${sum})`);
     cond += entropyOf(row) / S;
     row.forEach((x, i) => (marginal[i] += x / S));
-    // ties: the first behavior with the top probability (the invalid outcome never matches)
-    let top = 0;
-    for (let i = 1; i < width; i++) if (row[i] > row[top]) top = i;
-    if (top < width - 1 && good[s].includes(top)) match++;
+    if (topIsRewarded(row, good[s])) match++;
   });
   const marginalEntropy = entropyOf(marginal);
   // concavity makes I ≥ 0; clamp the float rounding of identical rows

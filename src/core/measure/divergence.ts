@@ -120,7 +120,8 @@ export function thresholdTrack(points: readonly Pick<BehaviorPoint, 'step' | 'p'
 }
 
 /** A share as the whole percent the marker says (rounded down); the kind is decided on the same number. */
-const percentOf = (share: number): number => Math.floor(share * 100 + 1e-9);
+/** A share as the marker text writes it: a whole percent, rounded down. */
+export const percentOf = (share: number): number => Math.floor(share * 100 + 1e-9);
 
 /** One-line annotation of a marker, for the plot and its screen-reader list. */
 export function describeMarker(m: DivergenceMarker, state: string): string {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SampleRecord } from '../../core/gates/sample';
 import type { MetricsFrame, SampleTrace } from '../../core/metrics';
-import { behaviorSampling, behaviorsOf, clipShares, funnelStages, ratioBins, scalarSeries, stateSeries, statesOf, supportAt, supportSeries } from './data';
+import { behaviorsOf } from '../../core/measure/state-markers';
+import { behaviorSampling, clipShares, funnelStages, ratioBins, scalarSeries, stateSeries, statesOf, supportAt, supportSeries } from './data';
 
 const frame = (step: number, scalars: Record<string, number>, trace: SampleTrace[] = [], ruleCounts: number[] = []): MetricsFrame => ({
   step, version: step, scalars, series: { 'support/pass_at_k': [], 'support/pass_at_k_base': [], 'gap/ratio_hist': [], 'gate/rule_counts': ruleCounts },

@@ -6,9 +6,7 @@ import type { MetricsFrame, SampleTrace } from '../../core/metrics';
 import type { ScalarName } from '../../core/measure/names';
 import { taskOf, type TaskChoice } from '../../core/tasks/registry';
 import type { Point } from '../charts/series';
-import { divergenceMarkers, type BehaviorPoint, type DivergenceMarker } from '../../core/measure/divergence';
-
-export const DIST = 'support/behavior_dist/';
+import { DIST, behaviorsOf } from '../../core/measure/state-markers';
 
 /** Points of one scalar metric over steps (frames without a finite value are skipped). */
 export function scalarSeries(frames: readonly MetricsFrame[], key: ScalarName): Point[] {
@@ -56,25 +54,6 @@ export function behaviorSampling(frames: readonly MetricsFrame[], states: readon
     }
   if (lo > hi) return `Monte Carlo, ${samples} samples per state`;
   return `counted from the imported log: ${lo === hi ? lo : `${lo}–${hi}`} samples per state per step`;
-}
-
-/** Per step, π(b | state) and its recorded standard error for each valid behavior (the marker rule's input). */
-export function behaviorPoints(frames: readonly MetricsFrame[], state: string): Omit<BehaviorPoint, 'tokenEntropy'>[] {
-  const beh = behaviorsOf(frames, state).filter((b) => b !== 'invalid');
-  if (!beh.length) return [];
-  return frames.flatMap((f) => {
-    if (!(`${DIST}${state}/${beh[0]}` in f.scalars)) return [];
-    return [{ step: f.step, p: beh.map((b) => f.scalars[`${DIST}${state}/${b}`] ?? NaN), se: beh.map((b) => f.scalars[`support/behavior_dist_se/${state}/${b}`] ?? 0) }];
-  });
-}
-
-/** Behaviors measured for `state` (`support/behavior_dist/<state>/<behavior>`), `invalid` last. */
-export function behaviorsOf(frames: readonly MetricsFrame[], state: string): string[] {
-  const f = frames[frames.length - 1];
-  if (!f) return [];
-  const p = `${DIST}${state}/`;
-  const names = Object.keys(f.scalars).filter((k) => k.startsWith(p)).map((k) => k.slice(p.length));
-  return [...names.filter((n) => n !== 'invalid'), ...names.filter((n) => n === 'invalid')];
 }
 
 /** Behavior support of one frame for `state` recomputed at threshold `eps`: #{b valid : π(b|s) > eps}. */
@@ -218,18 +197,4 @@ export function funnelStages(frame: MetricsFrame, traces: readonly SampleTrace[]
     },
     { key: 'effective', label: 'effective', count: traces.length ? Math.min(queued, Math.round(effective * scale)) : Math.round(n('esr/effective_rate') * queued), parts: [], estimated: estimated || !traces.length },
   ];
-}
-
-/**
- * The headline's numbered markers of one state (the core rule): token entropy as a share of its
- * value at step 0 (`start`, the base) when the plot has that point, else of the first steps. The
- * plot draws these; a lesson's measured marker numbers come from the same call.
- */
-export function stateMarkers(frames: readonly MetricsFrame[], start: MetricsFrame | null, state: string, opts: { eps: number; samples: number; highShare: number }): DivergenceMarker[] {
-  const tok = new Map(scalarSeries(frames, 'support/token_entropy').map((p) => [p.step, p.value]));
-  const tokenStart = start?.scalars['support/token_entropy'];
-  return divergenceMarkers(
-    behaviorPoints(frames, state).map((p) => ({ ...p, tokenEntropy: tok.get(p.step) ?? NaN })),
-    { ...opts, ...(tokenStart !== undefined ? { tokenStart } : {}) },
-  );
 }
