@@ -14,6 +14,9 @@ import { importSamples } from '../../src/core/import/read/pipeline';
 import { memorySource } from '../../src/core/import/sources';
 import type { ImportedSample } from '../../src/core/import/types';
 import { discoverCorpus, nmi, quality } from './discover-quality';
+import { AnswerKinds, answerOf, answerSimilarities, type AnswerVocab } from '../../src/core/import/discover/answer-kinds';
+import { stripSpecial } from '../../src/core/import/discover/chat';
+import { answerWords, promptWords, requestTurns, scriptOf } from '../../src/core/import/discover/text';
 import { followAlarms, templateLabel, unclassifiedByLanguage, type AlarmSeen } from './discover-styles-measure';
 import { STYLES, makeStyledCorpus, type Style } from './discover-styles';
 
@@ -90,7 +93,43 @@ async function realRun(dir: string) {
     const idx = samples.flatMap((s, i) => (s.step === step ? [i] : []));
     perStep[step] = round(nmi(idx.map((i) => truth[i].state), idx.map((i) => states[i])));
   }
-  return { dir, samples: samples.length, issues: r.issuesTotal, dataSources: new Set(truth.map((t) => t.state)).size, statesFound: new Set(states).size, statesNmi: round(nmi(truth.map((t) => t.state), states)), perStep, seconds: round((performance.now() - t0) / 1000, 1) };
+  return { dir, samples: samples.length, issues: r.issuesTotal, dataSources: new Set(truth.map((t) => t.state)).size, statesFound: new Set(states).size, statesNmi: round(nmi(truth.map((t) => t.state), states)), perStep, seconds: round((performance.now() - t0) / 1000, 1), answers: answerAgreement(samples) };
+}
+
+/**
+ * Whether the answers to one kind of request talk alike across its questions, as the joining of
+ * phrasings assumes (discover/answer-kinds.ts): each task's distinct prompts split in two halves
+ * (alternately, in reading order), each half's answers counted as a state's, and the cosine that
+ * `join` reads between the two halves of one task and between halves of two tasks (halves of 16
+ * answers or more).
+ */
+function answerAgreement(samples: readonly ImportedSample[]) {
+  const half = new Map<string, number>();
+  const kinds = new AnswerKinds();
+  const labels = samples.map((s) => {
+    if (!half.has(s.prompt)) half.set(s.prompt, half.size % 2);
+    return `${String(s.fields.data_source)}#${half.get(s.prompt)}`;
+  });
+  kinds.add(labels, samples.map((s) => (s.response.trim() ? answerOf(answerWords(s.response), promptWords(requestTurns(s.prompt).join('\n')), scriptOf(stripSpecial(s.response.slice(0, 4000))), s.prompt) : null)));
+  const names = [...new Set(labels)].filter((l) => (kinds.vocabOf(l)?.n ?? 0) >= 16).sort();
+  const sims = answerSimilarities(names.map((l) => kinds.vocabOf(l) as AnswerVocab));
+  const task = (l: string) => l.slice(0, l.lastIndexOf('#'));
+  const [within, across] = [[] as number[], [] as { sim: number; a: string; b: string }[]];
+  for (let i = 0; i < names.length; i++)
+    for (let j = i + 1; j < names.length; j++) {
+      if (task(names[i]) === task(names[j])) within.push(sims[i][j]);
+      else across.push({ sim: sims[i][j], a: task(names[i]), b: task(names[j]) });
+    }
+  within.sort((a, b) => a - b);
+  const joinable = across.filter((x) => x.sim >= 0.5).sort((a, b) => b.sim - a.sim);
+  return {
+    tasks: within.length,
+    withinMedian: round(within[Math.floor(within.length / 2)] ?? null),
+    withinLeast: round(within[0] ?? null),
+    acrossPairs: across.length,
+    acrossAtLeastHalf: joinable.length,
+    acrossTop: [...new Set(joinable.map((x) => [x.a, x.b].sort().join(' ~ ')))].slice(0, 8),
+  };
 }
 
 async function main(): Promise<void> {

@@ -9,11 +9,12 @@
 import type { ClusterParams, Item, StepTerms } from './clusters';
 import { responseParts, stripSpecial, type ResponseParts } from './chat';
 import { fullerName, groupName, type GroupName } from './naming';
-import { bareWord, followsTerms, noiseOf, promptTerms, requestTurns, responseTerms, words, type Noise } from './text';
+import { AnswerKinds, answerOf } from './answer-kinds';
+import { answerWords, bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, scriptOf, words, type Noise } from './text';
 import { hash32 } from '../../rng';
 import type { Doc } from './vectors';
 import type { ImportedSample } from '../types';
-import { Discoverer, NO_PROMPT, OTHER_STATE, UNCLASSIFIED, type BehaviorArrival, type BehaviorFeatures, type DiscoverSnapshot, type StateArrival } from './group-discoverer';
+import { Discoverer, NO_PROMPT, OTHER_STATE, UNCLASSIFIED, type BehaviorArrival, type BehaviorFeatures, type DiscoveredBehavior, type DiscoverSnapshot, type StateArrival } from './group-discoverer';
 export { NO_PROMPT, OTHER_STATE, UNCLASSIFIED, type BehaviorArrival, type BehaviorFeatures, type DiscoveredBehavior, type DiscoverSnapshot, type Explanation, type StateArrival } from './group-discoverer';
 
 /**
@@ -152,6 +153,10 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   private boiler = new Set<number>();
   /** The step's requests' terms by prompt: a GRPO group's samples share one prompt, read once. */
   private stepTerms = new Map<string, { terms: string[] } | { noise: Noise }>();
+  /** Phrasings of one kind of request, joined by what their answers talk about. */
+  private kinds = new AnswerKinds();
+  /** The words of a prompt's user turns (an answer may echo them), kept for the prompts met since the step began. */
+  private requestWordsOf = new Map<string, Set<string>>();
 
   constructor(params: ClusterParams = STATE_PARAMS) {
     super('states', params, new Set(), NO_PROMPT, OTHER_STATE);
@@ -160,6 +165,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   /** Lines shared by most of the step's distinct prompts join the boilerplate (kept for the run). */
   protected override prepare(arrived: readonly StateArrival[]): void {
     this.stepTerms.clear();
+    this.requestWordsOf.clear();
     const distinct = new Set(arrived.map((a) => a.prompt));
     if (distinct.size < BOILER_MIN_PROMPTS || this.boiler.size >= BOILER_MAX) return;
     const counts = new Map<number, number>();
@@ -197,7 +203,37 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   arrive(s: ImportedSample): StateArrival {
-    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group };
+    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group, answer: s.response.trim() ? answerOf(answerWords(s.response), this.requestWords(s.prompt), scriptOf(stripSpecial(s.response.slice(0, 4000))), s.prompt) : null };
+  }
+
+  private requestWords(prompt: string): Set<string> {
+    let r = this.requestWordsOf.get(prompt);
+    if (r !== undefined) return r;
+    if (this.requestWordsOf.size >= MAX_REQUESTS) this.requestWordsOf.clear();
+    this.requestWordsOf.set(prompt, (r = promptWords(requestTurns(prompt).join('\n'))));
+    return r;
+  }
+
+  /** The step's labels, phrasings of one kind (answer-kinds.ts) under the kind's label, this step's joins included. */
+  override labelArrived(step: number, arrived: readonly StateArrival[]): string[] {
+    const labels = super.labelArrived(step, arrived);
+    const found = (l: string) => l !== this.noiseLabel && l !== this.smallLabel;
+    this.kinds.add(labels, arrived.map((a, k) => (found(labels[k]) ? a.answer : null)));
+    this.kinds.join(this.set.named().sort((a, b) => a.id - b.id).map((c) => c.name!));
+    return labels.map((l) => (found(l) ? this.kinds.kind(l) : l));
+  }
+
+  protected override shown(name: string): string {
+    return this.kinds.kind(name);
+  }
+
+  /** A phrasing joined to its kind is listed as merged into it, and its samples count for the kind. */
+  override behaviors(): DiscoveredBehavior[] {
+    const joined = this.kinds.joined();
+    const all = super.behaviors();
+    const extra = new Map<string, number>();
+    for (const b of all) if (joined.has(b.name)) extra.set(joined.get(b.name)!, (extra.get(joined.get(b.name)!) ?? 0) + b.count);
+    return all.map((b) => ({ ...b, count: b.count + (extra.get(b.name) ?? 0), mergedInto: b.mergedInto ?? joined.get(b.name) ?? null }));
   }
 
   protected itemOf(a: StateArrival): Item | null {
@@ -207,10 +243,12 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   protected override extra(): Partial<DiscoverSnapshot> {
-    return { boiler: [...this.boiler] };
+    return { boiler: [...this.boiler], kinds: this.kinds.save() };
   }
 
   protected override restoreExtra(snap: DiscoverSnapshot): void {
     this.boiler = new Set(snap.boiler ?? []);
+    this.kinds = new AnswerKinds();
+    this.kinds.restore(snap.kinds);
   }
 }

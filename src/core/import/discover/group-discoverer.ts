@@ -6,6 +6,7 @@ import { groupName, shapeText, type GroupName } from './naming';
 import { bareWord, words, type Noise } from './text';
 import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
+import type { Answer, AnswerKindsSnapshot } from './answer-kinds';
 
 /** The one label of noise (empty, cut-off, garbage) and of responses like no named behavior yet. */
 export const UNCLASSIFIED = 'unclassified';
@@ -49,6 +50,8 @@ export interface DiscoverSnapshot {
   titles?: [string, string][];
   spread?: { prompts: number; df: { i: number[]; v: number[] }; expected: { i: number[]; v: number[] } };
   boiler?: number[];
+  /** States found to be one kind by their answers (answer-kinds.ts). Absent in older files. */
+  kinds?: AnswerKindsSnapshot;
   clusters: {
     id: number;
     name: string | null;
@@ -80,6 +83,8 @@ export interface StateArrival {
   ref: SampleRef;
   prompt: string;
   group: string | null;
+  /** Its answer's words and script (answer-kinds.ts): what the answers to a kind of request talk about; null when it has none. */
+  answer: Answer | null;
 }
 
 export abstract class Discoverer<A> {
@@ -145,9 +150,14 @@ export abstract class Discoverer<A> {
       return name;
     });
     const out: string[] = arrived.map(() => this.noiseLabel);
-    ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.set.byId(id).name!));
+    ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.shown(this.set.byId(id).name!)));
     for (const l of out) if (l === this.noiseLabel || l === this.smallLabel) this.unclassified++;
     return out;
+  }
+
+  /** The label a group's samples get (states: their kind's, answer-kinds.ts). */
+  protected shown(name: string): string {
+    return name;
   }
 
   /** A new group's name (naming.ts). */
@@ -182,7 +192,7 @@ export abstract class Discoverer<A> {
     const v = this.set.vector(t.terms);
     const near = this.set.nearest(v);
     if (!near || near.sim < this.params.join) return { label: this.smallLabel, similarity: near?.sim ?? null, evidence: [], noise: null };
-    return { label: near.c.name!, similarity: near.sim, evidence: evidence(t.terms, v, near.c, this.params.dim), noise: null };
+    return { label: this.shown(near.c.name!), similarity: near.sim, evidence: evidence(t.terms, v, near.c, this.params.dim), noise: null };
   }
 
   behaviors(): DiscoveredBehavior[] {

@@ -55,6 +55,11 @@ export function promptWords(prompt: string): Set<string> {
   return out;
 }
 
+/** An answer's content words, read at its head and tail (what the answers to a kind of request talk about: answer-kinds.ts). */
+export function answerWords(response: string): string[] {
+  return headTail(stripSpecial(response), 200, 40).filter((w) => w.length > 1 && LETTERS.test(w) && !STOP.has(w));
+}
+
 export type Noise = 'empty' | 'cut-off' | 'garbage' | 'loop';
 
 /** The one word a response is, lowercase (special tokens and answer tags aside); null when it is more or less. */

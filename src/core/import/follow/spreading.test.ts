@@ -113,4 +113,22 @@ describe('template spreading alarm', () => {
     expect(s).toHaveLength(1);
     expect(s[0].message).toMatch(/answers 2 of 3 states \(chat, math\)/);
   });
+
+  it('a state measured no more (merged into another) stops counting after two windows: its old share is no state answered now', () => {
+    // the template answers most of code at steps 8-12; code is then merged away (no samples from step 13);
+    // math is taken from step 30, long after code was last measured
+    const a = new RunAlarms(0.05);
+    const rung = Array.from({ length: 40 }, (_, i) => {
+      const t = i + 1;
+      const f = frame(t, { ...OWN, code: t >= 8 ? TAKEN : OWN.code, math: t >= 30 ? TAKEN : OWN.math });
+      const scalars = f.scalars as Record<string, number>;
+      if (t > 12) for (const k of Object.keys(scalars)) if (k.includes('/code')) delete scalars[k];
+      return a.add(f);
+    }).flat();
+    expect(spreading(rung)).toEqual([]);
+    // while code was still measured, the same template entering math rings (the rule sees both)
+    const b = new RunAlarms(0.05);
+    const live = Array.from({ length: 24 }, (_, i) => b.add(frame(i + 1, { ...OWN, code: i + 1 >= 8 ? TAKEN : OWN.code, math: i + 1 >= 12 ? TAKEN : OWN.math }))).flat();
+    expect(spreading(live).map((x) => x.step)).toEqual([12]);
+  });
 });

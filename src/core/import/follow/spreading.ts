@@ -73,10 +73,14 @@ function infoOf(s: Scalars, states: readonly string[], behaviors: readonly strin
   return rows.length ? behaviorInfo(rows, rows.map(() => [])).mutualInfo : 0;
 }
 
+/** Windows of frames without a measurement after which a state's track no longer stands (a state merged into another, or joined to its kind, is measured no more). */
+const STALE = 2;
+
 /**
  * One state's "answers most" track, measured only at the steps that had its samples (a step
  * without them is no measurement, not a share of 0: a state seen every other step is not left
- * every other step), then read at every frame as the last track point at or before it.
+ * every other step), then read at every frame as the last track point at or before it, while the
+ * state was measured within the last STALE windows of frames.
  */
 function stateTrack(steps: readonly number[], frames: readonly Scalars[], st: string, behaviors: readonly string[], share: number, window: number): boolean[][] {
   const seen = frames.flatMap((s, i) => (measured(s, st, behaviors) ? [i] : []));
@@ -87,10 +91,11 @@ function stateTrack(steps: readonly number[], frames: readonly Scalars[], st: st
   }));
   const track = thresholdTrack(points, share, { samples: Math.max(1, mean(seen.map((i) => frames[i][`import/state_samples/${st}`] ?? 0))), window });
   const out: boolean[][] = [];
-  let j = -1;
+  let [j, last] = [-1, -1];
   for (let k = 0; k < frames.length; k++) {
     while (j + 1 < track.length && track[j + 1].step <= steps[k]) j++;
-    out.push(j < 0 ? behaviors.map(() => false) : track[j].above);
+    while (last + 1 < seen.length && seen[last + 1] <= k) last++;
+    out.push(j < 0 || k - seen[last] > STALE * window ? behaviors.map(() => false) : track[j].above);
   }
   return out;
 }

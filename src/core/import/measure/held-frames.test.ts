@@ -29,13 +29,16 @@ async function importHash(style: Style, gate: boolean): Promise<string> {
   return createHash('sha256').update(`${r.frames.map(frameLine).join('\n')}\n${lines.join('\n')}`).digest('hex');
 }
 
+// every style: recorded again when phrasings of one kind of request came to be joined by what their
+// answers talk about (discover/answer-kinds.ts): states moved (reasoning 83, agent 274, multilingual 119 of
+// 800 sample lines), no behavior did
 const pinned: [Style, boolean, string][] = [
-  ['reasoning', false, 'dda4eedd837b12510f2be1cad6cfe4f13cd072b489ec176ef712992ab0f8c815'],
-  ['reasoning', true, '1d8d8f010a5565583f767fbaf6bbb677bfd676840c0628a3f1d3a9124768608e'],
+  ['reasoning', false, 'd0d6d3bcc44dff5638fbfdac266474517fafd6e00c255a8f4208d4358ae3d42e'],
+  ['reasoning', true, 'f2efc8632e77c03134816923026f3594a09c7d5652f02a3df42634fa85ddc15c'],
   // agent: recorded again when what a response follows in its session (a tool result, the user's next message) came to weigh
-  ['agent', true, '827d9b47dd8b88ae5f137041a2c136c9b28e4a64da18217e62720bc2d9a06613'],
+  ['agent', true, '36e032a004320f12feb4fa5d2e8bdd3df47f02173d1cd2d3b3fae96a7f55fabd'],
   // multilingual: recorded again when short answers of short words ("It is Lima.", "यह 93 है।", "150。") came to be answers, not garbage (27 direct answers, unclassified before, now the direct behavior; no other label moved)
-  ['multilingual', false, 'b5f70179f2914a67f6e7710bbe25e92e85d5dc6f2c82627a555b7daf39a2a610'],
+  ['multilingual', false, '0f4440911aeae0296ef7fe0b67470268abc8509b3d440fc91a1ab29cec071438'],
 ];
 
 describe('frames of the real import, before and after holding samples compactly', () => {
