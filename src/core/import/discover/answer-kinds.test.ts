@@ -6,7 +6,6 @@ import { emptySample } from '../formats/common';
 import { nmi } from '../../measure/nmi';
 import { AnswerKinds, answerOf, type Answer } from './answer-kinds';
 import { StateDiscoverer } from './discoverer';
-import { answerWords } from './text';
 import type { ImportedSample } from '../types';
 
 const chatml = (user: string) => `<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n<|im_start|>assistant\n`;
@@ -98,7 +97,7 @@ describe('phrasings of one kind of request, joined by what their answers talk ab
     for (let i = 0; i < 120; i++) {
       const capital = i % 2 === 0;
       labels.push(capital ? 'capital' : 'sum');
-      answers.push(answerOf(answerWords(`${frame} ${capital ? g.pick(capitals) : g.int(2, 99)}.`), new Set(), 'latin', `p${i % 10}`));
+      answers.push(answerOf(`${frame} ${capital ? g.pick(capitals) : g.int(2, 99)}.`, new Set(), `p${i % 10}`)!);
     }
     k.add(labels, answers);
     expect(k.join(['capital', 'sum'])).toEqual([]);

@@ -7,6 +7,7 @@
 // agree (cosine ≥ JOIN) are one kind: the younger's label is no longer given, the older's is.
 // Nothing already labelled changes.
 import { hash32 } from '../../rng';
+import { answerWords, scriptOf } from './text';
 
 /** Cosine of two states' distinctive answer words at or above which they are one kind. */
 const JOIN = 0.5;
@@ -49,8 +50,14 @@ export interface AnswerKindsSnapshot {
   kindOf: [string, string][];
 }
 
-/** An answer's words (`request`: the words of the request it answers, which an answer may echo). */
-export function answerOf(words: readonly string[], request: ReadonlySet<string>, script: string, prompt: string): Answer {
+/**
+ * What an answer brings (null: an empty response): its content words (text.ts `answerWords`) as
+ * hashes, those its request holds (`request`, the words of the request it answers: an answer may echo
+ * them) last, and its script, read from its first words.
+ */
+export function answerOf(response: string, request: ReadonlySet<string>, prompt: string): Answer | null {
+  if (!response.trim()) return null;
+  const words = answerWords(response);
   const own = new Set<number>();
   const echoed = new Set<number>();
   for (const w of words) {
@@ -58,7 +65,7 @@ export function answerOf(words: readonly string[], request: ReadonlySet<string>,
     (request.has(w) ? echoed : own).add(hash32(w) | 0);
   }
   for (const h of own) echoed.delete(h);
-  return { words: Int32Array.from([...own, ...echoed]), own: own.size, script, prompt: hash32(prompt) };
+  return { words: Int32Array.from([...own, ...echoed]), own: own.size, script: scriptOf(words.slice(0, 40).join(' ')), prompt: hash32(prompt) };
 }
 
 export class AnswerKinds {

@@ -10,7 +10,7 @@ import type { ClusterParams, Item, StepTerms } from './clusters';
 import { responseParts, stripSpecial, type ResponseParts } from './chat';
 import { fullerName, groupName, type GroupName } from './naming';
 import { AnswerKinds, answerOf } from './answer-kinds';
-import { answerWords, bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, scriptOf, words, type Noise } from './text';
+import { bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, words, type Noise } from './text';
 import { hash32 } from '../../rng';
 import type { Doc } from './vectors';
 import type { ImportedSample } from '../types';
@@ -143,6 +143,9 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   }
 }
 
+/** Answers of one prompt in one step read for what its kind talks about (answer-kinds.ts). */
+const ANSWERS_READ = 8;
+
 /** A line most prompts share (a system prompt, a tools block, a standing instruction) is boilerplate, not a kind of request. */
 const BOILER_SHARE = 0.5;
 const BOILER_MIN_PROMPTS = 6;
@@ -157,6 +160,8 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   private kinds = new AnswerKinds();
   /** The words of a prompt's user turns (an answer may echo them), kept for the prompts met since the step began. */
   private requestWordsOf = new Map<string, Set<string>>();
+  /** Answers read so far of each prompt of a step (by step and prompt). */
+  private answersRead = new Map<string, number>();
 
   constructor(params: ClusterParams = STATE_PARAMS) {
     super('states', params, new Set(), NO_PROMPT, OTHER_STATE);
@@ -203,8 +208,19 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   arrive(s: ImportedSample): StateArrival {
-    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group, answer: s.response.trim() ? answerOf(answerWords(s.response), this.requestWords(s.prompt), scriptOf(stripSpecial(s.response.slice(0, 4000))), s.prompt) : null };
+    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group, answer: this.answerRead(s) ? answerOf(s.response, this.requestWords(s.prompt), s.prompt) : null };
   }
+
+  /** Whether the sample's answer is read for what its kind talks about: the first ANSWERS_READ of its prompt in its step (the answers to one prompt talk of one topic). */
+  private answerRead(s: ImportedSample): boolean {
+    const key = `${s.step}\u0000${s.group ?? s.prompt}`;
+    const k = this.answersRead.get(key) ?? 0;
+    if (k >= ANSWERS_READ) return false;
+    if (this.answersRead.size >= MAX_REQUESTS) this.answersRead.clear();
+    this.answersRead.set(key, k + 1);
+    return true;
+  }
+
 
   private requestWords(prompt: string): Set<string> {
     let r = this.requestWordsOf.get(prompt);

@@ -55,10 +55,15 @@ export function promptWords(prompt: string): Set<string> {
   return out;
 }
 
-/** An answer's content words, read at its head and tail (what the answers to a kind of request talk about: answer-kinds.ts). */
+/** An answer's content words, read at its head (200 words) and tail (40) at bounded cost (what the answers to a kind of request talk about: answer-kinds.ts). */
 export function answerWords(response: string): string[] {
-  return headTail(stripSpecial(response), 200, 40).filter((w) => w.length > 1 && LETTERS.test(w) && !STOP.has(w));
+  const head = words(stripSpecial(response.slice(0, ANSWER_HEAD_CHARS)), 200);
+  const tail = response.length > ANSWER_HEAD_CHARS ? words(stripSpecial(response.slice(-ANSWER_TAIL_CHARS)), 1000).slice(-40) : [];
+  return [...head, ...tail].filter((w) => w.length > 1 && LETTERS.test(w) && !STOP.has(w));
 }
+/** Characters that hold 200 words of most scripts, and 40 at the end. */
+const ANSWER_HEAD_CHARS = 3000;
+const ANSWER_TAIL_CHARS = 600;
 
 export type Noise = 'empty' | 'cut-off' | 'garbage' | 'loop';
 
