@@ -7,7 +7,8 @@
 // agree (cosine ≥ JOIN) are one kind: the younger's label is no longer given, the older's is.
 // Nothing already labelled changes.
 import { hash32 } from '../../rng';
-import { answerWords, scriptOf } from './text';
+import { trim } from './clusters';
+import { answerWords } from './text';
 
 /** Cosine of two states' distinctive answer words at or above which they are one kind. */
 const JOIN = 0.5;
@@ -21,39 +22,37 @@ const MIN_RATE = 0.1;
 const TOLD_RATE = 0.1;
 /** …when there are this many. */
 const TOLD_WORDS = 3;
-/** Word hashes kept per state (the most frequent: a word a fifth of its answers hold is always among them), and read per answer. */
+/** Word hashes kept per state (the most frequent: a word a tenth of its answers hold is always among them)… */
 const KEEP = 512;
-export const ANSWER_WORDS = 160;
+/** …and read per answer. */
+const ANSWER_WORDS = 160;
 
 export interface AnswerVocab {
   n: number;
   counts: Map<number, number>;
   /** The same, the words its request holds left out (what tells two kinds apart: `told`). */
   own: Map<number, number>;
-  /** Answers per script (text.ts `scriptOf`): a state's language is its answers' most common. */
-  scripts: Map<string, number>;
   /** The prompts its answers answer (up to MIN_PROMPTS). */
   prompts: Set<number>;
 }
 
-/** What a sample's answer brings: the distinct hashes of its words (at most ANSWER_WORDS), how many of them (the first) its request does not hold, and its script. */
+/** What a sample's answer brings: the distinct hashes of its words (at most ANSWER_WORDS) and how many of them (the first) its request does not hold. */
 export interface Answer {
   words: Int32Array;
   own: number;
-  script: string;
   /** Its prompt (a hash of its text: the answers to one question share it, whatever step or group asked it). */
   prompt: number;
 }
 
 export interface AnswerKindsSnapshot {
-  vocab: [string, number, [number, number][], [number, number][], [string, number][], number[]][];
+  vocab: [string, number, [number, number][], [number, number][], number[]][];
   kindOf: [string, string][];
 }
 
 /**
  * What an answer brings (null: an empty response): its content words (text.ts `answerWords`) as
  * hashes, those its request holds (`request`, the words of the request it answers: an answer may echo
- * them) last, and its script, read from its first words.
+ * them) last.
  */
 export function answerOf(response: string, request: ReadonlySet<string>, prompt: string): Answer | null {
   if (!response.trim()) return null;
@@ -65,7 +64,7 @@ export function answerOf(response: string, request: ReadonlySet<string>, prompt:
     (request.has(w) ? echoed : own).add(hash32(w) | 0);
   }
   for (const h of own) echoed.delete(h);
-  return { words: Int32Array.from([...own, ...echoed]), own: own.size, script: scriptOf(words.slice(0, 40).join(' ')), prompt: hash32(prompt) };
+  return { words: Int32Array.from([...own, ...echoed]), own: own.size, prompt: hash32(prompt) };
 }
 
 export class AnswerKinds {
@@ -92,16 +91,15 @@ export class AnswerKinds {
       if (!a) return;
       const name = this.kind(l);
       let v = this.vocab.get(name);
-      if (!v) this.vocab.set(name, (v = { n: 0, counts: new Map(), own: new Map(), scripts: new Map(), prompts: new Set() }));
+      if (!v) this.vocab.set(name, (v = { n: 0, counts: new Map(), own: new Map(), prompts: new Set() }));
       v.n++;
       if (v.prompts.size < MIN_PROMPTS) v.prompts.add(a.prompt);
-      v.scripts.set(a.script, (v.scripts.get(a.script) ?? 0) + 1);
       a.words.forEach((h, j) => {
         v.counts.set(h, (v.counts.get(h) ?? 0) + 1);
         if (j < a.own) v.own.set(h, (v.own.get(h) ?? 0) + 1);
       });
-      if (v.counts.size > KEEP * 2) trimTo(v.counts, KEEP);
-      if (v.own.size > KEEP * 2) trimTo(v.own, KEEP);
+      if (v.counts.size > KEEP * 2) trim(v.counts, KEEP);
+      if (v.own.size > KEEP * 2) trim(v.own, KEEP);
     });
   }
 
@@ -131,10 +129,9 @@ export class AnswerKinds {
       into.n += from.n;
       for (const [h, k] of from.counts) into.counts.set(h, (into.counts.get(h) ?? 0) + k);
       for (const [h, k] of from.own) into.own.set(h, (into.own.get(h) ?? 0) + k);
-      for (const [sc, k] of from.scripts) into.scripts.set(sc, (into.scripts.get(sc) ?? 0) + k);
       for (const p of from.prompts) if (into.prompts.size < MIN_PROMPTS) into.prompts.add(p);
-      trimTo(into.counts, KEEP * 2);
-      trimTo(into.own, KEEP * 2);
+      trim(into.counts, KEEP * 2);
+      trim(into.own, KEEP * 2);
       this.vocab.delete(younger);
       joined.push(younger);
     }
@@ -146,11 +143,11 @@ export class AnswerKinds {
   }
 
   save(): AnswerKindsSnapshot {
-    return { vocab: [...this.vocab].map(([s, v]) => [s, v.n, [...v.counts], [...v.own], [...v.scripts], [...v.prompts]]), kindOf: [...this.kindOf] };
+    return { vocab: [...this.vocab].map(([s, v]) => [s, v.n, [...v.counts], [...v.own], [...v.prompts]]), kindOf: [...this.kindOf] };
   }
 
   restore(snap: AnswerKindsSnapshot | undefined): void {
-    this.vocab = new Map((snap?.vocab ?? []).map(([s, n, c, o, sc, p]) => [s, { n, counts: new Map(c), own: new Map(o), scripts: new Map(sc), prompts: new Set(p) }]));
+    this.vocab = new Map((snap?.vocab ?? []).map(([s, n, c, o, p]) => [s, { n, counts: new Map(c), own: new Map(o), prompts: new Set(p) }]));
     this.kindOf = new Map(snap?.kindOf ?? []);
   }
 }
@@ -207,12 +204,4 @@ function cosine(a: Map<number, number>, b: Map<number, number>): number {
   }
   for (const y of b.values()) nb += y * y;
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
-
-/** Keep the `keep` largest counts (ties: the smaller hash). */
-function trimTo(m: Map<number, number>, keep: number): void {
-  if (m.size <= keep) return;
-  const kept = [...m].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, keep);
-  m.clear();
-  for (const [h, k] of kept) m.set(h, k);
 }

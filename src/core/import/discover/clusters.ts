@@ -340,8 +340,8 @@ function representatives(g: Group, vecs: readonly Sparse[]): number[] {
     .map((x) => x.k);
 }
 
-/** Keep the `keep` largest counts (ties: the alphabetically first). */
-export function trim(m: Map<string, number>, keep: number): void {
+/** Keep the `keep` largest counts (ties: the first key in order, alphabetical or numeric). */
+export function trim<K extends string | number>(m: Map<K, number>, keep: number): void {
   if (m.size <= keep) return;
   const kept = [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, keep);
   m.clear();

@@ -221,7 +221,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
     return true;
   }
 
-
+  /** The words of a prompt's user turns (what an answer may echo of its request). */
   private requestWords(prompt: string): Set<string> {
     let r = this.requestWordsOf.get(prompt);
     if (r !== undefined) return r;
