@@ -2,7 +2,7 @@
 // samples arrive (their terms made as they are read), are labelled once the step is complete, and
 // the groups found are saved, listed with their names and representatives, and explained.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef, type StepTerms } from './clusters';
-import { groupName, shapeText, type GroupName } from './naming';
+import { fullerName, groupName, shapeText, type GroupName } from './naming';
 import { bareWord, words, type Noise } from './text';
 import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
@@ -143,12 +143,17 @@ export abstract class Discoverer<A> {
       const it = this.itemOf(a);
       if (it) (items.push(it), at.push(k));
     });
-    const ids = this.set.labelStep(step, items, (members, counts) => {
-      const n = this.nameOf(members, counts);
-      const name = this.uniqueName(n.label);
-      this.titles.set(name, name === n.label ? n.title : `${n.title} (${name.slice(n.label.length)})`);
-      return name;
-    });
+    const ids = this.set.labelStep(
+      step,
+      items,
+      (members, counts) => {
+        const n = this.nameOf(members, counts);
+        const name = this.uniqueName(n.label);
+        this.titles.set(name, name === n.label ? n.title : `${n.title} (${name.slice(n.label.length)})`);
+        return name;
+      },
+      (c, members, counts) => this.titles.set(c.name!, this.titleNow(c.name!, members, counts)),
+    );
     const out: string[] = arrived.map(() => this.noiseLabel);
     ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.shown(this.set.byId(id).name!)));
     for (const l of out) if (l === this.noiseLabel || l === this.smallLabel) this.unclassified++;
@@ -160,9 +165,11 @@ export abstract class Discoverer<A> {
     return name;
   }
 
-  /** A new group's name (naming.ts). */
+  /** A new group's name (naming.ts); one whose name another group has says more of its typical opening ("What is the tallest mountain…", not "What is the… (~2)"). */
   protected nameOf(members: readonly Doc[], counts: StepTerms): GroupName {
-    return groupName(members, counts);
+    const n = groupName(members, counts);
+    const fuller = this.taken(n.label) ? fullerName(members, n, counts) : null;
+    return fuller && !this.taken(fuller.label) ? fuller : n;
   }
 
   /** Whether a name is given already (a rule's label, a group's, the noise labels). */
@@ -173,6 +180,19 @@ export abstract class Discoverer<A> {
   /** Every name given so far (current and merged), in the order they were made. */
   names(): string[] {
     return this.set.clusters.filter((c) => c.name !== null).map((c) => c.name!);
+  }
+
+  /**
+   * A group's title from the members it was given at this step (naming.ts, as a new group's name):
+   * one another current group has says more of their opening, `~2` the last resort.
+   */
+  private titleNow(name: string, members: readonly Doc[], counts: StepTerms): string {
+    const others = new Set(this.set.named().filter((c) => c.name !== name).map((c) => this.titles.get(c.name!)));
+    const n = groupName(members, counts);
+    const base = others.has(n.title) ? (fullerName(members, n, counts)?.title ?? n.title) : n.title;
+    let title = base;
+    for (let k = 2; others.has(title); k++) title = `${base} (~${k})`;
+    return title;
   }
 
   private uniqueName(base: string): string {

@@ -4,7 +4,7 @@
 // Never a pair of content words: those say what a response is about, not what it does. A name has
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
-import { UNSPACED, openingKeys } from './opening';
+import { UNSPACED, openingKeys, openingWords } from './opening';
 import type { StepTerms } from './clusters';
 import type { Doc } from './vectors';
 
@@ -144,6 +144,29 @@ function typicalOpening(members: readonly Doc[], key: string): string {
   return [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
 }
 
+/** Whether an opening word is topic, not a name: a number, or a word concentrated in a few of the step's prompts (clusters.ts `StepTerms.topic`). */
+function topicTest(step: StepTerms): (word: string) => boolean {
+  return (w) => /\p{N}|#/u.test(w) || step.topic.has(w);
+}
+
+/** A quote up to its first topic word or gap ("I need to add serigraphy" → "I need to"; "I need to … the" → "I need to"); '' when nothing is left. */
+export function cutAtTopic(quote: string, topic: (word: string) => boolean): string {
+  if (UNSPACED.test(quote.slice(0, 4))) return /\p{N}/u.test(quote) ? '' : quote;
+  const kept: string[] = [];
+  for (const w of quote.split(/\s+/)) {
+    if (w === '…') {
+      if (kept.length) break; // a leading gap stays: "… is married to"
+      kept.push(w);
+      continue;
+    }
+    // a number (a request's are folded to '#') is topic
+    const bare = /#/.test(w) ? '#' : w.toLowerCase().replace(/^\p{P}+|\p{P}+$/gu, '');
+    if (bare && topic(bare)) break;
+    kept.push(w);
+  }
+  return kept.some((w) => /\p{L}/u.test(w)) ? kept.join(' ') : '';
+}
+
 /**
  * The members' openings word by word: a position's commonest word when at least half the members
  * write it there, else "…" ("Matthew is married to Nova" and "John is married to Ava" → "… is married to …").
@@ -175,8 +198,8 @@ export function consensusOpening(openings: readonly string[]): string {
  * open "What is the…"): the members' openings word by word, up to five words, in place of the
  * quote ("What is the tallest mountain…"); null when that says no more.
  */
-export function fullerName(members: readonly Doc[], name: GroupName): GroupName | null {
-  const quote = consensusOpening(members.map((d) => d.opening));
+export function fullerName(members: readonly Doc[], name: GroupName, step: StepTerms): GroupName | null {
+  const quote = cutAtTopic(consensusOpening(members.map((d) => d.opening)), topicTest(step));
   const m = /^"(.*)…"/.exec(name.title);
   if (!quote || !m || quote.length <= m[1].length || !quote.startsWith(m[1])) return null;
   const rest = name.title.slice(m[0].length);
@@ -189,7 +212,9 @@ export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null);
   // "calls search first" says "calls search" already, "verifies often" says "verifies", "bare answer" says "no think"
   const shapes = [...found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)), ...lacking(members, step).filter((t) => !(t === '!reasons' && found.includes('bare')))].slice(0, 2);
-  const keys = members.map((d) => openingKeys(d.opening));
+  const topic = topicTest(step);
+  // openings up to their first topic word: a name never quotes what a prompt is about
+  const keys = members.map((d) => openingKeys(d.opening).filter((k) => UNSPACED.test(k) || !k.split(' ').some(topic)));
   const openShares = shares(keys, step.openings, step.n);
   // the longest opening (up to three words) most members write and few others do; else one a third write
   const lead = (k: string) => openShares.get(k)![0] - openShares.get(k)![1];
@@ -198,12 +223,13 @@ export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   const most = byLength.find((k) => openShares.get(k)![0] >= 0.5 && lead(k) >= 0.2);
   const distinct = most ?? byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2);
   const common = [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const consensus = consensusOpening(members.map((d) => d.opening));
+  const consensus = cutAtTopic(consensusOpening(members.map((d) => d.opening)), topic);
   let quote = '';
   if (most) quote = typicalOpening(members, most);
   else if (consensus && (distinct || !shapes.length)) quote = consensus;
   else if (distinct && !shapes.length) quote = typicalOpening(members, distinct);
   else if (!shapes.length && common) quote = typicalOpening(members, common);
+  quote = cutAtTopic(quote, topic);
   const titleParts = [...(quote ? [`"${quote}…"`] : []), ...shapes.map((t) => shapeText(t)!)];
   // the quote, then shapes while they fit (a label is at most 44 characters, whole words)
   const label = [...(quote ? [openingLabel(quote)] : []), ...shapes.map((t) => shapeLabel(t)!)]

@@ -184,14 +184,8 @@ export class PromptSpread {
     }
     if (this.p.ratio) {
       // expected prompts: Σ over prompt sizes g of (prompts of that size) × (1 − (1 − k/N)^g)
-      const sizes = new Map<number, number>();
-      for (const ks of byPrompt.values()) sizes.set(ks.length, (sizes.get(ks.length) ?? 0) + 1);
-      for (const b of touched) {
-        const q = 1 - this.count[b] / docs.length;
-        let e = 0;
-        for (const [g, n] of sizes) e += n * (1 - q ** g);
-        this.expected[b] += e;
-      }
+      const sizes = promptSizes(byPrompt.values());
+      for (const b of touched) this.expected[b] += expectedPrompts(this.count[b], docs.length, sizes);
     }
     for (const b of touched) (this.count[b] = 0), (this.last[b] = -1);
     this.prompts += byPrompt.size;
@@ -206,6 +200,35 @@ export class PromptSpread {
 }
 
 const MIN_PROMPTS = 24;
+
+/** How many prompts have each number of samples in a step. */
+export function promptSizes(groups: Iterable<{ length: number }>): Map<number, number> {
+  const sizes = new Map<number, number>();
+  for (const g of groups) sizes.set(g.length, (sizes.get(g.length) ?? 0) + 1);
+  return sizes;
+}
+
+/**
+ * The prompts expected to have a sample holding a term that `held` of a step's `n` samples hold,
+ * had they held it independently of their prompt: Σ over prompt sizes g of (prompts of that size) × (1 − (1 − held/n)^g).
+ */
+export function expectedPrompts(held: number, n: number, sizes: ReadonlyMap<number, number>): number {
+  const q = 1 - held / n;
+  let e = 0;
+  for (const [g, k] of sizes) e += k * (1 - q ** g);
+  return e;
+}
+
+/**
+ * Whether a word of a step is a prompt's topic, not a frame (the judgment `PromptSpread.weight`
+ * makes of a hashed term over the run in its `ratio` reading, made here of one word in one step,
+ * exactly): held by `prompts` distinct prompts and `held` of the step's `n` samples, under `ratio` of
+ * the prompts expected (with two expected or more).
+ */
+export function concentrated(ratio: number, held: number, prompts: number, n: number, sizes: ReadonlyMap<number, number>): boolean {
+  const e = expectedPrompts(held, n, sizes);
+  return e >= 2 && prompts / e < ratio;
+}
 
 /**
  * How much a shape or length term weighs by how common it is, besides its idf: a term held by more
