@@ -2,7 +2,8 @@
 // share of its members that write its quoted opening and hold its named shapes (the name check), and
 // the names whose quote holds a topic word (one of few prompts: a digit, or a word the openings of
 // under 3 distinct prompts write in the whole run — responses' openings for behaviors, requests' for
-// states). Measured on the titles as they stand after each step.
+// states), and the groups named alike (a current group whose title, "(~k)" dropped, another current
+// group has, summed over steps). Measured on the titles as they stand after each step.
 //   npx tsx tests/support/discover-names-report.ts DIR [--list]
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,6 +77,7 @@ async function run(dir: string, list: boolean) {
   const bc = new BehaviorClassifier({ rules: [] });
   const steps = [...new Set(samples.map((s) => s.step))].sort((a, b) => a - b);
   const check = { behaviors: { members: 0, ok: 0, groups: 0 }, states: { members: 0, ok: 0, groups: 0 } };
+  const alike = { behaviors: { groups: 0, alike: 0 }, states: { groups: 0, alike: 0 } };
   const worst: { what: string; step: number; name: string; title: string; n: number; share: number }[] = [];
   // topic words, run-wide: distinct prompts whose response openings (behaviors) or request openings (states) hold a word
   const held = { behaviors: new Map<string, Set<string>>(), states: new Map<string, Set<string>>() };
@@ -83,6 +85,12 @@ async function run(dir: string, list: boolean) {
   for (const step of steps) {
     const at = samples.filter((s) => s.step === step);
     const labels = d.step(step, at, sc, bc);
+    for (const [what, dd] of [['behaviors', bd], ['states', sd]] as const) {
+      // named alike: current groups whose title (its "(~k)" dropped) another current group has
+      const bases = dd.behaviors().filter((b) => b.mergedInto === null).map((b) => b.title.replace(/ \(~\d+\)$/, ''));
+      alike[what].groups += bases.length;
+      alike[what].alike += bases.filter((t) => bases.indexOf(t) !== bases.lastIndexOf(t)).length;
+    }
     const bTitles = new Map(bd.behaviors().map((b) => [b.name, b.title]));
     const sTitles = new Map(sd.behaviors().map((b) => [b.name, b.title]));
     const groups = { behaviors: new Map<string, Member[]>(), states: new Map<string, Member[]>() };
@@ -105,7 +113,7 @@ async function run(dir: string, list: boolean) {
         const title = titles.get(name) ?? name;
         titlesSeen[what].set(name, title);
         const { quote, shapes } = titleParts(title);
-        const ok = members.filter((m) => (quote === null || writes(m.opening, quote)) && shapes.every((p) => m.shapes.has(p))).length;
+        const ok = members.filter((m) => (quote === null || writes(m.opening, quote)) && shapes.every((p) => m.shapes.has(p) || (p.startsWith('no ') && !m.shapes.has(p.slice(3))))).length;
         check[what].members += members.length;
         check[what].ok += ok;
         check[what].groups++;
@@ -121,6 +129,7 @@ async function run(dir: string, list: boolean) {
     dir,
     samples: samples.length,
     nameCheck: Object.fromEntries((['behaviors', 'states'] as const).map((w) => [w, { groupSteps: check[w].groups, members: check[w].members, share: Math.round((1000 * check[w].ok) / Math.max(1, check[w].members)) / 1000 }])),
+    namedAlike: alike,
     topicNames: Object.fromEntries((['behaviors', 'states'] as const).map((w) => [w, [...titlesSeen[w]].flatMap(([n, t]) => (topicOf(w, t).length ? [`${n} ${t} [${topicOf(w, t).join(' ')}]`] : []))])),
     lowest: worst
       .filter((x) => x.n >= 10)

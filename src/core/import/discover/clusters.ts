@@ -304,6 +304,10 @@ function avgLink(a: Cluster, b: Cluster): number {
   return s / (a.n * b.n);
 }
 
+/** An opening word of fewer prompts than both is one of few: 3 of a small step, 5 % of a large one. */
+const FEW_PROMPTS = 3;
+const FEW_SHARE = 0.05;
+
 /** How many of the step's samples hold each word and shape term, and which opening words are a few prompts' topic. */
 function termCounts(items: readonly Item[], spread: SpreadParams): StepTerms {
   const words = new Map<string, number>();
@@ -326,8 +330,14 @@ function termCounts(items: readonly Item[], spread: SpreadParams): StepTerms {
     else byPrompt.set(prompt, [k]);
   });
   const sizes = promptSizes(byPrompt.values());
-  // requests (the `share` reading) are one doc a prompt: nothing there is concentrated in the sense of a prompt's samples
-  const topic = new Set([...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes))).map(([w]) => w));
+  // few: a model that answers a prompt alike each time makes every word of its openings look concentrated
+  // (3 samples a prompt: about a third of the prompts expected), frames ("solve", "analyze") too; what
+  // a prompt is about is in the openings of few of them. Requests (the `share` reading) are one doc a
+  // prompt, nothing concentrated in this sense (a step may hold one request of a kind: its words are the kind's).
+  const few = Math.max(FEW_PROMPTS, FEW_SHARE * byPrompt.size);
+  const topic = new Set(
+    [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes))).map(([w]) => w),
+  );
   return { n: items.length, words, shape, openings, topic };
 }
 

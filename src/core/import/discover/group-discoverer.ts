@@ -2,7 +2,7 @@
 // samples arrive (their terms made as they are read), are labelled once the step is complete, and
 // the groups found are saved, listed with their names and representatives, and explained.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef, type StepTerms } from './clusters';
-import { fullerName, groupName, shapeText, type GroupName } from './naming';
+import { apartName, fullerName, groupName, shapeText, type GroupName } from './naming';
 import { bareWord, words, type Noise } from './text';
 import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
@@ -168,8 +168,14 @@ export abstract class Discoverer<A> {
   /** A new group's name (naming.ts); one whose name another group has says more of its typical opening ("What is the tallest mountain…", not "What is the… (~2)"). */
   protected nameOf(members: readonly Doc[], counts: StepTerms): GroupName {
     const n = groupName(members, counts);
-    const fuller = this.taken(n.label) ? fullerName(members, n, counts) : null;
-    return fuller && !this.taken(fuller.label) ? fuller : n;
+    if (!this.taken(n.label)) return n;
+    const fuller = fullerName(members, n, counts);
+    if (fuller && !this.taken(fuller.label)) return fuller;
+    // what sets it apart from the groups of its name, `~2` the last resort
+    const base = (label: string) => label.replace(/~\d+$/, '');
+    const siblings = this.set.named().filter((c) => base(c.name!) === n.label || (this.titles.get(c.name!) ?? '').replace(/ \(~\d+\)$/, '') === n.title);
+    const apart = apartName(members, n, siblings);
+    return apart && !this.taken(apart.label) ? apart : n;
   }
 
   /** Whether a name is given already (a rule's label, a group's, the noise labels). */
@@ -184,12 +190,17 @@ export abstract class Discoverer<A> {
 
   /**
    * A group's title from the members it was given at this step (naming.ts, as a new group's name):
-   * one another current group has says more of their opening, `~2` the last resort.
+   * one another current group has says more of their opening, else what sets it apart from those
+   * groups (naming.ts `apartName`), `~2` the last resort.
    */
   private titleNow(name: string, members: readonly Doc[], counts: StepTerms): string {
     const others = new Set(this.set.named().filter((c) => c.name !== name).map((c) => this.titles.get(c.name!)));
     const n = groupName(members, counts);
-    const base = others.has(n.title) ? (fullerName(members, n, counts)?.title ?? n.title) : n.title;
+    let base = others.has(n.title) ? (fullerName(members, n, counts)?.title ?? n.title) : n.title;
+    if (others.has(base)) {
+      const siblings = this.set.named().filter((c) => c.name !== name && (this.titles.get(c.name!) ?? '').replace(/ \(~\d+\)$/, '') === base);
+      base = apartName(members, { label: name, title: base }, siblings)?.title ?? base;
+    }
     let title = base;
     for (let k = 2; others.has(title); k++) title = `${base} (~${k})`;
     return title;

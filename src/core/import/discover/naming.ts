@@ -46,9 +46,21 @@ const ABSENT: Record<string, [title: string, label: string]> = {
 /** Every shape in words a title may hold, besides "calls X" and "calls X first" (what a name is made of: never content words). */
 export const SHAPE_TITLES: readonly string[] = [...new Set([...Object.values(SHAPES), ...Object.values(ABSENT)].map(([title]) => title))];
 
-/** Shape terms in words ('tool:search' → 'calls search', '!reasons' → 'no think'); null for terms not shown. */
+/** A length bucket (text.ts: log2 of the words) in words ('len6' → '64–127 words'); null for other terms. */
+function lengthText(term: string): string | null {
+  const m = /^len(\d)$/.exec(term);
+  if (!m) return null;
+  const b = Number(m[1]);
+  return b >= 8 ? '256+ words' : `${2 ** b}–${2 ** (b + 1) - 1} words`;
+}
+
+/** Length in words as a title says it ('64–127 words', '256+ words'). */
+export const LENGTH_TITLE = /^\d+(–\d+|\+) words$/;
+
+/** Shape terms in words ('tool:search' → 'calls search', '!reasons' → 'no think', 'len6' → '64–127 words'); null for terms not shown. */
 export function shapeText(term: string): string | null {
   if (term.startsWith('!')) return ABSENT[term.slice(1)]?.[0] ?? null;
+  if (term.startsWith('len')) return lengthText(term);
   if (term.startsWith('tool:')) return `calls ${term.slice(5)}`;
   if (term.startsWith('first:')) return `calls ${term.slice(6)} first`;
   return SHAPES[term]?.[0] ?? null;
@@ -56,6 +68,7 @@ export function shapeText(term: string): string | null {
 
 function shapeLabel(term: string): string | null {
   if (term.startsWith('!')) return ABSENT[term.slice(1)]?.[1] ?? null;
+  if (term.startsWith('len')) return lengthText(term)?.replace(/[–\s]+/g, '-') ?? null;
   if (term.startsWith('tool:')) return `${term.slice(5)}-call`;
   if (term.startsWith('first:')) return `${term.slice(6)}-first`;
   return SHAPES[term]?.[1] ?? null;
@@ -209,7 +222,8 @@ export function fullerName(members: readonly Doc[], name: GroupName, step: StepT
 
 /** A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest opening when nothing stands out. */
 export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
-  const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null);
+  // length tells siblings apart (`apartName`), not a group from its step: most groups of a run write alike lengths
+  const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null && !t.startsWith('len'));
   // "calls search first" says "calls search" already, "verifies often" says "verifies", "bare answer" says "no think"
   const shapes = [...found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)), ...lacking(members, step).filter((t) => !(t === '!reasons' && found.includes('bare')))].slice(0, 2);
   const topic = topicTest(step);
@@ -237,4 +251,39 @@ export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
     .reduce((a, part) => (!a ? part.slice(0, 44) : (a + '·' + part).length <= 44 ? `${a}·${part}` : a), '')
     .replace(/[\s/]+/g, '_');
   return { label: label || 'plain', title: titleParts.join(' · ') || 'plain' };
+}
+
+/** What a group of the same name holds of each shape term: counts over `n` members (clusters.ts `Cluster.shape`). */
+export interface Sibling {
+  n: number;
+  shape: ReadonlyMap<string, number>;
+}
+
+/**
+ * A name that says what sets a group apart from the groups that have its name (Claude opens most
+ * answers "I need to": one group writes 64–127 words, another no bullets): `name` and the one shape or
+ * length half its members hold and a fifth fewer of the siblings' (or that half the siblings hold and a
+ * tenth of its members: "no bullets"), the largest difference; null when none.
+ */
+export function apartName(members: readonly Doc[], name: GroupName, siblings: readonly Sibling[]): GroupName | null {
+  const total = siblings.reduce((a, s) => a + s.n, 0);
+  if (!total || !members.length) return null;
+  const mine = new Map<string, number>();
+  for (const d of members) for (const t of d.shape) mine.set(t, (mine.get(t) ?? 0) + 1);
+  const theirs = new Map<string, number>();
+  for (const s of siblings) for (const [t, k] of s.shape) theirs.set(t, (theirs.get(t) ?? 0) + k);
+  const said = new Set(name.title.split(' · '));
+  const found: { t: string; lead: number; absent: boolean }[] = [];
+  for (const t of new Set([...mine.keys(), ...theirs.keys()])) {
+    const text = shapeText(t);
+    if (!text || t.startsWith('!') || said.has(text)) continue;
+    const [a, b] = [(mine.get(t) ?? 0) / members.length, (theirs.get(t) ?? 0) / total];
+    if (a >= 0.5 && a - b >= 0.2) found.push({ t, lead: a - b, absent: false });
+    else if (b >= 0.5 && a <= 0.1 && SHAPES[t]) found.push({ t, lead: b - a, absent: true });
+  }
+  const best = found.sort((x, y) => y.lead - x.lead || (x.t < y.t ? -1 : 1))[0];
+  if (!best) return null;
+  const no = best.absent ? 'no ' : '';
+  const label = `${name.label}·${no.replace(' ', '-')}${shapeLabel(best.t)}`;
+  return { label: label.length <= 44 ? label : name.label, title: `${name.title === 'plain' ? '' : `${name.title} · `}${no}${shapeText(best.t)}` };
 }

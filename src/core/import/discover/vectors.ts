@@ -22,8 +22,8 @@ export function bucketOf(term: string, dim: number): number {
  * themselves (a few hundred strings a sample): the distinct buckets of the terms that weigh, in
  * ascending order, and per bucket (1 + log of how many terms fell in it) × the largest kind weight
  * among them (what `vectorOf` scales by rarity and normalizes, in place: a doc is made a vector
- * once); and the distinct `w:` words and `s:` shape terms (prefix dropped, first seen first), which
- * the groups' word counts and names read.
+ * once); and the distinct `w:` words and `s:` / `m:` shape terms and `l:len` length (prefix dropped,
+ * first seen first), which the groups' word counts and names read.
  */
 export interface Doc {
   keys: Int32Array;
@@ -82,7 +82,7 @@ export class DocBuilder {
       if (kind === 'w') {
         const body = t.slice(2);
         if (!(seenW ??= new Set()).has(body)) (seenW.add(body), words.push(body));
-      } else if (kind === 's' || kind === 'm') {
+      } else if (kind === 's' || kind === 'm' || (kind === 'l' && t.startsWith('l:len'))) {
         const body = t.slice(2);
         if (!(seenS ??= new Set()).has(body)) (seenS.add(body), shape.push(body));
       }
