@@ -1,8 +1,8 @@
 // Whether discovered names tell the truth on a run (issue 45 §5): at each step a group is given, the
 // share of its members that write its quoted opening and hold its named shapes (the name check), and
 // the names whose quote holds a topic word (one of few prompts: a digit, or a word the openings of
-// under 3 distinct prompts write in the whole run — responses' openings for behaviors, requests' for
-// states), and the groups named alike (a current group whose title, "(~k)" dropped, another current
+// under 3 distinct prompts write in the whole run — responses' openings for behaviors, requests'
+// openings and last sentences for states), and the groups named alike (a current group whose title, "(~k)" dropped, another current
 // group has, summed over steps). Measured on the titles as they stand after each step.
 //   npx tsx tests/support/discover-names-report.ts DIR [--list]
 import { readFileSync, readdirSync } from 'node:fs';
@@ -18,6 +18,8 @@ import { BehaviorClassifier, StateClassifier } from '../../src/core/import/rules
 
 interface Member {
   opening: string;
+  /** A request's last sentence (a state's title may quote it: '"… Reply only with a name."'). */
+  closing?: string;
   /** Shapes in words it holds (and lacks: "no think"). */
   shapes: Set<string>;
   prompt: string;
@@ -31,11 +33,12 @@ const wordsOf = (t: string) =>
     .filter(Boolean);
 
 /** The quoted opening of a title (gaps as '…'), and its other parts (shapes). */
-export function titleParts(title: string): { quote: string | null; shapes: string[] } {
+export function titleParts(title: string): { quote: string | null; closing: string | null; shapes: string[] } {
   const t = title.replace(/ \(~\d+\)$/, '');
   const m = /^"(.*)…"( · |$)/.exec(t);
-  const rest = m ? t.slice(m[0].length) : t;
-  return { quote: m ? m[1] : null, shapes: rest ? rest.split(' · ').filter((p) => p && p !== 'plain') : [] };
+  const c = m ? null : /^"… (.*)"( · |$)/.exec(t);
+  const rest = m ? t.slice(m[0].length) : c ? t.slice(c[0].length) : t;
+  return { quote: m ? m[1] : null, closing: c ? c[1] : null, shapes: rest ? rest.split(' · ').filter((p) => p && p !== 'plain') : [] };
 }
 
 /** Whether an opening writes a quote: its words in order, a '…' standing for one word or more. */
@@ -102,18 +105,20 @@ async function run(dir: string, list: boolean) {
         const l = labels[k].behavior;
         if (l !== UNCLASSIFIED) groups.behaviors.set(l, [...(groups.behaviors.get(l) ?? []), m]);
       }
-      const q = promptTerms(sd.request(s.prompt)).find((t) => t.startsWith('q:'))?.slice(2) ?? '';
-      for (const w of wordsOf(q)) held.states.set(w, (held.states.get(w) ?? new Set()).add(s.prompt));
+      const terms = promptTerms(sd.request(s.prompt));
+      const q = terms.find((t) => t.startsWith('q:'))?.slice(2) ?? '';
+      const e = terms.find((t) => t.startsWith('e:'))?.slice(2) ?? '';
+      for (const w of [...wordsOf(q), ...wordsOf(e)]) held.states.set(w, (held.states.get(w) ?? new Set()).add(s.prompt));
       const l = labels[k].state;
-      if (l !== OTHER_STATE && l !== NO_PROMPT) groups.states.set(l, [...(groups.states.get(l) ?? []), { opening: q, shapes: new Set(), prompt: s.prompt }]);
+      if (l !== OTHER_STATE && l !== NO_PROMPT) groups.states.set(l, [...(groups.states.get(l) ?? []), { opening: q, closing: e, shapes: new Set(), prompt: s.prompt }]);
     });
     for (const what of ['behaviors', 'states'] as const) {
       const titles = what === 'behaviors' ? bTitles : sTitles;
       for (const [name, members] of groups[what]) {
         const title = titles.get(name) ?? name;
         titlesSeen[what].set(name, title);
-        const { quote, shapes } = titleParts(title);
-        const ok = members.filter((m) => (quote === null || writes(m.opening, quote)) && shapes.every((p) => m.shapes.has(p) || (p.startsWith('no ') && !m.shapes.has(p.slice(3))))).length;
+        const { quote, closing, shapes } = titleParts(title);
+        const ok = members.filter((m) => (quote === null || writes(m.opening, quote)) && (closing === null || writes(m.closing ?? '', closing)) && shapes.every((p) => m.shapes.has(p) || (p.startsWith('no ') && !m.shapes.has(p.slice(3))))).length;
         check[what].members += members.length;
         check[what].ok += ok;
         check[what].groups++;
@@ -122,8 +127,9 @@ async function run(dir: string, list: boolean) {
     }
   }
   const topicOf = (what: 'behaviors' | 'states', title: string) => {
-    const { quote } = titleParts(title);
-    return quote ? wordsOf(quote.replace(/…/g, ' ')).filter((w) => /\p{N}/u.test(w) || (held[what].get(w)?.size ?? 0) < 3) : [];
+    const { quote, closing } = titleParts(title);
+    const said = quote ?? closing;
+    return said ? wordsOf(said.replace(/…/g, ' ')).filter((w) => /\p{N}/u.test(w) || (held[what].get(w)?.size ?? 0) < 3) : [];
   };
   const out = {
     dir,

@@ -5,7 +5,7 @@
 import { LENGTH_TITLE, SHAPE_TITLES } from '../../src/core/import/discover/naming';
 
 const escaped = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-export const READABLE_PART = new RegExp(`^".+…"$|^calls \\S+( first)?$|^(no )?(${[...SHAPE_TITLES, 'plain'].map(escaped).join('|')})$|${LENGTH_TITLE.source}`);
+export const READABLE_PART = new RegExp(`^".+…"$|^"… .+"$|^calls \\S+( first)?$|^(no )?(${[...SHAPE_TITLES, 'plain'].map(escaped).join('|')})$|${LENGTH_TITLE.source}`);
 
 /** The parts of a title that are neither a quoted opening nor shape words (none: readable). */
 export function unreadableParts(title: string): string[] {

@@ -10,7 +10,7 @@
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
 import { openingKeys, openingWords } from './opening';
-import { DocBuilder, DocFreq, PromptSpread, concentrated, promptSizes, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
+import { DocBuilder, DocFreq, MIN_PROMPTS, PromptSpread, concentrated, promptSizes, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -76,6 +76,12 @@ export interface StepTerms {
   openings: Map<string, number>;
   /** Words of the openings (opening.ts `openingWords`) that are numbers or concentrated in a few of the step's prompts' samples (vectors.ts `concentrated`): a prompt's topic, never a name. */
   topic: Set<string>;
+  /**
+   * Requests: their opening and closing words one prompt of the run held (`ClusterSet.openers`): what
+   * that request is about ("Mcbride esteems martial arts."), left out of a name, but said when a name
+   * must say more than another state's ("What is the chemical symbol…" beside "What is the…").
+   */
+  rare: Set<string>;
 }
 
 /** Names a new group from its members and the whole step's term counts (discoverer.ts). */
@@ -104,6 +110,13 @@ export class ClusterSet {
   readonly spread: PromptSpread;
   clusters: Cluster[] = [];
   nextId = 1;
+  /**
+   * Requests (the spread's `share` reading): how many distinct prompts of the run opened with each
+   * word, each step's counted once a step, the OPENERS commonest kept. A step may hold one request
+   * of a kind, and a kind's words come back in later steps; a person's name in a list of "Mcbride
+   * esteems martial arts." sentences seldom does.
+   */
+  readonly openers = new Map<string, number>();
   private readonly docs: DocBuilder;
 
   constructor(readonly p: ClusterParams) {
@@ -154,7 +167,9 @@ export class ClusterSet {
     });
     const merged = agglomerate(this.groupsOf(left, vecs), this.p.join, this.p.dim, merge);
     let counts: StepTerms | null = null;
-    const stepTerms = () => (counts ??= termCounts(items, this.p.spread ?? {}));
+    if (this.p.spread?.share) countOpeners(items, this.openers);
+    // rare is judged, as the spread is, once enough prompts were seen: in a run of two requests every word is one request's
+    const stepTerms = () => (counts ??= termCounts(items, this.p.spread ?? {}, this.spread.prompts >= MIN_PROMPTS ? this.openers : null));
     const minSize = Math.max(this.p.minSize, Math.ceil((this.p.minShare ?? 0) * items.length));
     for (const g of merged) this.settle(step, g, items, vecs, out, minSize, (ks) => namer(ks.map((k) => items[k].doc), stepTerms()));
     const byId = new Map(this.clusters.map((c) => [c.id, c]));
@@ -307,9 +322,13 @@ function avgLink(a: Cluster, b: Cluster): number {
 /** An opening word of fewer prompts than both is one of few: 3 of a small step, 5 % of a large one. */
 const FEW_PROMPTS = 3;
 const FEW_SHARE = 0.05;
+/** A request's opening word no other prompt of the run opened with is rare (`StepTerms.rare`). */
+const FEW_REQUESTS = 2;
+/** Opening words of requests counted over the run (a few thousand distinct words: a run's kinds' and more). */
+const OPENERS = 4096;
 
 /** How many of the step's samples hold each word and shape term, and which opening words are a few prompts' topic. */
-function termCounts(items: readonly Item[], spread: SpreadParams): StepTerms {
+function termCounts(items: readonly Item[], spread: SpreadParams, openers: ReadonlyMap<string, number> | null): StepTerms {
   const words = new Map<string, number>();
   const shape = new Map<string, number>();
   const openings = new Map<string, number>();
@@ -319,7 +338,7 @@ function termCounts(items: readonly Item[], spread: SpreadParams): StepTerms {
     for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
     for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
     for (const o of openingKeys(doc.opening)) openings.set(o, (openings.get(o) ?? 0) + 1);
-    for (const w of new Set(openingWords(doc.opening))) {
+    for (const w of new Set([...openingWords(doc.opening), ...openingWords(doc.closing)])) {
       const x = opened.get(w) ?? { held: 0, prompts: new Set<string>() };
       x.held++;
       x.prompts.add(prompt);
@@ -333,12 +352,21 @@ function termCounts(items: readonly Item[], spread: SpreadParams): StepTerms {
   // few: a model that answers a prompt alike each time makes every word of its openings look concentrated
   // (3 samples a prompt: about a third of the prompts expected), frames ("solve", "analyze") too; what
   // a prompt is about is in the openings of few of them. Requests (the `share` reading) are one doc a
-  // prompt, nothing concentrated in this sense (a step may hold one request of a kind: its words are the kind's).
+  // prompt, nothing concentrated in this sense: theirs is `rare`.
   const few = Math.max(FEW_PROMPTS, FEW_SHARE * byPrompt.size);
   const topic = new Set(
     [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes))).map(([w]) => w),
   );
-  return { n: items.length, words, shape, openings, topic };
+  const rare = new Set(spread.share && openers ? [...opened.keys()].filter((w) => (openers.get(w) ?? 0) < FEW_REQUESTS) : []);
+  return { n: items.length, words, shape, openings, topic, rare };
+}
+
+/** Adds a step's distinct prompts opening with each word to the run's counts (`ClusterSet.openers`), the OPENERS commonest kept. */
+function countOpeners(items: readonly Item[], openers: Map<string, number>): void {
+  const seen = new Map<string, Set<string>>();
+  for (const { doc, prompt } of items) for (const w of [...openingWords(doc.opening), ...openingWords(doc.closing)]) seen.set(w, (seen.get(w) ?? new Set()).add(prompt));
+  for (const [w, ps] of seen) openers.set(w, (openers.get(w) ?? 0) + ps.size);
+  trim(openers, OPENERS);
 }
 
 /** Two groups as one: members in order, the sum left to `sumOf` (the merged-away groups are not used again). */

@@ -50,6 +50,8 @@ export interface DiscoverSnapshot {
   titles?: [string, string][];
   spread?: { prompts: number; df: { i: number[]; v: number[] }; expected: { i: number[]; v: number[] } };
   boiler?: number[];
+  /** Requests: how many prompts of the run opened with each word (clusters.ts `openers`). Absent in older files. */
+  openers?: [string, number][];
   /** States found to be one kind by their answers (answer-kinds.ts). Absent in older files. */
   kinds?: AnswerKindsSnapshot;
   clusters: {
@@ -259,6 +261,7 @@ export abstract class Discoverer<A> {
       unclassified: this.unclassified,
       titles: [...this.titles],
       spread: { prompts: this.set.spread.prompts, df: sparse(this.set.spread.df), expected: sparse(this.set.spread.expected) },
+      ...(this.set.openers.size ? { openers: [...this.set.openers] } : {}),
       ...this.extra(),
       clusters: this.set.clusters.map((c) => ({ id: c.id, name: c.name, n: c.n, sum: c.part ? { i: [...c.part.i], v: [...c.part.v] } : sparse(c.sum), born: c.born, last: c.last, mergedInto: c.mergedInto, words: [...c.words], shape: [...c.shape], reps: c.reps })),
     };
@@ -283,6 +286,8 @@ export abstract class Discoverer<A> {
     this.set.df.n = snap.docs;
     this.set.df.df.set(dense(snap.df, this.params.dim));
     this.set.nextId = snap.nextId;
+    this.set.openers.clear();
+    for (const [w, k] of snap.openers ?? []) this.set.openers.set(w, k);
     this.unclassified = snap.unclassified;
     this.titles = new Map(snap.titles ?? []);
     if (snap.spread) {

@@ -220,13 +220,17 @@ export function fullerName(members: readonly Doc[], name: GroupName, step: StepT
   return { label: `${openingLabel(quote)}${shapes}`.slice(0, 44), title: `"${quote}…"${rest}` };
 }
 
-/** A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest opening when nothing stands out. */
-export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
+/**
+ * A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest
+ * opening when nothing stands out; for requests, words one request of the run held (`rare`) left out
+ * when something else names it (its last sentence, the words before them).
+ */
+export function groupName(members: readonly Doc[], step: StepTerms, rare = true): GroupName {
   // length tells siblings apart (`apartName`), not a group from its step: most groups of a run write alike lengths
   const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null && !t.startsWith('len'));
   // "calls search first" says "calls search" already, "verifies often" says "verifies", "bare answer" says "no think"
   const shapes = [...found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)), ...lacking(members, step).filter((t) => !(t === '!reasons' && found.includes('bare')))].slice(0, 2);
-  const topic = topicTest(step);
+  const topic = ((t) => (w: string) => t(w) || (rare && step.rare.has(w)))(topicTest(step));
   // openings up to their first topic word: a name never quotes what a prompt is about
   const keys = members.map((d) => openingKeys(d.opening).filter((k) => UNSPACED.test(k) || !k.split(' ').some(topic)));
   const openShares = shares(keys, step.openings, step.n);
@@ -244,9 +248,13 @@ export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   else if (distinct && !shapes.length) quote = typicalOpening(members, distinct);
   else if (!shapes.length && common) quote = typicalOpening(members, common);
   quote = cutAtTopic(quote, topic);
-  const titleParts = [...(quote ? [`"${quote}…"`] : []), ...shapes.map((t) => shapeText(t)!)];
+  // requests whose head is what each is about ("Mcbride esteems martial arts. …") may share their last sentence ("Reply only with a name.")
+  const closing = quote || shapes.length ? '' : cutAtTopic(consensusOpening(members.map((d) => d.closing ?? '')), topic);
+  // a kind seen in one request so far ("Restore the correct order…") is named by that request rather than not at all
+  if (rare && step.rare.size && !quote && !closing && !shapes.length) return groupName(members, step, false);
+  const titleParts = [...(quote ? [`"${quote}…"`] : closing ? [`"… ${closing}"`] : []), ...shapes.map((t) => shapeText(t)!)];
   // the quote, then shapes while they fit (a label is at most 44 characters, whole words)
-  const label = [...(quote ? [openingLabel(quote)] : []), ...shapes.map((t) => shapeLabel(t)!)]
+  const label = [...(quote || closing ? [openingLabel(quote || closing)] : []), ...shapes.map((t) => shapeLabel(t)!)]
     .filter(Boolean)
     .reduce((a, part) => (!a ? part.slice(0, 44) : (a + '·' + part).length <= 44 ? `${a}·${part}` : a), '')
     .replace(/[\s/]+/g, '_');

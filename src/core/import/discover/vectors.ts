@@ -34,6 +34,8 @@ export interface Doc {
   shape: string[];
   /** The opening as written (a `q:` term: no weight, for names only); '' when none. */
   opening: string;
+  /** A request's last sentence as written (an `e:` term, names only); '' when none. */
+  closing: string;
 }
 
 /** Kinds of term made of a text's words (the rest are shape and length). */
@@ -63,12 +65,17 @@ export class DocBuilder {
     const words: string[] = [];
     const shape: string[] = [];
     let opening = '';
+    let closing = '';
     let seenW: Set<string> | null = null;
     let seenS: Set<string> | null = null;
     for (const t of terms) {
       const kind = t.slice(0, t.indexOf(':'));
       if (kind === 'q') {
         opening ||= t.slice(2);
+        continue;
+      }
+      if (kind === 'e') {
+        closing ||= t.slice(2);
         continue;
       }
       const weight = kinds[kind];
@@ -97,7 +104,7 @@ export class DocBuilder {
       tf[b] = 0;
       shapeAt[b] = 0;
     }
-    return { keys, x, wordy, words, shape, opening };
+    return { keys, x, wordy, words, shape, opening, closing };
   }
 }
 
@@ -199,7 +206,7 @@ export class PromptSpread {
   }
 }
 
-const MIN_PROMPTS = 24;
+export const MIN_PROMPTS = 24;
 
 /** How many prompts have each number of samples in a step. */
 export function promptSizes(groups: Iterable<{ length: number }>): Map<number, number> {
