@@ -352,10 +352,11 @@ function termCounts(items: readonly Item[], spread: SpreadParams, openers: Reado
   // few: a model that answers a prompt alike each time makes every word of its openings look concentrated
   // (3 samples a prompt: about a third of the prompts expected), frames ("solve", "analyze") too; what
   // a prompt is about is in the openings of few of them. Requests (the `share` reading) are one doc a
-  // prompt, nothing concentrated in this sense: theirs is `rare`.
+  // prompt, nothing concentrated in this sense: theirs is `rare`. A word of one prompt's samples is its
+  // prompt's however few they are ("Ardal", a bare answer two samples of one prompt gave).
   const few = Math.max(FEW_PROMPTS, FEW_SHARE * byPrompt.size);
   const topic = new Set(
-    [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes))).map(([w]) => w),
+    [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
   );
   const rare = new Set(spread.share && openers ? [...opened.keys()].filter((w) => (openers.get(w) ?? 0) < FEW_REQUESTS) : []);
   return { n: items.length, words, shape, openings, topic, rare };
