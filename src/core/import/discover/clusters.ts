@@ -10,6 +10,7 @@
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
 import { openingKeys, openingWords } from './opening';
+import { isWordTerm } from './text';
 import { DocBuilder, DocFreq, MIN_PROMPTS, PromptSpread, concentrated, promptSizes, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
@@ -332,15 +333,18 @@ function termCounts(items: readonly Item[], spread: SpreadParams, openers: Reado
   const words = new Map<string, number>();
   const shape = new Map<string, number>();
   const openings = new Map<string, number>();
-  const opened = new Map<string, { held: number; prompts: Set<string> }>();
+  const opened = new Map<string, { held: number; prompts: Set<string>; echoed: number }>();
   const byPrompt = new Map<string, number[]>();
   items.forEach(({ doc, prompt }, k) => {
     for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
     for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
     for (const o of openingKeys(doc.opening)) openings.set(o, (openings.get(o) ?? 0) + 1);
+    const own = new Set(doc.words);
     for (const w of new Set([...openingWords(doc.opening), ...openingWords(doc.closing)])) {
-      const x = opened.get(w) ?? { held: 0, prompts: new Set<string>() };
+      const x = opened.get(w) ?? { held: 0, prompts: new Set<string>(), echoed: 0 };
       x.held++;
+      // a response's word its request holds is masked out of its words (text.ts `responseTerms`)
+      if (isWordTerm(w) && !own.has(w)) x.echoed++;
       x.prompts.add(prompt);
       opened.set(w, x);
     }
@@ -353,10 +357,11 @@ function termCounts(items: readonly Item[], spread: SpreadParams, openers: Reado
   // (3 samples a prompt: about a third of the prompts expected), frames ("solve", "analyze") too; what
   // a prompt is about is in the openings of few of them. Requests (the `share` reading) are one doc a
   // prompt, nothing concentrated in this sense: theirs is `rare`. A word of one prompt's samples is its
-  // prompt's however few they are ("Ardal", a bare answer two samples of one prompt gave).
+  // prompt's however few they are ("Ardal", a bare answer two samples of one prompt gave), and so is one
+  // of few prompts that all its samples' requests hold ("Tectonics…" in answers to "How does plate tectonics work?" and "Explain how plate tectonics works.").
   const few = Math.max(FEW_PROMPTS, FEW_SHARE * byPrompt.size);
   const topic = new Set(
-    [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
+    [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || x.echoed === x.held || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
   );
   const rare = new Set(spread.share && openers ? [...opened.keys()].filter((w) => (openers.get(w) ?? 0) < FEW_REQUESTS) : []);
   return { n: items.length, words, shape, openings, topic, rare };

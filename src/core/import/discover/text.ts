@@ -240,10 +240,15 @@ export function maskWith(toks: readonly string[], mask: ReadonlySet<string>): st
 }
 
 /** Word, pair and triple terms of a token list (triples left out when they weigh nothing), and its opening and closing words. */
+/** Whether a word is one a text's `w:` terms hold when its request does not (`wordTerms`): a response's word not among them was its request's. */
+export function isWordTerm(w: string): boolean {
+  return w !== '_' && w !== '#' && !STOP.has(w) && LETTERS.test(w);
+}
+
 export function wordTerms(toks: readonly string[], out: string[], triples = true): void {
   const w = toks;
   for (let i = 0; i < w.length; i++) {
-    if (w[i] !== '_' && w[i] !== '#' && !STOP.has(w[i]) && LETTERS.test(w[i])) out.push(`w:${w[i]}`);
+    if (isWordTerm(w[i])) out.push(`w:${w[i]}`);
     if (i + 1 < w.length && !(w[i] === '_' && w[i + 1] === '_')) out.push(`b:${w[i]} ${w[i + 1]}`);
     if (triples && i + 2 < w.length && [w[i], w[i + 1], w[i + 2]].filter((x) => x === '_').length < 2) out.push(`t:${w[i]} ${w[i + 1]} ${w[i + 2]}`);
   }
