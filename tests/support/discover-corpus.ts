@@ -106,6 +106,13 @@ const FRAMES: Record<string, Frame> = {
 
 export const BEHAVIORS = Object.keys(FRAMES);
 export const STATE_NAMES = Object.keys(STATES);
+/** The words of the topics requests are filled with (a prompt's topic: no discovered name holds one), three letters or more, less those frames write too. */
+export const TOPIC_WORDS: ReadonlySet<string> = new Set(
+  Object.values(STATES)
+    .flatMap((k) => k.topics)
+    .flatMap((t) => t.toLowerCase().split(/[^\p{L}]+/u))
+    .filter((w) => w.length >= 3 && !['the', 'two', 'and', 'city', 'list'].includes(w)),
+);
 
 /** Which frames each kind of request uses (a behavior may appear in several states). */
 const FEASIBLE: Record<string, string[]> = {

@@ -9,8 +9,9 @@
 // Only sums and counts are kept per group, so memory does not grow with the run; within a step, each
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
-import { openingKeys } from './opening';
-import { DocBuilder, DocFreq, PromptSpread, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
+import { openingKeys, openingWords } from './opening';
+import { isWordTerm } from './text';
+import { DocBuilder, DocFreq, MIN_PROMPTS, PromptSpread, concentrated, promptSizes, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -74,10 +75,20 @@ export interface StepTerms {
   shape: Map<string, number>;
   /** Openings' first one, two and three words (opening.ts `openingKeys`) and how many samples open so. */
   openings: Map<string, number>;
+  /** Words of the openings (opening.ts `openingWords`) that are numbers or concentrated in a few of the step's prompts' samples (vectors.ts `concentrated`): a prompt's topic, never a name. */
+  topic: Set<string>;
+  /**
+   * Requests: their opening and closing words one prompt of the run held (`ClusterSet.openers`): what
+   * that request is about ("Mcbride esteems martial arts."), left out of a name, but said when a name
+   * must say more than another state's ("What is the chemical symbol…" beside "What is the…").
+   */
+  rare: Set<string>;
 }
 
 /** Names a new group from its members and the whole step's term counts (discoverer.ts). */
 export type Namer = (members: readonly Doc[], step: StepTerms) => string;
+/** Titles a named group anew from the members it was given at this step (its label stays: a metric key). */
+export type Retitler = (c: Cluster, members: readonly Doc[], step: StepTerms) => void;
 
 const WORDS = 48;
 const NONE = new Float64Array(0);
@@ -100,6 +111,13 @@ export class ClusterSet {
   readonly spread: PromptSpread;
   clusters: Cluster[] = [];
   nextId = 1;
+  /**
+   * Requests (the spread's `share` reading): how many distinct prompts of the run opened with each
+   * word, each step's counted once a step, the OPENERS commonest kept. A step may hold one request
+   * of a kind, and a kind's words come back in later steps; a person's name in a list of "Mcbride
+   * esteems martial arts." sentences seldom does.
+   */
+  readonly openers = new Map<string, number>();
   private readonly docs: DocBuilder;
 
   constructor(readonly p: ClusterParams) {
@@ -136,7 +154,7 @@ export class ClusterSet {
   }
 
   /** The cluster id of each item of a step (null: unclassified), in order. */
-  labelStep(step: number, items: readonly Item[], namer: Namer): (number | null)[] {
+  labelStep(step: number, items: readonly Item[], namer: Namer, retitle?: Retitler): (number | null)[] {
     this.df.add(items.map((it) => it.doc));
     if (this.spread.active) this.spread.add(items.map((it) => it.doc), items.map((it) => it.prompt));
     const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower, this.spread, this.p.shapeIdf, this.p.shapeCommon));
@@ -150,14 +168,27 @@ export class ClusterSet {
     });
     const merged = agglomerate(this.groupsOf(left, vecs), this.p.join, this.p.dim, merge);
     let counts: StepTerms | null = null;
-    const stepTerms = () => (counts ??= termCounts(items));
+    if (this.p.spread?.share) countOpeners(items, this.openers);
+    // rare is judged, as the spread is, once enough prompts were seen: in a run of two requests every word is one request's
+    const stepTerms = () => (counts ??= termCounts(items, this.p.spread ?? {}, this.spread.prompts >= MIN_PROMPTS ? this.openers : null));
     const minSize = Math.max(this.p.minSize, Math.ceil((this.p.minShare ?? 0) * items.length));
-    for (const g of merged) this.settle(step, g, items, vecs, out, minSize, (m) => namer(m, stepTerms()));
+    for (const g of merged) this.settle(step, g, items, vecs, out, minSize, (ks) => namer(ks.map((k) => items[k].doc), stepTerms()));
     const byId = new Map(this.clusters.map((c) => [c.id, c]));
+    const given = new Map<number, number[]>();
     items.forEach((it, k) => {
       const id = out[k];
-      if (id !== null) this.absorb(byId.get(id)!, it, vecs[k], step);
+      if (id === null) return;
+      this.absorb(byId.get(id)!, it, vecs[k], step);
+      given.set(id, [...(given.get(id) ?? []), k]);
     });
+    // a name says what the group's members write now: a group grows and absorbs others, its first members' opening may be no longer theirs
+    if (retitle)
+      for (const [id, ks] of [...given].sort((a, b) => a[0] - b[0])) {
+        if (ks.length < minSize) continue;
+        const c = byId.get(id)!;
+        c.reps = closest(ks, vecs, this.p.dim).map((k) => items[k].ref);
+        retitle(c, ks.map((k) => items[k].doc), stepTerms());
+      }
     this.mergePass();
     this.prune(step);
     return out;
@@ -203,7 +234,7 @@ export class ClusterSet {
   }
 
   /** A merged group: named when big enough (its items labelled), else kept as one candidate. */
-  private settle(step: number, g: Group, items: readonly Item[], vecs: readonly Sparse[], out: (number | null)[], minSize: number, namer: (members: readonly Doc[]) => string): void {
+  private settle(step: number, g: Group, items: readonly Item[], vecs: readonly Sparse[], out: (number | null)[], minSize: number, namer: (members: readonly number[]) => string): void {
     const cands = [...g.cands].sort((a, b) => a.id - b.id);
     let c = cands[0];
     for (const other of cands.slice(1)) this.fold(other, c);
@@ -214,7 +245,7 @@ export class ClusterSet {
     }
     const total = c.n + g.items.length;
     if (total >= minSize && g.items.length > 0 && this.named().length < this.p.maxNamed) {
-      c.name = namer(g.items.map((k) => items[k].doc));
+      c.name = namer(g.items);
       c.sum = new Float64Array(this.p.dim);
       addInto(c.sum, c.part!);
       c.part = null;
@@ -289,17 +320,59 @@ function avgLink(a: Cluster, b: Cluster): number {
   return s / (a.n * b.n);
 }
 
-/** How many of the step's samples hold each word and shape term. */
-function termCounts(items: readonly Item[]): StepTerms {
+/** An opening word of fewer prompts than both is one of few: 3 of a small step, 5 % of a large one. */
+const FEW_PROMPTS = 3;
+const FEW_SHARE = 0.05;
+/** A request's opening word no other prompt of the run opened with is rare (`StepTerms.rare`). */
+const FEW_REQUESTS = 2;
+/** Opening words of requests counted over the run (a few thousand distinct words: a run's kinds' and more). */
+const OPENERS = 4096;
+
+/** How many of the step's samples hold each word and shape term, and which opening words are a few prompts' topic. */
+function termCounts(items: readonly Item[], spread: SpreadParams, openers: ReadonlyMap<string, number> | null): StepTerms {
   const words = new Map<string, number>();
   const shape = new Map<string, number>();
   const openings = new Map<string, number>();
-  for (const { doc } of items) {
+  const opened = new Map<string, { held: number; prompts: Set<string>; echoed: number }>();
+  const byPrompt = new Map<string, number[]>();
+  items.forEach(({ doc, prompt }, k) => {
     for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
     for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
     for (const o of openingKeys(doc.opening)) openings.set(o, (openings.get(o) ?? 0) + 1);
-  }
-  return { n: items.length, words, shape, openings };
+    const own = new Set(doc.words);
+    for (const w of new Set([...openingWords(doc.opening), ...openingWords(doc.closing)])) {
+      const x = opened.get(w) ?? { held: 0, prompts: new Set<string>(), echoed: 0 };
+      x.held++;
+      // a response's word its request holds is masked out of its words (text.ts `responseTerms`)
+      if (isWordTerm(w) && !own.has(w)) x.echoed++;
+      x.prompts.add(prompt);
+      opened.set(w, x);
+    }
+    const list = byPrompt.get(prompt);
+    if (list) list.push(k);
+    else byPrompt.set(prompt, [k]);
+  });
+  const sizes = promptSizes(byPrompt.values());
+  // few: a model that answers a prompt alike each time makes every word of its openings look concentrated
+  // (3 samples a prompt: about a third of the prompts expected), frames ("solve", "analyze") too; what
+  // a prompt is about is in the openings of few of them. Requests (the `share` reading) are one doc a
+  // prompt, nothing concentrated in this sense: theirs is `rare`. A word of one prompt's samples is its
+  // prompt's however few they are ("Ardal", a bare answer two samples of one prompt gave), and so is one
+  // of few prompts that all its samples' requests hold ("Tectonics…" in answers to "How does plate tectonics work?" and "Explain how plate tectonics works.").
+  const few = Math.max(FEW_PROMPTS, FEW_SHARE * byPrompt.size);
+  const topic = new Set(
+    [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || x.echoed === x.held || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
+  );
+  const rare = new Set(spread.share && openers ? [...opened.keys()].filter((w) => (openers.get(w) ?? 0) < FEW_REQUESTS) : []);
+  return { n: items.length, words, shape, openings, topic, rare };
+}
+
+/** Adds a step's distinct prompts opening with each word to the run's counts (`ClusterSet.openers`), the OPENERS commonest kept. */
+function countOpeners(items: readonly Item[], openers: Map<string, number>): void {
+  const seen = new Map<string, Set<string>>();
+  for (const { doc, prompt } of items) for (const w of [...openingWords(doc.opening), ...openingWords(doc.closing)]) seen.set(w, (seen.get(w) ?? new Set()).add(prompt));
+  for (const [w, ps] of seen) openers.set(w, (openers.get(w) ?? 0) + ps.size);
+  trim(openers, OPENERS);
 }
 
 /** Two groups as one: members in order, the sum left to `sumOf` (the merged-away groups are not used again). */
@@ -335,6 +408,17 @@ function representatives(g: Group, vecs: readonly Sparse[]): number[] {
   const sum = sumOf(g);
   return g.items
     .map((k) => ({ k, s: dotSparse(vecs[k], sum) }))
+    .sort((a, b) => b.s - a.s || a.k - b.k)
+    .slice(0, REPS)
+    .map((x) => x.k);
+}
+
+/** Of the items `ks`, those closest to their mean (at most REPS), in order of closeness. */
+function closest(ks: readonly number[], vecs: readonly Sparse[], dim: number): number[] {
+  const sum = new Float64Array(dim);
+  for (const k of ks) addInto(sum, vecs[k]);
+  return ks
+    .map((k) => ({ k, s: dotDense(vecs[k], sum) }))
     .sort((a, b) => b.s - a.s || a.k - b.k)
     .slice(0, REPS)
     .map((x) => x.k);

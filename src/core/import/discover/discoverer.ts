@@ -6,13 +6,11 @@
 // `restore` carry the clusters across a restart, `behaviors` lists what was found (name,
 // distinctive words, shape, count, representatives), and `explain` says which words and shape put
 // a sample where it is.
-import type { ClusterParams, Item, StepTerms } from './clusters';
+import type { ClusterParams, Item } from './clusters';
 import { responseParts, stripSpecial, type ResponseParts } from './chat';
-import { fullerName, groupName, type GroupName } from './naming';
 import { AnswerKinds, answerOf } from './answer-kinds';
 import { bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, words, type Noise } from './text';
 import { hash32 } from '../../rng';
-import type { Doc } from './vectors';
 import type { ImportedSample } from '../types';
 import { Discoverer, NO_PROMPT, OTHER_STATE, UNCLASSIFIED, type BehaviorArrival, type BehaviorFeatures, type DiscoveredBehavior, type DiscoverSnapshot, type StateArrival } from './group-discoverer';
 export { NO_PROMPT, OTHER_STATE, UNCLASSIFIED, type BehaviorArrival, type BehaviorFeatures, type DiscoveredBehavior, type DiscoverSnapshot, type Explanation, type StateArrival } from './group-discoverer';
@@ -180,13 +178,6 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
       for (const h of seen) counts.set(h, (counts.get(h) ?? 0) + 1);
     }
     for (const [h, k] of counts) if (k >= BOILER_SHARE * distinct.size && this.boiler.size < BOILER_MAX) this.boiler.add(h);
-  }
-
-  /** A state whose name another state has says more of its typical request ("What is the tallest mountain…", not "What is the… (~2)"). */
-  protected override nameOf(members: readonly Doc[], counts: StepTerms): GroupName {
-    const n = groupName(members, counts);
-    const fuller = this.taken(n.label) ? fullerName(members, n) : null;
-    return fuller && !this.taken(fuller.label) ? fuller : n;
   }
 
   /** The request: the first user turn with a line that is not boilerplate, those lines only. */

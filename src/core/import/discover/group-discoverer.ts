@@ -2,7 +2,7 @@
 // samples arrive (their terms made as they are read), are labelled once the step is complete, and
 // the groups found are saved, listed with their names and representatives, and explained.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef, type StepTerms } from './clusters';
-import { groupName, shapeText, type GroupName } from './naming';
+import { apartName, fullerName, groupName, shapeText, type GroupName } from './naming';
 import { bareWord, words, type Noise } from './text';
 import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
@@ -50,6 +50,8 @@ export interface DiscoverSnapshot {
   titles?: [string, string][];
   spread?: { prompts: number; df: { i: number[]; v: number[] }; expected: { i: number[]; v: number[] } };
   boiler?: number[];
+  /** Requests: how many prompts of the run opened with each word (clusters.ts `openers`). Absent in older files. */
+  openers?: [string, number][];
   /** States found to be one kind by their answers (answer-kinds.ts). Absent in older files. */
   kinds?: AnswerKindsSnapshot;
   clusters: {
@@ -143,12 +145,17 @@ export abstract class Discoverer<A> {
       const it = this.itemOf(a);
       if (it) (items.push(it), at.push(k));
     });
-    const ids = this.set.labelStep(step, items, (members, counts) => {
-      const n = this.nameOf(members, counts);
-      const name = this.uniqueName(n.label);
-      this.titles.set(name, name === n.label ? n.title : `${n.title} (${name.slice(n.label.length)})`);
-      return name;
-    });
+    const ids = this.set.labelStep(
+      step,
+      items,
+      (members, counts) => {
+        const n = this.nameOf(members, counts);
+        const name = this.uniqueName(n.label);
+        this.titles.set(name, name === n.label ? n.title : `${n.title} (${name.slice(n.label.length)})`);
+        return name;
+      },
+      (c, members, counts) => this.titles.set(c.name!, this.titleNow(c.name!, members, counts)),
+    );
     const out: string[] = arrived.map(() => this.noiseLabel);
     ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.shown(this.set.byId(id).name!)));
     for (const l of out) if (l === this.noiseLabel || l === this.smallLabel) this.unclassified++;
@@ -160,9 +167,17 @@ export abstract class Discoverer<A> {
     return name;
   }
 
-  /** A new group's name (naming.ts). */
+  /** A new group's name (naming.ts); one whose name another group has says more of its typical opening ("What is the tallest mountain…", not "What is the… (~2)"). */
   protected nameOf(members: readonly Doc[], counts: StepTerms): GroupName {
-    return groupName(members, counts);
+    const n = groupName(members, counts);
+    if (!this.taken(n.label)) return n;
+    const fuller = fullerName(members, n, counts);
+    if (fuller && !this.taken(fuller.label)) return fuller;
+    // what sets it apart from the groups of its name, `~2` the last resort
+    const base = (label: string) => label.replace(/~\d+$/, '');
+    const siblings = this.set.named().filter((c) => base(c.name!) === n.label || (this.titles.get(c.name!) ?? '').replace(/ \(~\d+\)$/, '') === n.title);
+    const apart = apartName(members, n, siblings);
+    return apart && !this.taken(apart.label) ? apart : n;
   }
 
   /** Whether a name is given already (a rule's label, a group's, the noise labels). */
@@ -173,6 +188,24 @@ export abstract class Discoverer<A> {
   /** Every name given so far (current and merged), in the order they were made. */
   names(): string[] {
     return this.set.clusters.filter((c) => c.name !== null).map((c) => c.name!);
+  }
+
+  /**
+   * A group's title from the members it was given at this step (naming.ts, as a new group's name):
+   * one another current group has says more of their opening, else what sets it apart from those
+   * groups (naming.ts `apartName`), `~2` the last resort.
+   */
+  private titleNow(name: string, members: readonly Doc[], counts: StepTerms): string {
+    const others = new Set(this.set.named().filter((c) => c.name !== name).map((c) => this.titles.get(c.name!)));
+    const n = groupName(members, counts);
+    let base = others.has(n.title) ? (fullerName(members, n, counts)?.title ?? n.title) : n.title;
+    if (others.has(base)) {
+      const siblings = this.set.named().filter((c) => c.name !== name && (this.titles.get(c.name!) ?? '').replace(/ \(~\d+\)$/, '') === base);
+      base = apartName(members, { label: name, title: base }, siblings)?.title ?? base;
+    }
+    let title = base;
+    for (let k = 2; others.has(title); k++) title = `${base} (~${k})`;
+    return title;
   }
 
   private uniqueName(base: string): string {
@@ -228,6 +261,7 @@ export abstract class Discoverer<A> {
       unclassified: this.unclassified,
       titles: [...this.titles],
       spread: { prompts: this.set.spread.prompts, df: sparse(this.set.spread.df), expected: sparse(this.set.spread.expected) },
+      ...(this.set.openers.size ? { openers: [...this.set.openers] } : {}),
       ...this.extra(),
       clusters: this.set.clusters.map((c) => ({ id: c.id, name: c.name, n: c.n, sum: c.part ? { i: [...c.part.i], v: [...c.part.v] } : sparse(c.sum), born: c.born, last: c.last, mergedInto: c.mergedInto, words: [...c.words], shape: [...c.shape], reps: c.reps })),
     };
@@ -252,6 +286,8 @@ export abstract class Discoverer<A> {
     this.set.df.n = snap.docs;
     this.set.df.df.set(dense(snap.df, this.params.dim));
     this.set.nextId = snap.nextId;
+    this.set.openers.clear();
+    for (const [w, k] of snap.openers ?? []) this.set.openers.set(w, k);
     this.unclassified = snap.unclassified;
     this.titles = new Map(snap.titles ?? []);
     if (snap.spread) {

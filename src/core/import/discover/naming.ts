@@ -4,7 +4,7 @@
 // Never a pair of content words: those say what a response is about, not what it does. A name has
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
-import { UNSPACED, openingKeys } from './opening';
+import { UNSPACED, openingKeys, openingWords } from './opening';
 import type { StepTerms } from './clusters';
 import type { Doc } from './vectors';
 
@@ -46,9 +46,21 @@ const ABSENT: Record<string, [title: string, label: string]> = {
 /** Every shape in words a title may hold, besides "calls X" and "calls X first" (what a name is made of: never content words). */
 export const SHAPE_TITLES: readonly string[] = [...new Set([...Object.values(SHAPES), ...Object.values(ABSENT)].map(([title]) => title))];
 
-/** Shape terms in words ('tool:search' → 'calls search', '!reasons' → 'no think'); null for terms not shown. */
+/** A length bucket (text.ts: log2 of the words) in words ('len6' → '64–127 words'); null for other terms. */
+function lengthText(term: string): string | null {
+  const m = /^len(\d)$/.exec(term);
+  if (!m) return null;
+  const b = Number(m[1]);
+  return b >= 8 ? '256+ words' : `${2 ** b}–${2 ** (b + 1) - 1} words`;
+}
+
+/** Length in words as a title says it ('64–127 words', '256+ words'). */
+export const LENGTH_TITLE = /^\d+(–\d+|\+) words$/;
+
+/** Shape terms in words ('tool:search' → 'calls search', '!reasons' → 'no think', 'len6' → '64–127 words'); null for terms not shown. */
 export function shapeText(term: string): string | null {
   if (term.startsWith('!')) return ABSENT[term.slice(1)]?.[0] ?? null;
+  if (term.startsWith('len')) return lengthText(term);
   if (term.startsWith('tool:')) return `calls ${term.slice(5)}`;
   if (term.startsWith('first:')) return `calls ${term.slice(6)} first`;
   return SHAPES[term]?.[0] ?? null;
@@ -56,6 +68,7 @@ export function shapeText(term: string): string | null {
 
 function shapeLabel(term: string): string | null {
   if (term.startsWith('!')) return ABSENT[term.slice(1)]?.[1] ?? null;
+  if (term.startsWith('len')) return lengthText(term)?.replace(/[–\s]+/g, '-') ?? null;
   if (term.startsWith('tool:')) return `${term.slice(5)}-call`;
   if (term.startsWith('first:')) return `${term.slice(6)}-first`;
   return SHAPES[term]?.[1] ?? null;
@@ -144,6 +157,29 @@ function typicalOpening(members: readonly Doc[], key: string): string {
   return [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
 }
 
+/** Whether an opening word is topic, not a name: a number, or a word concentrated in a few of the step's prompts (clusters.ts `StepTerms.topic`). */
+function topicTest(step: StepTerms): (word: string) => boolean {
+  return (w) => /\p{N}|#/u.test(w) || step.topic.has(w);
+}
+
+/** A quote up to its first topic word or gap ("I need to add serigraphy" → "I need to"; "I need to … the" → "I need to"); '' when nothing is left. */
+export function cutAtTopic(quote: string, topic: (word: string) => boolean): string {
+  if (UNSPACED.test(quote.slice(0, 4))) return /\p{N}/u.test(quote) ? '' : quote;
+  const kept: string[] = [];
+  for (const w of quote.split(/\s+/)) {
+    if (w === '…') {
+      if (kept.length) break; // a leading gap stays: "… is married to"
+      kept.push(w);
+      continue;
+    }
+    // a number (a request's are folded to '#') is topic
+    const bare = /#/.test(w) ? '#' : w.toLowerCase().replace(/^\p{P}+|\p{P}+$/gu, '');
+    if (bare && topic(bare)) break;
+    kept.push(w);
+  }
+  return kept.some((w) => /\p{L}/u.test(w)) ? kept.join(' ') : '';
+}
+
 /**
  * The members' openings word by word: a position's commonest word when at least half the members
  * write it there, else "…" ("Matthew is married to Nova" and "John is married to Ava" → "… is married to …").
@@ -175,8 +211,8 @@ export function consensusOpening(openings: readonly string[]): string {
  * open "What is the…"): the members' openings word by word, up to five words, in place of the
  * quote ("What is the tallest mountain…"); null when that says no more.
  */
-export function fullerName(members: readonly Doc[], name: GroupName): GroupName | null {
-  const quote = consensusOpening(members.map((d) => d.opening));
+export function fullerName(members: readonly Doc[], name: GroupName, step: StepTerms): GroupName | null {
+  const quote = cutAtTopic(consensusOpening(members.map((d) => d.opening)), topicTest(step));
   const m = /^"(.*)…"/.exec(name.title);
   if (!quote || !m || quote.length <= m[1].length || !quote.startsWith(m[1])) return null;
   const rest = name.title.slice(m[0].length);
@@ -184,12 +220,19 @@ export function fullerName(members: readonly Doc[], name: GroupName): GroupName 
   return { label: `${openingLabel(quote)}${shapes}`.slice(0, 44), title: `"${quote}…"${rest}` };
 }
 
-/** A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest opening when nothing stands out. */
-export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
-  const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null);
+/**
+ * A group's name: its distinctive opening (quoted) and up to two distinctive shapes; the commonest
+ * opening when nothing stands out; for requests, words one request of the run held (`rare`) left out
+ * when something else names it (its last sentence, the words before them).
+ */
+export function groupName(members: readonly Doc[], step: StepTerms, rare = true): GroupName {
+  // length tells siblings apart (`apartName`), not a group from its step: most groups of a run write alike lengths
+  const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null && !t.startsWith('len'));
   // "calls search first" says "calls search" already, "verifies often" says "verifies", "bare answer" says "no think"
   const shapes = [...found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)), ...lacking(members, step).filter((t) => !(t === '!reasons' && found.includes('bare')))].slice(0, 2);
-  const keys = members.map((d) => openingKeys(d.opening));
+  const topic = ((t) => (w: string) => t(w) || (rare && step.rare.has(w)))(topicTest(step));
+  // openings up to their first topic word: a name never quotes what a prompt is about
+  const keys = members.map((d) => openingKeys(d.opening).filter((k) => UNSPACED.test(k) || !k.split(' ').some(topic)));
   const openShares = shares(keys, step.openings, step.n);
   // the longest opening (up to three words) most members write and few others do; else one a third write
   const lead = (k: string) => openShares.get(k)![0] - openShares.get(k)![1];
@@ -198,17 +241,57 @@ export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   const most = byLength.find((k) => openShares.get(k)![0] >= 0.5 && lead(k) >= 0.2);
   const distinct = most ?? byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2);
   const common = [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const consensus = consensusOpening(members.map((d) => d.opening));
+  const consensus = cutAtTopic(consensusOpening(members.map((d) => d.opening)), topic);
   let quote = '';
   if (most) quote = typicalOpening(members, most);
   else if (consensus && (distinct || !shapes.length)) quote = consensus;
   else if (distinct && !shapes.length) quote = typicalOpening(members, distinct);
   else if (!shapes.length && common) quote = typicalOpening(members, common);
-  const titleParts = [...(quote ? [`"${quote}…"`] : []), ...shapes.map((t) => shapeText(t)!)];
+  quote = cutAtTopic(quote, topic);
+  // requests whose head is what each is about ("Mcbride esteems martial arts. …") may share their last sentence ("Reply only with a name.")
+  const closing = quote || shapes.length ? '' : cutAtTopic(consensusOpening(members.map((d) => d.closing ?? '')), topic);
+  // a kind seen in one request so far ("Restore the correct order…") is named by that request rather than not at all
+  if (rare && step.rare.size && !quote && !closing && !shapes.length) return groupName(members, step, false);
+  const titleParts = [...(quote ? [`"${quote}…"`] : closing ? [`"… ${closing}"`] : []), ...shapes.map((t) => shapeText(t)!)];
   // the quote, then shapes while they fit (a label is at most 44 characters, whole words)
-  const label = [...(quote ? [openingLabel(quote)] : []), ...shapes.map((t) => shapeLabel(t)!)]
+  const label = [...(quote || closing ? [openingLabel(quote || closing)] : []), ...shapes.map((t) => shapeLabel(t)!)]
     .filter(Boolean)
     .reduce((a, part) => (!a ? part.slice(0, 44) : (a + '·' + part).length <= 44 ? `${a}·${part}` : a), '')
     .replace(/[\s/]+/g, '_');
   return { label: label || 'plain', title: titleParts.join(' · ') || 'plain' };
+}
+
+/** What a group of the same name holds of each shape term: counts over `n` members (clusters.ts `Cluster.shape`). */
+export interface Sibling {
+  n: number;
+  shape: ReadonlyMap<string, number>;
+}
+
+/**
+ * A name that says what sets a group apart from the groups that have its name (Claude opens most
+ * answers "I need to": one group writes 64–127 words, another no bullets): `name` and the one shape or
+ * length half its members hold and a fifth fewer of the siblings' (or that half the siblings hold and a
+ * tenth of its members: "no bullets"), the largest difference; null when none.
+ */
+export function apartName(members: readonly Doc[], name: GroupName, siblings: readonly Sibling[]): GroupName | null {
+  const total = siblings.reduce((a, s) => a + s.n, 0);
+  if (!total || !members.length) return null;
+  const mine = new Map<string, number>();
+  for (const d of members) for (const t of d.shape) mine.set(t, (mine.get(t) ?? 0) + 1);
+  const theirs = new Map<string, number>();
+  for (const s of siblings) for (const [t, k] of s.shape) theirs.set(t, (theirs.get(t) ?? 0) + k);
+  const said = new Set(name.title.split(' · '));
+  const found: { t: string; lead: number; absent: boolean }[] = [];
+  for (const t of new Set([...mine.keys(), ...theirs.keys()])) {
+    const text = shapeText(t);
+    if (!text || t.startsWith('!') || said.has(text)) continue;
+    const [a, b] = [(mine.get(t) ?? 0) / members.length, (theirs.get(t) ?? 0) / total];
+    if (a >= 0.5 && a - b >= 0.2) found.push({ t, lead: a - b, absent: false });
+    else if (b >= 0.5 && a <= 0.1 && SHAPES[t]) found.push({ t, lead: b - a, absent: true });
+  }
+  const best = found.sort((x, y) => y.lead - x.lead || (x.t < y.t ? -1 : 1))[0];
+  if (!best) return null;
+  const no = best.absent ? 'no ' : '';
+  const label = `${name.label}·${no.replace(' ', '-')}${shapeLabel(best.t)}`;
+  return { label: label.length <= 44 ? label : name.label, title: `${name.title === 'plain' ? '' : `${name.title} · `}${no}${shapeText(best.t)}` };
 }

@@ -19,6 +19,15 @@ export function openingOf(text: string): string {
   return ws.length > 36 ? ws.slice(0, 36) : ws;
 }
 
+/** The last sentence of a text as written, up to eight words (a request's question or instruction: "Reply only with a name."); '' in an unspaced script. */
+export function closingOf(text: string): string {
+  const line = text.trim().split('\n').reverse().find((l) => l.trim())?.trim().slice(-300) ?? '';
+  if (UNSPACED.test(line)) return '';
+  const sentences = line.split(/(?<=[.!?])\s+/).filter((x) => /\p{L}/u.test(x));
+  const ws = (sentences.at(-1) ?? '').split(/\s+/);
+  return ws.length <= 8 ? ws.join(' ') : '';
+}
+
 /**
  * The keys of an opening's first one, two and three words (two, four and six characters of an
  * unspaced script): lowercase, numbers and punctuation dropped.
@@ -35,4 +44,14 @@ export function openingKeys(opening: string): string[] {
     .filter(Boolean)
     .slice(0, 3);
   return ws.map((_, i) => ws.slice(0, i + 1).join(' '));
+}
+
+/** An opening's words as a step counts them for topic (clusters.ts `StepTerms.topic`): lowercase, punctuation at their ends trimmed; none in an unspaced script. */
+export function openingWords(opening: string): string[] {
+  if (UNSPACED.test(opening.slice(0, 4))) return [];
+  return opening
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/^\p{P}+|\p{P}+$/gu, ''))
+    .filter(Boolean);
 }

@@ -7,7 +7,7 @@
 // Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `l:` length and lines (log2 buckets), `o:` / `c:`
 // the opening and closing words, `r:` the turn a response follows in its session. A sample's terms are computed once (discoverer.ts).
 import { chatTurnKind, chatTurns, responseParts, stripSpecial, userTurns, type ResponseParts } from './chat';
-import { SENTENCE_END, UNSPACED, openingOf } from './opening';
+import { SENTENCE_END, UNSPACED, closingOf, openingOf } from './opening';
 import { framingTerms, isLoop, moveTerms, reasoningTerms, scanned } from './moves';
 
 const WORD = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu;
@@ -240,10 +240,15 @@ export function maskWith(toks: readonly string[], mask: ReadonlySet<string>): st
 }
 
 /** Word, pair and triple terms of a token list (triples left out when they weigh nothing), and its opening and closing words. */
+/** Whether a word is one a text's `w:` terms hold when its request does not (`wordTerms`): a response's word not among them was its request's. */
+export function isWordTerm(w: string): boolean {
+  return w !== '_' && w !== '#' && !STOP.has(w) && LETTERS.test(w);
+}
+
 export function wordTerms(toks: readonly string[], out: string[], triples = true): void {
   const w = toks;
   for (let i = 0; i < w.length; i++) {
-    if (w[i] !== '_' && w[i] !== '#' && !STOP.has(w[i]) && LETTERS.test(w[i])) out.push(`w:${w[i]}`);
+    if (isWordTerm(w[i])) out.push(`w:${w[i]}`);
     if (i + 1 < w.length && !(w[i] === '_' && w[i + 1] === '_')) out.push(`b:${w[i]} ${w[i + 1]}`);
     if (triples && i + 2 < w.length && [w[i], w[i + 1], w[i + 2]].filter((x) => x === '_').length < 2) out.push(`t:${w[i]} ${w[i + 1]} ${w[i + 2]}`);
   }
@@ -307,7 +312,8 @@ const REQUEST_TAIL = 30;
  * The terms of a request for its kind: its words of two letters or more (numbers folded to one `#`,
  * quoted text folded; grids, art and symbols are content, not kind), pairs, opening words, and what
  * it is written in. A term without a letter (a closing `#`) is read within the request's script, as
- * its length and profile are: requests in two scripts share no term.
+ * its length and profile are: requests in two scripts share no term. `q:` and `e:` terms carry its
+ * opening and its last sentence as written (no weight: for names only).
  */
 export function promptTerms(request: string): string[] {
   const folded = request.replace(/"[^"\n]*"|'[^'\n]*'/g, ' "" ');
@@ -322,6 +328,7 @@ export function promptTerms(request: string): string[] {
   wordTerms(read, out);
   const script = scriptOf(request.slice(0, 2000));
   for (let k = 0; k < out.length; k++) if (!LETTERS.test(out[k].slice(2))) out[k] = `${out[k].slice(0, 2)}${script}:${out[k].slice(2)}`;
-  out.push(...profileTerms(request, script, toks.length), `q:${openingOf(folded.replace(/\p{N}+([.,]\p{N}+)*/gu, '#'))}`);
+  const numbered = folded.replace(/\p{N}+([.,]\p{N}+)*/gu, '#');
+  out.push(...profileTerms(request, script, toks.length), `q:${openingOf(numbered)}`, `e:${closingOf(numbered)}`);
   return out;
 }

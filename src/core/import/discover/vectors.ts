@@ -22,8 +22,8 @@ export function bucketOf(term: string, dim: number): number {
  * themselves (a few hundred strings a sample): the distinct buckets of the terms that weigh, in
  * ascending order, and per bucket (1 + log of how many terms fell in it) × the largest kind weight
  * among them (what `vectorOf` scales by rarity and normalizes, in place: a doc is made a vector
- * once); and the distinct `w:` words and `s:` shape terms (prefix dropped, first seen first), which
- * the groups' word counts and names read.
+ * once); and the distinct `w:` words and `s:` / `m:` shape terms and `l:len` length (prefix dropped,
+ * first seen first), which the groups' word counts and names read.
  */
 export interface Doc {
   keys: Int32Array;
@@ -34,6 +34,8 @@ export interface Doc {
   shape: string[];
   /** The opening as written (a `q:` term: no weight, for names only); '' when none. */
   opening: string;
+  /** A request's last sentence as written (an `e:` term, names only); '' when none. */
+  closing: string;
 }
 
 /** Kinds of term made of a text's words (the rest are shape and length). */
@@ -63,12 +65,17 @@ export class DocBuilder {
     const words: string[] = [];
     const shape: string[] = [];
     let opening = '';
+    let closing = '';
     let seenW: Set<string> | null = null;
     let seenS: Set<string> | null = null;
     for (const t of terms) {
       const kind = t.slice(0, t.indexOf(':'));
       if (kind === 'q') {
         opening ||= t.slice(2);
+        continue;
+      }
+      if (kind === 'e') {
+        closing ||= t.slice(2);
         continue;
       }
       const weight = kinds[kind];
@@ -82,7 +89,7 @@ export class DocBuilder {
       if (kind === 'w') {
         const body = t.slice(2);
         if (!(seenW ??= new Set()).has(body)) (seenW.add(body), words.push(body));
-      } else if (kind === 's' || kind === 'm') {
+      } else if (kind === 's' || kind === 'm' || (kind === 'l' && t.startsWith('l:len'))) {
         const body = t.slice(2);
         if (!(seenS ??= new Set()).has(body)) (seenS.add(body), shape.push(body));
       }
@@ -97,7 +104,7 @@ export class DocBuilder {
       tf[b] = 0;
       shapeAt[b] = 0;
     }
-    return { keys, x, wordy, words, shape, opening };
+    return { keys, x, wordy, words, shape, opening, closing };
   }
 }
 
@@ -184,14 +191,8 @@ export class PromptSpread {
     }
     if (this.p.ratio) {
       // expected prompts: Σ over prompt sizes g of (prompts of that size) × (1 − (1 − k/N)^g)
-      const sizes = new Map<number, number>();
-      for (const ks of byPrompt.values()) sizes.set(ks.length, (sizes.get(ks.length) ?? 0) + 1);
-      for (const b of touched) {
-        const q = 1 - this.count[b] / docs.length;
-        let e = 0;
-        for (const [g, n] of sizes) e += n * (1 - q ** g);
-        this.expected[b] += e;
-      }
+      const sizes = promptSizes(byPrompt.values());
+      for (const b of touched) this.expected[b] += expectedPrompts(this.count[b], docs.length, sizes);
     }
     for (const b of touched) (this.count[b] = 0), (this.last[b] = -1);
     this.prompts += byPrompt.size;
@@ -205,7 +206,36 @@ export class PromptSpread {
   }
 }
 
-const MIN_PROMPTS = 24;
+export const MIN_PROMPTS = 24;
+
+/** How many prompts have each number of samples in a step. */
+export function promptSizes(groups: Iterable<{ length: number }>): Map<number, number> {
+  const sizes = new Map<number, number>();
+  for (const g of groups) sizes.set(g.length, (sizes.get(g.length) ?? 0) + 1);
+  return sizes;
+}
+
+/**
+ * The prompts expected to have a sample holding a term that `held` of a step's `n` samples hold,
+ * had they held it independently of their prompt: Σ over prompt sizes g of (prompts of that size) × (1 − (1 − held/n)^g).
+ */
+export function expectedPrompts(held: number, n: number, sizes: ReadonlyMap<number, number>): number {
+  const q = 1 - held / n;
+  let e = 0;
+  for (const [g, k] of sizes) e += k * (1 - q ** g);
+  return e;
+}
+
+/**
+ * Whether a word of a step is a prompt's topic, not a frame (the judgment `PromptSpread.weight`
+ * makes of a hashed term over the run in its `ratio` reading, made here of one word in one step,
+ * exactly): held by `prompts` distinct prompts and `held` of the step's `n` samples, under `ratio` of
+ * the prompts expected (with two expected or more).
+ */
+export function concentrated(ratio: number, held: number, prompts: number, n: number, sizes: ReadonlyMap<number, number>): boolean {
+  const e = expectedPrompts(held, n, sizes);
+  return e >= 2 && prompts / e < ratio;
+}
 
 /**
  * How much a shape or length term weighs by how common it is, besides its idf: a term held by more
