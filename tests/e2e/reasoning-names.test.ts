@@ -62,7 +62,7 @@ describe('a reasoning run in the page', () => {
     expect(behaviors.some((b) => b.title.startsWith('"'))).toBe(true);
     const states = await named(page.locator('[data-testid=run-names] ul').first());
     expect(states.length).toBeGreaterThan(1);
-    for (const s of states.filter((x) => x.name !== 'other' && x.name !== 'unknown')) expect(s.title, s.name).toMatch(/^".+…"$/);
+    for (const s of states.filter((x) => x.name !== 'other' && x.name !== 'unknown')) expect(s.title, s.name).toMatch(/^"(.+…|… .+[.!?…])"$/);
     await page.locator('[data-testid=import-summary]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS}reasoning-import-1280.png` });
 

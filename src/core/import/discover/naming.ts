@@ -252,7 +252,9 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
   const closing = quote || shapes.length ? '' : cutAtTopic(consensusOpening(members.map((d) => d.closing ?? '')), topic);
   // a kind seen in one request so far ("Restore the correct order…") is named by that request rather than not at all
   if (rare && step.rare.size && !quote && !closing && !shapes.length) return groupName(members, step, false);
-  const titleParts = [...(quote ? [`"${quote}…"`] : closing ? [`"… ${closing}"`] : []), ...shapes.map((t) => shapeText(t)!)];
+  // a last sentence cut short (at a topic word, or after five words) ends in "…" as an opening does
+  const closingQuote = `"… ${closing}${/[.!?]$/.test(closing) ? '' : '…'}"`;
+  const titleParts = [...(quote ? [`"${quote}…"`] : closing ? [closingQuote] : []), ...shapes.map((t) => shapeText(t)!)];
   // the quote, then shapes while they fit (a label is at most 44 characters, whole words)
   const label = [...(quote || closing ? [openingLabel(quote || closing)] : []), ...shapes.map((t) => shapeLabel(t)!)]
     .filter(Boolean)
