@@ -320,9 +320,10 @@ function avgLink(a: Cluster, b: Cluster): number {
   return s / (a.n * b.n);
 }
 
-/** An opening word of fewer prompts than both is one of few: 3 of a small step, 5 % of a large one. */
+/** An opening word of fewer prompts than both is one of few: 3 of a small step, 5 % of a larger one, never more than 10 (a step of 2,000 prompts asks 23 tasks, 80 each: "determine" is a task's frame, not a topic). */
 const FEW_PROMPTS = 3;
 const FEW_SHARE = 0.05;
+const FEW_MAX = 10;
 /** A request's opening word no other prompt of the run opened with is rare (`StepTerms.rare`). */
 const FEW_REQUESTS = 2;
 /** Opening words of requests counted over the run (a few thousand distinct words: a run's kinds' and more). */
@@ -359,7 +360,7 @@ function termCounts(items: readonly Item[], spread: SpreadParams, openers: Reado
   // prompt, nothing concentrated in this sense: theirs is `rare`. A word of one prompt's samples is its
   // prompt's however few they are ("Ardal", a bare answer two samples of one prompt gave), and so is one
   // of few prompts that all its samples' requests hold ("Tectonics…" in answers to "How does plate tectonics work?" and "Explain how plate tectonics works.").
-  const few = Math.max(FEW_PROMPTS, FEW_SHARE * byPrompt.size);
+  const few = Math.max(FEW_PROMPTS, Math.min(FEW_SHARE * byPrompt.size, FEW_MAX));
   const topic = new Set(
     [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || x.echoed === x.held || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
   );
