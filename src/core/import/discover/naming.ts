@@ -250,8 +250,13 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
   quote = cutAtTopic(quote, topic);
   // requests whose head is what each is about ("Mcbride esteems martial arts. …") may share their last sentence ("Reply only with a name.")
   const closing = quote || shapes.length ? '' : cutAtTopic(consensusOpening(members.map((d) => d.closing ?? '')), topic);
-  // a kind seen in one request so far ("Restore the correct order…") is named by that request rather than not at all
-  if (rare && step.rare.size && !quote && !closing && !shapes.length) return groupName(members, step, false);
+  // a kind seen in one request so far ("Restore the correct order…") is named by that request rather than
+  // not at all, or than by a lone word ("A…" for "A very special…": early in a run of a hundred kinds
+  // every kind's own words are one request's)
+  if (rare && step.rare.size && !shapes.length && wordCount(quote || closing) < 2) {
+    const fuller = groupName(members, step, false);
+    if (wordCount(fuller.title) > wordCount(quote || closing)) return fuller;
+  }
   // a last sentence cut short (at a topic word, or after five words) ends in "…" as an opening does
   const closingQuote = `"… ${closing}${/[.!?]$/.test(closing) ? '' : '…'}"`;
   const titleParts = [...(quote ? [`"${quote}…"`] : closing ? [closingQuote] : []), ...shapes.map((t) => shapeText(t)!)];
@@ -261,6 +266,12 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
     .reduce((a, part) => (!a ? part.slice(0, 44) : (a + '·' + part).length <= 44 ? `${a}·${part}` : a), '')
     .replace(/[\s/]+/g, '_');
   return { label: label || 'plain', title: titleParts.join(' · ') || 'plain' };
+}
+
+/** Words of a quote that hold a letter ('"… Reply only with a name."' → 5; an unspaced script's quote counts as 2). */
+function wordCount(quote: string): number {
+  if (UNSPACED.test(quote)) return 2;
+  return quote.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
 }
 
 /** What a group of the same name holds of each shape term: counts over `n` members (clusters.ts `Cluster.shape`). */
