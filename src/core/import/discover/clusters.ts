@@ -10,7 +10,7 @@
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
 import { openingKeys } from './opening';
-import { DocBuilder, DocFreq, PromptSpread, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
+import { DocBuilder, DocFreq, PromptSpread, TermWeights, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -121,8 +121,15 @@ export class ClusterSet {
     return this.clusters.filter((c) => c.name === null);
   }
 
+  /** The buckets' weights for the run as counted so far (made again once the counts move). */
+  private weighs: TermWeights | null = null;
+  private weights(): TermWeights {
+    if (!this.weighs?.current()) this.weighs = new TermWeights(this.df, this.spread, this.p.idfPower, this.p.shapeIdf, this.p.shapeCommon);
+    return this.weighs;
+  }
+
   vector(terms: readonly string[]): Sparse {
-    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower, this.spread, this.p.shapeIdf, this.p.shapeCommon);
+    return vectorOf(this.docs.doc(terms), this.weights());
   }
 
   /** The named group a vector is closest to (average cosine) and that cosine; null when none. */
@@ -139,7 +146,8 @@ export class ClusterSet {
   labelStep(step: number, items: readonly Item[], namer: Namer): (number | null)[] {
     this.df.add(items.map((it) => it.doc));
     if (this.spread.active) this.spread.add(items.map((it) => it.doc), items.map((it) => it.prompt));
-    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower, this.spread, this.p.shapeIdf, this.p.shapeCommon));
+    const w = this.weights();
+    const vecs = items.map((it) => vectorOf(it.doc, w));
     const out: (number | null)[] = new Array(items.length).fill(null);
     const named = this.named();
     const left: number[] = [];
@@ -294,10 +302,14 @@ function termCounts(items: readonly Item[]): StepTerms {
   const words = new Map<string, number>();
   const shape = new Map<string, number>();
   const openings = new Map<string, number>();
+  // many samples open alike: each opening's keys are made once
+  const keysOf = new Map<string, string[]>();
   for (const { doc } of items) {
     for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
     for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
-    for (const o of openingKeys(doc.opening)) openings.set(o, (openings.get(o) ?? 0) + 1);
+    let keys = keysOf.get(doc.opening);
+    if (!keys) keysOf.set(doc.opening, (keys = openingKeys(doc.opening)));
+    for (const o of keys) openings.set(o, (openings.get(o) ?? 0) + 1);
   }
   return { n: items.length, words, shape, openings };
 }

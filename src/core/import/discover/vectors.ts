@@ -218,18 +218,61 @@ export function commonShapeFade(df: DocFreq, b: number, share: number): number {
 }
 
 /**
- * The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower (shape and
- * length terms: idf^shapeIdf, faded when nearly every sample has them: `commonShapeFade`) (× the word's
- * spread over prompts, `PromptSpread`), made in the doc's own weights (a step holds one array a
- * sample, not two): call it once a doc.
+ * What `vectorOf` scales each bucket's terms by, for the run as counted so far: a word's idf^idfPower
+ * × its spread over prompts (`PromptSpread`), a shape or length term's idf^shapeIdf × its fade when
+ * nearly every sample has it (`commonShapeFade`). Made once for the buckets, not per term of every
+ * doc (a step's docs share them); `current` says whether the counts have moved since.
  */
-export function vectorOf(d: Doc, df: DocFreq, idfPower = 1, spread: PromptSpread | null = null, shapeIdf = idfPower, shapeCommon = 0): Sparse {
+export class TermWeights {
+  /** Per bucket, a word's idf^idfPower and its spread weight; a shape's idf^shapeIdf and its fade (1: none). */
+  readonly wordIdf: Float64Array;
+  readonly spreadOf: Float64Array;
+  readonly shapeIdf: Float64Array;
+  readonly fade: Float64Array;
+  private readonly n: number;
+  private readonly prompts: number;
+
+  constructor(
+    private readonly df: DocFreq,
+    private readonly spread: PromptSpread,
+    idfPower: number,
+    shapeIdf = idfPower,
+    shapeCommon = 0,
+  ) {
+    this.n = df.n;
+    this.prompts = spread.prompts;
+    const dim = df.dim;
+    this.wordIdf = new Float64Array(dim);
+    this.spreadOf = new Float64Array(dim);
+    this.shapeIdf = new Float64Array(dim);
+    this.fade = new Float64Array(dim);
+    for (let b = 0; b < dim; b++) {
+      const idf = df.idf(b);
+      this.wordIdf[b] = idf ** idfPower;
+      this.spreadOf[b] = spread.weight(b);
+      this.shapeIdf[b] = idf ** shapeIdf;
+      this.fade[b] = shapeCommon ? commonShapeFade(df, b, shapeCommon) : 1;
+    }
+  }
+
+  current(): boolean {
+    return this.n === this.df.n && this.prompts === this.spread.prompts;
+  }
+}
+
+/**
+ * The unit vector of a document: per bucket (1 + log tf) × kind weight × its bucket's weight
+ * (`TermWeights`), made in the doc's own weights (a step holds one array a sample, not two): call it
+ * once a doc.
+ */
+export function vectorOf(d: Doc, w: TermWeights): Sparse {
   const v = d.x;
   let norm = 0;
   for (let k = 0; k < v.length; k++) {
-    v[k] = v[k] * df.idf(d.keys[k]) ** (d.wordy[k] ? idfPower : shapeIdf);
-    if (shapeCommon && !d.wordy[k]) v[k] *= commonShapeFade(df, d.keys[k], shapeCommon);
-    if (spread && d.wordy[k]) v[k] *= spread.weight(d.keys[k]);
+    // two products in turn, as the weights were defined (not their product first: the same bits)
+    const b = d.keys[k];
+    if (d.wordy[k]) v[k] = v[k] * w.wordIdf[b] * w.spreadOf[b];
+    else v[k] = v[k] * w.shapeIdf[b] * w.fade[b];
     norm += v[k] * v[k];
   }
   norm = Math.sqrt(norm);
