@@ -10,7 +10,7 @@
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
 import { openingKeys } from './opening';
-import { DocBuilder, DocFreq, PromptSpread, TermWeights, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
+import { DocBuilder, DocFreq, PromptSpread, TermWeights, type SpreadParams, addInto, addSparse, dotDense, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -74,6 +74,8 @@ export interface StepTerms {
   shape: Map<string, number>;
   /** Openings' first one, two and three words (opening.ts `openingKeys`) and how many samples open so. */
   openings: Map<string, number>;
+  /** An opening's keys (opening.ts `openingKeys`), made once a step for each distinct opening (many samples open alike). */
+  keysOf: (opening: string) => readonly string[];
 }
 
 /** Names a new group from its members and the whole step's term counts (discoverer.ts). */
@@ -226,7 +228,7 @@ export class ClusterSet {
       c.sum = new Float64Array(this.p.dim);
       addInto(c.sum, c.part!);
       c.part = null;
-      c.reps = representatives(g, vecs).map((k) => items[k].ref);
+      c.reps = representatives(g, vecs, this.p.dim).map((k) => items[k].ref);
       for (const k of g.items) out[k] = c.id;
       return;
     }
@@ -302,16 +304,14 @@ function termCounts(items: readonly Item[]): StepTerms {
   const words = new Map<string, number>();
   const shape = new Map<string, number>();
   const openings = new Map<string, number>();
-  // many samples open alike: each opening's keys are made once
-  const keysOf = new Map<string, string[]>();
+  const made = new Map<string, string[]>();
+  const keysOf = (opening: string) => made.get(opening) ?? made.set(opening, openingKeys(opening)).get(opening)!;
   for (const { doc } of items) {
     for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
     for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
-    let keys = keysOf.get(doc.opening);
-    if (!keys) keysOf.set(doc.opening, (keys = openingKeys(doc.opening)));
-    for (const o of keys) openings.set(o, (openings.get(o) ?? 0) + 1);
+    for (const o of keysOf(doc.opening)) openings.set(o, (openings.get(o) ?? 0) + 1);
   }
-  return { n: items.length, words, shape, openings };
+  return { n: items.length, words, shape, openings, keysOf };
 }
 
 /** Two groups as one: members in order, the sum left to `sumOf` (the merged-away groups are not used again). */
@@ -343,10 +343,12 @@ function sumOf(g: Group): Sparse {
 }
 
 /** The members closest to the group's mean (at most REPS), in item order of closeness. */
-function representatives(g: Group, vecs: readonly Sparse[]): number[] {
-  const sum = sumOf(g);
+function representatives(g: Group, vecs: readonly Sparse[], dim: number): number[] {
+  // the sum spread into a dense row: the same products, in the same bucket order, as a sparse–sparse dot
+  const sum = new Float64Array(dim);
+  addInto(sum, sumOf(g));
   return g.items
-    .map((k) => ({ k, s: dotSparse(vecs[k], sum) }))
+    .map((k) => ({ k, s: dotDense(vecs[k], sum) }))
     .sort((a, b) => b.s - a.s || a.k - b.k)
     .slice(0, REPS)
     .map((x) => x.k);

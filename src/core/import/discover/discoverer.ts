@@ -71,9 +71,15 @@ const BARE_REPEATS = 3;
 /** Requests kept for the prompts met since the step began (each a pure function of its prompt). */
 const MAX_REQUESTS = 4096;
 
+/** What a response answers: its request's words (none: '') and the turn it follows (text.ts `responseTerms`, `followsTerms`). */
+interface Context {
+  request: ReadonlySet<string> | '';
+  follows: string[];
+}
+
 /** Behaviors of responses: what a response does (its frame), the request's words masked. */
 export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
-  private contexts = new Map<string, { request: string; follows: string[] }>();
+  private contexts = new Map<string, Context>();
 
   constructor(taken: Iterable<string> = [], params: ClusterParams = BEHAVIOR_PARAMS) {
     super('behaviors', params, new Set(taken), UNCLASSIFIED, UNCLASSIFIED);
@@ -92,11 +98,12 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   }
 
   /** What a response answers: the words it may repeat from its request (its user turns: not the system prompt or tools block) and the turn it follows. */
-  private contextOf(prompt: string): { request: string; follows: string[] } {
+  private contextOf(prompt: string): Context {
     let r = this.contexts.get(prompt);
     if (r !== undefined) return r;
     if (this.contexts.size >= MAX_REQUESTS) this.contexts.clear(); // a worker thread never labels a step (prepare)
-    this.contexts.set(prompt, (r = { request: requestTurns(prompt).join('\n'), follows: followsTerms(prompt) }));
+    const request = requestTurns(prompt).join('\n');
+    this.contexts.set(prompt, (r = { request: request ? promptWords(request) : '', follows: followsTerms(prompt) }));
     return r;
   }
 

@@ -4,7 +4,7 @@
 // Never a pair of content words: those say what a response is about, not what it does. A name has
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
-import { UNSPACED, openingKeys } from './opening';
+import { UNSPACED } from './opening';
 import type { StepTerms } from './clusters';
 import type { Doc } from './vectors';
 
@@ -133,11 +133,11 @@ function cutToLetters(text: string, n: number): string {
 }
 
 /** The most common written form of an opening key among the members, cut to the key's words ("The answer is 7x" → "The answer is"). */
-function typicalOpening(members: readonly Doc[], key: string): string {
+function typicalOpening(members: readonly Doc[], key: string, keysOf: StepTerms['keysOf']): string {
   const forms = new Map<string, number>();
   const n = key.split(' ').length;
   for (const d of members) {
-    if (!openingKeys(d.opening).includes(key)) continue;
+    if (!keysOf(d.opening).includes(key)) continue;
     const form = UNSPACED.test(key) ? cutToLetters(d.opening, [...key].length) : d.opening.split(/\s+/).slice(0, n).join(' ');
     forms.set(form, (forms.get(form) ?? 0) + 1);
   }
@@ -189,7 +189,7 @@ export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   const found = distinctive(members.map((d) => d.shape), step.shape, step.n, 0.5).filter((t) => shapeLabel(t) !== null);
   // "calls search first" says "calls search" already, "verifies often" says "verifies", "bare answer" says "no think"
   const shapes = [...found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)), ...lacking(members, step).filter((t) => !(t === '!reasons' && found.includes('bare')))].slice(0, 2);
-  const keys = members.map((d) => openingKeys(d.opening));
+  const keys = members.map((d) => step.keysOf(d.opening));
   const openShares = shares(keys, step.openings, step.n);
   // the longest opening (up to three words) most members write and few others do; else one a third write
   const lead = (k: string) => openShares.get(k)![0] - openShares.get(k)![1];
@@ -200,10 +200,10 @@ export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   const common = [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const consensus = consensusOpening(members.map((d) => d.opening));
   let quote = '';
-  if (most) quote = typicalOpening(members, most);
+  if (most) quote = typicalOpening(members, most, step.keysOf);
   else if (consensus && (distinct || !shapes.length)) quote = consensus;
-  else if (distinct && !shapes.length) quote = typicalOpening(members, distinct);
-  else if (!shapes.length && common) quote = typicalOpening(members, common);
+  else if (distinct && !shapes.length) quote = typicalOpening(members, distinct, step.keysOf);
+  else if (!shapes.length && common) quote = typicalOpening(members, common, step.keysOf);
   const titleParts = [...(quote ? [`"${quote}…"`] : []), ...shapes.map((t) => shapeText(t)!)];
   // the quote, then shapes while they fit (a label is at most 44 characters, whole words)
   const label = [...(quote ? [openingLabel(quote)] : []), ...shapes.map((t) => shapeLabel(t)!)]

@@ -85,9 +85,49 @@ const BARE_ANSWER = new RegExp(`^[-+]?[\\p{N}\\s.,+\\-*/=()^%$\\\\{}]{1,40}[${SE
  */
 const IN_WORDS = /(?<=^|\s)\p{P}*([\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*)\p{P}*(?=\s|$)|[\p{L}\p{M}]{3,}/gu;
 
+const SPACE = /\s/;
+
+/** A text's characters (code points) outside its whitespace, and how many are letters: one pass, no copy (the characters of most text are ASCII). */
+function lettersOf(text: string): [number, number] {
+  let chars = 0;
+  let letters = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      chars++;
+      if ((c | 32) >= 97 && (c | 32) <= 122) letters++;
+    } else if (c >= 0xd800 && c <= 0xdfff) return lettersSlow(text); // a surrogate: as code points, whitespace removed first (it may join a pair)
+    else if (!SPACE.test(text[i])) {
+      chars++;
+      if (LETTERS.test(text[i])) letters++;
+    }
+  }
+  return [chars, letters];
+}
+
+function lettersSlow(text: string): [number, number] {
+  const chars = [...text.replace(/\s+/g, '')];
+  return [chars.length, chars.filter((ch) => LETTERS.test(ch)).length];
+}
+
 function lettersInWords(text: string): number {
   let n = 0;
-  for (const m of text.matchAll(IN_WORDS)) for (const _ of m[1] ?? m[0]) n++;
+  IN_WORDS.lastIndex = 0;
+  for (let m = IN_WORDS.exec(text); m; m = IN_WORDS.exec(text)) n += codePoints(m[1] ?? m[0]);
+  return n;
+}
+
+/** A string's code points (a surrogate pair is one, a lone surrogate one too), as its iterator counts them. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) (n--, i++);
+    }
+  }
   return n;
 }
 
@@ -103,10 +143,9 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
   if (parts?.cut && !FINISHED.test(t.slice(-80))) return 'cut-off';
   if (BARE_ANSWER.test(t)) return null;
   const head = t.length > 4096 ? t.slice(0, 4096) : t;
-  const chars = [...head.replace(/\s+/g, '')];
-  const letters = chars.filter((ch) => LETTERS.test(ch)).length;
+  const [chars, letters] = lettersOf(head);
   // letters in words: most of a text's letters, few of random characters'
-  if (letters / chars.length < 0.2 || (letters > 0 && lettersInWords(head) / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
+  if (letters / chars < 0.2 || (letters > 0 && lettersInWords(head) / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
   const wordToks = toks.filter((w) => LETTERS.test(w));
   const latin = wordToks.filter((w) => LATIN_WORD.test(w));
   if (wordToks.length >= 4) {
@@ -185,12 +224,13 @@ const ANSWER_TAIL = 30;
  * single words (stop words left out), pairs and triples, and the first and last three words (its
  * frame's edges); a `q:` term carries its opening as written (no weight: for names only).
  */
-export function responseTerms(response: string, request: string, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response)): string[] {
+export function responseTerms(response: string, request: string | ReadonlySet<string>, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response)): string[] {
   const think = parts.reasoning === null ? [] : headTail(parts.reasoning, THINK_HEAD, THINK_TAIL);
   const answerText = parts.turns.join('\n');
   const answer = headTail(answerText, ANSWER_HEAD, ANSWER_TAIL);
   const toks = [...think, ...answer];
-  const mask = request ? promptWords(request) : null;
+  // the request, or its words when read already (`promptWords`: the samples of a prompt share them)
+  const mask = typeof request !== 'string' ? request : request ? promptWords(request) : null;
   const masked = mask ? maskWith(toks, mask) : toks;
   const out = shapeTerms(response, toolCalls, answer, parts);
   wordTerms(masked, out, triples);

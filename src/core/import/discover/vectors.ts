@@ -113,7 +113,8 @@ export class DocFreq {
   add(docs: readonly Doc[]): void {
     for (const d of docs) {
       this.n++;
-      for (const b of d.keys) this.df[b]++;
+      const keys = d.keys;
+      for (let k = 0; k < keys.length; k++) this.df[keys[k]]++;
     }
   }
 
@@ -174,12 +175,15 @@ export class PromptSpread {
     const touched: number[] = [];
     let p = 0;
     for (const ks of byPrompt.values()) {
-      for (const k of ks)
-        for (const b of docs[k].keys) {
+      for (const k of ks) {
+        const keys = docs[k].keys;
+        for (let j = 0; j < keys.length; j++) {
+          const b = keys[j];
           if (this.count[b] === 0) touched.push(b);
           this.count[b]++;
           if (this.last[b] !== p) (this.last[b] = p), this.df[b]++;
         }
+      }
       p++;
     }
     if (this.p.ratio) {
@@ -283,18 +287,6 @@ export function vectorOf(d: Doc, w: TermWeights): Sparse {
 export function dotDense(a: Sparse, dense: ArrayLike<number>): number {
   let s = 0;
   for (let k = 0; k < a.i.length; k++) s += a.v[k] * dense[a.i[k]];
-  return s;
-}
-
-export function dotSparse(a: Sparse, b: Sparse): number {
-  let s = 0;
-  let x = 0;
-  let y = 0;
-  while (x < a.i.length && y < b.i.length) {
-    if (a.i[x] === b.i[y]) s += a.v[x++] * b.v[y++];
-    else if (a.i[x] < b.i[y]) x++;
-    else y++;
-  }
   return s;
 }
 
