@@ -161,8 +161,8 @@ const BOILER_MAX = 2048;
 /** States of prompts: the kind of request, read from the request (the first user turn that is not boilerplate). */
 export class StateDiscoverer extends Discoverer<StateArrival> {
   private boiler = new Set<number>();
-  /** The step's requests' terms by prompt: a GRPO group's samples share one prompt, read once. */
-  private stepTerms = new Map<string, { terms: string[] } | { noise: Noise }>();
+  /** The step's requests' docs by prompt (null: no request): a GRPO group's samples share one prompt, read once. */
+  private stepDocs = new Map<string, Doc | null>();
   /** Phrasings of one kind of request, joined by what their answers talk about. */
   private kinds = new AnswerKinds();
   /** The words of a prompt's user turns (an answer may echo them), kept for the prompts met since the step began. */
@@ -176,7 +176,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
 
   /** Lines shared by most of the step's distinct prompts join the boilerplate (kept for the run). */
   protected override prepare(arrived: readonly StateArrival[]): void {
-    this.stepTerms.clear();
+    this.stepDocs.clear();
     this.requestWordsOf.clear();
     const distinct = new Set(arrived.map((a) => a.prompt));
     if (distinct.size < BOILER_MIN_PROMPTS || this.boiler.size >= BOILER_MAX) return;
@@ -260,9 +260,13 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   protected itemOf(a: StateArrival): Item | null {
-    let t = this.stepTerms.get(a.prompt);
-    if (!t) this.stepTerms.set(a.prompt, (t = this.promptTermsOf(a.prompt)));
-    return 'terms' in t ? this.set.item(t.terms, a.ref, a.group ?? a.prompt) : null;
+    let d = this.stepDocs.get(a.prompt);
+    if (d === undefined) {
+      const t = this.promptTermsOf(a.prompt);
+      this.stepDocs.set(a.prompt, (d = 'terms' in t ? this.set.item(t.terms, a.ref).doc : null));
+    }
+    // the prompt's samples share its doc's buckets and words; each has its own weights (vectors.ts `vectorOf` scales them in place)
+    return d ? { doc: { ...d, x: d.x.slice() }, ref: a.ref, prompt: a.group ?? a.prompt } : null;
   }
 
   protected override extra(): Partial<DiscoverSnapshot> {

@@ -194,7 +194,11 @@ export function groupName(members: readonly Doc[], step: StepTerms): GroupName {
   // the longest opening (up to three words) most members write and few others do; else one a third write
   const lead = (k: string) => openShares.get(k)![0] - openShares.get(k)![1];
   const depth = (k: string) => (UNSPACED.test(k) ? [...k].length / 2 : k.split(' ').length);
-  const byLength = [...openShares.keys()].sort((a, b) => depth(b) - depth(a) || lead(b) - lead(a) || (a < b ? -1 : 1));
+  // each key's depth and lead made once, not in every comparison
+  const byLength = [...openShares.keys()]
+    .map((k) => ({ k, depth: depth(k), lead: lead(k) }))
+    .sort((a, b) => b.depth - a.depth || b.lead - a.lead || (a.k < b.k ? -1 : 1))
+    .map((x) => x.k);
   const most = byLength.find((k) => openShares.get(k)![0] >= 0.5 && lead(k) >= 0.2);
   const distinct = most ?? byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2);
   const common = [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];

@@ -66,7 +66,9 @@ export class DocBuilder {
     let seenW: Set<string> | null = null;
     let seenS: Set<string> | null = null;
     for (const t of terms) {
-      const kind = t.slice(0, t.indexOf(':'));
+      // most kinds are one letter: its string, not a new slice a term
+      const colon = t.indexOf(':');
+      const kind = colon === 1 ? t[0] : t.slice(0, colon);
       if (kind === 'q') {
         opening ||= t.slice(2);
         continue;
