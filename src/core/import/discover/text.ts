@@ -14,6 +14,16 @@ const WORD = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu;
 const LETTERS = /\p{L}/u;
 const NUMBER = /^\p{N}+([.,]\p{N}+)?$/u;
 
+/** Whether a word holds a letter (`LETTERS`), an ASCII word read without the regex (most words of most runs). */
+export function hasLetter(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c >= 128) return LETTERS.test(w);
+    if ((c | 32) >= 97 && (c | 32) <= 122) return true;
+  }
+  return false;
+}
+
 let segmenter: Intl.Segmenter | null = null;
 
 /** A run of unspaced script split into words (Intl.Segmenter: in every browser and in Node). */
@@ -31,13 +41,21 @@ const STOP = new Set('a an the of to in on at for and or is are be it this that 
 /** A text's words in any script: lowercase, numbers as `#`, each punctuation mark its own token, unspaced scripts segmented. */
 export function words(text: string, max = 400): string[] {
   const out: string[] = [];
+  // a text with no unspaced script has no word to segment (lowercase stays in its script)
+  const unspaced = UNSPACED.test(text);
   WORD.lastIndex = 0;
   for (let m = WORD.exec(text); m && out.length < max; m = WORD.exec(text)) {
     const w = m[0].toLowerCase();
-    if (w.length > 1 && UNSPACED.test(w)) segmentRun(w, out, max);
-    else out.push(NUMBER.test(w) ? '#' : w);
+    if (unspaced && w.length > 1 && UNSPACED.test(w)) segmentRun(w, out, max);
+    else out.push(maybeNumber(w) && NUMBER.test(w) ? '#' : w);
   }
   return out;
+}
+
+/** A number starts with a digit: a word that starts with any other ASCII character is none. */
+function maybeNumber(w: string): boolean {
+  const c = w.charCodeAt(0);
+  return c >= 128 || (c >= 48 && c <= 57);
 }
 
 /** Up to `head` words from a text's start and `tail` from its end (a long trace is read at both ends). */
@@ -51,7 +69,7 @@ export function headTail(text: string, head: number, tail: number): string[] {
 /** The prompt's content words (what a response may repeat without that saying anything about its frame). */
 export function promptWords(prompt: string): Set<string> {
   const out = new Set<string>();
-  for (const w of words(prompt, 2000)) if (w.length > 1 && LETTERS.test(w) && !STOP.has(w)) out.add(w);
+  for (const w of words(prompt, 2000)) if (w.length > 1 && hasLetter(w) && !STOP.has(w)) out.add(w);
   return out;
 }
 
@@ -59,7 +77,7 @@ export function promptWords(prompt: string): Set<string> {
 export function answerWords(response: string): string[] {
   const head = words(stripSpecial(response.slice(0, ANSWER_HEAD_CHARS)), 200);
   const tail = response.length > ANSWER_HEAD_CHARS ? words(stripSpecial(response.slice(-ANSWER_TAIL_CHARS)), 1000).slice(-40) : [];
-  return [...head, ...tail].filter((w) => w.length > 1 && LETTERS.test(w) && !STOP.has(w));
+  return [...head, ...tail].filter((w) => w.length > 1 && hasLetter(w) && !STOP.has(w));
 }
 /** Characters that hold 200 words of most scripts, and 40 at the end. */
 const ANSWER_HEAD_CHARS = 3000;
@@ -146,7 +164,7 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
   const [chars, letters] = lettersOf(head);
   // letters in words: most of a text's letters, few of random characters'
   if (letters / chars < 0.2 || (letters > 0 && lettersInWords(head) / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
-  const wordToks = toks.filter((w) => LETTERS.test(w));
+  const wordToks = toks.filter(hasLetter);
   const latin = wordToks.filter((w) => LATIN_WORD.test(w));
   if (wordToks.length >= 4) {
     const longest = wordToks.reduce((a, w) => Math.max(a, w.length), 0);
@@ -208,7 +226,7 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
     out.push(`l:think${bucket(parts.reasoning.length / 6)}`);
   } else out.push(...moveTerms(answer)); // a response with no think reasons in the open: its moves ("Let me double-check: …") are in its text
   // an answer of a word or three and nothing else: a bare answer ("mother", "42", a name)
-  if (parts.reasoning === null && !tools.length && toks.filter((w) => LETTERS.test(w) || w === '#').length <= 3) out.push('s:bare');
+  if (parts.reasoning === null && !tools.length && toks.filter((w) => hasLetter(w) || w === '#').length <= 3) out.push('s:bare');
   out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines))}`);
   return out;
 }
@@ -236,7 +254,7 @@ export function responseTerms(response: string, request: string | ReadonlySet<st
   wordTerms(masked, out, triples);
   if (think.length && answer.length) {
     // after a think, the answer's first words are the response's opening (a think opens much the same way whatever follows)
-    const a = (mask ? maskWith(answer, mask) : answer).filter((x) => LETTERS.test(x) || x === '_').slice(0, 2);
+    const a = (mask ? maskWith(answer, mask) : answer).filter((x) => hasLetter(x) || x === '_').slice(0, 2);
     const f = out.findIndex((t) => t.startsWith('f:'));
     const o = out.findIndex((t) => t.startsWith('o:'));
     if (a.length) {
@@ -283,11 +301,11 @@ export function maskWith(toks: readonly string[], mask: ReadonlySet<string>): st
 export function wordTerms(toks: readonly string[], out: string[], triples = true): void {
   const w = toks;
   for (let i = 0; i < w.length; i++) {
-    if (w[i] !== '_' && w[i] !== '#' && !STOP.has(w[i]) && LETTERS.test(w[i])) out.push(`w:${w[i]}`);
+    if (w[i] !== '_' && w[i] !== '#' && !STOP.has(w[i]) && hasLetter(w[i])) out.push(`w:${w[i]}`);
     if (i + 1 < w.length && !(w[i] === '_' && w[i + 1] === '_')) out.push(`b:${w[i]} ${w[i + 1]}`);
     if (triples && i + 2 < w.length && [w[i], w[i + 1], w[i + 2]].filter((x) => x === '_').length < 2) out.push(`t:${w[i]} ${w[i + 1]} ${w[i + 2]}`);
   }
-  const lettersOnly = w.filter((x) => LETTERS.test(x) || x === '_');
+  const lettersOnly = w.filter((x) => hasLetter(x) || x === '_');
   const open = lettersOnly.slice(0, 3);
   const close = w.slice(-3);
   if (open.length) out.push(`f:${open[0]}`, `o:${open.slice(0, 2).join(' ')}`);
@@ -355,7 +373,7 @@ export function promptTerms(request: string): string[] {
   for (const w of words(folded.length > 20_000 ? folded.slice(0, 16_000) + '\n' + folded.slice(-4000) : folded, 4000)) {
     if (w === '#') {
       if (toks.at(-1) !== '#') toks.push(w);
-    } else if (LETTERS.test(w) && (w.length > 1 || UNSPACED.test(w))) toks.push(w);
+    } else if (hasLetter(w) && (w.length > 1 || UNSPACED.test(w))) toks.push(w);
   }
   const read = toks.length > REQUEST_HEAD + REQUEST_TAIL ? [...toks.slice(0, REQUEST_HEAD), ...toks.slice(-REQUEST_TAIL)] : toks;
   const out: string[] = [];

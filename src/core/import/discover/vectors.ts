@@ -82,8 +82,8 @@ export class DocBuilder {
       tf[b]++;
       if (!WORDY.has(kind)) shapeAt[b] = 1;
       if (kind === 'w') {
-        const body = t.slice(2);
-        if (!(seenW ??= new Set()).has(body)) (seenW.add(body), words.push(body));
+        // a word seen again is not sliced again
+        if (!(seenW ??= new Set()).has(t)) (seenW.add(t), words.push(t.slice(2)));
       } else if (kind === 's' || kind === 'm') {
         const body = t.slice(2);
         if (!(seenS ??= new Set()).has(body)) (seenS.add(body), shape.push(body));
