@@ -9,7 +9,7 @@
 import type { ClusterParams, Item, StepTerms } from './clusters';
 import { responseParts, stripSpecial, type ResponseParts } from './chat';
 import { fullerName, groupName, type GroupName } from './naming';
-import { AnswerKinds, answerOf } from './answer-kinds';
+import { AnswerKinds, answerOf, promptId, type Answer } from './answer-kinds';
 import { bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, words, type Noise } from './text';
 import { hash32 } from '../../rng';
 import type { Doc } from './vectors';
@@ -142,7 +142,7 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
 
   /** `features` made elsewhere (a worker thread) are taken as they are. */
   arrive(s: ImportedSample, made: BehaviorFeatures = this.features(s)): BehaviorArrival {
-    return { ...made, ref: { file: s.file, index: s.line - 1 }, prompt: s.group ?? this.intern(s.prompt) };
+    return { doc: made.doc, noise: made.noise, bare: made.bare, ref: { file: s.file, index: s.line - 1 }, prompt: s.group ?? this.intern(s.prompt) };
   }
 
   protected itemOf(a: BehaviorArrival): Item | null {
@@ -165,8 +165,8 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   private stepDocs = new Map<string, Doc | null>();
   /** Phrasings of one kind of request, joined by what their answers talk about. */
   private kinds = new AnswerKinds();
-  /** The words of a prompt's user turns (an answer may echo them), kept for the prompts met since the step began. */
-  private requestWordsOf = new Map<string, Set<string>>();
+  /** The words of a prompt's user turns (an answer may echo them) and its id, kept for the prompts met since the step began. */
+  private requestWordsOf = new Map<string, { words: Set<string>; id: number }>();
   /** Answers read so far of each prompt of a step (by step and prompt). */
   private answersRead = new Map<string, number>();
 
@@ -215,7 +215,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   arrive(s: ImportedSample): StateArrival {
-    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group, answer: this.answerRead(s) ? answerOf(s.response, this.requestWords(s.prompt), s.prompt) : null };
+    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group, answer: this.answerRead(s) ? this.answerOf(s) : null };
   }
 
   /** Whether the sample's answer is read for what its kind talks about: the first ANSWERS_READ of its prompt in its step (the answers to one prompt talk of one topic). */
@@ -228,13 +228,14 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
     return true;
   }
 
-  /** The words of a prompt's user turns (what an answer may echo of its request). */
-  private requestWords(prompt: string): Set<string> {
-    let r = this.requestWordsOf.get(prompt);
-    if (r !== undefined) return r;
-    if (this.requestWordsOf.size >= MAX_REQUESTS) this.requestWordsOf.clear();
-    this.requestWordsOf.set(prompt, (r = promptWords(requestTurns(prompt).join('\n'))));
-    return r;
+  /** The sample's answer (answer-kinds.ts), read against its prompt's user turns (what an answer may echo of its request). */
+  private answerOf(s: ImportedSample): Answer | null {
+    let r = this.requestWordsOf.get(s.prompt);
+    if (r === undefined) {
+      if (this.requestWordsOf.size >= MAX_REQUESTS) this.requestWordsOf.clear();
+      this.requestWordsOf.set(s.prompt, (r = { words: promptWords(requestTurns(s.prompt).join('\n')), id: promptId(s.prompt) }));
+    }
+    return answerOf(s.response, r.words, r.id);
   }
 
   /** The step's labels, phrasings of one kind (answer-kinds.ts) under the kind's label, this step's joins included. */

@@ -92,6 +92,7 @@ export function bareWord(response: string): string | null {
 }
 
 const LATIN_WORD = /^[a-z]+$/;
+const VOWEL = /[aeiouy]/;
 /** A text that ends as finished text does (a think left open by a model that then answered is not cut). */
 const FINISHED = new RegExp(`(?:[${SENTENCE_END})\\]}>$\`」』]|<\\/answer>)\\s*$`);
 /** A bare number or formula, short, in any script's digits and closed by any script's sentence end: an answer, not noise. */
@@ -164,14 +165,21 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
   const [chars, letters] = lettersOf(head);
   // letters in words: most of a text's letters, few of random characters'
   if (letters / chars < 0.2 || (letters > 0 && lettersInWords(head) / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
-  const wordToks = toks.filter(hasLetter);
-  const latin = wordToks.filter((w) => LATIN_WORD.test(w));
-  if (wordToks.length >= 4) {
-    const longest = wordToks.reduce((a, w) => Math.max(a, w.length), 0);
-    const vowelless = latin.filter((w) => w.length > 3 && !/[aeiouy]/.test(w)).length;
-    if (longest > 40 || (latin.length >= 4 && vowelless / latin.length > 0.4)) return 'garbage';
+  // the words with letters: how many, the longest, how many are Latin and how many of those have no vowel
+  let wordToks = 0;
+  let longest = 0;
+  let latin = 0;
+  let vowelless = 0;
+  for (const w of toks) {
+    if (!hasLetter(w)) continue;
+    wordToks++;
+    longest = Math.max(longest, w.length);
+    if (!LATIN_WORD.test(w)) continue;
+    latin++;
+    if (w.length > 3 && !VOWEL.test(w)) vowelless++;
   }
-  if (wordToks.length < 3 && !FINISHED.test(t)) return 'cut-off';
+  if (wordToks >= 4 && (longest > 40 || (latin >= 4 && vowelless / latin > 0.4))) return 'garbage';
+  if (wordToks < 3 && !FINISHED.test(t)) return 'cut-off';
   if (t.length > 200 && isLoop(t)) return 'loop';
   return null;
 }

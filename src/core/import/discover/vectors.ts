@@ -113,10 +113,11 @@ export class DocFreq {
 
   /** Count each document's distinct buckets once. */
   add(docs: readonly Doc[]): void {
+    const df = this.df;
     for (const d of docs) {
       this.n++;
       const keys = d.keys;
-      for (let k = 0; k < keys.length; k++) this.df[keys[k]]++;
+      for (let k = 0; k < keys.length; k++) df[keys[k]]++;
     }
   }
 
@@ -175,15 +176,16 @@ export class PromptSpread {
       else byPrompt.set(prompt[k], [k]);
     });
     const touched: number[] = [];
+    const { count, last, df } = this; // read once: this loop runs over every bucket of every doc, often before it is compiled
     let p = 0;
     for (const ks of byPrompt.values()) {
       for (const k of ks) {
         const keys = docs[k].keys;
         for (let j = 0; j < keys.length; j++) {
           const b = keys[j];
-          if (this.count[b] === 0) touched.push(b);
-          this.count[b]++;
-          if (this.last[b] !== p) (this.last[b] = p), this.df[b]++;
+          if (count[b] === 0) touched.push(b);
+          count[b]++;
+          if (last[b] !== p) (last[b] = p), df[b]++;
         }
       }
       p++;
