@@ -43,14 +43,39 @@ export function words(text: string, max = 400): string[] {
   const out: string[] = [];
   // a text with no unspaced script has no word to segment (lowercase stays in its script)
   const unspaced = UNSPACED.test(text);
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m && out.length < max; m = WORD.exec(text)) {
-    const w = m[0].toLowerCase();
+  const add = (token: string) => {
+    const w = token.toLowerCase();
     if (unspaced && w.length > 1 && UNSPACED.test(w)) segmentRun(w, out, max);
     else out.push(maybeNumber(w) && NUMBER.test(w) ? '#' : w);
+  };
+  // the tokens WORD reads, an ASCII token read without it (most tokens of most runs); at any other character, WORD reads on from there
+  const n = text.length;
+  let i = 0;
+  while (i < n && out.length < max) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && ASCII_CLASS[c] === SPACE_CHAR) i++;
+    else if (c < 128 && ASCII_CLASS[c] === MARK_CHAR) add(text[i++]);
+    else {
+      let j = i;
+      while (j < n && text.charCodeAt(j) < 128 && ASCII_CLASS[text.charCodeAt(j)] === WORD_CHAR) j++;
+      if (j > i && (j === n || text.charCodeAt(j) < 128)) add(text.slice(i, (i = j)));
+      else {
+        WORD.lastIndex = i;
+        const m = WORD.exec(text);
+        if (!m) break;
+        add(m[0]);
+        i = WORD.lastIndex;
+      }
+    }
   }
   return out;
 }
+
+/** What an ASCII character is to WORD: white space, a word's (letters, digits, `_`, `'`), or a mark that is a token alone. */
+const SPACE_CHAR = 0;
+const WORD_CHAR = 1;
+const MARK_CHAR = 2;
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => (/\s/.test(String.fromCharCode(c)) ? SPACE_CHAR : /[\p{L}\p{M}\p{N}_']/u.test(String.fromCharCode(c)) ? WORD_CHAR : MARK_CHAR));
 
 /** A number starts with a digit: a word that starts with any other ASCII character is none. */
 function maybeNumber(w: string): boolean {
