@@ -7,10 +7,10 @@
 // distinctive words, shape, count, representatives), and `explain` says which words and shape put
 // a sample where it is.
 import type { ClusterParams, Item, StepTerms } from './clusters';
-import { responseParts, stripSpecial, type ResponseParts } from './chat';
+import { responseParts, type ResponseParts } from './chat';
 import { fullerName, groupName, type GroupName } from './naming';
 import { AnswerKinds, answerOf, promptId, type Answer } from './answer-kinds';
-import { bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, words, type Noise } from './text';
+import { bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, responseWords, type Noise } from './text';
 import { hash32 } from '../../rng';
 import type { Doc } from './vectors';
 import type { ImportedSample } from '../types';
@@ -108,9 +108,9 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   }
 
   /** The response's terms: its own (text.ts `responseTerms`, the request's words masked), then what it follows. */
-  private responseTermsOf(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>, triples: boolean, parts: ResponseParts): string[] {
+  private responseTermsOf(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>, triples: boolean, parts: ResponseParts, answer: string[] | null): string[] {
     const c = this.contextOf(s.prompt);
-    const terms = responseTerms(s.response, c.request, s.toolCalls, triples, parts);
+    const terms = responseTerms(s.response, c.request, s.toolCalls, triples, parts, answer ?? undefined);
     terms.push(...c.follows);
     return terms;
   }
@@ -118,7 +118,8 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   /** The response's noise before its step's bare answers are known, and the one word it is. */
   private look(s: Pick<ImportedSample, 'response' | 'toolCalls'>) {
     const parts = responseParts(s.response);
-    return { parts, noise: noiseOf(s.response, s.toolCalls, words(stripSpecial(s.response.slice(0, 4000)), 64), parts), bare: bareWord(s.response) };
+    const read = responseWords(s.response, parts);
+    return { parts, answer: read.answer, noise: noiseOf(s.response, s.toolCalls, read.noise, parts), bare: bareWord(s.response) };
   }
 
   /** Noise, unless a cut-off fragment is an answer the step writes three times or more. */
@@ -129,14 +130,14 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   protected termsOf(s: ImportedSample, weighing = false): { terms: string[] } | { noise: Noise } {
     const l = this.look(s);
     const noise = this.noiseIn(l);
-    return noise ? { noise } : { terms: this.responseTermsOf(s, !(weighing && this.params.kinds.t === 0), l.parts) };
+    return noise ? { noise } : { terms: this.responseTermsOf(s, !(weighing && this.params.kinds.t === 0), l.parts, l.answer) };
   }
 
   /** The response's doc (the terms that weigh) and noise: no text kept, the same in a worker thread (src/cli/import-jobs.ts). */
   features(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>): BehaviorFeatures {
     const l = this.look(s);
     const rescuable = !l.noise || (l.noise === 'cut-off' && l.bare !== null);
-    const doc = rescuable ? this.set.item(this.responseTermsOf(s, this.params.kinds.t !== 0, l.parts), { file: '', index: 0 }).doc : null;
+    const doc = rescuable ? this.set.item(this.responseTermsOf(s, this.params.kinds.t !== 0, l.parts, l.answer), { file: '', index: 0 }).doc : null;
     return { doc, noise: l.noise, bare: l.bare };
   }
 

@@ -304,9 +304,16 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
     out.push(`l:think${bucket(parts.reasoning.length / 6)}`);
   } else out.push(...moveTerms(answer)); // a response with no think reasons in the open: its moves ("Let me double-check: …") are in its text
   // an answer of a word or three and nothing else: a bare answer ("mother", "42", a name)
-  if (parts.reasoning === null && !tools.length && toks.filter((w) => hasLetter(w) || w === '#').length <= 3) out.push('s:bare');
+  if (parts.reasoning === null && !tools.length && !hasWords(toks, 4)) out.push('s:bare');
   out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines))}`);
   return out;
+}
+
+/** Whether a token list holds `n` words (with letters, or numbers). */
+function hasWords(toks: readonly string[], n: number): boolean {
+  let k = 0;
+  for (let i = 0; i < toks.length && k < n; i++) if (hasLetter(toks[i]) || toks[i] === '#') k++;
+  return k >= n;
 }
 
 /** Words a response is read by: the reasoning's head and tail, then the answer's. */
@@ -315,15 +322,34 @@ const THINK_TAIL = 12;
 const ANSWER_HEAD = 160;
 const ANSWER_TAIL = 30;
 
+/** The words of a response's answer that its terms read (its head and tail). */
+export function answerWordsOf(parts: ResponseParts): string[] {
+  return headTail(parts.turns.join('\n'), ANSWER_HEAD, ANSWER_TAIL);
+}
+
+/** Words a response's noise is judged by: its first, special tokens removed. */
+const NOISE_WORDS = 64;
+
+/**
+ * A response's words as its noise (`noiseOf`) and its terms (`responseTerms`) read them: the first
+ * NOISE_WORDS of its text, and its answer's (`answerWordsOf`; null: left to `responseTerms`). A
+ * response that is all answer (no think, tool results or other turns) is read once: its first words are its answer's.
+ */
+export function responseWords(response: string, parts: ResponseParts): { noise: string[]; answer: string[] | null } {
+  const said = stripSpecial(response.slice(0, 4000));
+  if (parts.reasoning !== null || parts.toolResults > 0 || parts.turns.length !== 1 || parts.turns[0] !== said.trim()) return { noise: words(said, NOISE_WORDS), answer: null };
+  const answer = answerWordsOf(parts);
+  return { noise: answer.slice(0, NOISE_WORDS), answer };
+}
+
 /**
  * The terms of a response: shape terms, then its words with the request's words masked (`_`):
  * single words (stop words left out), pairs and triples, and the first and last three words (its
  * frame's edges); a `q:` term carries its opening as written (no weight: for names only).
  */
-export function responseTerms(response: string, request: string | ReadonlySet<string>, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response)): string[] {
+export function responseTerms(response: string, request: string | ReadonlySet<string>, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response), answer = answerWordsOf(parts)): string[] {
   const think = parts.reasoning === null ? [] : headTail(parts.reasoning, THINK_HEAD, THINK_TAIL);
   const answerText = parts.turns.join('\n');
-  const answer = headTail(answerText, ANSWER_HEAD, ANSWER_TAIL);
   const toks = [...think, ...answer];
   // the request, or its words when read already (`promptWords`: the samples of a prompt share them)
   const mask = typeof request !== 'string' ? request : request ? promptWords(request) : null;
@@ -383,10 +409,10 @@ export function wordTerms(toks: readonly string[], out: string[], triples = true
     if (i + 1 < w.length && !(w[i] === '_' && w[i + 1] === '_')) out.push(`b:${w[i]} ${w[i + 1]}`);
     if (triples && i + 2 < w.length && [w[i], w[i + 1], w[i + 2]].filter((x) => x === '_').length < 2) out.push(`t:${w[i]} ${w[i + 1]} ${w[i + 2]}`);
   }
-  const lettersOnly = w.filter((x) => hasLetter(x) || x === '_');
-  const open = lettersOnly.slice(0, 3);
+  const open: string[] = []; // the first two words with letters (or masked)
+  for (let i = 0; i < w.length && open.length < 2; i++) if (hasLetter(w[i]) || w[i] === '_') open.push(w[i]);
   const close = w.slice(-3);
-  if (open.length) out.push(`f:${open[0]}`, `o:${open.slice(0, 2).join(' ')}`);
+  if (open.length) out.push(`f:${open[0]}`, `o:${open.join(' ')}`);
   if (close.length) out.push(`c:${close.join(' ')}`, `c:${close.at(-1)}`);
 }
 
