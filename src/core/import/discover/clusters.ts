@@ -10,7 +10,7 @@
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
 import { openingKeys } from './opening';
-import { DocBuilder, DocFreq, PromptSpread, TermWeights, type SpreadParams, addInto, addSparse, dotDense, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
+import { DocBuilder, DocFreq, PromptSpread, TermWeights, type SpreadParams, addInto, addSparse, dotDense, spreadInto, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -187,19 +187,13 @@ export class ClusterSet {
     // a group of one is its sample's sparse vector, dotted with the sample spread into `row`; a
     // dense sum only from two members on (the same products in the same bucket order either way)
     const tight = this.p.join + (1 - this.p.join) / 2;
-    const micro: { sum: Float64Array | null; items: number[] }[] = [];
+    const micro: Micro[] = [];
     const row = new Float64Array(this.p.dim);
     for (const k of left) {
       const v = vecs[k];
-      for (let j = 0; j < v.i.length; j++) row[v.i[j]] = v.v[j];
-      let best = -1;
-      let bestSim = tight;
-      for (let j = 0; j < micro.length; j++) {
-        const m = micro[j];
-        const sim = m.sum ? dotDense(v, m.sum) / m.items.length : dotDense(vecs[m.items[0]], row);
-        if (sim >= bestSim) (best = j), (bestSim = sim);
-      }
-      for (let j = 0; j < v.i.length; j++) row[v.i[j]] = 0;
+      spreadInto(row, v);
+      const best = leader(v, micro, row, vecs, tight);
+      spreadInto(row, v, true);
       if (best < 0) micro.push({ sum: null, items: [k] });
       else {
         const m = micro[best];
@@ -291,6 +285,24 @@ export class ClusterSet {
   }
 }
 
+/** The micro group a vector joins (the last of the closest at or above `tight`; -1: none), `row` the vector spread dense: its own function, compiled early. */
+function leader(v: Sparse, micro: readonly Micro[], row: Float64Array, vecs: readonly Sparse[], tight: number): number {
+  let best = -1;
+  let bestSim = tight;
+  for (let j = 0; j < micro.length; j++) {
+    const m = micro[j];
+    const sim = m.sum ? dotDense(v, m.sum) / m.items.length : dotDense(vecs[m.items[0]], row);
+    if (sim >= bestSim) (best = j), (bestSim = sim);
+  }
+  return best;
+}
+
+/** A leader pass's small group: a dense sum from its second member on. */
+interface Micro {
+  sum: Float64Array | null;
+  items: number[];
+}
+
 /** Average cosine of two groups, `b` named (a candidate's sparse sum: the same nonzero products in the same bucket order). */
 function avgLink(a: Cluster, b: Cluster): number {
   if (a.part) return dotDense(a.part, b.sum) / (a.n * b.n);
@@ -307,11 +319,16 @@ function termCounts(items: readonly Item[]): StepTerms {
   const made = new Map<string, string[]>();
   const keysOf = (opening: string) => made.get(opening) ?? made.set(opening, openingKeys(opening)).get(opening)!;
   for (const { doc } of items) {
-    for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
-    for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
-    for (const o of keysOf(doc.opening)) openings.set(o, (openings.get(o) ?? 0) + 1);
+    countAll(words, doc.words);
+    countAll(shape, doc.shape);
+    countAll(openings, keysOf(doc.opening));
   }
   return { n: items.length, words, shape, openings, keysOf };
+}
+
+/** Each of `keys` counted once more (one call a doc: compiled early). */
+function countAll(counts: Map<string, number>, keys: readonly string[]): void {
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
 }
 
 /** Two groups as one: members in order, the sum left to `sumOf` (the merged-away groups are not used again). */

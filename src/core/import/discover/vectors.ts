@@ -103,6 +103,11 @@ export class DocBuilder {
   }
 }
 
+/** A doc's buckets counted (one call a doc: a loop in its own function is compiled early, one over a whole step's docs late). */
+function countKeys(df: Float64Array, keys: Int32Array): void {
+  for (let k = 0; k < keys.length; k++) df[keys[k]]++;
+}
+
 /** Document frequencies over the buckets, counted step by step. */
 export class DocFreq {
   readonly df: Float64Array;
@@ -113,11 +118,9 @@ export class DocFreq {
 
   /** Count each document's distinct buckets once. */
   add(docs: readonly Doc[]): void {
-    const df = this.df;
     for (const d of docs) {
       this.n++;
-      const keys = d.keys;
-      for (let k = 0; k < keys.length; k++) df[keys[k]]++;
+      countKeys(this.df, d.keys);
     }
   }
 
@@ -176,18 +179,9 @@ export class PromptSpread {
       else byPrompt.set(prompt[k], [k]);
     });
     const touched: number[] = [];
-    const { count, last, df } = this; // read once: this loop runs over every bucket of every doc, often before it is compiled
     let p = 0;
     for (const ks of byPrompt.values()) {
-      for (const k of ks) {
-        const keys = docs[k].keys;
-        for (let j = 0; j < keys.length; j++) {
-          const b = keys[j];
-          if (count[b] === 0) touched.push(b);
-          count[b]++;
-          if (last[b] !== p) (last[b] = p), df[b]++;
-        }
-      }
+      for (const k of ks) this.count1(docs[k].keys, p, touched);
       p++;
     }
     if (this.p.ratio) {
@@ -203,6 +197,17 @@ export class PromptSpread {
     }
     for (const b of touched) (this.count[b] = 0), (this.last[b] = -1);
     this.prompts += byPrompt.size;
+  }
+
+  /** One doc of prompt `p` counted (one call a doc: a loop in its own function is compiled early, one over a whole step's docs late). */
+  private count1(keys: Int32Array, p: number, touched: number[]): void {
+    const { count, last, df } = this;
+    for (let j = 0; j < keys.length; j++) {
+      const b = keys[j];
+      if (count[b] === 0) touched.push(b);
+      count[b]++;
+      if (last[b] !== p) (last[b] = p), df[b]++;
+    }
   }
 
   weight(b: number): number {
@@ -306,6 +311,11 @@ export function addSparse(a: Sparse, b: Sparse): Sparse {
     else (i.push(a.i[x]), v.push(a.v[x++] + b.v[y++]));
   }
   return { i: Int32Array.from(i), v: Float64Array.from(v) };
+}
+
+/** A sparse vector written into a dense row (`clear`: its buckets set back to 0). */
+export function spreadInto(dense: Float64Array, a: Sparse, clear = false): void {
+  for (let j = 0; j < a.i.length; j++) dense[a.i[j]] = clear ? 0 : a.v[j];
 }
 
 export function addInto(dense: Float64Array, a: Sparse, scale = 1): void {
