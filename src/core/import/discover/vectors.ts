@@ -188,12 +188,8 @@ export class PromptSpread {
       // expected prompts: Σ over prompt sizes g of (prompts of that size) × (1 − (1 − k/N)^g)
       const sizes = new Map<number, number>();
       for (const ks of byPrompt.values()) sizes.set(ks.length, (sizes.get(ks.length) ?? 0) + 1);
-      for (const b of touched) {
-        const q = 1 - this.count[b] / docs.length;
-        let e = 0;
-        for (const [g, n] of sizes) e += n * (1 - q ** g);
-        this.expected[b] += e;
-      }
+      const [g, n] = [[...sizes.keys()], [...sizes.values()]];
+      for (const b of touched) this.expected[b] += expectedPrompts(1 - this.count[b] / docs.length, g, n);
     }
     for (const b of touched) (this.count[b] = 0), (this.last[b] = -1);
     this.prompts += byPrompt.size;
@@ -219,6 +215,13 @@ export class PromptSpread {
 }
 
 const MIN_PROMPTS = 24;
+
+/** Σ over prompt sizes g[j] of n[j] × (1 − q^g[j]), in order (one call a bucket: compiled early). */
+function expectedPrompts(q: number, g: readonly number[], n: readonly number[]): number {
+  let e = 0;
+  for (let j = 0; j < g.length; j++) e += n[j] * (1 - q ** g[j]);
+  return e;
+}
 
 /**
  * How much a shape or length term weighs by how common it is, besides its idf: a term held by more
