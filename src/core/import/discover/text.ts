@@ -156,54 +156,9 @@ function lettersSlow(text: string): [number, number] {
 }
 
 function lettersInWords(text: string): number {
-  if (!NOT_ASCII.test(text)) return asciiLettersInWords(text);
   let n = 0;
   IN_WORDS.lastIndex = 0;
   for (let m = IN_WORDS.exec(text); m; m = IN_WORDS.exec(text)) n += codePoints(m[1] ?? m[0]);
-  return n;
-}
-
-const NOT_ASCII = /[^\x00-\x7f]/;
-/** What an ASCII character is to IN_WORDS: a letter, punctuation (`\p{P}`), white space or else (digits, symbols). */
-const [A_LETTER, A_PUNCT, A_SPACE] = [1, 2, 3];
-const IN_WORDS_CLASS = Uint8Array.from({ length: 128 }, (_, c) => {
-  const ch = String.fromCharCode(c);
-  return /\p{L}/u.test(ch) ? A_LETTER : /\p{P}/u.test(ch) ? A_PUNCT : /\s/.test(ch) ? A_SPACE : 0;
-});
-
-/**
- * `lettersInWords` of ASCII text without the regex: per piece between white space, a word (letters
- * joined by single `'` or `-`) inside its punctuation counts whole, else its runs of three letters or more.
- */
-function asciiLettersInWords(text: string): number {
-  const at = (k: number) => IN_WORDS_CLASS[text.charCodeAt(k)];
-  let n = 0;
-  for (let i = 0; i < text.length; ) {
-    if (at(i) === A_SPACE) {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (end < text.length && at(end) !== A_SPACE) end++;
-    let first = i;
-    while (first < end && at(first) === A_PUNCT) first++;
-    let last = end - 1;
-    while (last >= first && at(last) === A_PUNCT) last--;
-    let word = first <= last && at(first) === A_LETTER && at(last) === A_LETTER;
-    for (let k = first; word && k <= last; k++) {
-      const sep = text[k] === "'" || text[k] === '-';
-      word = at(k) === A_LETTER || (sep && at(k - 1) === A_LETTER && at(k + 1) === A_LETTER);
-    }
-    if (word) n += last - first + 1;
-    else {
-      let run = 0;
-      for (let k = i; k <= end; k++) {
-        if (k < end && at(k) === A_LETTER) run++;
-        else (n += run >= 3 ? run : 0), (run = 0);
-      }
-    }
-    i = end;
-  }
   return n;
 }
 
