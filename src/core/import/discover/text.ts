@@ -278,7 +278,7 @@ const ANSWER_HEAD = 160;
 const ANSWER_TAIL = 30;
 
 /** The words of a response's answer that its terms read (its head and tail). */
-export function answerWordsOf(parts: ResponseParts): string[] {
+export function answerTermWords(parts: ResponseParts): string[] {
   return headTail(parts.turns.join('\n'), ANSWER_HEAD, ANSWER_TAIL);
 }
 
@@ -287,13 +287,13 @@ const NOISE_WORDS = 64;
 
 /**
  * A response's words as its noise (`noiseOf`) and its terms (`responseTerms`) read them: the first
- * NOISE_WORDS of its text, and its answer's (`answerWordsOf`; null: left to `responseTerms`). A
+ * NOISE_WORDS of its text, and its answer's (`answerTermWords`; null: left to `responseTerms`). A
  * response that is all answer (no think, tool results or other turns) is read once: its first words are its answer's.
  */
 export function responseWords(response: string, parts: ResponseParts): { noise: string[]; answer: string[] | null } {
   const said = stripSpecial(response.slice(0, 4000));
   if (parts.reasoning !== null || parts.toolResults > 0 || parts.turns.length !== 1 || parts.turns[0] !== said.trim()) return { noise: words(said, NOISE_WORDS), answer: null };
-  const answer = answerWordsOf(parts);
+  const answer = answerTermWords(parts);
   return { noise: answer.slice(0, NOISE_WORDS), answer };
 }
 
@@ -302,7 +302,7 @@ export function responseWords(response: string, parts: ResponseParts): { noise: 
  * single words (stop words left out), pairs and triples, and the first and last three words (its
  * frame's edges); a `q:` term carries its opening as written (no weight: for names only).
  */
-export function responseTerms(response: string, request: string | ReadonlySet<string>, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response), answer = answerWordsOf(parts)): string[] {
+export function responseTerms(response: string, request: string | ReadonlySet<string>, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response), answer = answerTermWords(parts)): string[] {
   const think = parts.reasoning === null ? [] : headTail(parts.reasoning, THINK_HEAD, THINK_TAIL);
   const answerText = parts.turns.join('\n');
   const toks = [...think, ...answer];
