@@ -14,7 +14,7 @@ import { importSamples } from '../../src/core/import/read/pipeline';
 import { memorySource } from '../../src/core/import/sources';
 import type { ImportedSample } from '../../src/core/import/types';
 import { discoverCorpus, nmi, quality } from './discover-quality';
-import { AnswerKinds, answerOf, answerSimilarities, type AnswerVocab } from '../../src/core/import/discover/answer-kinds';
+import { AnswerKinds, answerOf, answerSimilarities, promptId, type AnswerVocab } from '../../src/core/import/discover/answer-kinds';
 import { promptWords, requestTurns } from '../../src/core/import/discover/text';
 import { followAlarms, templateLabel, unclassifiedByLanguage, type AlarmSeen } from './discover-styles-measure';
 import { STYLES, makeStyledCorpus, type Style } from './discover-styles';
@@ -109,7 +109,7 @@ function answerAgreement(samples: readonly ImportedSample[]) {
     if (!half.has(s.prompt)) half.set(s.prompt, half.size % 2);
     return `${String(s.fields.data_source)}#${half.get(s.prompt)}`;
   });
-  kinds.add(labels, samples.map((s) => answerOf(s.response, promptWords(requestTurns(s.prompt).join('\n')), s.prompt)));
+  kinds.add(labels, samples.map((s) => answerOf(s.response, promptWords(requestTurns(s.prompt).join('\n')), promptId(s.prompt))));
   const names = [...new Set(labels)].filter((l) => (kinds.vocabOf(l)?.n ?? 0) >= 16).sort();
   const sims = answerSimilarities(names.map((l) => kinds.vocabOf(l) as AnswerVocab));
   const task = (l: string) => l.slice(0, l.lastIndexOf('#'));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Gen } from '../../../bench/reasoning-phrases';
 import { emptySample } from '../formats/common';
 import { nmi } from '../../measure/nmi';
-import { AnswerKinds, answerOf, type Answer } from './answer-kinds';
+import { AnswerKinds, answerOf, promptId, type Answer } from './answer-kinds';
 import { StateDiscoverer } from './discoverer';
 import type { ImportedSample } from '../types';
 
@@ -97,7 +97,7 @@ describe('phrasings of one kind of request, joined by what their answers talk ab
     for (let i = 0; i < 120; i++) {
       const capital = i % 2 === 0;
       labels.push(capital ? 'capital' : 'sum');
-      answers.push(answerOf(`${frame} ${capital ? g.pick(capitals) : g.int(2, 99)}.`, new Set(), `p${i % 10}`)!);
+      answers.push(answerOf(`${frame} ${capital ? g.pick(capitals) : g.int(2, 99)}.`, new Set(), promptId(`p${i % 10}`))!);
     }
     k.add(labels, answers);
     expect(k.join(['capital', 'sum'])).toEqual([]);

@@ -49,12 +49,17 @@ export interface AnswerKindsSnapshot {
   kindOf: [string, string][];
 }
 
+/** A prompt's id in `Answer.prompt`: a hash of its text (made once a prompt by a caller that reads many of its answers). */
+export function promptId(prompt: string): number {
+  return hash32(prompt);
+}
+
 /**
  * What an answer brings (null: an empty response): its content words (text.ts `answerWords`) as
  * hashes, those its request holds (`request`, the words of the request it answers: an answer may echo
- * them) last.
+ * them) last; `prompt` is its prompt's `promptId`.
  */
-export function answerOf(response: string, request: ReadonlySet<string>, prompt: string): Answer | null {
+export function answerOf(response: string, request: ReadonlySet<string>, prompt: number): Answer | null {
   if (!response.trim()) return null;
   const words = answerWords(response);
   const own = new Set<number>();
@@ -64,7 +69,11 @@ export function answerOf(response: string, request: ReadonlySet<string>, prompt:
     (request.has(w) ? echoed : own).add(hash32(w) | 0);
   }
   for (const h of own) echoed.delete(h);
-  return { words: Int32Array.from([...own, ...echoed]), own: own.size, prompt: hash32(prompt) };
+  const out = new Int32Array(own.size + echoed.size);
+  let k = 0;
+  for (const h of own) out[k++] = h;
+  for (const h of echoed) out[k++] = h;
+  return { words: out, own: own.size, prompt };
 }
 
 export class AnswerKinds {

@@ -11,7 +11,7 @@
 import { agglomerate } from './linkage';
 import { openingKeys, openingWords } from './opening';
 import { isWordTerm } from './text';
-import { DocBuilder, DocFreq, MIN_PROMPTS, PromptSpread, concentrated, promptSizes, type SpreadParams, addInto, addSparse, dotDense, dotSparse, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
+import { DocBuilder, DocFreq, MIN_PROMPTS, PromptSpread, TermWeights, concentrated, promptSizes, type SpreadParams, addInto, addSparse, dotDense, spreadInto, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -83,6 +83,8 @@ export interface StepTerms {
    * must say more than another state's ("What is the chemical symbol…" beside "What is the…").
    */
   rare: Set<string>;
+  /** An opening's keys (opening.ts `openingKeys`), made once a step for each distinct opening (many samples open alike). */
+  keysOf: (opening: string) => readonly string[];
 }
 
 /** Names a new group from its members and the whole step's term counts (discoverer.ts). */
@@ -139,8 +141,15 @@ export class ClusterSet {
     return this.clusters.filter((c) => c.name === null);
   }
 
+  /** The buckets' weights for the run as counted so far (made again once the counts move). */
+  private weighs: TermWeights | null = null;
+  private weights(): TermWeights {
+    if (!this.weighs?.current()) this.weighs = new TermWeights(this.df, this.spread, this.p.idfPower, this.p.shapeIdf, this.p.shapeCommon);
+    return this.weighs;
+  }
+
   vector(terms: readonly string[]): Sparse {
-    return vectorOf(this.docs.doc(terms), this.df, this.p.idfPower, this.spread, this.p.shapeIdf, this.p.shapeCommon);
+    return vectorOf(this.docs.doc(terms), this.weights());
   }
 
   /** The named group a vector is closest to (average cosine) and that cosine; null when none. */
@@ -157,7 +166,8 @@ export class ClusterSet {
   labelStep(step: number, items: readonly Item[], namer: Namer, retitle?: Retitler): (number | null)[] {
     this.df.add(items.map((it) => it.doc));
     if (this.spread.active) this.spread.add(items.map((it) => it.doc), items.map((it) => it.prompt));
-    const vecs = items.map((it) => vectorOf(it.doc, this.df, this.p.idfPower, this.spread, this.p.shapeIdf, this.p.shapeCommon));
+    const w = this.weights();
+    const vecs = items.map((it) => vectorOf(it.doc, w));
     const out: (number | null)[] = new Array(items.length).fill(null);
     const named = this.named();
     const left: number[] = [];
@@ -208,19 +218,13 @@ export class ClusterSet {
     // a group of one is its sample's sparse vector, dotted with the sample spread into `row`; a
     // dense sum only from two members on (the same products in the same bucket order either way)
     const tight = this.p.join + (1 - this.p.join) / 2;
-    const micro: { sum: Float64Array | null; items: number[] }[] = [];
+    const micro: Micro[] = [];
     const row = new Float64Array(this.p.dim);
     for (const k of left) {
       const v = vecs[k];
-      for (let j = 0; j < v.i.length; j++) row[v.i[j]] = v.v[j];
-      let best = -1;
-      let bestSim = tight;
-      for (let j = 0; j < micro.length; j++) {
-        const m = micro[j];
-        const sim = m.sum ? dotDense(v, m.sum) / m.items.length : dotDense(vecs[m.items[0]], row);
-        if (sim >= bestSim) (best = j), (bestSim = sim);
-      }
-      for (let j = 0; j < v.i.length; j++) row[v.i[j]] = 0;
+      spreadInto(row, v);
+      const best = leader(v, micro, row, vecs, tight);
+      spreadInto(row, v, true);
       if (best < 0) micro.push({ sum: null, items: [k] });
       else {
         const m = micro[best];
@@ -249,7 +253,7 @@ export class ClusterSet {
       c.sum = new Float64Array(this.p.dim);
       addInto(c.sum, c.part!);
       c.part = null;
-      c.reps = representatives(g, vecs).map((k) => items[k].ref);
+      c.reps = representatives(g, vecs, this.p.dim).map((k) => items[k].ref);
       for (const k of g.items) out[k] = c.id;
       return;
     }
@@ -312,6 +316,24 @@ export class ClusterSet {
   }
 }
 
+/** The micro group a vector joins (the last of the closest at or above `tight`; -1: none), `row` the vector spread dense: its own function, compiled early. */
+function leader(v: Sparse, micro: readonly Micro[], row: Float64Array, vecs: readonly Sparse[], tight: number): number {
+  let best = -1;
+  let bestSim = tight;
+  for (let j = 0; j < micro.length; j++) {
+    const m = micro[j];
+    const sim = m.sum ? dotDense(v, m.sum) / m.items.length : dotDense(vecs[m.items[0]], row);
+    if (sim >= bestSim) (best = j), (bestSim = sim);
+  }
+  return best;
+}
+
+/** A leader pass's small group: a dense sum from its second member on. */
+interface Micro {
+  sum: Float64Array | null;
+  items: number[];
+}
+
 /** Average cosine of two groups, `b` named (a candidate's sparse sum: the same nonzero products in the same bucket order). */
 function avgLink(a: Cluster, b: Cluster): number {
   if (a.part) return dotDense(a.part, b.sum) / (a.n * b.n);
@@ -336,10 +358,12 @@ function termCounts(items: readonly Item[], spread: SpreadParams, openers: Reado
   const openings = new Map<string, number>();
   const opened = new Map<string, { held: number; prompts: Set<string>; echoed: number }>();
   const byPrompt = new Map<string, number[]>();
+  const made = new Map<string, string[]>();
+  const keysOf = (opening: string) => made.get(opening) ?? made.set(opening, openingKeys(opening)).get(opening)!;
   items.forEach(({ doc, prompt }, k) => {
-    for (const w of doc.words) words.set(w, (words.get(w) ?? 0) + 1);
-    for (const t of doc.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
-    for (const o of openingKeys(doc.opening)) openings.set(o, (openings.get(o) ?? 0) + 1);
+    countAll(words, doc.words);
+    countAll(shape, doc.shape);
+    countAll(openings, keysOf(doc.opening));
     const own = new Set(doc.words);
     for (const w of new Set([...openingWords(doc.opening), ...openingWords(doc.closing)])) {
       const x = opened.get(w) ?? { held: 0, prompts: new Set<string>(), echoed: 0 };
@@ -365,7 +389,7 @@ function termCounts(items: readonly Item[], spread: SpreadParams, openers: Reado
     [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || x.echoed === x.held || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
   );
   const rare = new Set(spread.share && openers ? [...opened.keys()].filter((w) => (openers.get(w) ?? 0) < FEW_REQUESTS) : []);
-  return { n: items.length, words, shape, openings, topic, rare };
+  return { n: items.length, words, shape, openings, topic, rare, keysOf };
 }
 
 /** Adds a step's distinct prompts opening with each word to the run's counts (`ClusterSet.openers`), the OPENERS commonest kept. */
@@ -374,6 +398,11 @@ function countOpeners(items: readonly Item[], openers: Map<string, number>): voi
   for (const { doc, prompt } of items) for (const w of [...openingWords(doc.opening), ...openingWords(doc.closing)]) seen.set(w, (seen.get(w) ?? new Set()).add(prompt));
   for (const [w, ps] of seen) openers.set(w, (openers.get(w) ?? 0) + ps.size);
   trim(openers, OPENERS);
+}
+
+/** Each of `keys` counted once more (one call a doc: compiled early). */
+function countAll(counts: Map<string, number>, keys: readonly string[]): void {
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
 }
 
 /** Two groups as one: members in order, the sum left to `sumOf` (the merged-away groups are not used again). */
@@ -405,10 +434,12 @@ function sumOf(g: Group): Sparse {
 }
 
 /** The members closest to the group's mean (at most REPS), in item order of closeness. */
-function representatives(g: Group, vecs: readonly Sparse[]): number[] {
-  const sum = sumOf(g);
+function representatives(g: Group, vecs: readonly Sparse[], dim: number): number[] {
+  // the sum spread into a dense row: the same products, in the same bucket order, as a sparse–sparse dot
+  const sum = new Float64Array(dim);
+  addInto(sum, sumOf(g));
   return g.items
-    .map((k) => ({ k, s: dotSparse(vecs[k], sum) }))
+    .map((k) => ({ k, s: dotDense(vecs[k], sum) }))
     .sort((a, b) => b.s - a.s || a.k - b.k)
     .slice(0, REPS)
     .map((x) => x.k);

@@ -8,9 +8,10 @@
 // a sample where it is.
 import type { ClusterParams, Item } from './clusters';
 import { responseParts, stripSpecial, type ResponseParts } from './chat';
-import { AnswerKinds, answerOf } from './answer-kinds';
-import { bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, words, type Noise } from './text';
+import { AnswerKinds, answerOf, promptId, type Answer } from './answer-kinds';
+import { bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, responseWords, type Noise } from './text';
 import { hash32 } from '../../rng';
+import type { Doc } from './vectors';
 import type { ImportedSample } from '../types';
 import { Discoverer, NO_PROMPT, OTHER_STATE, UNCLASSIFIED, type BehaviorArrival, type BehaviorFeatures, type DiscoveredBehavior, type DiscoverSnapshot, type StateArrival } from './group-discoverer';
 export { NO_PROMPT, OTHER_STATE, UNCLASSIFIED, type BehaviorArrival, type BehaviorFeatures, type DiscoveredBehavior, type DiscoverSnapshot, type Explanation, type StateArrival } from './group-discoverer';
@@ -69,9 +70,15 @@ const BARE_REPEATS = 3;
 /** Requests kept for the prompts met since the step began (each a pure function of its prompt). */
 const MAX_REQUESTS = 4096;
 
+/** What a response answers: its request's words (none: '') and the turn it follows (text.ts `responseTerms`, `followsTerms`). */
+interface Context {
+  request: ReadonlySet<string> | '';
+  follows: string[];
+}
+
 /** Behaviors of responses: what a response does (its frame), the request's words masked. */
 export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
-  private contexts = new Map<string, { request: string; follows: string[] }>();
+  private contexts = new Map<string, Context>();
 
   constructor(taken: Iterable<string> = [], params: ClusterParams = BEHAVIOR_PARAMS) {
     super('behaviors', params, new Set(taken), UNCLASSIFIED, UNCLASSIFIED);
@@ -90,18 +97,19 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   }
 
   /** What a response answers: the words it may repeat from its request (its user turns: not the system prompt or tools block) and the turn it follows. */
-  private contextOf(prompt: string): { request: string; follows: string[] } {
+  private contextOf(prompt: string): Context {
     let r = this.contexts.get(prompt);
     if (r !== undefined) return r;
     if (this.contexts.size >= MAX_REQUESTS) this.contexts.clear(); // a worker thread never labels a step (prepare)
-    this.contexts.set(prompt, (r = { request: requestTurns(prompt).join('\n'), follows: followsTerms(prompt) }));
+    const request = requestTurns(prompt).join('\n');
+    this.contexts.set(prompt, (r = { request: request ? promptWords(request) : '', follows: followsTerms(prompt) }));
     return r;
   }
 
   /** The response's terms: its own (text.ts `responseTerms`, the request's words masked), then what it follows. */
-  private responseTermsOf(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>, triples: boolean, parts: ResponseParts): string[] {
+  private responseTermsOf(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>, triples: boolean, parts: ResponseParts, answer: string[] | null): string[] {
     const c = this.contextOf(s.prompt);
-    const terms = responseTerms(s.response, c.request, s.toolCalls, triples, parts);
+    const terms = responseTerms(s.response, c.request, s.toolCalls, triples, parts, answer ?? undefined);
     terms.push(...c.follows);
     return terms;
   }
@@ -109,7 +117,8 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   /** The response's noise before its step's bare answers are known, and the one word it is. */
   private look(s: Pick<ImportedSample, 'response' | 'toolCalls'>) {
     const parts = responseParts(s.response);
-    return { parts, noise: noiseOf(s.response, s.toolCalls, words(stripSpecial(s.response.slice(0, 4000)), 64), parts), bare: bareWord(s.response) };
+    const read = responseWords(s.response, parts);
+    return { parts, answer: read.answer, noise: noiseOf(s.response, s.toolCalls, read.noise, parts), bare: bareWord(s.response) };
   }
 
   /** Noise, unless a cut-off fragment is an answer the step writes three times or more. */
@@ -120,20 +129,20 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   protected termsOf(s: ImportedSample, weighing = false): { terms: string[] } | { noise: Noise } {
     const l = this.look(s);
     const noise = this.noiseIn(l);
-    return noise ? { noise } : { terms: this.responseTermsOf(s, !(weighing && this.params.kinds.t === 0), l.parts) };
+    return noise ? { noise } : { terms: this.responseTermsOf(s, !(weighing && this.params.kinds.t === 0), l.parts, l.answer) };
   }
 
   /** The response's doc (the terms that weigh) and noise: no text kept, the same in a worker thread (src/cli/import-jobs.ts). */
   features(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>): BehaviorFeatures {
     const l = this.look(s);
     const rescuable = !l.noise || (l.noise === 'cut-off' && l.bare !== null);
-    const doc = rescuable ? this.set.item(this.responseTermsOf(s, this.params.kinds.t !== 0, l.parts), { file: '', index: 0 }).doc : null;
+    const doc = rescuable ? this.set.item(this.responseTermsOf(s, this.params.kinds.t !== 0, l.parts, l.answer), { file: '', index: 0 }).doc : null;
     return { doc, noise: l.noise, bare: l.bare };
   }
 
   /** `features` made elsewhere (a worker thread) are taken as they are. */
   arrive(s: ImportedSample, made: BehaviorFeatures = this.features(s)): BehaviorArrival {
-    return { ...made, ref: { file: s.file, index: s.line - 1 }, prompt: s.group ?? this.intern(s.prompt) };
+    return { doc: made.doc, noise: made.noise, bare: made.bare, ref: { file: s.file, index: s.line - 1 }, prompt: s.group ?? this.intern(s.prompt) };
   }
 
   protected itemOf(a: BehaviorArrival): Item | null {
@@ -152,12 +161,12 @@ const BOILER_MAX = 2048;
 /** States of prompts: the kind of request, read from the request (the first user turn that is not boilerplate). */
 export class StateDiscoverer extends Discoverer<StateArrival> {
   private boiler = new Set<number>();
-  /** The step's requests' terms by prompt: a GRPO group's samples share one prompt, read once. */
-  private stepTerms = new Map<string, { terms: string[] } | { noise: Noise }>();
+  /** The step's requests' docs by prompt (null: no request): a GRPO group's samples share one prompt, read once. */
+  private stepDocs = new Map<string, Doc | null>();
   /** Phrasings of one kind of request, joined by what their answers talk about. */
   private kinds = new AnswerKinds();
-  /** The words of a prompt's user turns (an answer may echo them), kept for the prompts met since the step began. */
-  private requestWordsOf = new Map<string, Set<string>>();
+  /** The words of a prompt's user turns (an answer may echo them) and its id, kept for the prompts met since the step began. */
+  private requestWordsOf = new Map<string, { words: Set<string>; id: number }>();
   /** Answers read so far of each prompt of a step (by step and prompt). */
   private answersRead = new Map<string, number>();
 
@@ -167,7 +176,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
 
   /** Lines shared by most of the step's distinct prompts join the boilerplate (kept for the run). */
   protected override prepare(arrived: readonly StateArrival[]): void {
-    this.stepTerms.clear();
+    this.stepDocs.clear();
     this.requestWordsOf.clear();
     const distinct = new Set(arrived.map((a) => a.prompt));
     if (distinct.size < BOILER_MIN_PROMPTS || this.boiler.size >= BOILER_MAX) return;
@@ -199,7 +208,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   arrive(s: ImportedSample): StateArrival {
-    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group, answer: this.answerRead(s) ? answerOf(s.response, this.requestWords(s.prompt), s.prompt) : null };
+    return { ref: { file: s.file, index: s.line - 1 }, prompt: this.intern(s.prompt), group: s.group, answer: this.answerRead(s) ? this.answerOf(s) : null };
   }
 
   /** Whether the sample's answer is read for what its kind talks about: the first ANSWERS_READ of its prompt in its step (the answers to one prompt talk of one topic). */
@@ -212,13 +221,14 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
     return true;
   }
 
-  /** The words of a prompt's user turns (what an answer may echo of its request). */
-  private requestWords(prompt: string): Set<string> {
-    let r = this.requestWordsOf.get(prompt);
-    if (r !== undefined) return r;
-    if (this.requestWordsOf.size >= MAX_REQUESTS) this.requestWordsOf.clear();
-    this.requestWordsOf.set(prompt, (r = promptWords(requestTurns(prompt).join('\n'))));
-    return r;
+  /** The sample's answer (answer-kinds.ts), read against its prompt's user turns (what an answer may echo of its request). */
+  private answerOf(s: ImportedSample): Answer | null {
+    let r = this.requestWordsOf.get(s.prompt);
+    if (r === undefined) {
+      if (this.requestWordsOf.size >= MAX_REQUESTS) this.requestWordsOf.clear();
+      this.requestWordsOf.set(s.prompt, (r = { words: promptWords(requestTurns(s.prompt).join('\n')), id: promptId(s.prompt) }));
+    }
+    return answerOf(s.response, r.words, r.id);
   }
 
   /** The step's labels, phrasings of one kind (answer-kinds.ts) under the kind's label, this step's joins included. */
@@ -244,9 +254,13 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   protected itemOf(a: StateArrival): Item | null {
-    let t = this.stepTerms.get(a.prompt);
-    if (!t) this.stepTerms.set(a.prompt, (t = this.promptTermsOf(a.prompt)));
-    return 'terms' in t ? this.set.item(t.terms, a.ref, a.group ?? a.prompt) : null;
+    let d = this.stepDocs.get(a.prompt);
+    if (d === undefined) {
+      const t = this.promptTermsOf(a.prompt);
+      this.stepDocs.set(a.prompt, (d = 'terms' in t ? this.set.item(t.terms, a.ref).doc : null));
+    }
+    // the prompt's samples share its doc's buckets and words; each has its own weights (vectors.ts `vectorOf` scales them in place)
+    return d ? { doc: { ...d, x: d.x.slice() }, ref: a.ref, prompt: a.group ?? a.prompt } : null;
   }
 
   protected override extra(): Partial<DiscoverSnapshot> {

@@ -157,7 +157,10 @@ export abstract class Discoverer<A> {
       (c, members, counts) => this.titles.set(c.name!, this.titleNow(c.name!, members, counts)),
     );
     const out: string[] = arrived.map(() => this.noiseLabel);
-    ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : this.shown(this.set.byId(id).name!)));
+    // each group's label once (a step of a thousand samples in a few dozen groups)
+    const shown = new Map<number, string>();
+    const labelOf = (id: number) => shown.get(id) ?? shown.set(id, this.shown(this.set.byId(id).name!)).get(id)!;
+    ids.forEach((id, j) => (out[at[j]] = id === null ? this.smallLabel : labelOf(id)));
     for (const l of out) if (l === this.noiseLabel || l === this.smallLabel) this.unclassified++;
     return out;
   }

@@ -4,7 +4,7 @@
 // Exactly the merges of a full scan of the m × m matrix after each merge, in O(m²) memory (one
 // triangle) and about O(m²) time: each row keeps its best partner and is rescanned only when that
 // partner merged away.
-import { dotDense, type Sparse } from './vectors';
+import { dotDense, spreadInto, type Sparse } from './vectors';
 
 export interface Linked {
   n: number;
@@ -72,10 +72,9 @@ function similarities(groups: readonly Linked[], dim: number): Float64Array {
   let k = 0;
   for (let a = 0; a < m; a++) {
     const A = groups[a];
-    const sa = A.sum!;
-    for (let j = 0; j < sa.i.length; j++) row[sa.i[j]] = sa.v[j];
+    spreadInto(row, A.sum!);
     for (let b = a + 1; b < m; b++) sim[k++] = dotDense(groups[b].sum!, row) / (A.n * groups[b].n);
-    for (let j = 0; j < sa.i.length; j++) row[sa.i[j]] = 0;
+    spreadInto(row, A.sum!, true);
   }
   return sim;
 }

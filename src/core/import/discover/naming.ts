@@ -4,7 +4,7 @@
 // Never a pair of content words: those say what a response is about, not what it does. A name has
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
-import { UNSPACED, openingKeys, openingWords } from './opening';
+import { UNSPACED } from './opening';
 import type { StepTerms } from './clusters';
 import type { Doc } from './vectors';
 
@@ -146,11 +146,11 @@ function cutToLetters(text: string, n: number): string {
 }
 
 /** The most common written form of an opening key among the members, cut to the key's words ("The answer is 7x" → "The answer is"). */
-function typicalOpening(members: readonly Doc[], key: string): string {
+function typicalOpening(members: readonly Doc[], key: string, keysOf: StepTerms['keysOf']): string {
   const forms = new Map<string, number>();
   const n = key.split(' ').length;
   for (const d of members) {
-    if (!openingKeys(d.opening).includes(key)) continue;
+    if (!keysOf(d.opening).includes(key)) continue;
     const form = UNSPACED.test(key) ? cutToLetters(d.opening, [...key].length) : d.opening.split(/\s+/).slice(0, n).join(' ');
     forms.set(form, (forms.get(form) ?? 0) + 1);
   }
@@ -232,21 +232,25 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
   const shapes = [...found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)), ...lacking(members, step).filter((t) => !(t === '!reasons' && found.includes('bare')))].slice(0, 2);
   const topic = ((t) => (w: string) => t(w) || (rare && step.rare.has(w)))(topicTest(step));
   // openings up to their first topic word: a name never quotes what a prompt is about
-  const keys = members.map((d) => openingKeys(d.opening).filter((k) => UNSPACED.test(k) || !k.split(' ').some(topic)));
+  const keys = members.map((d) => step.keysOf(d.opening).filter((k) => UNSPACED.test(k) || !k.split(' ').some(topic)));
   const openShares = shares(keys, step.openings, step.n);
   // the longest opening (up to three words) most members write and few others do; else one a third write
   const lead = (k: string) => openShares.get(k)![0] - openShares.get(k)![1];
   const depth = (k: string) => (UNSPACED.test(k) ? [...k].length / 2 : k.split(' ').length);
-  const byLength = [...openShares.keys()].sort((a, b) => depth(b) - depth(a) || lead(b) - lead(a) || (a < b ? -1 : 1));
+  // each key's depth and lead made once, not in every comparison
+  const byLength = [...openShares.keys()]
+    .map((k) => ({ k, depth: depth(k), lead: lead(k) }))
+    .sort((a, b) => b.depth - a.depth || b.lead - a.lead || (a.k < b.k ? -1 : 1))
+    .map((x) => x.k);
   const most = byLength.find((k) => openShares.get(k)![0] >= 0.5 && lead(k) >= 0.2);
   const distinct = most ?? byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2);
   const common = [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const consensus = cutAtTopic(consensusOpening(members.map((d) => d.opening)), topic);
   let quote = '';
-  if (most) quote = typicalOpening(members, most);
+  if (most) quote = typicalOpening(members, most, step.keysOf);
   else if (consensus && (distinct || !shapes.length)) quote = consensus;
-  else if (distinct && !shapes.length) quote = typicalOpening(members, distinct);
-  else if (!shapes.length && common) quote = typicalOpening(members, common);
+  else if (distinct && !shapes.length) quote = typicalOpening(members, distinct, step.keysOf);
+  else if (!shapes.length && common) quote = typicalOpening(members, common, step.keysOf);
   quote = cutAtTopic(quote, topic);
   // requests whose head is what each is about ("Mcbride esteems martial arts. …") may share their last sentence ("Reply only with a name.")
   const closing = quote || shapes.length ? '' : cutAtTopic(consensusOpening(members.map((d) => d.closing ?? '')), topic);

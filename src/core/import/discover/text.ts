@@ -14,6 +14,16 @@ const WORD = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu;
 const LETTERS = /\p{L}/u;
 const NUMBER = /^\p{N}+([.,]\p{N}+)?$/u;
 
+/** Whether a word holds a letter (`LETTERS`), an ASCII word read without the regex (most words of most runs). */
+export function hasLetter(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c >= 128) return LETTERS.test(w);
+    if ((c | 32) >= 97 && (c | 32) <= 122) return true;
+  }
+  return false;
+}
+
 let segmenter: Intl.Segmenter | null = null;
 
 /** A run of unspaced script split into words (Intl.Segmenter: in every browser and in Node). */
@@ -31,13 +41,46 @@ const STOP = new Set('a an the of to in on at for and or is are be it this that 
 /** A text's words in any script: lowercase, numbers as `#`, each punctuation mark its own token, unspaced scripts segmented. */
 export function words(text: string, max = 400): string[] {
   const out: string[] = [];
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m && out.length < max; m = WORD.exec(text)) {
-    const w = m[0].toLowerCase();
-    if (w.length > 1 && UNSPACED.test(w)) segmentRun(w, out, max);
-    else out.push(NUMBER.test(w) ? '#' : w);
+  // a text with no unspaced script has no word to segment (lowercase stays in its script)
+  const unspaced = UNSPACED.test(text);
+  const add = (token: string) => {
+    const w = token.toLowerCase();
+    if (unspaced && w.length > 1 && UNSPACED.test(w)) segmentRun(w, out, max);
+    else out.push(maybeNumber(w) && NUMBER.test(w) ? '#' : w);
+  };
+  // the tokens WORD reads, an ASCII token read without it (most tokens of most runs); at any other character, WORD reads on from there
+  const n = text.length;
+  let i = 0;
+  while (i < n && out.length < max) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && ASCII_CLASS[c] === SPACE_CHAR) i++;
+    else if (c < 128 && ASCII_CLASS[c] === MARK_CHAR) add(text[i++]);
+    else {
+      let j = i;
+      while (j < n && text.charCodeAt(j) < 128 && ASCII_CLASS[text.charCodeAt(j)] === WORD_CHAR) j++;
+      if (j > i && (j === n || text.charCodeAt(j) < 128)) add(text.slice(i, (i = j)));
+      else {
+        WORD.lastIndex = i;
+        const m = WORD.exec(text);
+        if (!m) break;
+        add(m[0]);
+        i = WORD.lastIndex;
+      }
+    }
   }
   return out;
+}
+
+/** What an ASCII character is to WORD: white space, a word's (letters, digits, `_`, `'`), or a mark that is a token alone. */
+const SPACE_CHAR = 0;
+const WORD_CHAR = 1;
+const MARK_CHAR = 2;
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => (/\s/.test(String.fromCharCode(c)) ? SPACE_CHAR : /[\p{L}\p{M}\p{N}_']/u.test(String.fromCharCode(c)) ? WORD_CHAR : MARK_CHAR));
+
+/** A number starts with a digit: a word that starts with any other ASCII character is none. */
+function maybeNumber(w: string): boolean {
+  const c = w.charCodeAt(0);
+  return c >= 128 || (c >= 48 && c <= 57);
 }
 
 /** Up to `head` words from a text's start and `tail` from its end (a long trace is read at both ends). */
@@ -51,7 +94,7 @@ export function headTail(text: string, head: number, tail: number): string[] {
 /** The prompt's content words (what a response may repeat without that saying anything about its frame). */
 export function promptWords(prompt: string): Set<string> {
   const out = new Set<string>();
-  for (const w of words(prompt, 2000)) if (w.length > 1 && LETTERS.test(w) && !STOP.has(w)) out.add(w);
+  for (const w of words(prompt, 2000)) if (w.length > 1 && hasLetter(w) && !STOP.has(w)) out.add(w);
   return out;
 }
 
@@ -59,7 +102,7 @@ export function promptWords(prompt: string): Set<string> {
 export function answerWords(response: string): string[] {
   const head = words(stripSpecial(response.slice(0, ANSWER_HEAD_CHARS)), 200);
   const tail = response.length > ANSWER_HEAD_CHARS ? words(stripSpecial(response.slice(-ANSWER_TAIL_CHARS)), 1000).slice(-40) : [];
-  return [...head, ...tail].filter((w) => w.length > 1 && LETTERS.test(w) && !STOP.has(w));
+  return [...head, ...tail].filter((w) => w.length > 1 && hasLetter(w) && !STOP.has(w));
 }
 /** Characters that hold 200 words of most scripts, and 40 at the end. */
 const ANSWER_HEAD_CHARS = 3000;
@@ -74,6 +117,7 @@ export function bareWord(response: string): string | null {
 }
 
 const LATIN_WORD = /^[a-z]+$/;
+const VOWEL = /[aeiouy]/;
 /** A text that ends as finished text does (a think left open by a model that then answered is not cut). */
 const FINISHED = new RegExp(`(?:[${SENTENCE_END})\\]}>$\`」』]|<\\/answer>)\\s*$`);
 /** A bare number or formula, short, in any script's digits and closed by any script's sentence end: an answer, not noise. */
@@ -85,9 +129,49 @@ const BARE_ANSWER = new RegExp(`^[-+]?[\\p{N}\\s.,+\\-*/=()^%$\\\\{}]{1,40}[${SE
  */
 const IN_WORDS = /(?<=^|\s)\p{P}*([\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*)\p{P}*(?=\s|$)|[\p{L}\p{M}]{3,}/gu;
 
+const SPACE = /\s/;
+
+/** A text's characters (code points) outside its whitespace, and how many are letters: one pass, no copy (the characters of most text are ASCII). */
+function lettersOf(text: string): [number, number] {
+  let chars = 0;
+  let letters = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      chars++;
+      if ((c | 32) >= 97 && (c | 32) <= 122) letters++;
+    } else if (c >= 0xd800 && c <= 0xdfff) return lettersSlow(text); // a surrogate: as code points, whitespace removed first (it may join a pair)
+    else if (!SPACE.test(text[i])) {
+      chars++;
+      if (LETTERS.test(text[i])) letters++;
+    }
+  }
+  return [chars, letters];
+}
+
+function lettersSlow(text: string): [number, number] {
+  const chars = [...text.replace(/\s+/g, '')];
+  return [chars.length, chars.filter((ch) => LETTERS.test(ch)).length];
+}
+
 function lettersInWords(text: string): number {
   let n = 0;
-  for (const m of text.matchAll(IN_WORDS)) for (const _ of m[1] ?? m[0]) n++;
+  IN_WORDS.lastIndex = 0;
+  for (let m = IN_WORDS.exec(text); m; m = IN_WORDS.exec(text)) n += codePoints(m[1] ?? m[0]);
+  return n;
+}
+
+/** A string's code points (a surrogate pair is one, a lone surrogate one too), as its iterator counts them. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) (n--, i++);
+    }
+  }
   return n;
 }
 
@@ -103,18 +187,24 @@ export function noiseOf(response: string, toolCalls: readonly string[], toks: re
   if (parts?.cut && !FINISHED.test(t.slice(-80))) return 'cut-off';
   if (BARE_ANSWER.test(t)) return null;
   const head = t.length > 4096 ? t.slice(0, 4096) : t;
-  const chars = [...head.replace(/\s+/g, '')];
-  const letters = chars.filter((ch) => LETTERS.test(ch)).length;
+  const [chars, letters] = lettersOf(head);
   // letters in words: most of a text's letters, few of random characters'
-  if (letters / chars.length < 0.2 || (letters > 0 && lettersInWords(head) / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
-  const wordToks = toks.filter((w) => LETTERS.test(w));
-  const latin = wordToks.filter((w) => LATIN_WORD.test(w));
-  if (wordToks.length >= 4) {
-    const longest = wordToks.reduce((a, w) => Math.max(a, w.length), 0);
-    const vowelless = latin.filter((w) => w.length > 3 && !/[aeiouy]/.test(w)).length;
-    if (longest > 40 || (latin.length >= 4 && vowelless / latin.length > 0.4)) return 'garbage';
+  if (letters / chars < 0.2 || (letters > 0 && lettersInWords(head) / letters < 0.6 && !UNSPACED.test(head))) return 'garbage';
+  // the words with letters: how many, the longest, how many are Latin and how many of those have no vowel
+  let wordToks = 0;
+  let longest = 0;
+  let latin = 0;
+  let vowelless = 0;
+  for (const w of toks) {
+    if (!hasLetter(w)) continue;
+    wordToks++;
+    longest = Math.max(longest, w.length);
+    if (!LATIN_WORD.test(w)) continue;
+    latin++;
+    if (w.length > 3 && !VOWEL.test(w)) vowelless++;
   }
-  if (wordToks.length < 3 && !FINISHED.test(t)) return 'cut-off';
+  if (wordToks >= 4 && (longest > 40 || (latin >= 4 && vowelless / latin > 0.4))) return 'garbage';
+  if (wordToks < 3 && !FINISHED.test(t)) return 'cut-off';
   if (t.length > 200 && isLoop(t)) return 'loop';
   return null;
 }
@@ -169,9 +259,16 @@ export function shapeTerms(response: string, toolCalls: readonly string[], toks:
     out.push(`l:think${bucket(parts.reasoning.length / 6)}`);
   } else out.push(...moveTerms(answer)); // a response with no think reasons in the open: its moves ("Let me double-check: …") are in its text
   // an answer of a word or three and nothing else: a bare answer ("mother", "42", a name)
-  if (parts.reasoning === null && !tools.length && toks.filter((w) => LETTERS.test(w) || w === '#').length <= 3) out.push('s:bare');
+  if (parts.reasoning === null && !tools.length && !hasWords(toks, 4)) out.push('s:bare');
   out.push(`l:len${bucket(toks.length)}`, `l:lines${Math.min(4, bucket(lines))}`);
   return out;
+}
+
+/** Whether a token list holds `n` words (with letters, or numbers). */
+function hasWords(toks: readonly string[], n: number): boolean {
+  let k = 0;
+  for (let i = 0; i < toks.length && k < n; i++) if (hasLetter(toks[i]) || toks[i] === '#') k++;
+  return k >= n;
 }
 
 /** Words a response is read by: the reasoning's head and tail, then the answer's. */
@@ -180,23 +277,43 @@ const THINK_TAIL = 12;
 const ANSWER_HEAD = 160;
 const ANSWER_TAIL = 30;
 
+/** The words of a response's answer that its terms read (its head and tail). */
+export function answerTermWords(parts: ResponseParts): string[] {
+  return headTail(parts.turns.join('\n'), ANSWER_HEAD, ANSWER_TAIL);
+}
+
+/** Words a response's noise is judged by: its first, special tokens removed. */
+const NOISE_WORDS = 64;
+
+/**
+ * A response's words as its noise (`noiseOf`) and its terms (`responseTerms`) read them: the first
+ * NOISE_WORDS of its text, and its answer's (`answerTermWords`; null: left to `responseTerms`). A
+ * response that is all answer (no think, tool results or other turns) is read once: its first words are its answer's.
+ */
+export function responseWords(response: string, parts: ResponseParts): { noise: string[]; answer: string[] | null } {
+  const said = stripSpecial(response.slice(0, 4000));
+  if (parts.reasoning !== null || parts.toolResults > 0 || parts.turns.length !== 1 || parts.turns[0] !== said.trim()) return { noise: words(said, NOISE_WORDS), answer: null };
+  const answer = answerTermWords(parts);
+  return { noise: answer.slice(0, NOISE_WORDS), answer };
+}
+
 /**
  * The terms of a response: shape terms, then its words with the request's words masked (`_`):
  * single words (stop words left out), pairs and triples, and the first and last three words (its
  * frame's edges); a `q:` term carries its opening as written (no weight: for names only).
  */
-export function responseTerms(response: string, request: string, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response)): string[] {
+export function responseTerms(response: string, request: string | ReadonlySet<string>, toolCalls: readonly string[], triples = true, parts: ResponseParts = responseParts(response), answer = answerTermWords(parts)): string[] {
   const think = parts.reasoning === null ? [] : headTail(parts.reasoning, THINK_HEAD, THINK_TAIL);
   const answerText = parts.turns.join('\n');
-  const answer = headTail(answerText, ANSWER_HEAD, ANSWER_TAIL);
   const toks = [...think, ...answer];
-  const mask = request ? promptWords(request) : null;
+  // the request, or its words when read already (`promptWords`: the samples of a prompt share them)
+  const mask = typeof request !== 'string' ? request : request ? promptWords(request) : null;
   const masked = mask ? maskWith(toks, mask) : toks;
   const out = shapeTerms(response, toolCalls, answer, parts);
   wordTerms(masked, out, triples);
   if (think.length && answer.length) {
     // after a think, the answer's first words are the response's opening (a think opens much the same way whatever follows)
-    const a = (mask ? maskWith(answer, mask) : answer).filter((x) => LETTERS.test(x) || x === '_').slice(0, 2);
+    const a = (mask ? maskWith(answer, mask) : answer).filter((x) => hasLetter(x) || x === '_').slice(0, 2);
     const f = out.findIndex((t) => t.startsWith('f:'));
     const o = out.findIndex((t) => t.startsWith('o:'));
     if (a.length) {
@@ -239,12 +356,12 @@ export function maskWith(toks: readonly string[], mask: ReadonlySet<string>): st
   return toks.map((w) => (mask.has(w) ? '_' : w));
 }
 
-/** Word, pair and triple terms of a token list (triples left out when they weigh nothing), and its opening and closing words. */
 /** Whether a word is one a text's `w:` terms hold when its request does not (`wordTerms`): a response's word not among them was its request's. */
 export function isWordTerm(w: string): boolean {
-  return w !== '_' && w !== '#' && !STOP.has(w) && LETTERS.test(w);
+  return w !== '_' && w !== '#' && !STOP.has(w) && hasLetter(w);
 }
 
+/** Word, pair and triple terms of a token list (triples left out when they weigh nothing), and its opening and closing words. */
 export function wordTerms(toks: readonly string[], out: string[], triples = true): void {
   const w = toks;
   for (let i = 0; i < w.length; i++) {
@@ -252,10 +369,10 @@ export function wordTerms(toks: readonly string[], out: string[], triples = true
     if (i + 1 < w.length && !(w[i] === '_' && w[i + 1] === '_')) out.push(`b:${w[i]} ${w[i + 1]}`);
     if (triples && i + 2 < w.length && [w[i], w[i + 1], w[i + 2]].filter((x) => x === '_').length < 2) out.push(`t:${w[i]} ${w[i + 1]} ${w[i + 2]}`);
   }
-  const lettersOnly = w.filter((x) => LETTERS.test(x) || x === '_');
-  const open = lettersOnly.slice(0, 3);
+  const open: string[] = []; // the first two words with letters (or masked)
+  for (let i = 0; i < w.length && open.length < 2; i++) if (hasLetter(w[i]) || w[i] === '_') open.push(w[i]);
   const close = w.slice(-3);
-  if (open.length) out.push(`f:${open[0]}`, `o:${open.slice(0, 2).join(' ')}`);
+  if (open.length) out.push(`f:${open[0]}`, `o:${open.join(' ')}`);
   if (close.length) out.push(`c:${close.join(' ')}`, `c:${close.at(-1)}`);
 }
 
@@ -321,7 +438,7 @@ export function promptTerms(request: string): string[] {
   for (const w of words(folded.length > 20_000 ? folded.slice(0, 16_000) + '\n' + folded.slice(-4000) : folded, 4000)) {
     if (w === '#') {
       if (toks.at(-1) !== '#') toks.push(w);
-    } else if (LETTERS.test(w) && (w.length > 1 || UNSPACED.test(w))) toks.push(w);
+    } else if (hasLetter(w) && (w.length > 1 || UNSPACED.test(w))) toks.push(w);
   }
   const read = toks.length > REQUEST_HEAD + REQUEST_TAIL ? [...toks.slice(0, REQUEST_HEAD), ...toks.slice(-REQUEST_TAIL)] : toks;
   const out: string[] = [];

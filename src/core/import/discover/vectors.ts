@@ -69,7 +69,9 @@ export class DocBuilder {
     let seenW: Set<string> | null = null;
     let seenS: Set<string> | null = null;
     for (const t of terms) {
-      const kind = t.slice(0, t.indexOf(':'));
+      // most kinds are one letter: its string, not a new slice a term
+      const colon = t.indexOf(':');
+      const kind = colon === 1 ? t[0] : t.slice(0, colon);
       if (kind === 'q') {
         opening ||= t.slice(2);
         continue;
@@ -87,8 +89,8 @@ export class DocBuilder {
       tf[b]++;
       if (!WORDY.has(kind)) shapeAt[b] = 1;
       if (kind === 'w') {
-        const body = t.slice(2);
-        if (!(seenW ??= new Set()).has(body)) (seenW.add(body), words.push(body));
+        // a word seen again is not sliced again
+        if (!(seenW ??= new Set()).has(t)) (seenW.add(t), words.push(t.slice(2)));
       } else if (kind === 's' || kind === 'm' || (kind === 'l' && t.startsWith('l:len'))) {
         const body = t.slice(2);
         if (!(seenS ??= new Set()).has(body)) (seenS.add(body), shape.push(body));
@@ -108,6 +110,11 @@ export class DocBuilder {
   }
 }
 
+/** A doc's buckets counted (one call a doc: a loop in its own function is compiled early, one over a whole step's docs late). */
+function countKeys(df: Float64Array, keys: Int32Array): void {
+  for (let k = 0; k < keys.length; k++) df[keys[k]]++;
+}
+
 /** Document frequencies over the buckets, counted step by step. */
 export class DocFreq {
   readonly df: Float64Array;
@@ -120,7 +127,7 @@ export class DocFreq {
   add(docs: readonly Doc[]): void {
     for (const d of docs) {
       this.n++;
-      for (const b of d.keys) this.df[b]++;
+      countKeys(this.df, d.keys);
     }
   }
 
@@ -181,21 +188,28 @@ export class PromptSpread {
     const touched: number[] = [];
     let p = 0;
     for (const ks of byPrompt.values()) {
-      for (const k of ks)
-        for (const b of docs[k].keys) {
-          if (this.count[b] === 0) touched.push(b);
-          this.count[b]++;
-          if (this.last[b] !== p) (this.last[b] = p), this.df[b]++;
-        }
+      for (const k of ks) this.count1(docs[k].keys, p, touched);
       p++;
     }
     if (this.p.ratio) {
       // expected prompts: Σ over prompt sizes g of (prompts of that size) × (1 − (1 − k/N)^g)
       const sizes = promptSizes(byPrompt.values());
-      for (const b of touched) this.expected[b] += expectedPrompts(this.count[b], docs.length, sizes);
+      const [g, n] = [[...sizes.keys()], [...sizes.values()]];
+      for (const b of touched) this.expected[b] += expectedOver(1 - this.count[b] / docs.length, g, n);
     }
     for (const b of touched) (this.count[b] = 0), (this.last[b] = -1);
     this.prompts += byPrompt.size;
+  }
+
+  /** One doc of prompt `p` counted (one call a doc: a loop in its own function is compiled early, one over a whole step's docs late). */
+  private count1(keys: Int32Array, p: number, touched: number[]): void {
+    const { count, last, df } = this;
+    for (let j = 0; j < keys.length; j++) {
+      const b = keys[j];
+      if (count[b] === 0) touched.push(b);
+      count[b]++;
+      if (last[b] !== p) (last[b] = p), df[b]++;
+    }
   }
 
   weight(b: number): number {
@@ -220,10 +234,7 @@ export function promptSizes(groups: Iterable<{ length: number }>): Map<number, n
  * had they held it independently of their prompt: Σ over prompt sizes g of (prompts of that size) × (1 − (1 − held/n)^g).
  */
 export function expectedPrompts(held: number, n: number, sizes: ReadonlyMap<number, number>): number {
-  const q = 1 - held / n;
-  let e = 0;
-  for (const [g, k] of sizes) e += k * (1 - q ** g);
-  return e;
+  return expectedOver(1 - held / n, [...sizes.keys()], [...sizes.values()]);
 }
 
 /**
@@ -237,6 +248,13 @@ export function concentrated(ratio: number, held: number, prompts: number, n: nu
   return e >= 2 && prompts / e < ratio;
 }
 
+/** Σ over prompt sizes g[j] of n[j] × (1 − q^g[j]), in order (one call a bucket: compiled early). */
+function expectedOver(q: number, g: readonly number[], n: readonly number[]): number {
+  let e = 0;
+  for (let j = 0; j < g.length; j++) e += n[j] * (1 - q ** g[j]);
+  return e;
+}
+
 /**
  * How much a shape or length term weighs by how common it is, besides its idf: a term held by more
  * than `share` of the run's samples fades linearly to nothing at all of them (every trace of a
@@ -248,18 +266,61 @@ export function commonShapeFade(df: DocFreq, b: number, share: number): number {
 }
 
 /**
- * The unit vector of a document: per bucket (1 + log tf) × kind weight × idf^idfPower (shape and
- * length terms: idf^shapeIdf, faded when nearly every sample has them: `commonShapeFade`) (× the word's
- * spread over prompts, `PromptSpread`), made in the doc's own weights (a step holds one array a
- * sample, not two): call it once a doc.
+ * What `vectorOf` scales each bucket's terms by, for the run as counted so far: a word's idf^idfPower
+ * × its spread over prompts (`PromptSpread`), a shape or length term's idf^shapeIdf × its fade when
+ * nearly every sample has it (`commonShapeFade`). Made once for the buckets, not per term of every
+ * doc (a step's docs share them); `current` says whether the counts have moved since.
  */
-export function vectorOf(d: Doc, df: DocFreq, idfPower = 1, spread: PromptSpread | null = null, shapeIdf = idfPower, shapeCommon = 0): Sparse {
+export class TermWeights {
+  /** Per bucket, a word's idf^idfPower and its spread weight; a shape's idf^shapeIdf and its fade (1: none). */
+  readonly wordIdf: Float64Array;
+  readonly spreadOf: Float64Array;
+  readonly shapeIdf: Float64Array;
+  readonly fade: Float64Array;
+  private readonly n: number;
+  private readonly prompts: number;
+
+  constructor(
+    private readonly df: DocFreq,
+    private readonly spread: PromptSpread,
+    idfPower: number,
+    shapeIdf = idfPower,
+    shapeCommon = 0,
+  ) {
+    this.n = df.n;
+    this.prompts = spread.prompts;
+    const dim = df.dim;
+    this.wordIdf = new Float64Array(dim);
+    this.spreadOf = new Float64Array(dim);
+    this.shapeIdf = new Float64Array(dim);
+    this.fade = new Float64Array(dim);
+    for (let b = 0; b < dim; b++) {
+      const idf = df.idf(b);
+      this.wordIdf[b] = idf ** idfPower;
+      this.spreadOf[b] = spread.weight(b);
+      this.shapeIdf[b] = idf ** shapeIdf;
+      this.fade[b] = shapeCommon ? commonShapeFade(df, b, shapeCommon) : 1;
+    }
+  }
+
+  current(): boolean {
+    return this.n === this.df.n && this.prompts === this.spread.prompts;
+  }
+}
+
+/**
+ * The unit vector of a document: per bucket (1 + log tf) × kind weight × its bucket's weight
+ * (`TermWeights`), made in the doc's own weights (a step holds one array a sample, not two): call it
+ * once a doc.
+ */
+export function vectorOf(d: Doc, w: TermWeights): Sparse {
   const v = d.x;
   let norm = 0;
   for (let k = 0; k < v.length; k++) {
-    v[k] = v[k] * df.idf(d.keys[k]) ** (d.wordy[k] ? idfPower : shapeIdf);
-    if (shapeCommon && !d.wordy[k]) v[k] *= commonShapeFade(df, d.keys[k], shapeCommon);
-    if (spread && d.wordy[k]) v[k] *= spread.weight(d.keys[k]);
+    // two products in turn, as the weights were defined (not their product first: the same bits)
+    const b = d.keys[k];
+    if (d.wordy[k]) v[k] = v[k] * w.wordIdf[b] * w.spreadOf[b];
+    else v[k] = v[k] * w.shapeIdf[b] * w.fade[b];
     norm += v[k] * v[k];
   }
   norm = Math.sqrt(norm);
@@ -270,18 +331,6 @@ export function vectorOf(d: Doc, df: DocFreq, idfPower = 1, spread: PromptSpread
 export function dotDense(a: Sparse, dense: ArrayLike<number>): number {
   let s = 0;
   for (let k = 0; k < a.i.length; k++) s += a.v[k] * dense[a.i[k]];
-  return s;
-}
-
-export function dotSparse(a: Sparse, b: Sparse): number {
-  let s = 0;
-  let x = 0;
-  let y = 0;
-  while (x < a.i.length && y < b.i.length) {
-    if (a.i[x] === b.i[y]) s += a.v[x++] * b.v[y++];
-    else if (a.i[x] < b.i[y]) x++;
-    else y++;
-  }
   return s;
 }
 
@@ -297,6 +346,11 @@ export function addSparse(a: Sparse, b: Sparse): Sparse {
     else (i.push(a.i[x]), v.push(a.v[x++] + b.v[y++]));
   }
   return { i: Int32Array.from(i), v: Float64Array.from(v) };
+}
+
+/** A sparse vector written into a dense row (`clear`: its buckets set back to 0). */
+export function spreadInto(dense: Float64Array, a: Sparse, clear = false): void {
+  for (let j = 0; j < a.i.length; j++) dense[a.i[j]] = clear ? 0 : a.v[j];
 }
 
 export function addInto(dense: Float64Array, a: Sparse, scale = 1): void {
