@@ -342,7 +342,7 @@ function avgLink(a: Cluster, b: Cluster): number {
   return s / (a.n * b.n);
 }
 
-/** An opening word of fewer prompts than both is one of few: 3 of a small step, 5 % of a larger one, never more than 10 (a step of 2,000 prompts asks 23 tasks, 80 each: "determine" is a task's frame, not a topic). */
+/** An opening word of fewer prompts than both is one of few: 3 of a small step, 5 % of a larger one, never more than 10 (a step of 1,840 prompts asks 23 tasks, 80 each: "determine" is a task's frame, not a topic). */
 const FEW_PROMPTS = 3;
 const FEW_SHARE = 0.05;
 const FEW_MAX = 10;
