@@ -71,7 +71,7 @@ function shapesOf(shape: readonly string[]): Set<string> {
 async function run(dir: string, list: boolean) {
   const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort((a, b) => parseInt(a) - parseInt(b));
   const samples: ImportedSample[] = [];
-  await importSamples(files.map((f) => memorySource(f, readFileSync(join(dir, f)))), { format: 'verl' }, (s) => samples.push(s));
+  await importSamples(files.map((f) => memorySource(f, readFileSync(join(dir, f)))), { format: (process.env.FORMAT ?? 'verl') as 'verl' }, (s) => samples.push(s));
   const bd = new BehaviorDiscoverer();
   const sd = new StateDiscoverer();
   const d = new Discovery(bd, sd);

@@ -11,6 +11,7 @@
 import { agglomerate } from './linkage';
 import { openingKeys, openingWords } from './opening';
 import { isWordTerm } from './text';
+import { hash32 } from '../../rng';
 import { DocBuilder, DocFreq, MIN_PROMPTS, PromptSpread, TermWeights, concentrated, promptSizes, type SpreadParams, addInto, addSparse, dotDense, spreadInto, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
@@ -120,6 +121,8 @@ export class ClusterSet {
    * esteems martial arts." sentences seldom does.
    */
   readonly openers = new Map<string, number>();
+  /** The one prompt each of `openers`' words was met in, or ANY_PROMPT once a second one held it (a prompt asked at every step is one prompt). */
+  readonly openerPrompt = new Map<string, number>();
   private readonly docs: DocBuilder;
 
   constructor(readonly p: ClusterParams) {
@@ -178,9 +181,9 @@ export class ClusterSet {
     });
     const merged = agglomerate(this.groupsOf(left, vecs), this.p.join, this.p.dim, merge);
     let counts: StepTerms | null = null;
-    if (this.p.spread?.share) countOpeners(items, this.openers);
+    if (this.p.spread?.share) countOpeners(items, this.openers, this.openerPrompt);
     // rare is judged, as the spread is, once enough prompts were seen: in a run of two requests every word is one request's
-    const stepTerms = () => (counts ??= termCounts(items, this.p.spread ?? {}, this.spread.prompts >= MIN_PROMPTS ? this.openers : null));
+    const stepTerms = () => (counts ??= termCounts(items, this.p.spread ?? {}, this.spread.prompts >= MIN_PROMPTS ? this.openerPrompt : null));
     const minSize = Math.max(this.p.minSize, Math.ceil((this.p.minShare ?? 0) * items.length));
     for (const g of merged) this.settle(step, g, items, vecs, out, minSize, (ks) => namer(ks.map((k) => items[k].doc), stepTerms()));
     const byId = new Map(this.clusters.map((c) => [c.id, c]));
@@ -189,7 +192,9 @@ export class ClusterSet {
       const id = out[k];
       if (id === null) return;
       this.absorb(byId.get(id)!, it, vecs[k], step);
-      given.set(id, [...(given.get(id) ?? []), k]);
+      const ks = given.get(id);
+      if (ks) ks.push(k);
+      else given.set(id, [k]);
     });
     // a name says what the group's members write now: a group grows and absorbs others, its first members' opening may be no longer theirs
     if (retitle)
@@ -346,8 +351,8 @@ function avgLink(a: Cluster, b: Cluster): number {
 const FEW_PROMPTS = 3;
 const FEW_SHARE = 0.05;
 const FEW_MAX = 10;
-/** A request's opening word no other prompt of the run opened with is rare (`StepTerms.rare`). */
-const FEW_REQUESTS = 2;
+/** `openerPrompt` of a word two or more prompts of the run held: a request's opening word no other prompt held is rare (`StepTerms.rare`). */
+const ANY_PROMPT = -1;
 /** Opening words of requests counted over the run (a few thousand distinct words: a run's kinds' and more). */
 const OPENERS = 4096;
 
@@ -388,16 +393,27 @@ function termCounts(items: readonly Item[], spread: SpreadParams, openers: Reado
   const topic = new Set(
     [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || x.echoed === x.held || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
   );
-  const rare = new Set(spread.share && openers ? [...opened.keys()].filter((w) => (openers.get(w) ?? 0) < FEW_REQUESTS) : []);
+  const rare = new Set(spread.share && openers ? [...opened.keys()].filter((w) => openers.get(w) !== ANY_PROMPT) : []);
   return { n: items.length, words, shape, openings, topic, rare, keysOf };
 }
 
-/** Adds a step's distinct prompts opening with each word to the run's counts (`ClusterSet.openers`), the OPENERS commonest kept. */
-function countOpeners(items: readonly Item[], openers: Map<string, number>): void {
+/**
+ * Adds a step's distinct prompts opening with each word to the run's counts (`ClusterSet.openers`),
+ * the OPENERS commonest kept, and notes for each the one prompt it was met in until a second one holds it.
+ */
+function countOpeners(items: readonly Item[], openers: Map<string, number>, promptOf: Map<string, number>): void {
   const seen = new Map<string, Set<string>>();
   for (const { doc, prompt } of items) for (const w of [...openingWords(doc.opening), ...openingWords(doc.closing)]) seen.set(w, (seen.get(w) ?? new Set()).add(prompt));
-  for (const [w, ps] of seen) openers.set(w, (openers.get(w) ?? 0) + ps.size);
+  for (const [w, ps] of seen) {
+    openers.set(w, (openers.get(w) ?? 0) + ps.size);
+    const first = promptOf.get(w);
+    if (first === ANY_PROMPT) continue;
+    const ids = new Set([...ps].map((p) => hash32(p)));
+    if (first !== undefined) ids.add(first);
+    promptOf.set(w, ids.size > 1 ? ANY_PROMPT : [...ids][0]);
+  }
   trim(openers, OPENERS);
+  for (const w of promptOf.keys()) if (!openers.has(w)) promptOf.delete(w);
 }
 
 /** Each of `keys` counted once more (one call a doc: compiled early). */

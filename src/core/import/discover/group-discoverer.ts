@@ -52,6 +52,8 @@ export interface DiscoverSnapshot {
   boiler?: number[];
   /** Requests: how many prompts of the run opened with each word (clusters.ts `openers`). Absent in older files. */
   openers?: [string, number][];
+  /** Requests: the one prompt (its hash) each of those words was met in, -1 for two or more (clusters.ts `openerPrompt`). Absent in older files. */
+  openerPrompts?: [string, number][];
   /** States found to be one kind by their answers (answer-kinds.ts). Absent in older files. */
   kinds?: AnswerKindsSnapshot;
   clusters: {
@@ -264,7 +266,7 @@ export abstract class Discoverer<A> {
       unclassified: this.unclassified,
       titles: [...this.titles],
       spread: { prompts: this.set.spread.prompts, df: sparse(this.set.spread.df), expected: sparse(this.set.spread.expected) },
-      ...(this.set.openers.size ? { openers: [...this.set.openers] } : {}),
+      ...(this.set.openers.size ? { openers: [...this.set.openers], openerPrompts: [...this.set.openerPrompt] } : {}),
       ...this.extra(),
       clusters: this.set.clusters.map((c) => ({ id: c.id, name: c.name, n: c.n, sum: c.part ? { i: [...c.part.i], v: [...c.part.v] } : sparse(c.sum), born: c.born, last: c.last, mergedInto: c.mergedInto, words: [...c.words], shape: [...c.shape], reps: c.reps })),
     };
@@ -291,6 +293,8 @@ export abstract class Discoverer<A> {
     this.set.nextId = snap.nextId;
     this.set.openers.clear();
     for (const [w, k] of snap.openers ?? []) this.set.openers.set(w, k);
+    this.set.openerPrompt.clear();
+    for (const [w, k] of snap.openerPrompts ?? []) this.set.openerPrompt.set(w, k);
     this.unclassified = snap.unclassified;
     this.titles = new Map(snap.titles ?? []);
     if (snap.spread) {

@@ -4,7 +4,7 @@
 // Never a pair of content words: those say what a response is about, not what it does. A name has
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
-import { UNSPACED } from './opening';
+import { UNSPACED, openingWords } from './opening';
 import type { StepTerms } from './clusters';
 import type { Doc } from './vectors';
 
@@ -162,9 +162,16 @@ function topicTest(step: StepTerms): (word: string) => boolean {
   return (w) => /\p{N}|#/u.test(w) || step.topic.has(w);
 }
 
-/** A quote up to its first topic word or gap ("I need to add serigraphy" → "I need to"; "I need to … the" → "I need to"); '' when nothing is left. */
+/**
+ * A quote up to its first topic word or gap ("I need to add serigraphy" → "I need to"; "I need to …
+ * the" → "I need to"); '' when nothing is left. A request's numbers, folded to `#`, are the slots of
+ * its kind and stay ("Сколько будет # + #?", "# में # जोड़िए"); a name of slots alone says nothing.
+ */
 export function cutAtTopic(quote: string, topic: (word: string) => boolean): string {
-  if (UNSPACED.test(quote.slice(0, 4))) return /\p{N}/u.test(quote) ? '' : quote;
+  if (UNSPACED.test(quote.slice(0, 4))) {
+    const at = quote.search(/\p{N}/u);
+    return at < 0 ? quote : /\p{L}/u.test(quote.slice(0, at)) ? quote.slice(0, at).trim() : '';
+  }
   const kept: string[] = [];
   for (const w of quote.split(/\s+/)) {
     if (w === '…') {
@@ -172,9 +179,13 @@ export function cutAtTopic(quote: string, topic: (word: string) => boolean): str
       kept.push(w);
       continue;
     }
-    // a number (a request's are folded to '#') is topic
-    const bare = /#/.test(w) ? '#' : w.toLowerCase().replace(/^\p{P}+|\p{P}+$/gu, '');
-    if (bare && topic(bare)) break;
+    const bare = w.toLowerCase().replace(/^\p{P}+|\p{P}+$/gu, '');
+    // a number written out is what one answer says; one before the first word is a gap ("69 is…" → "… is")
+    if (/\p{N}/u.test(bare) && !kept.some((k) => /\p{L}/u.test(k))) {
+      if (kept.at(-1) !== '…') kept.push('…');
+      continue;
+    }
+    if (bare && !bare.includes('#') && topic(bare)) break;
     kept.push(w);
   }
   return kept.some((w) => /\p{L}/u.test(w)) ? kept.join(' ') : '';
@@ -243,8 +254,10 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
     .sort((a, b) => b.depth - a.depth || b.lead - a.lead || (a.k < b.k ? -1 : 1))
     .map((x) => x.k);
   const most = byLength.find((k) => openShares.get(k)![0] >= 0.5 && lead(k) >= 0.2);
-  const distinct = most ?? byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2);
-  const common = [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  // when most members open with their topic ("Франция даёт Париж…"), what a minority opens with does not name the group
+  const topicLed = members.filter((d) => topic(openingWords(d.opening)[0] ?? '')).length >= members.length / 2;
+  const distinct = most ?? (topicLed ? undefined : byLength.find((k) => openShares.get(k)![0] >= 0.3 && lead(k) >= 0.2));
+  const common = topicLed ? undefined : [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const consensus = cutAtTopic(consensusOpening(members.map((d) => d.opening)), topic);
   let quote = '';
   if (most) quote = typicalOpening(members, most, step.keysOf);
