@@ -7,7 +7,7 @@
 // agree (cosine ≥ JOIN) are one kind: the younger's label is no longer given, the older's is.
 // Nothing already labelled changes.
 import { hash32 } from '../../rng';
-import { trim } from './clusters';
+import { trim } from './step-terms';
 import { answerWords } from './text';
 
 /** Cosine of two states' distinctive answer words at or above which they are one kind. */

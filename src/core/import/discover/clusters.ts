@@ -9,10 +9,8 @@
 // Only sums and counts are kept per group, so memory does not grow with the run; within a step, each
 // sample is kept as its buckets (vectors.ts `Doc`), not its terms.
 import { agglomerate } from './linkage';
-import { openingKeys, openingWords } from './opening';
-import { isWordTerm } from './text';
-import { hash32 } from '../../rng';
-import { DocBuilder, DocFreq, MIN_PROMPTS, PromptSpread, TermWeights, concentrated, promptSizes, type SpreadParams, addInto, addSparse, dotDense, spreadInto, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
+import { countOpeners, termCounts, trim, type StepTerms } from './step-terms';
+import { DocBuilder, DocFreq, MIN_PROMPTS, PromptSpread, TermWeights, type SpreadParams, addInto, addSparse, dotDense, spreadInto, toSparse, vectorOf, type Doc, type KindWeights, type Sparse } from './vectors';
 
 export interface ClusterParams {
   dim: number;
@@ -69,24 +67,6 @@ export interface Cluster {
   reps: SampleRef[];
 }
 
-/** How many of a step's samples hold each word and each shape term (what a new group's name is set against). */
-export interface StepTerms {
-  n: number;
-  words: Map<string, number>;
-  shape: Map<string, number>;
-  /** Openings' first one, two and three words (opening.ts `openingKeys`) and how many samples open so. */
-  openings: Map<string, number>;
-  /** Words of the openings (opening.ts `openingWords`) that are numbers or concentrated in a few of the step's prompts' samples (vectors.ts `concentrated`): a prompt's topic, never a name. */
-  topic: Set<string>;
-  /**
-   * Requests: their opening and closing words one prompt of the run held (`ClusterSet.openers`): what
-   * that request is about ("Mcbride esteems martial arts."), left out of a name, but said when a name
-   * must say more than another state's ("What is the chemical symbol…" beside "What is the…").
-   */
-  rare: Set<string>;
-  /** An opening's keys (opening.ts `openingKeys`), made once a step for each distinct opening (many samples open alike). */
-  keysOf: (opening: string) => readonly string[];
-}
 
 /** Names a new group from its members and the whole step's term counts (discoverer.ts). */
 export type Namer = (members: readonly Doc[], step: StepTerms) => string;
@@ -347,80 +327,6 @@ function avgLink(a: Cluster, b: Cluster): number {
   return s / (a.n * b.n);
 }
 
-/** An opening word of fewer prompts than both is one of few: 3 of a small step, 5 % of a larger one, never more than 10 (a step of 1,840 prompts asks 23 tasks, 80 each: "determine" is a task's frame, not a topic). */
-const FEW_PROMPTS = 3;
-const FEW_SHARE = 0.05;
-const FEW_MAX = 10;
-/** `openerPrompt` of a word two or more prompts of the run held: a request's opening word no other prompt held is rare (`StepTerms.rare`). */
-const ANY_PROMPT = -1;
-/** Opening words of requests counted over the run (a few thousand distinct words: a run's kinds' and more). */
-const OPENERS = 4096;
-
-/** How many of the step's samples hold each word and shape term, and which opening words are a few prompts' topic. */
-function termCounts(items: readonly Item[], spread: SpreadParams, openers: ReadonlyMap<string, number> | null): StepTerms {
-  const words = new Map<string, number>();
-  const shape = new Map<string, number>();
-  const openings = new Map<string, number>();
-  const opened = new Map<string, { held: number; prompts: Set<string>; echoed: number }>();
-  const byPrompt = new Map<string, number[]>();
-  const made = new Map<string, string[]>();
-  const keysOf = (opening: string) => made.get(opening) ?? made.set(opening, openingKeys(opening)).get(opening)!;
-  items.forEach(({ doc, prompt }, k) => {
-    countAll(words, doc.words);
-    countAll(shape, doc.shape);
-    countAll(openings, keysOf(doc.opening));
-    const own = new Set(doc.words);
-    for (const w of new Set([...openingWords(doc.opening), ...openingWords(doc.closing)])) {
-      const x = opened.get(w) ?? { held: 0, prompts: new Set<string>(), echoed: 0 };
-      x.held++;
-      // a response's word its request holds is masked out of its words (text.ts `responseTerms`)
-      if (isWordTerm(w) && !own.has(w)) x.echoed++;
-      x.prompts.add(prompt);
-      opened.set(w, x);
-    }
-    const list = byPrompt.get(prompt);
-    if (list) list.push(k);
-    else byPrompt.set(prompt, [k]);
-  });
-  const sizes = promptSizes(byPrompt.values());
-  // few: a model that answers a prompt alike each time makes every word of its openings look concentrated
-  // (3 samples a prompt: about a third of the prompts expected), frames ("solve", "analyze") too; what
-  // a prompt is about is in the openings of few of them. Requests (the `share` reading) are one doc a
-  // prompt, nothing concentrated in this sense: theirs is `rare`. A word of one prompt's samples is its
-  // prompt's however few they are ("Ardal", a bare answer two samples of one prompt gave), and so is one
-  // of few prompts that all its samples' requests hold ("Tectonics…" in answers to "How does plate tectonics work?" and "Explain how plate tectonics works.").
-  const few = Math.max(FEW_PROMPTS, Math.min(FEW_SHARE * byPrompt.size, FEW_MAX));
-  const topic = new Set(
-    [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || x.echoed === x.held || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
-  );
-  const rare = new Set(spread.share && openers ? [...opened.keys()].filter((w) => openers.get(w) !== ANY_PROMPT) : []);
-  return { n: items.length, words, shape, openings, topic, rare, keysOf };
-}
-
-/**
- * Adds a step's distinct prompts opening with each word to the run's counts (`ClusterSet.openers`),
- * the OPENERS commonest kept, and notes for each the one prompt it was met in until a second one holds it.
- */
-function countOpeners(items: readonly Item[], openers: Map<string, number>, promptOf: Map<string, number>): void {
-  const seen = new Map<string, Set<string>>();
-  for (const { doc, prompt } of items) for (const w of [...openingWords(doc.opening), ...openingWords(doc.closing)]) seen.set(w, (seen.get(w) ?? new Set()).add(prompt));
-  for (const [w, ps] of seen) {
-    openers.set(w, (openers.get(w) ?? 0) + ps.size);
-    const first = promptOf.get(w);
-    if (first === ANY_PROMPT) continue;
-    const ids = new Set([...ps].map((p) => hash32(p)));
-    if (first !== undefined) ids.add(first);
-    promptOf.set(w, ids.size > 1 ? ANY_PROMPT : [...ids][0]);
-  }
-  trim(openers, OPENERS);
-  for (const w of promptOf.keys()) if (!openers.has(w)) promptOf.delete(w);
-}
-
-/** Each of `keys` counted once more (one call a doc: compiled early). */
-function countAll(counts: Map<string, number>, keys: readonly string[]): void {
-  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-}
-
 /** Two groups as one: members in order, the sum left to `sumOf` (the merged-away groups are not used again). */
 function merge(A: Group, B: Group): Group {
   for (const k of B.items) A.items.push(k);
@@ -470,12 +376,4 @@ function closest(ks: readonly number[], vecs: readonly Sparse[], dim: number): n
     .sort((a, b) => b.s - a.s || a.k - b.k)
     .slice(0, REPS)
     .map((x) => x.k);
-}
-
-/** Keep the `keep` largest counts (ties: the first key in order, alphabetical or numeric). */
-export function trim<K extends string | number>(m: Map<K, number>, keep: number): void {
-  if (m.size <= keep) return;
-  const kept = [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, keep);
-  m.clear();
-  for (const [k, v] of kept) m.set(k, v);
 }

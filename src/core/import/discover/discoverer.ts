@@ -9,7 +9,8 @@
 import type { ClusterParams, Item } from './clusters';
 import { responseParts, stripSpecial, type ResponseParts } from './chat';
 import { AnswerKinds, answerOf, promptId, type Answer } from './answer-kinds';
-import { bareWord, followsTerms, noiseOf, promptTerms, promptWords, requestTurns, responseTerms, responseWords, type Noise } from './text';
+import { followsTerms, promptTerms, promptWords, requestTurns, responseTerms, responseWords } from './text';
+import { bareWord, noiseOf, type Noise } from './noise';
 import { hash32 } from '../../rng';
 import type { Doc } from './vectors';
 import type { ImportedSample } from '../types';

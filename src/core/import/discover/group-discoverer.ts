@@ -1,9 +1,11 @@
 // The discovery of groups nobody named, shared by behaviors and states (discoverer.ts): a step's
 // samples arrive (their terms made as they are read), are labelled once the step is complete, and
 // the groups found are saved, listed with their names and representatives, and explained.
-import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef, type StepTerms } from './clusters';
+import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
+import type { StepTerms } from './step-terms';
 import { apartName, fullerName, groupName, shapeText, type GroupName } from './naming';
-import { bareWord, words, type Noise } from './text';
+import { words } from './text';
+import { bareWord, type Noise } from './noise';
 import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
 import type { Answer, AnswerKindsSnapshot } from './answer-kinds';
@@ -50,9 +52,9 @@ export interface DiscoverSnapshot {
   titles?: [string, string][];
   spread?: { prompts: number; df: { i: number[]; v: number[] }; expected: { i: number[]; v: number[] } };
   boiler?: number[];
-  /** Requests: how many prompts of the run opened with each word (clusters.ts `openers`). Absent in older files. */
+  /** Requests: how many prompts of the run opened with each word (step-terms.ts `countOpeners`). Absent in older files. */
   openers?: [string, number][];
-  /** Requests: the one prompt (its hash) each of those words was met in, -1 for two or more (clusters.ts `openerPrompt`). Absent in older files. */
+  /** Requests: the one prompt (its hash) each of those words was met in, -1 for two or more (step-terms.ts `countOpeners`). Absent in older files. */
   openerPrompts?: [string, number][];
   /** States found to be one kind by their answers (answer-kinds.ts). Absent in older files. */
   kinds?: AnswerKindsSnapshot;

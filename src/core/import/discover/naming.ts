@@ -5,7 +5,7 @@
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
 import { UNSPACED, openingWords } from './opening';
-import type { StepTerms } from './clusters';
+import type { StepTerms } from './step-terms';
 import type { Doc } from './vectors';
 
 /** Shape terms in words, and in the label's short form; length and line buckets are not shown. */
@@ -157,7 +157,7 @@ function typicalOpening(members: readonly Doc[], key: string, keysOf: StepTerms[
   return [...forms].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
 }
 
-/** Whether an opening word is topic, not a name: a number, or a word concentrated in a few of the step's prompts (clusters.ts `StepTerms.topic`). */
+/** Whether an opening word is topic, not a name: a number, or a word concentrated in a few of the step's prompts (step-terms.ts `StepTerms.topic`). */
 function topicTest(step: StepTerms): (word: string) => boolean {
   return (w) => /\p{N}|#/u.test(w) || step.topic.has(w);
 }

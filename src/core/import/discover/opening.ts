@@ -46,7 +46,7 @@ export function openingKeys(opening: string): string[] {
   return ws.map((_, i) => ws.slice(0, i + 1).join(' '));
 }
 
-/** An opening's words as a step counts them for topic (clusters.ts `StepTerms.topic`): lowercase, punctuation at their ends trimmed; none in an unspaced script. */
+/** An opening's words as a step counts them for topic (step-terms.ts `StepTerms.topic`): lowercase, punctuation at their ends trimmed; none in an unspaced script. */
 export function openingWords(opening: string): string[] {
   if (UNSPACED.test(opening.slice(0, 4))) return [];
   return opening

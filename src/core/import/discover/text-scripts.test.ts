@@ -5,7 +5,8 @@ import { responseParts, stripSpecial } from './chat';
 import { framingTerms, isLoop, reasoningTerms } from './moves';
 import { consensusOpening } from './naming';
 import { openingKeys, openingOf } from './opening';
-import { noiseOf, responseTerms, scriptOf, words } from './text';
+import { responseTerms, scriptOf, words } from './text';
+import { noiseOf } from './noise';
 
 const noise = (text: string) => noiseOf(text, [], words(stripSpecial(text), 64), responseParts(text));
 
