@@ -108,6 +108,19 @@ describe('phrasings of one kind of request, joined by what their answers talk ab
     expect(same.kind('b')).toBe('a');
   });
 
+  it('a pair is judged once its two states together answer 3 prompts, whatever each holds', () => {
+    const g = new Gen(7);
+    const text = () => `the ${g.pick(['soil', 'roots', 'compost', 'nitrogen'])} and the ${g.pick(['watering', 'sunlight', 'mulch'])} matter.`;
+    // a: one prompt, b: one prompt — two questions' answers are two topics, not yet a kind
+    const one = (p: string) => answerOf(text(), new Set(), promptId(p))!;
+    const k = new AnswerKinds();
+    k.add([...Array(20).fill('a'), ...Array(20).fill('b')], [...Array.from({ length: 20 }, () => one('p1')), ...Array.from({ length: 20 }, () => one('p2'))]);
+    expect(k.join(['a', 'b'])).toEqual([]);
+    // b's answers to a second prompt make three between them: b joins a though a holds one prompt
+    k.add(Array(20).fill('b'), Array.from({ length: 20 }, () => one('p3')));
+    expect(k.join(['a', 'b'])).toEqual(['b']);
+  });
+
   it('the joins are saved and restored with the states', () => {
     const g = new Gen(9);
     const d = new StateDiscoverer();

@@ -14,7 +14,11 @@ import { answerWords } from './text';
 const JOIN = 0.5;
 /** Answers a state needs before its words are trusted… */
 const MIN_ANSWERS = 16;
-/** …and prompts: the answers to one prompt talk of its one topic (a capital's of one city), several prompts' of the kind's. */
+/**
+ * …and prompts, the two states of a pair together: the answers to one prompt talk of its one topic (a
+ * capital's of one city), several prompts' of the kind's. Counted for the pair, not each state, so a
+ * phrasing asked by one or two prompts in the first steps joins its kind then, not steps later.
+ */
 const MIN_PROMPTS = 3;
 /** A word counts for a state when at least this share of its answers hold it. */
 const MIN_RATE = 0.1;
@@ -121,14 +125,15 @@ export class AnswerKinds {
     for (;;) {
       const live = current.filter((s) => {
         const v = this.kind(s) === s ? this.vocab.get(s) : undefined;
-        return v !== undefined && v.n >= MIN_ANSWERS && v.prompts.size >= MIN_PROMPTS;
+        return v !== undefined && v.n >= MIN_ANSWERS;
       });
       const sims = answerSimilarities(live.map((s) => this.vocab.get(s)!));
       let best: { a: number; b: number; sim: number } | null = null;
       for (let a = 0; a < live.length; a++)
         for (let b = a + 1; b < live.length; b++) {
           const sim = sims[a][b];
-          if (sim >= JOIN && (!best || sim > best.sim) && !told(this.vocab.get(live[a])!, this.vocab.get(live[b])!)) best = { a, b, sim };
+          const [va, vb] = [this.vocab.get(live[a])!, this.vocab.get(live[b])!];
+          if (sim >= JOIN && (!best || sim > best.sim) && promptsOf(va, vb) >= MIN_PROMPTS && !told(va, vb)) best = { a, b, sim };
         }
       if (!best) return joined;
       const [older, younger] = [live[best.a], live[best.b]];
@@ -200,6 +205,13 @@ function told(a: AnswerVocab, b: AnswerVocab): boolean {
     }
   }
   return false;
+}
+
+/** The distinct prompts two states' answers answer (each state's counted up to MIN_PROMPTS). */
+function promptsOf(a: AnswerVocab, b: AnswerVocab): number {
+  let n = a.prompts.size;
+  for (const p of b.prompts) if (!a.prompts.has(p)) n++;
+  return n;
 }
 
 function cosine(a: Map<number, number>, b: Map<number, number>): number {
