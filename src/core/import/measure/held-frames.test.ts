@@ -34,10 +34,11 @@ async function importHash(style: Style, gate: boolean): Promise<string> {
 // 800 sample lines), no behavior did; and when names came to leave out topic words (no sample moved
 // group; labels renamed: reasoning lena-packs-pencils -> how-many; multilingual states
 // назовите-столицу-перу -> назовите-столицу, what-is-the -> what-is, #-# -> #-#-कितना-होता, behaviors
-// франция-даёт-париж -> plain, для-54 -> для)
+// франция-даёт-париж -> plain, для-54 -> для); reasoning: when a pair of states came to be judged by
+// the questions both answered (answer-kinds.ts: 43 of 800 sample lines' states moved, no behavior)
 const pinned: [Style, boolean, string][] = [
-  ['reasoning', false, 'f4d89bfc5b429971c070a0b76fd039a14910f7bcf1adc9709de59c24668ae60b'],
-  ['reasoning', true, '6b7ca0e82c716edf6ea8a6b9e319f6dc5ddcd45468cb476bc6dd7a07907c065e'],
+  ['reasoning', false, '5af9d85bf8762dcce7b82eb59ec91bfcc3e6a9f3e19485faf13cbc1ea2d29b32'],
+  ['reasoning', true, 'af601d52c8789b5f793ff17e49f6940feef103673e3c82d305ae6557872cc109'],
   // agent: recorded again when what a response follows in its session (a tool result, the user's next message) came to weigh
   ['agent', true, '36e032a004320f12feb4fa5d2e8bdd3df47f02173d1cd2d3b3fae96a7f55fabd'],
   // multilingual: recorded again when short answers of short words ("It is Lima.", "यह 93 है।", "150。") came to be answers, not garbage (27 direct answers, unclassified before, now the direct behavior; no other label moved)
