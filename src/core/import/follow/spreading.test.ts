@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricsFrame } from '../../metrics';
 import { RunAlarms } from './alarms';
+import { describeSpreading } from './spreading';
 
 const STATES = ['chat', 'code', 'math'];
 const BEHAVIORS = ['tmpl', 'a', 'b', 'c'];
@@ -130,5 +131,12 @@ describe('template spreading alarm', () => {
     const b = new RunAlarms(0.05);
     const live = Array.from({ length: 24 }, (_, i) => b.add(frame(i + 1, { ...OWN, code: i + 1 >= 8 ? TAKEN : OWN.code, math: i + 1 >= 12 ? TAKEN : OWN.math }))).flat();
     expect(spreading(live).map((x) => x.step)).toEqual([12]);
+  });
+
+  it('says how I(S;B) moved: fell, rose, or still the same at two decimals', () => {
+    const base = { step: 15, behavior: 'great-question', states: ['sum', 'capital'], of: 14 };
+    expect(describeSpreading({ ...base, infoStart: 0.62, infoNow: 0.31 })).toBe('template spreading: behavior great-question answers 2 of 14 states (sum, capital); I(S;B) fell from 0.62 to 0.31 nats');
+    expect(describeSpreading({ ...base, infoStart: 0.351, infoNow: 0.349 })).toMatch(/; I\(S;B\) still 0\.35 nats$/);
+    expect(describeSpreading({ ...base, infoStart: 0.3, infoNow: 0.35 })).toMatch(/I\(S;B\) rose from 0\.30 to 0\.35 nats$/);
   });
 });

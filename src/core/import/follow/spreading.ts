@@ -184,5 +184,8 @@ export function templateSpreading(steps: readonly number[], frames: readonly Sca
 }
 
 export function describeSpreading(s: Spreading): string {
-  return `template spreading: behavior ${s.behavior} answers ${s.states.length} of ${s.of} states (${s.states.join(', ')}); I(S;B) fell from ${s.infoStart.toFixed(2)} to ${s.infoNow.toFixed(2)} nats`;
+  const [from, to] = [s.infoStart.toFixed(2), s.infoNow.toFixed(2)];
+  // the alarm rings on the kinds a behavior answers; I(S;B) may not have moved yet (then it is said as it is)
+  const info = from === to ? `I(S;B) still ${to} nats` : `I(S;B) ${s.infoNow < s.infoStart ? 'fell' : 'rose'} from ${from} to ${to} nats`;
+  return `template spreading: behavior ${s.behavior} answers ${s.states.length} of ${s.of} states (${s.states.join(', ')}); ${info}`;
 }
