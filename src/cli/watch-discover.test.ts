@@ -1,5 +1,5 @@
 // `npm run watch -- --format verl DIR` with no rule files: states and behaviors discovered, the
-// clusters saved beside --out, and a follow stopped halfway and started again on the same --out
+// clusters saved beside --out, each name said once with its title, and a follow stopped halfway and started again on the same --out
 // writes what `npm run import` writes for the finished folder, byte for byte.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +25,15 @@ describe('npm run watch with no rule files', () => {
     expect(existsSync(`${out}.discover.json`)).toBe(true);
     const line = first.stdout.split('\n').find((l) => l.startsWith('step 1:'))!;
     expect(line.split(' | ').filter((p) => / H \d/.test(p)).length).toBeGreaterThanOrEqual(4); // several discovered states
+    // each discovered name said once, with its title, right after the first step that holds it
+    const lines = first.stdout.split('\n');
+    const named = lines.filter((l) => /^new (state|behavior) /.test(l));
+    expect(named.filter((l) => l.startsWith('new state ')).length).toBeGreaterThanOrEqual(4);
+    expect(named.filter((l) => l.startsWith('new behavior ')).length).toBeGreaterThanOrEqual(2);
+    expect(new Set(named.map((l) => l.split(':')[0])).size).toBe(named.length);
+    for (const l of named) expect(l).toMatch(/^new (state|behavior) \S+: \S/);
+    expect(lines.findIndex((l) => l.startsWith('new state '))).toBeGreaterThan(lines.findIndex((l) => l.startsWith('step 1:')));
+    expect(lines.findIndex((l) => l.startsWith('new state '))).toBeLessThan(lines.findIndex((l) => l.startsWith('step 2:')));
     for (const [name, text] of files.slice(4)) writeFileSync(join(run, name), text);
     const second = cli('src/cli/watch.ts', args);
     expect(second.status, second.stderr).toBe(0);

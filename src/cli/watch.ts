@@ -22,7 +22,7 @@ import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { parseArgs } from 'node:util';
-import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, RunFollower, discovers, describeReward, parseBehaviorRuleSet, parseStatesSpec, type FollowProgress, type FormatId, type MeasureSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, RunFollower, discovers, describeReward, newNameLines, parseBehaviorRuleSet, titlesOf, parseStatesSpec, type FollowProgress, type FormatId, type MeasureSpec } from '../core/import/index';
 import { RunAlarms, type Alarm } from '../core/import/follow/alarms';
 import type { MetricsFrame } from '../core/metrics';
 import { parseDecimal } from '../core/config';
@@ -58,6 +58,19 @@ export function stepLine(f: MetricsFrame, replaced: boolean): string {
   const tok = s['support/token_entropy'] !== undefined ? `token H ${f2(s['support/token_entropy'])}` : `token H ${f2(s['support/token_entropy_empirical'])} (empirical)`;
   const esr = s['esr/effective_rate'] !== undefined ? ` | ESR ${Math.round(100 * s['esr/effective_rate'])} %` : '';
   return `step ${f.step}${replaced ? ' (rewritten, replaced)' : ''}: ${per} | ${tok}${esr} | ${s['import/samples'] ?? 0} samples`;
+}
+
+/** The states a frame measures and the behaviors it counts a sample of, sorted. */
+export function frameNames(f: MetricsFrame): { states: string[]; behaviors: string[] } {
+  const states = new Set<string>();
+  const behaviors = new Set<string>();
+  for (const [k, v] of Object.entries(f.scalars)) {
+    if (!k.startsWith('support/behavior_count/') || !((v ?? 0) > 0)) continue;
+    const [state, behavior] = k.slice(23).split('/');
+    states.add(state);
+    behaviors.add(behavior);
+  }
+  return { states: [...states].sort(), behaviors: [...behaviors].sort() };
 }
 
 /** --samples-out resumed beside --out: the lines of steps --out holds are kept, the rest dropped (those steps are read again). */
@@ -203,6 +216,8 @@ async function main(): Promise<number> {
   let live: { feed: LiveFeed; server: LiveServer } | null = null;
   // --port: the run's samples for the page's rollout viewer (indexed as measured, read from the folder when asked)
   let discovered = out.discovered;
+  const named = new Set<string>();
+  let lastNames: { states: string[]; behaviors: string[] } = { states: [], behaviors: [] };
   const served = flags.port !== null ? liveSamples(flags.dir, flags.format, flags.spec.gate, () => discovered) : null;
   if (flags.port !== null) {
     const info = { source: `folder ${flags.dir}, followed by npm run watch`, format: flags.format, eps: flags.spec.eps, reward: describeReward(flags.spec.reward), gate: flags.spec.gate ?? null, behaviors: v.behaviors ? readTextFile(v.behaviors, '--behaviors') : null };
@@ -223,6 +238,9 @@ async function main(): Promise<number> {
         out.write(f, replaced);
         live?.feed.frame(f, replaced);
         console.log(stepLine(f, replaced));
+        // each discovered name once, when a step first holds it, with what a person reads for it: the step lines carry the key names
+        lastNames = frameNames(f);
+        for (const line of newNameLines(lastNames, titlesOf(discovered), named)) console.log(line);
         for (const a of alarms.add(f)) {
           console.log(`ALARM step ${a.step} ${a.kind}: ${a.message}`);
           if (onAlarm) runAlarmCommand(onAlarm, a);
@@ -232,6 +250,7 @@ async function main(): Promise<number> {
       discovered: (snap) => {
         discovered = snap;
         out.saveDiscovered(snap);
+        for (const line of newNameLines(lastNames, titlesOf(snap), named)) console.log(line);
       },
       notice: (t) => {
         console.error(t);

@@ -26,6 +26,23 @@ export function titlesOf(snap: DiscoverySnapshot | null | undefined): LabelTitle
   return { states: of(snap?.states?.titles), behaviors: of(snap?.behaviors?.titles) };
 }
 
+/**
+ * One line for each state or behavior of a step not named before (`seen` holds the names said, and
+ * takes these): its key name, as frames and step lines carry it, and what a person reads for it
+ * (`new behavior wait-let-me·backtracks: "Wait, let me…" · backtracks`); a name with no title (a
+ * rule's label, `unclassified`) is said by the step lines alone.
+ */
+export function newNameLines(names: { states: readonly string[]; behaviors: readonly string[] }, titles: LabelTitles, seen: Set<string>): string[] {
+  const out: string[] = [];
+  for (const [kind, list, of] of [['state', names.states, titles.states], ['behavior', names.behaviors, titles.behaviors]] as const)
+    for (const name of list) {
+      if (seen.has(`${kind}:${name}`) || !of[name]) continue;
+      seen.add(`${kind}:${name}`);
+      out.push(`new ${kind} ${name}: ${of[name]}`);
+    }
+  return out;
+}
+
 /** A state's or a behavior's title, or its name when it has none. */
 export function titleOf(titles: LabelTitles | null | undefined, kind: 'state' | 'behavior', name: string): string {
   return (kind === 'state' ? titles?.states[name] : titles?.behaviors[name]) ?? name;
