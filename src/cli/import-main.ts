@@ -2,7 +2,7 @@
 import { errorText } from '../core/unknown';
 import { basename } from 'node:path';
 import type { parseArgs } from 'node:util';
-import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, ImportError, measureLogs, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureResult, type MeasureSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, ImportError, measureLogs, newNameLines, parseBehaviorRuleSet, parseStatesSpec, type FormatId, type MeasureResult, type MeasureSpec } from '../core/import/index';
 import { openParquet } from '../io/hyparquet';
 import { parseDecimal, parseWholeNumber } from '../core/config';
 import { nodeRegexEngine } from '../io/regex/node';
@@ -107,6 +107,8 @@ function report(r: MeasureResult, out: string | undefined): void {
     `${r.format}: ${r.samples} samples in ${r.frames.length} steps, states [${r.states.join(', ')}], behaviors [${r.behaviors.join(', ')}], ` +
       `${r.unclassified} unclassified, reward: ${r.reward}, token entropy: ${entropy}; ${r.issuesTotal} issues${out ? ` → ${out}` : ''}`,
   );
+  // what a person reads for each discovered name (the list above holds the metric keys)
+  for (const line of newNameLines(r, r.titles, new Set())) console.error(`  ${line.slice(4)}`);
 }
 
 /**

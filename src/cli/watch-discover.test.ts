@@ -41,6 +41,9 @@ describe('npm run watch with no rule files', () => {
     const oneShot = cli('src/cli/import.ts', ['--format', 'verl', run, '--out', join(dir, 'import.jsonl')]);
     expect(oneShot.status, oneShot.stderr).toBe(0);
     expect(oneShot.stderr).toMatch(/behaviors \[[^\]]*unclassified/);
+    // under the summary, what a person reads for each discovered name
+    expect(oneShot.stderr).toMatch(/^ {2}state \S+: "/m);
+    expect(oneShot.stderr).toMatch(/^ {2}behavior \S+: \S/m);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'import.jsonl'), 'utf8'));
   }, 180_000);
 });

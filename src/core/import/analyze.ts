@@ -10,6 +10,7 @@ import type { RegexEngine } from './rules/regex';
 import { RewardReader, describeReward, type RewardChoice } from './rules/reward';
 import type { ImportSource, ImportedSample } from './types';
 import { discoveryFor, type DiscoverySnapshot } from './discover/step-labels';
+import { titlesOf, type LabelTitles } from './titles/titles';
 import { FeatureBatches, type FeatureJobs } from './measure/feature-batches';
 
 export const PREVIEW_SAMPLES = 200;
@@ -56,6 +57,8 @@ export interface MeasureResult extends ImportResult {
   stepOrder: 'ordered' | 'unordered';
   /** The reward that was read, in words (describeReward). */
   reward: string;
+  /** What a person reads for each discovered state and behavior, by key name (none for rules' labels). */
+  titles: LabelTitles;
 }
 
 /** Steps held open at once in a measure (a little slack for a log whose steps interleave at the edges). */
@@ -146,5 +149,5 @@ export async function measureLogs(sources: readonly ImportSource[], spec: Measur
   if (renamed.length) Object.assign(r, { issues: [...renamed, ...r.issues], issuesTotal: r.issuesTotal + renamed.length });
   const frames = m.frames();
   const stateNames = [...new Set(frames.flatMap((f) => Object.keys(f.scalars).filter((k) => k.startsWith('support/behavior_entropy/')).map((k) => k.slice(25))))];
-  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind(), stepOrder, reward: describeReward(spec.reward) };
+  return { ...r, frames, states: stateNames, behaviors: m.behaviorNames(), unclassified: m.unclassified, tokenEntropy: m.tokenEntropyKind(), stepOrder, reward: describeReward(spec.reward), titles: titlesOf(m.discovery?.save()) };
 }

@@ -1,7 +1,7 @@
 // The rules of a live run's frames, kept out of the rune class (live-run.svelte.ts) so they can be
 // tested in Node: frames held in step order with a rewritten step replacing its frame, and the
 // steps so far as the import result the import view's run views, gate replay and task fit read.
-import type { FormatId, MeasureResult } from '../../core/import/index';
+import { NO_TITLES, type FormatId, type MeasureResult } from '../../core/import/index';
 import type { MetricsFrame } from '../../core/metrics';
 
 /** The frames with `f` in its place: a new step inserted in step order, a step already held replaced. */
@@ -64,5 +64,7 @@ export function liveResult(info: LiveRunInfo, frames: readonly MetricsFrame[], n
     tokenEntropy: withLogprob === 0 ? 'empirical' : withLogprob === frames.length ? 'logprob' : 'mixed',
     stepOrder: 'ordered',
     reward: info.reward,
+    // the live run's titles come with its samples' facets (the rollout viewer), not with its frames
+    titles: NO_TITLES,
   };
 }
