@@ -4,7 +4,7 @@
 // under 3 distinct prompts write in the whole run — responses' openings for behaviors, requests'
 // openings and last sentences for states), and the groups named alike (a current group whose title, "(~k)" dropped, another current
 // group has, summed over steps). Measured on the titles as they stand after each step.
-//   npx tsx tests/support/discover-names-report.ts DIR [--list]
+//   npx tsx tests/support/discover-names-report.ts DIR [--list]   (a verl folder; FORMAT=jsonl (trl, openclaw) for another format)
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importSamples } from '../../src/core/import/read/pipeline';
