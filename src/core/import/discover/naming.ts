@@ -6,6 +6,7 @@
 // a page or a terminal shows.
 import { UNSPACED, openingWords } from './opening';
 import type { StepTerms } from './step-terms';
+import { isWordTerm } from './text';
 import type { Doc } from './vectors';
 
 /** Shape terms in words, and in the label's short form; length and line buckets are not shown. */
@@ -265,6 +266,8 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
   else if (distinct && !shapes.length) quote = typicalOpening(members, distinct, step.keysOf);
   else if (!shapes.length && common) quote = typicalOpening(members, common, step.keysOf);
   quote = cutAtTopic(quote, topic);
+  // a quote of function words alone ("To…", "The…") says nothing its shapes do not
+  if (shapes.length && !UNSPACED.test(quote) && openingWords(quote).every((w) => !isWordTerm(w))) quote = '';
   // requests whose head is what each is about ("Mcbride esteems martial arts. …") may share their last sentence ("Reply only with a name.")
   const closing = quote || shapes.length ? '' : cutAtTopic(consensusOpening(members.map((d) => d.closing ?? '')), topic);
   // a kind seen in one request so far ("Restore the correct order…") is named by that request rather than
