@@ -67,7 +67,6 @@ export interface Cluster {
   reps: SampleRef[];
 }
 
-
 /** Names a new group from its members and the whole step's term counts (discoverer.ts). */
 export type Namer = (members: readonly Doc[], step: StepTerms) => string;
 /** Titles a named group anew from the members it was given at this step (its label stays: a metric key). */
