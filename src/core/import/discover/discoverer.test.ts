@@ -9,6 +9,7 @@ import { Discovery } from './step-labels';
 import { BehaviorClassifier, StateClassifier } from '../rules/rules';
 import { emptySample } from '../formats/common';
 import { unreadableParts } from '../../../../tests/support/readable-names';
+import { lengthText } from './group-discoverer';
 
 const stepsOf = (c: readonly TruthSample[]) => [...new Set(c.map((t) => t.sample.step))].sort((a, b) => a - b);
 const held = (c: readonly TruthSample[], step: number) => c.filter((t) => t.sample.step === step).map((t) => t.sample);
@@ -142,5 +143,9 @@ describe('behavior discovery', () => {
     for (const s of stepsOf(run)) (st.labelStep(s, held(run, s)), b.labelStep(s, held(run, s)));
     const names = [...b.behaviors(), ...st.behaviors()].flatMap((x) => [x.name, x.title]);
     expect(names.filter((t) => t.toLowerCase().split(/[^\p{L}]+/u).some((w) => TOPIC_WORDS.has(w)))).toEqual([]);
+  });
+
+  it('says a length term in words, never its code', () => {
+    expect(['len5', 'lines2', 'think6', 'zh:len3', 'odd'].map(lengthText)).toEqual(['about 32 words', 'about 4 lines', 'a think of about 64 words', 'about 8 words (zh)', 'odd']);
   });
 });
