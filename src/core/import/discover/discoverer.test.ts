@@ -9,7 +9,7 @@ import { Discovery } from './step-labels';
 import { BehaviorClassifier, StateClassifier } from '../rules/rules';
 import { emptySample } from '../formats/common';
 import { unreadableParts } from '../../../../tests/support/readable-names';
-import { lengthText } from './group-discoverer';
+import { lengthText } from './naming';
 
 const stepsOf = (c: readonly TruthSample[]) => [...new Set(c.map((t) => t.sample.step))].sort((a, b) => a - b);
 const held = (c: readonly TruthSample[], step: number) => c.filter((t) => t.sample.step === step).map((t) => t.sample);
@@ -146,6 +146,6 @@ describe('behavior discovery', () => {
   });
 
   it('says a length term in words, never its code', () => {
-    expect(['len5', 'lines2', 'think6', 'zh:len3', 'odd'].map(lengthText)).toEqual(['about 32 words', 'about 4 lines', 'a think of about 64 words', 'about 8 words (zh)', 'odd']);
+    expect(['len5', 'len8', 'lines2', 'lines4', 'think6', 'zh:len3', 'odd'].map(lengthText)).toEqual(['32–63 words', '256+ words', '4–7 lines', '16+ lines', 'a think of 64–127 words', '8–15 words (zh)', null]);
   });
 });

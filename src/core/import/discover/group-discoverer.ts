@@ -3,7 +3,7 @@
 // the groups found are saved, listed with their names and representatives, and explained.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
 import type { StepTerms } from './step-terms';
-import { apartName, fullerName, groupName, shapeText, type GroupName } from './naming';
+import { apartName, fullerName, groupName, lengthText, shapeText, type GroupName } from './naming';
 import { words } from './text';
 import { bareWord, type Noise } from './noise';
 import { bucketOf, type Doc, type Sparse } from './vectors';
@@ -336,20 +336,11 @@ function termText(t: string): string {
   const kind = t.slice(0, t.indexOf(':'));
   const body = t.slice(kind.length + 1);
   if (kind === 's' || kind === 'm') return `shape: ${shapeText(body) ?? body}`;
-  if (kind === 'l') return lengthText(body);
+  if (kind === 'l') return lengthText(body) ?? body;
   if (kind === 'r') return FOLLOWS_TEXT[body] ?? body;
   if (kind === 'o') return `opens "${body}"`;
   if (kind === 'c') return `closes "${body}"`;
   return `"${body.replace(/_/g, '…')}"`;
-}
-
-/** A length term in words: `len5`, `lines2`, `think6` (a think of about 64 words: its characters / 6), `zh:len3` (a request's, with its script). */
-export function lengthText(body: string): string {
-  const m = /^(?:([a-z]+):)?(len|lines|think)(\d)$/.exec(body);
-  if (!m) return body;
-  const n = 2 ** Number(m[3]);
-  if (m[2] === 'think') return `a think of about ${n} words`;
-  return `about ${n} ${m[2] === 'lines' ? 'lines' : 'words'}${m[1] ? ` (${m[1]})` : ''}`;
 }
 
 function topWords(c: Cluster, idf: (w: string) => number): string[] {

@@ -47,12 +47,19 @@ const ABSENT: Record<string, [title: string, label: string]> = {
 /** Every shape in words a title may hold, besides "calls X" and "calls X first" (what a name is made of: never content words). */
 export const SHAPE_TITLES: readonly string[] = [...new Set([...Object.values(SHAPES), ...Object.values(ABSENT)].map(([title]) => title))];
 
-/** A length bucket (text.ts: log2 of the words) in words ('len6' → '64–127 words'); null for other terms. */
-function lengthText(term: string): string | null {
-  const m = /^len(\d)$/.exec(term);
+/**
+ * A length term (text.ts: log2 buckets) in words: 'len6' → '64–127 words', 'lines2' → '4–7 lines',
+ * 'think5' → 'a think of 32–63 words' (its characters / 6), 'zh:len3' → '8–15 words (zh)' (a request's,
+ * with its script); null for other terms.
+ */
+export function lengthText(term: string): string | null {
+  const m = /^(?:([a-z]+):)?(len|lines|think)(\d)$/.exec(term);
   if (!m) return null;
-  const b = Number(m[1]);
-  return b >= 8 ? '256+ words' : `${2 ** b}–${2 ** (b + 1) - 1} words`;
+  const b = Number(m[3]);
+  const cap = m[2] === 'lines' ? 4 : 8;
+  const range = b >= cap ? `${2 ** b}+` : `${2 ** b}–${2 ** (b + 1) - 1}`;
+  if (m[2] === 'think') return `a think of ${range} words`;
+  return `${range} ${m[2] === 'lines' ? 'lines' : 'words'}${m[1] ? ` (${m[1]})` : ''}`;
 }
 
 /** Length in words as a title says it ('64–127 words', '256+ words'). */
