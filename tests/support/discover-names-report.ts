@@ -14,6 +14,7 @@ import { Discovery } from '../../src/core/import/discover/step-labels';
 import { BehaviorDiscoverer, StateDiscoverer, NO_PROMPT, OTHER_STATE, UNCLASSIFIED } from '../../src/core/import/discover/discoverer';
 import { promptTerms } from '../../src/core/import/discover/text';
 import { shapeText } from '../../src/core/import/discover/naming';
+import { UNSPACED } from '../../src/core/import/discover/opening';
 import { BehaviorClassifier, StateClassifier } from '../../src/core/import/rules/rules';
 
 interface Member {
@@ -25,12 +26,17 @@ interface Member {
   prompt: string;
 }
 
+// an unspaced script's words as segmented (a quote "这是…" is written by "这是个很好的问题")
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+const segmentWords = (t: string) => [...segmenter.segment(t)].filter((s) => s.isWordLike).map((s) => s.segment);
 const wordsOf = (t: string) =>
-  t
-    .toLowerCase()
-    .split(/\s+/)
-    .map((w) => w.replace(/^\p{P}+|\p{P}+$/gu, ''))
-    .filter(Boolean);
+  UNSPACED.test(t)
+    ? segmentWords(t.toLowerCase())
+    : t
+        .toLowerCase()
+        .split(/\s+/)
+        .map((w) => w.replace(/^\p{P}+|\p{P}+$/gu, ''))
+        .filter(Boolean);
 
 /** The quoted opening of a title (gaps as '…'), and its other parts (shapes). */
 export function titleParts(title: string): { quote: string | null; closing: string | null; shapes: string[] } {

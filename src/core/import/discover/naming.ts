@@ -4,7 +4,7 @@
 // Never a pair of content words: those say what a response is about, not what it does. A name has
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
-import { UNSPACED, openingWords } from './opening';
+import { UNSPACED, openingWords, segmentWords, segmentsOf } from './opening';
 import type { StepTerms } from './step-terms';
 import { isWordTerm } from './text';
 import type { Doc } from './vectors';
@@ -141,14 +141,17 @@ function openingLabel(opening: string): string {
     .reduce((a, w) => (a && (a + '-' + w).length > 26 ? a : a ? `${a}-${w}` : w.slice(0, 26)), '');
 }
 
-/** The start of a text holding its first `n` letters (punctuation inside kept: "好的，我来" for n = 4). */
+/** The start of a text holding its first `n` letters as a key counts them (punctuation inside kept, a run of digits one letter: "好的，我来" for n = 4). */
 function cutToLetters(text: string, n: number): string {
   let seen = 0;
   let out = '';
+  let digit = false;
   for (const ch of text) {
-    if (seen >= n) break;
+    const more = digit && /\p{N}/u.test(ch);
+    if (seen >= n && !more) break;
     out += ch;
-    if (!/[\s\p{P}]/u.test(ch)) seen++;
+    if (!more && !/[\s\p{P}]/u.test(ch)) seen++;
+    digit = /\p{N}/u.test(ch);
   }
   return out;
 }
@@ -177,8 +180,14 @@ function topicTest(step: StepTerms): (word: string) => boolean {
  */
 export function cutAtTopic(quote: string, topic: (word: string) => boolean): string {
   if (UNSPACED.test(quote.slice(0, 4))) {
-    const at = quote.search(/\p{N}/u);
-    return at < 0 ? quote : /\p{L}/u.test(quote.slice(0, at)) ? quote.slice(0, at).trim() : '';
+    // whole words up to the first number or topic word ("让我先理清瑞利散射" → "让我先理清")
+    let kept = '';
+    for (const seg of segmentsOf(quote)) {
+      if (seg.isWordLike && (/\p{N}/u.test(seg.segment) || topic(seg.segment.toLowerCase()))) break;
+      kept += seg.segment;
+    }
+    kept = kept.replace(/[\s\p{P}]+$/u, '');
+    return /\p{L}/u.test(kept) ? kept : '';
   }
   const kept: string[] = [];
   for (const w of quote.split(/\s+/)) {
@@ -251,7 +260,7 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
   const shapes = [...found.filter((t) => !(t.startsWith('tool:') && found.includes(`first:${t.slice(5)}`)) && !found.includes(`${t}-often`)), ...lacking(members, step).filter((t) => !(t === '!reasons' && found.includes('bare')))].slice(0, 2);
   const topic = ((t) => (w: string) => t(w) || (rare && step.rare.has(w)))(topicTest(step));
   // openings up to their first topic word: a name never quotes what a prompt is about
-  const keys = members.map((d) => step.keysOf(d.opening).filter((k) => UNSPACED.test(k) || !k.split(' ').some(topic)));
+  const keys = members.map((d) => step.keysOf(d.opening).filter((k) => !(UNSPACED.test(k) ? [...segmentWords(k)] : k.split(' ')).some(topic)));
   const openShares = shares(keys, step.openings, step.n);
   // the longest opening (up to three words) most members write and few others do; else one a third write
   const lead = (k: string) => openShares.get(k)![0] - openShares.get(k)![1];

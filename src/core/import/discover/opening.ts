@@ -28,17 +28,45 @@ export function closingOf(text: string): string {
   return ws.length <= 8 ? ws.join(' ') : '';
 }
 
+let segmenter: Intl.Segmenter | null = null;
+
+/** A run of unspaced script in its segments, words and what stands between them (Intl.Segmenter: in every browser and in Node). */
+export function segmentsOf(run: string): Iterable<Intl.SegmentData> {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  return segmenter.segment(run);
+}
+
+/** The words of a run of unspaced script. */
+export function* segmentWords(run: string): Generator<string> {
+  for (const seg of segmentsOf(run)) if (seg.isWordLike) yield seg.segment;
+}
+
+/** Letters as a key counts them: a run of digits is one (`#`). */
+const keyLetters = (w: string) => [...w.replace(/\p{N}+/gu, '#')].length;
+
 /**
- * The keys of an opening's first one, two and three words (two, four and six characters of an
- * unspaced script): lowercase, numbers and punctuation dropped.
+ * The keys of an opening's first one, two and three words (in an unspaced script, whole words up to
+ * two, four and six characters: "我想知道为什么" → 我想, 我想知道, 我想知道为什么, never "为什"): lowercase,
+ * numbers as `#`, punctuation dropped.
  */
 export function openingKeys(opening: string): string[] {
-  const t = opening.toLowerCase().replace(/\p{N}+/gu, '#');
+  const t = opening.toLowerCase();
   if (UNSPACED.test(t.slice(0, 4))) {
-    const c = [...t.replace(/[\s\p{P}]+/gu, '')];
-    return [2, 4, 6].filter((n) => n <= c.length || n === 2).map((n) => c.slice(0, n).join('')).filter(Boolean);
+    const ws = [...segmentWords(t)].map((w) => w.replace(/\p{N}+/gu, '#'));
+    const keys: string[] = [];
+    let [key, letters, at] = ['', 0, 0];
+    for (const want of [2, 4, 6]) {
+      if (at >= ws.length) break;
+      do {
+        key += ws[at];
+        letters += keyLetters(ws[at++]);
+      } while (letters < want && at < ws.length);
+      keys.push(key);
+    }
+    return keys;
   }
   const ws = t
+    .replace(/\p{N}+/gu, '#')
     .split(/\s+/)
     .map((w) => w.replace(/^\p{P}+|\p{P}+$/gu, ''))
     .filter(Boolean)
@@ -46,11 +74,11 @@ export function openingKeys(opening: string): string[] {
   return ws.map((_, i) => ws.slice(0, i + 1).join(' '));
 }
 
-/** An opening's words as a step counts them for topic (step-terms.ts `StepTerms.topic`): lowercase, punctuation at their ends trimmed; none in an unspaced script. */
+/** An opening's words as a step counts them for topic (step-terms.ts `StepTerms.topic`): lowercase, punctuation at their ends trimmed; an unspaced script's as segmented. */
 export function openingWords(opening: string): string[] {
-  if (UNSPACED.test(opening.slice(0, 4))) return [];
-  return opening
-    .toLowerCase()
+  const t = opening.toLowerCase();
+  if (UNSPACED.test(t.slice(0, 4))) return [...segmentWords(t)];
+  return t
     .split(/\s+/)
     .map((w) => w.replace(/^\p{P}+|\p{P}+$/gu, ''))
     .filter(Boolean);

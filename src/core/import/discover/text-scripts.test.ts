@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { responseParts, stripSpecial } from './chat';
 import { framingTerms, isLoop, reasoningTerms } from './moves';
-import { consensusOpening } from './naming';
+import { consensusOpening, cutAtTopic } from './naming';
 import { openingKeys, openingOf } from './opening';
 import { responseTerms, scriptOf, words } from './text';
 import { noiseOf } from './noise';
@@ -110,6 +110,16 @@ describe('openings', () => {
     expect(openingOf('这是个很好的问题。让我逐步分析')).toBe('这是个很好的问题。');
     expect(openingKeys('Wait, let me')).toEqual(['wait', 'wait let', 'wait let me']);
     expect(openingKeys('Solve 12 for x').at(-1)).toBe('solve for x');
+    // an unspaced script's keys end at whole words ("为什么" is never cut to "为什")
+    expect(openingKeys('我想知道为什么天空是蓝色')).toEqual(['我想', '我想知道', '我想知道为什么']);
+    expect(openingKeys('请问订单A123什么时候能到？').at(-1)).toBe('请问订单a#');
+  });
+
+  it('an unspaced quote is cut before its first topic word or number, at a word', () => {
+    const topic = (w: string) => w === '瑞利' || w === '散射'; // words as segmented: 瑞利|散射
+    expect(cutAtTopic('让我先理清瑞利散射的原因', topic)).toBe('让我先理清');
+    expect(cutAtTopic('请问订单A123什么时候', topic)).toBe('请问订单'); // "A123" is one word, a number's
+    expect(cutAtTopic('瑞利散射是什么', topic)).toBe('');
   });
 
   it("the members' openings word by word: what at least half write, the rest elided", () => {

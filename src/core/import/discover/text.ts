@@ -7,7 +7,7 @@
 // Terms are plain strings: `w:` words, `b:` word pairs, `t:` word triples, `s:` shape, `l:` length and lines (log2 buckets), `o:` / `c:`
 // the opening and closing words, `r:` the turn a response follows in its session. A sample's terms are computed once (discoverer.ts).
 import { chatTurnKind, chatTurns, responseParts, stripSpecial, userTurns, type ResponseParts } from './chat';
-import { SENTENCE_END, UNSPACED, closingOf, openingOf } from './opening';
+import { SENTENCE_END, UNSPACED, closingOf, openingOf, segmentWords } from './opening';
 import { framingTerms, isLoop, moveTerms, reasoningTerms, scanned } from './moves';
 
 const WORD = /[\p{L}\p{M}\p{N}_']+|[^\s\p{L}\p{M}\p{N}_']/gu;
@@ -24,14 +24,11 @@ export function hasLetter(w: string): boolean {
   return false;
 }
 
-let segmenter: Intl.Segmenter | null = null;
-
-/** A run of unspaced script split into words (Intl.Segmenter: in every browser and in Node). */
+/** A run of unspaced script split into words. */
 function segmentRun(run: string, out: string[], max: number): void {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
-  for (const seg of segmenter.segment(run)) {
+  for (const w of segmentWords(run)) {
     if (out.length >= max) return;
-    if (seg.isWordLike) out.push(seg.segment);
+    out.push(w);
   }
 }
 

@@ -35,14 +35,18 @@ async function importHash(style: Style, gate: boolean): Promise<string> {
 // group; labels renamed: reasoning lena-packs-pencils -> how-many; multilingual states
 // назовите-столицу-перу -> назовите-столицу, what-is-the -> what-is, #-# -> #-#-कितना-होता, behaviors
 // франция-даёт-париж -> plain, для-54 -> для); reasoning: when a pair of states came to be judged by
-// the questions both answered (answer-kinds.ts: 43 of 800 sample lines' states moved, no behavior)
+// the questions both answered (answer-kinds.ts: 43 of 800 sample lines' states moved, no behavior);
+// reasoning, agent, multilingual: when an unspaced script's openings came to be cut at whole words and
+// its topic words (no sample moved group; labels renamed: reasoning 我想知道为什 -> 我想知道为什么,
+// 请解释一下为 -> 请解释一下为什么, 好的用户问的·numbered -> 好的用户问的是·numbered, 好首先看看天 -> plain;
+// agent 请问订单a#什 -> 请问订单a#什么时候; multilingual 告诉我挪威的 -> 请问秘鲁的首都)
 const pinned: [Style, boolean, string][] = [
-  ['reasoning', false, '5af9d85bf8762dcce7b82eb59ec91bfcc3e6a9f3e19485faf13cbc1ea2d29b32'],
-  ['reasoning', true, 'af601d52c8789b5f793ff17e49f6940feef103673e3c82d305ae6557872cc109'],
+  ['reasoning', false, 'e0e65755aca08207ce2d812ceec3bd02adfb9b88dee3f8e34908fda31321088a'],
+  ['reasoning', true, '89c94a05d7f9a67660fe0575ab7b11f793e7aef1612a481b3a496abe1602445a'],
   // agent: recorded again when what a response follows in its session (a tool result, the user's next message) came to weigh
-  ['agent', true, '36e032a004320f12feb4fa5d2e8bdd3df47f02173d1cd2d3b3fae96a7f55fabd'],
+  ['agent', true, 'dcb0bd78b93b3ad1a0fe582b5a15831a137009812eee3939e05d11ec4e510899'],
   // multilingual: recorded again when short answers of short words ("It is Lima.", "यह 93 है।", "150。") came to be answers, not garbage (27 direct answers, unclassified before, now the direct behavior; no other label moved)
-  ['multilingual', false, 'bd1244fb487d8a238d98d3c7f68a8e45f49d4bb854900f021d142ad55e95b5bf'],
+  ['multilingual', false, 'eff0875b9e2421f5f4549f6761aa8a109af7821e235d213cd0ba0a2056d82671'],
 ];
 
 describe('frames of the real import, before and after holding samples compactly', () => {
