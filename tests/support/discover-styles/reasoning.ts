@@ -7,6 +7,9 @@
 // Behaviors: how the reasoning moves (backtracks, enumerates cases, verifies, a short direct think,
 // gives up) and how the answer is framed (\boxed{}, <answer>, plain), several phrasings each; a
 // Chinese template spreads over the kinds; noise: cut-off thinks, loops, empty, garbage.
+// `template` writes the same draws under another chat template: DeepSeek-R1 (no system prompt, R1's
+// instruction on the question's line, the think opened by the prompt, `<｜end▁of▁sentence｜>`),
+// R1-Zero (one plain line "… User: {q} Assistant: <think>") or Phi-3 (`<|user|>`, `<|end|>`).
 import { EN_ADJ, EN_FILLER, EN_NOUNS, EN_VERBS } from '../../../src/bench/reasoning-phrases';
 import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, qwenToolsBlock, styleStart, type ChatTemplate, type StyleOptions, type ToolSpec, type StyledCorpus, type Written } from './common';
 
