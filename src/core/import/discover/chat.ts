@@ -24,35 +24,64 @@ export interface Turn {
 const ROLES = new Set(['system', 'user', 'assistant', 'tool', 'human', 'gpt', 'developer', 'ipython', 'function', 'observation', 'model']);
 const USERS = new Set(['user', 'human']);
 
-/** Reasoning markers of other templates written as `<think>`: Sky-T1 / Bespoke / OpenThoughts, Magistral, gpt-oss's analysis channel. */
-function thinkTags(text: string): string {
-  return text
-    .replace(/<\|begin_of_thought\|>|\[THINK\]/g, '<think>')
-    .replace(/<\|end_of_thought\|>|\[\/THINK\]/g, '</think>')
-    .replace(/<\|channel\|>analysis<\|message\|>([\s\S]*?)(<\|end\|>|$)/g, (_, t: string, end: string) => (end ? `<think>${t}</think>` : `<think>${t}`));
-}
+/**
+ * Each template's turn and reasoning markers, in one pass (`roleLines`): a role marker's role is its
+ * first group that matched, or its text's entry in `FIXED`.
+ */
+const MARKERS = new RegExp(
+  [
+    String.raw`<\|im_start\|>\s*([a-z]+)[^\S\n]*\n?`,
+    String.raw`<\|start_header_id\|>\s*([a-z]+)\s*<\|end_header_id\|>\s*`,
+    String.raw`<start_of_turn>\s*([a-z]+)[^\S\n]*\n?`,
+    String.raw`<s>\s*\[INST\]|\[\/?INST\]|\[SYSTEM_PROMPT\]`,
+    // Phi-3, Zephyr, GLM: the role is the token
+    String.raw`<\|(system|user|assistant|observation)\|>[^\S\n]*\n?`,
+    // DeepSeek (V3, R1 and its distills): `<｜User｜>…<｜Assistant｜>`
+    String.raw`<｜User｜>|<｜Assistant｜>`,
+    String.raw`<\|start_of_role\|>\s*([a-z]+)\s*<\|end_of_role\|>`,
+    String.raw`<\|(?:SYSTEM|USER|CHATBOT)_TOKEN\|>`,
+    // reasoning: Sky-T1 / Bespoke / OpenThoughts, Magistral, gpt-oss's analysis channel (closed by its `<|end|>`)
+    String.raw`<\|begin_of_thought\|>|\[THINK\]|<\|end_of_thought\|>|\[\/THINK\]|<\|channel\|>analysis<\|message\|>|<\|end\|>`,
+    // gpt-oss (harmony): a tool's result comes from `functions.x`; a channel's name is not a word
+    String.raw`<\|start\|>\s*functions\.[\w.-]+[^<\n]*`,
+    String.raw`<\|start\|>\s*([a-z]+)`,
+    String.raw`<\|channel\|>[^<\n]*(?:<\|constrain\|>\w+)?`,
+  ].join('|'),
+  'g',
+);
 
-/** Each template's turn markers turned into plain role lines ("\nuser\n"), other special tokens dropped. */
+/** MARKERS' groups, each a role. */
+const ROLE_GROUPS = 6;
+
+/** What a marker without a role group is written as. */
+const FIXED: Record<string, string> = {
+  '[INST]': '\nuser\n',
+  '[/INST]': '\nassistant\n',
+  '[SYSTEM_PROMPT]': '\nsystem\n',
+  '<｜User｜>': '\nuser\n',
+  '<｜Assistant｜>': '\nassistant\n',
+  '<|SYSTEM_TOKEN|>': '\nsystem\n',
+  '<|USER_TOKEN|>': '\nuser\n',
+  '<|CHATBOT_TOKEN|>': '\nassistant\n',
+  '<|begin_of_thought|>': '<think>',
+  '[THINK]': '<think>',
+  '<|end_of_thought|>': '</think>',
+  '[/THINK]': '</think>',
+};
+
+/** Each template's turn markers turned into plain role lines ("\nuser\n") and its reasoning into `<think>`, other special tokens dropped. */
 function roleLines(text: string): string {
-  return stripSpecial(
-    thinkTags(text)
-      .replace(/<\|im_start\|>\s*([a-z]+)[^\S\n]*\n?/g, '\n$1\n')
-      .replace(/<\|start_header_id\|>\s*([a-z]+)\s*<\|end_header_id\|>\s*/g, '\n$1\n')
-      .replace(/<start_of_turn>\s*([a-z]+)[^\S\n]*\n?/g, '\n$1\n')
-      .replace(/<s>\s*\[INST\]|\[INST\]/g, '\nuser\n')
-      .replace(/\[\/INST\]/g, '\nassistant\n')
-      .replace(/\[SYSTEM_PROMPT\]/g, '\nsystem\n')
-      // Phi-3, Zephyr, GLM: the role is the token
-      .replace(/<\|(system|user|assistant|observation)\|>[^\S\n]*\n?/g, '\n$1\n')
-      // DeepSeek (V3, R1 and its distills): `<｜User｜>…<｜Assistant｜>`
-      .replace(/<｜(User|Assistant)｜>/g, (_, r: string) => `\n${r.toLowerCase()}\n`)
-      .replace(/<\|start_of_role\|>\s*([a-z]+)\s*<\|end_of_role\|>/g, '\n$1\n')
-      .replace(/<\|(SYSTEM|USER|CHATBOT)_TOKEN\|>/g, (_, r: string) => `\n${r === 'CHATBOT' ? 'assistant' : r.toLowerCase()}\n`)
-      // gpt-oss (harmony): a tool's result comes from `functions.x`; a channel's name is not a word
-      .replace(/<\|start\|>\s*functions\.[\w.-]+[^<\n]*/g, '\ntool\n')
-      .replace(/<\|start\|>\s*([a-z]+)/g, '\n$1\n')
-      .replace(/<\|channel\|>[^<\n]*(<\|constrain\|>\w+)?/g, ' '),
-  );
+  let analysis = false;
+  const marked = text.replace(MARKERS, (m: string, ...groups: unknown[]) => {
+    const role = groups.slice(0, ROLE_GROUPS).find((g) => typeof g === 'string');
+    if (role) return `\n${role as string}\n`;
+    if (m in FIXED) return FIXED[m];
+    if (m.startsWith('<s>')) return '\nuser\n';
+    if (m === '<|channel|>analysis<|message|>') return (analysis = true), '<think>';
+    if (m === '<|end|>') return analysis ? ((analysis = false), '</think>') : ' ';
+    return m.startsWith('<|start|>') ? '\ntool\n' : ' ';
+  });
+  return stripSpecial(marked);
 }
 
 /** Templates whose markers say a prompt is a chat. */
