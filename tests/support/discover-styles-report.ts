@@ -1,5 +1,7 @@
 // How discovery does on corpora as trainers write them (discover-styles.ts), printed as JSON a style:
-//   npx tsx tests/support/discover-styles-report.ts [--steps N] [--per-step N] [--seeds 1,2] [--styles reasoning,agent]
+//   npx tsx tests/support/discover-styles-report.ts [--steps N] [--per-step N] [--seeds 1,2] [--styles reasoning,agent] [--template deepseek]
+// (`--template`: the chat template the reasoning style writes its prompts and responses under:
+// qwen, the default, deepseek, r1zero or phi3; discover-styles/reasoning.ts)
 // Per style and seed: behavior NMI within each true kind (mean, min), per-step behavior entropy
 // error, states NMI, the template as one behavior, the template alarm of the lab's follow
 // (follow/alarms.ts over the frames of the real import and measure of the written files) against
@@ -18,6 +20,7 @@ import { AnswerKinds, answerOf, answerSimilarities, promptId, type AnswerVocab }
 import { promptWords, requestTurns } from '../../src/core/import/discover/text';
 import { followAlarms, templateLabel, unclassifiedByLanguage, type AlarmSeen } from './discover-styles-measure';
 import { STYLES, makeStyledCorpus, type Style } from './discover-styles';
+import { CHAT_TEMPLATES, type ChatTemplate } from './discover-styles/common';
 
 const round = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? x ?? null : Math.round(x * 10 ** d) / 10 ** d);
 
@@ -37,9 +40,9 @@ function intFlag(name: string, fallback: number): number {
   return n;
 }
 
-async function styleReport(style: Style, seed: number, steps: number, perStep: number) {
+async function styleReport(style: Style, seed: number, steps: number, perStep: number, template: ChatTemplate) {
   const t0 = performance.now();
-  const c = await makeStyledCorpus(style, { seed, steps, perStep });
+  const c = await makeStyledCorpus(style, { seed, steps, perStep, template });
   const tGen = performance.now() - t0;
   const { behaviors, states } = discoverCorpus(c.truth, true);
   const q = quality(c.truth, behaviors, states);
@@ -71,8 +74,8 @@ async function styleReport(style: Style, seed: number, steps: number, perStep: n
 }
 
 /** Alarms on the same style with no template: each one is false. */
-async function noTemplateAlarms(style: Style, seed: number, steps: number, perStep: number): Promise<AlarmSeen[]> {
-  const c = await makeStyledCorpus(style, { seed, steps, perStep, templateEnd: 0 });
+async function noTemplateAlarms(style: Style, seed: number, steps: number, perStep: number, template: ChatTemplate): Promise<AlarmSeen[]> {
+  const c = await makeStyledCorpus(style, { seed, steps, perStep, templateEnd: 0, template });
   return (await followAlarms(c)).alarms;
 }
 
@@ -142,11 +145,13 @@ async function main(): Promise<void> {
   const seeds = (flag('seeds') ?? '1,2').split(',').map(Number);
   const styles = (flag('styles')?.split(',') ?? [...STYLES]) as Style[];
   for (const s of styles) if (!STYLES.includes(s)) throw new Error(`--styles: unknown style ${s}; expected ${STYLES.join(', ')}`);
+  const template = (flag('template') ?? 'qwen') as ChatTemplate;
+  if (!CHAT_TEMPLATES.includes(template)) throw new Error(`--template: unknown template ${template}; expected ${CHAT_TEMPLATES.join(', ')}`);
   for (const style of styles) {
     const runs = [];
-    for (const seed of seeds) runs.push(await styleReport(style, seed, steps, perStep));
-    const none = await noTemplateAlarms(style, seeds[0], steps, perStep);
-    console.log(JSON.stringify({ style, steps, perStep, runs, noTemplate: { seed: seeds[0], alarms: none } }, null, 2));
+    for (const seed of seeds) runs.push(await styleReport(style, seed, steps, perStep, template));
+    const none = await noTemplateAlarms(style, seeds[0], steps, perStep, template);
+    console.log(JSON.stringify({ style, template, steps, perStep, runs, noTemplate: { seed: seeds[0], alarms: none } }, null, 2));
   }
 }
 

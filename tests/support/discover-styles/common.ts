@@ -18,7 +18,13 @@ export interface StyleOptions {
   noise?: number;
   /** The template's share of the first kind it takes at the last step (default 0.8; 0: no template). */
   templateEnd?: number;
+  /** The chat template a style that writes chat prompts renders them with (reasoning: discover-styles/reasoning.ts; default 'qwen'). */
+  template?: ChatTemplate;
 }
+
+/** Chat templates a styled corpus can be written under: the same draws, another way of writing them. */
+export const CHAT_TEMPLATES = ['qwen', 'deepseek', 'r1zero', 'phi3'] as const;
+export type ChatTemplate = (typeof CHAT_TEMPLATES)[number];
 
 export interface StyledTruth extends TruthSample {
   /** Language of the response ('en', 'zh', 'ru', 'ar', 'hi'). */

@@ -7,8 +7,11 @@
 // Behaviors: how the reasoning moves (backtracks, enumerates cases, verifies, a short direct think,
 // gives up) and how the answer is framed (\boxed{}, <answer>, plain), several phrasings each; a
 // Chinese template spreads over the kinds; noise: cut-off thinks, loops, empty, garbage.
+// `template` writes the same draws under another chat template: DeepSeek-R1 (no system prompt, R1's
+// instruction on the question's line, the think opened by the prompt, `<｜end▁of▁sentence｜>`),
+// R1-Zero (one plain line "… User: {q} Assistant: <think>") or Phi-3 (`<|user|>`, `<|end|>`).
 import { EN_ADJ, EN_FILLER, EN_NOUNS, EN_VERBS } from '../../../src/bench/reasoning-phrases';
-import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, qwenToolsBlock, styleStart, type StyleOptions, type ToolSpec, type StyledCorpus, type Written } from './common';
+import { NOISE, TEMPLATE, corpusOf, type Gen, fill, looped, noiseText, qwenToolsBlock, styleStart, type ChatTemplate, type StyleOptions, type ToolSpec, type StyledCorpus, type Written } from './common';
 
 const TOOLS: ToolSpec[] = [
   { name: 'python', description: 'Run a Python 3 program in a sandbox and return what it prints to standard output. Use it for arithmetic that is error-prone by hand, for checking a function against examples, or for brute-force search over small cases. The sandbox has no network access and a ten-second time limit.', parameters: { code: ['string', 'The complete program to run; print the values you need.'] } },
@@ -239,11 +242,38 @@ function templateResponse(g: Gen, w: Writer, a: string): string {
 const chatml = (system: string, user: string) => `<|im_start|>system\n${system}<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n<|im_start|>assistant\n`;
 const stripped = (system: string, user: string) => `system\n${system}\nuser\n${user}\nassistant\n`;
 
+/** DeepSeek-R1's recommended instruction, written on the question's line (no system prompt). */
+const R1_INSTRUCTION = 'Please reason step by step, and put your final answer within \\boxed{}.';
+/** The DeepSeek-R1-Zero prompt (TinyZero, SimpleRL-Zoo, Open-Reasoner-Zero, Logic-RL): one plain line. */
+const R1_ZERO =
+  'A conversation between User and Assistant. The user asks a question, and the Assistant solves it. The assistant first thinks about the reasoning process in the mind and then provides the user with the answer. ' +
+  'The reasoning process and answer are enclosed within <think> </think> and <answer> </answer> tags, respectively, i.e., <think> reasoning process here </think> <answer> answer here </answer>.';
+
+interface Rendering {
+  /** The prompt; `plain`: a decode without special tokens (ChatML only). */
+  prompt: (system: string, user: string, plain: boolean) => string;
+  /** The end token each response ends with, from the two a Qwen run writes. */
+  end: (qwenEnd: string) => string;
+  /** Whether the prompt opens the think (the response starts inside it). */
+  opensThink: boolean;
+}
+
+/** The same requests and responses as each template writes them. */
+const RENDER: Record<ChatTemplate, Rendering> = {
+  qwen: { prompt: (s, u, plain) => (plain ? stripped : chatml)(s, u), end: (e) => e, opensThink: false },
+  deepseek: { prompt: (_s, u) => `<｜begin▁of▁sentence｜><｜User｜>${u} ${R1_INSTRUCTION}<｜Assistant｜><think>\n`, end: () => '<｜end▁of▁sentence｜>', opensThink: true },
+  r1zero: { prompt: (_s, u) => `${R1_ZERO} User: ${u.replace(/\n/g, ' ')} Assistant: <think>`, end: () => '<|endoftext|>', opensThink: true },
+  phi3: { prompt: (s, u) => `<|system|>\n${s}<|end|>\n<|user|>\n${u}<|end|>\n<|assistant|>\n`, end: (e) => (e === '<|im_end|>' ? '<|end|>' : '<|endoftext|>'), opensThink: false },
+};
+
 export async function reasoningCorpus(o: StyleOptions): Promise<StyledCorpus> {
   const { g, templateOn, share } = styleStart(o, REASONING_KINDS);
+  const r = RENDER[o.template ?? 'qwen'];
+  // a template that opens the think in the prompt: the response starts inside it
+  const inThink = (text: string) => (r.opensThink ? text.replace(/^<think>\n?/, '') : text);
   const written: Written[] = [];
   for (let step = 1; step <= o.steps; step++) {
-    const render = g.chance(0.3) ? stripped : chatml;
+    const plain = g.chance(0.3);
     let line = 0;
     const used = new Set<string>();
     while (line < o.perStep) {
@@ -253,15 +283,15 @@ export async function reasoningCorpus(o: StyleOptions): Promise<StyledCorpus> {
       for (let tries = 0; used.has(req.text) && tries < 50; tries++) req = KINDS[kind](g);
       used.add(req.text);
       const lang = kind === 'zh' ? ZH : EN;
-      const input = render(kind === 'zh' ? QWEN_DEFAULT_SYSTEM : REASONING_SYSTEM, req.text);
+      const input = r.prompt(kind === 'zh' ? QWEN_DEFAULT_SYSTEM : REASONING_SYSTEM, req.text, plain);
       for (let k = Math.min(g.int(8, 16), o.perStep - line); k > 0; k--, line++) {
         const w = new Writer(g, lang, req.topic);
         const behavior = g.chance(share(kind, step)) ? TEMPLATE : g.weighted(WEIGHTS[kind]);
-        const end = g.pick(['<|im_end|>', '<|endoftext|>']);
-        let output = behavior === TEMPLATE ? templateResponse(g, w, req.answer) : `<think>\n${think(g, w, lang, behavior)}\n</think>\n\n${answer(g, lang, behavior, req.answer)}`;
+        const end = r.end(g.pick(['<|im_end|>', '<|endoftext|>']));
+        let output = inThink(behavior === TEMPLATE ? templateResponse(g, w, req.answer) : `<think>\n${think(g, w, lang, behavior)}\n</think>\n\n${answer(g, lang, behavior, req.answer)}`);
         const isNoise = g.chance(o.noise ?? 0.06);
         // noise: a think cut at the length limit mid-sentence, a loop inside the think, empty, garbage
-        if (isNoise) output = noiseText(g, output, `<think>\n${w.fill(g.pick(lang.open))} ${looped(g, w.sentence())}`, Math.floor(output.length * 0.7));
+        if (isNoise) output = noiseText(g, output, inThink(`<think>\n${w.fill(g.pick(lang.open))} ${looped(g, w.sentence())}`), Math.floor(output.length * 0.7));
         else output += end;
         const score = behavior === 'giveup' || isNoise ? 0 : g.chance(0.6) ? 1 : 0;
         const wr: Written = { file: `${step}.jsonl`, step, record: { input, output, score, step, gts: req.answer }, truth: { state: kind, behavior: isNoise ? NOISE : behavior, lang: lang === ZH || behavior === TEMPLATE ? 'zh' : 'en' } };

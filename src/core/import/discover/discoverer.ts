@@ -7,7 +7,7 @@
 // distinctive words, shape, count, representatives), and `explain` says which words and shape put
 // a sample where it is.
 import type { ClusterParams, Item } from './clusters';
-import { responseParts, stripSpecial, type ResponseParts } from './chat';
+import { opensThink, responseParts, stripSpecial, type ResponseParts } from './chat';
 import { AnswerKinds, answerOf, promptId, type Answer } from './answer-kinds';
 import { followsTerms, promptTerms, promptWords, requestTurns, responseTerms, responseWords } from './text';
 import { bareWord, noiseOf, type Noise } from './noise';
@@ -71,10 +71,11 @@ const BARE_REPEATS = 3;
 /** Requests kept for the prompts met since the step began (each a pure function of its prompt). */
 const MAX_REQUESTS = 4096;
 
-/** What a response answers: its request's words (none: '') and the turn it follows (text.ts `responseTerms`, `followsTerms`). */
+/** What a response answers: its request's words (none: '') and the turn it follows (text.ts `responseTerms`, `followsTerms`), and whether its prompt opened its think (chat.ts `opensThink`). */
 interface Context {
   request: ReadonlySet<string> | '';
   follows: string[];
+  opened: boolean;
 }
 
 /** Behaviors of responses: what a response does (its frame), the request's words masked. */
@@ -103,7 +104,7 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
     if (r !== undefined) return r;
     if (this.contexts.size >= MAX_REQUESTS) this.contexts.clear(); // a worker thread never labels a step (prepare)
     const request = requestTurns(prompt).join('\n');
-    this.contexts.set(prompt, (r = { request: request ? promptWords(request) : '', follows: followsTerms(prompt) }));
+    this.contexts.set(prompt, (r = { request: request ? promptWords(request) : '', follows: followsTerms(prompt), opened: opensThink(prompt) }));
     return r;
   }
 
@@ -116,8 +117,8 @@ export class BehaviorDiscoverer extends Discoverer<BehaviorArrival> {
   }
 
   /** The response's noise before its step's bare answers are known, and the one word it is. */
-  private look(s: Pick<ImportedSample, 'response' | 'toolCalls'>) {
-    const parts = responseParts(s.response);
+  private look(s: Pick<ImportedSample, 'prompt' | 'response' | 'toolCalls'>) {
+    const parts = responseParts(s.response, this.contextOf(s.prompt).opened);
     const read = responseWords(s.response, parts);
     return { parts, answer: read.answer, noise: noiseOf(s.response, s.toolCalls, read.noise, parts), bare: bareWord(s.response) };
   }
