@@ -3,7 +3,8 @@
 // the names whose quote holds a topic word (one of few prompts: a digit, or a word the openings of
 // under 3 distinct prompts write in the whole run — responses' openings for behaviors, requests'
 // openings and last sentences for states), and the groups named alike (a current group whose title, "(~k)" dropped, another current
-// group has, summed over steps). Measured on the titles as they stand after each step.
+// group has, summed over steps; `shownAlike`: the same over every name given so far, merged ones included, as the page
+// and `npm run import` list them). Measured on the titles as they stand after each step.
 //   npx tsx tests/support/discover-names-report.ts DIR [--list]   (a verl folder; FORMAT=jsonl (trl, openclaw) for another format)
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,13 +39,16 @@ const wordsOf = (t: string) =>
         .map((w) => w.replace(/^\p{P}+|\p{P}+$/gu, ''))
         .filter(Boolean);
 
-/** The quoted opening of a title (gaps as '…'), and its other parts (shapes). */
-export function titleParts(title: string): { quote: string | null; closing: string | null; shapes: string[] } {
-  const t = title.replace(/ \(~\d+\)$/, '');
-  const m = /^"(.*)…"( · |$)/.exec(t);
-  const c = m ? null : /^"… (.*)"( · |$)/.exec(t);
-  const rest = m ? t.slice(m[0].length) : c ? t.slice(c[0].length) : t;
-  return { quote: m ? m[1] : null, closing: c ? c[1] : null, shapes: rest ? rest.split(' · ').filter((p) => p && p !== 'plain') : [] };
+/** The quoted opening of a title (gaps as '…'; a second opening), the request's last sentence it quotes, and its other parts (shapes). */
+export function titleParts(title: string): { quote: string | null; also: string | null; closing: string | null; shapes: string[] } {
+  const t = title.replace(/ \((~\d+|until step \d+)\)$/, '');
+  // a group no one opening holds most of says its two leading ones: '"An anagram is…" / "Given a matrix,…"'
+  const m = /^"(.*?)…"(?: \/ "(.*?)…")?( · |$)/.exec(t);
+  // a request's last sentence, alone or after its opening ('"Elvin is crazy about blogging.…" · "… Reply only with a name."')
+  const after = m ? t.slice(m[0].length) : t;
+  const c = /^"… (.*?)"( · |$)/.exec(after);
+  const rest = c ? after.slice(c[0].length) : after;
+  return { quote: m ? m[1] : null, also: m?.[2] ?? null, closing: c ? c[1] : null, shapes: rest ? rest.split(' · ').filter((p) => p && p !== 'plain') : [] };
 }
 
 /** Whether an opening writes a quote: its words in order, a '…' standing for one word or more. */
@@ -71,6 +75,9 @@ export function writes(opening: string, quote: string): boolean {
 function shapesOf(shape: readonly string[]): Set<string> {
   const out = new Set(shape.map((t) => shapeText(t)).filter((x): x is string => !!x));
   for (const k of ['reasons', 'answer-tag', 'tool']) if (!shape.includes(k)) out.add(shapeText(`!${k}`)!);
+  // a length bound a title may say ("16+ words", "under 16 words")
+  const len = Number(shape.find((t) => /^len\d$/.test(t))?.slice(3) ?? NaN);
+  if (len === len) for (let k = 1; k <= 8; k++) out.add(shapeText(len >= k ? `len≥${k}` : `len<${k}`)!);
   return out;
 }
 
@@ -86,7 +93,7 @@ async function run(dir: string, list: boolean) {
   const bc = new BehaviorClassifier({ rules: [] });
   const steps = [...new Set(samples.map((s) => s.step))].sort((a, b) => a - b);
   const check = { behaviors: { members: 0, ok: 0, groups: 0 }, states: { members: 0, ok: 0, groups: 0 } };
-  const alike = { behaviors: { groups: 0, alike: 0 }, states: { groups: 0, alike: 0 } };
+  const alike = { behaviors: { groups: 0, alike: 0, shown: 0, shownAlike: 0 }, states: { groups: 0, alike: 0, shown: 0, shownAlike: 0 } };
   const worst: { what: string; step: number; name: string; title: string; n: number; share: number }[] = [];
   // topic words, run-wide: distinct prompts whose response openings (behaviors) or request openings (states) hold a word
   const held = { behaviors: new Map<string, Set<string>>(), states: new Map<string, Set<string>>() };
@@ -99,6 +106,10 @@ async function run(dir: string, list: boolean) {
       const bases = dd.behaviors().filter((b) => b.mergedInto === null).map((b) => b.title.replace(/ \(~\d+\)$/, ''));
       alike[what].groups += bases.length;
       alike[what].alike += bases.filter((t) => bases.indexOf(t) !== bases.lastIndexOf(t)).length;
+      // shown alike: every name given so far (merged ones too: the page and `npm run import` list them all)
+      const shown = dd.behaviors().map((b) => b.title.replace(/ \(~\d+\)$/, ''));
+      alike[what].shown += shown.length;
+      alike[what].shownAlike += shown.filter((t) => shown.indexOf(t) !== shown.lastIndexOf(t)).length;
     }
     const bTitles = new Map(bd.behaviors().map((b) => [b.name, b.title]));
     const sTitles = new Map(sd.behaviors().map((b) => [b.name, b.title]));
@@ -123,8 +134,8 @@ async function run(dir: string, list: boolean) {
       for (const [name, members] of groups[what]) {
         const title = titles.get(name) ?? name;
         titlesSeen[what].set(name, title);
-        const { quote, closing, shapes } = titleParts(title);
-        const ok = members.filter((m) => (quote === null || writes(m.opening, quote)) && (closing === null || writes(m.closing ?? '', closing)) && shapes.every((p) => m.shapes.has(p) || (p.startsWith('no ') && !m.shapes.has(p.slice(3))))).length;
+        const { quote, also, closing, shapes } = titleParts(title);
+        const ok = members.filter((m) => (quote === null || writes(m.opening, quote) || (also !== null && writes(m.opening, also))) && (closing === null || writes(m.closing ?? '', closing)) && shapes.every((p) => m.shapes.has(p) || (p.startsWith('no ') && !m.shapes.has(p.slice(3))))).length;
         check[what].members += members.length;
         check[what].ok += ok;
         check[what].groups++;
@@ -133,8 +144,8 @@ async function run(dir: string, list: boolean) {
     }
   }
   const topicOf = (what: 'behaviors' | 'states', title: string) => {
-    const { quote, closing } = titleParts(title);
-    const said = quote ?? closing;
+    const { quote, also, closing } = titleParts(title);
+    const said = quote !== null ? `${quote} ${also ?? ''}` : closing;
     return said ? wordsOf(said.replace(/…/g, ' ')).filter((w) => /\p{N}/u.test(w) || (held[what].get(w)?.size ?? 0) < 3) : [];
   };
   const out = {

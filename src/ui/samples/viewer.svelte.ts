@@ -31,10 +31,7 @@ export class SampleViewerState {
     this.page = 0;
     this.open = true;
     this.facets = null;
-    const facets = source.facets().catch(() => null);
     await this.refresh();
-    const f = await facets;
-    if (this.source === source) this.facets = f;
   }
 
   /** Filter by one more value (or clear it with null / ''), back to the first page. */
@@ -57,6 +54,8 @@ export class SampleViewerState {
     if (!source) return;
     const asked = ++this.#asked;
     this.loading = true;
+    // the facets with every page: a followed run's steps, names and titles move on while the viewer is open
+    const facets = source.facets().catch(() => null);
     try {
       const r = await source.query({ ...$state.snapshot(this.pick), page: this.page, pageSize: VIEWER_PAGE_SIZE });
       if (asked !== this.#asked) return;
@@ -68,6 +67,8 @@ export class SampleViewerState {
     } finally {
       if (asked === this.#asked) this.loading = false;
     }
+    const f = await facets;
+    if (asked === this.#asked && (f || !this.facets)) this.facets = f;
   }
 
   close(): void {

@@ -3,7 +3,7 @@
 // the groups found are saved, listed with their names and representatives, and explained.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
 import type { StepTerms } from './step-terms';
-import { apartName, fullerName, groupName, lengthText, shapeText, type GroupName } from './naming';
+import { apartName, apartTitle, fullerName, groupName, holding, lengthText, quotedTitle, shapeText, type GroupName } from './naming';
 import { words } from './text';
 import { bareWord, type Noise } from './noise';
 import { bucketOf, type Doc, type Sparse } from './vectors';
@@ -200,19 +200,33 @@ export abstract class Discoverer<A> {
   /**
    * A group's title from the members it was given at this step (naming.ts, as a new group's name):
    * one another current group has says more of their opening, else what sets it apart from those
-   * groups (naming.ts `apartName`), `~2` the last resort.
+   * groups (naming.ts `apartTitle`) or the opening they share (`quotedTitle`), `~2` the last resort.
+   * Every name given so far is listed beside it (the page, `npm run import`): a merged group that has
+   * its title keeps it for the steps it was given, told apart by what its members held, else by the
+   * step it was last given.
    */
   private titleNow(name: string, members: readonly Doc[], counts: StepTerms): string {
-    const others = new Set(this.set.named().filter((c) => c.name !== name).map((c) => this.titles.get(c.name!)));
+    const bare = (c: Cluster) => (this.titles.get(c.name!) ?? c.name!).replace(/ \(~\d+\)$/, '');
+    const listed = this.set.clusters.filter((c) => c.name !== null && c.name !== name);
+    const current = listed.filter((c) => c.mergedInto === null).map((c) => ({ title: bare(c), n: c.n, shape: c.shape }));
+    const bases = new Set(current.map((s) => s.title));
     const n = groupName(members, counts);
-    let base = others.has(n.title) ? (fullerName(members, n, counts)?.title ?? n.title) : n.title;
-    if (others.has(base)) {
-      const siblings = this.set.named().filter((c) => c.name !== name && (this.titles.get(c.name!) ?? '').replace(/ \(~\d+\)$/, '') === base);
-      base = apartName(members, { label: name, title: base }, siblings)?.title ?? base;
+    const mine = holding(members);
+    let base = bases.has(n.title) ? (fullerName(members, n, counts)?.title ?? n.title) : n.title;
+    if (bases.has(base)) base = apartTitle(mine, base, current) ?? quotedTitle(members, base, counts) ?? base;
+    for (const c of listed.filter((c) => c.mergedInto !== null && bare(c) === base)) {
+      const others = [...listed.filter((o) => o !== c).map((o) => ({ title: bare(o), n: o.n, shape: o.shape })), { title: base, ...mine }];
+      this.titles.set(c.name!, this.free(apartTitle(c, base, others) ?? `${base} (until step ${c.last})`, c.name!));
     }
-    let title = base;
-    for (let k = 2; others.has(title); k++) title = `${base} (~${k})`;
-    return title;
+    return this.free(base, name);
+  }
+
+  /** `title`, or `title (~2)` … when another group listed has it. */
+  private free(title: string, name: string): string {
+    const others = new Set(this.set.clusters.filter((c) => c.name !== null && c.name !== name).map((c) => this.titles.get(c.name!)));
+    let t = title;
+    for (let k = 2; others.has(t); k++) t = `${title} (~${k})`;
+    return t;
   }
 
   private uniqueName(base: string): string {

@@ -4,7 +4,7 @@
 // Never a pair of content words: those say what a response is about, not what it does. A name has
 // two forms: the label (a metric key: no white space, no "/", at most 48 characters) and the title
 // a page or a terminal shows.
-import { UNSPACED, openingWords, segmentWords, segmentsOf } from './opening';
+import { SENTENCE_END, UNSPACED, openingWords, segmentWords, segmentsOf } from './opening';
 import type { StepTerms } from './step-terms';
 import { isWordTerm } from './text';
 import type { Doc } from './vectors';
@@ -62,13 +62,19 @@ export function lengthText(term: string): string | null {
   return `${range} ${m[2] === 'lines' ? 'lines' : 'words'}${m[1] ? ` (${m[1]})` : ''}`;
 }
 
-/** Length in words as a title says it ('64–127 words', '256+ words'). */
-export const LENGTH_TITLE = /^\d+(–\d+|\+) words$/;
+/** Length in words as a title says it ('64–127 words', '256+ words', 'under 16 words'). */
+export const LENGTH_TITLE = /^(\d+(–\d+|\+)|under \d+) words$/;
+
+/** A length bound as a title says it: 'len≥4' → '16+ words', 'len<4' → 'under 16 words' (apartTerms); null for other terms. */
+function boundText(term: string): string | null {
+  const m = /^len([≥<])(\d)$/.exec(term);
+  return m ? (m[1] === '≥' ? `${2 ** Number(m[2])}+ words` : `under ${2 ** Number(m[2])} words`) : null;
+}
 
 /** Shape terms in words ('tool:search' → 'calls search', '!reasons' → 'no think', 'len6' → '64–127 words'); null for terms not shown. */
 export function shapeText(term: string): string | null {
   if (term.startsWith('!')) return ABSENT[term.slice(1)]?.[0] ?? null;
-  if (term.startsWith('len')) return lengthText(term);
+  if (term.startsWith('len')) return lengthText(term) ?? boundText(term);
   if (term.startsWith('tool:')) return `calls ${term.slice(5)}`;
   if (term.startsWith('first:')) return `calls ${term.slice(6)} first`;
   return SHAPES[term]?.[0] ?? null;
@@ -277,10 +283,17 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
   const common = topicLed ? undefined : [...openShares].filter(([k]) => depth(k) === 3).sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const consensus = cutAtTopic(consensusOpening(members.map((d) => d.opening)), topic);
   let quote = '';
-  if (most) quote = typicalOpening(members, most, step.keysOf);
+  let first: string | undefined;
+  if (most) quote = typicalOpening(members, (first = most), step.keysOf);
   else if (consensus && (distinct || !shapes.length)) quote = consensus;
-  else if (distinct && !shapes.length) quote = typicalOpening(members, distinct, step.keysOf);
+  else if (distinct && !shapes.length) quote = typicalOpening(members, (first = distinct), step.keysOf);
   else if (!shapes.length && common) quote = typicalOpening(members, common, step.keysOf);
+  // a second opening a quarter of the members write, none of them the first, is said too: a state of two
+  // tasks ("An anagram is…" / "Given a matrix,…"), a group of two languages
+  const second = first && byLength.find((k) => !k.startsWith(first) && !first.startsWith(k) && openShares.get(k)![0] >= 0.25 && lead(k) >= 0.2 && keys.every((ks) => !(ks.includes(k) && ks.includes(first))));
+  const cut = second ? cutAtTopic(typicalOpening(members, second, step.keysOf), topic) : '';
+  // ("I…" says nothing: function words alone are no second quote)
+  const also = UNSPACED.test(cut) || openingWords(cut).some(isWordTerm) ? cut : '';
   quote = cutAtTopic(quote, topic);
   // a quote of function words alone ("To…", "The…") says nothing its shapes do not
   if (shapes.length && !UNSPACED.test(quote) && openingWords(quote).every((w) => !isWordTerm(w))) quote = '';
@@ -295,7 +308,7 @@ export function groupName(members: readonly Doc[], step: StepTerms, rare = true)
   }
   // a last sentence cut short (at a topic word, or after five words) ends in "…" as an opening does
   const closingQuote = `"… ${closing}${/[.!?]$/.test(closing) ? '' : '…'}"`;
-  const titleParts = [...(quote ? [`"${quote}…"`] : closing ? [closingQuote] : []), ...shapes.map((t) => shapeText(t)!)];
+  const titleParts = [...(quote ? [`"${quote}…"${also && also !== quote ? ` / "${also}…"` : ''}`] : closing ? [closingQuote] : []), ...shapes.map((t) => shapeText(t)!)];
   // the quote, then shapes while they fit (a label is at most 44 characters, whole words)
   const label = [...(quote || closing ? [openingLabel(quote || closing)] : []), ...shapes.map((t) => shapeLabel(t)!)]
     .filter(Boolean)
@@ -316,6 +329,53 @@ export interface Sibling {
   shape: ReadonlyMap<string, number>;
 }
 
+/** What members hold of each shape term, counted as a group's are. */
+export function holding(members: readonly Doc[]): Sibling {
+  const shape = new Map<string, number>();
+  for (const d of members) for (const t of d.shape) shape.set(t, (shape.get(t) ?? 0) + 1);
+  return { n: members.length, shape };
+}
+
+/** A shape or length that sets a group apart from others, and whether it is what the group lacks. */
+interface Apart {
+  t: string;
+  lead: number;
+  absent: boolean;
+}
+
+/**
+ * The shapes and lengths that set `members` apart from `siblings`, the largest difference first: one
+ * half the members hold and a fifth fewer of the siblings' (`loose`: a tenth), or one half the
+ * siblings' hold and a tenth of the members (`loose`: a fifth more of theirs); none in `said`.
+ */
+function apartTerms(group: Sibling, siblings: readonly Sibling[], said: ReadonlySet<string>, loose = false): Apart[] {
+  const total = siblings.reduce((a, s) => a + s.n, 0);
+  if (!total || !group.n) return [];
+  const [mine, members] = [group.shape, { length: group.n }];
+  const theirs = new Map<string, number>();
+  for (const s of siblings) for (const [t, k] of s.shape) theirs.set(t, (theirs.get(t) ?? 0) + k);
+  const found: Apart[] = [];
+  for (const t of new Set([...mine.keys(), ...theirs.keys()])) {
+    const text = shapeText(t);
+    if (!text || t.startsWith('!') || said.has(text)) continue;
+    const [a, b] = [(mine.get(t) ?? 0) / members.length, (theirs.get(t) ?? 0) / total];
+    if (a >= 0.5 && a - b >= (loose ? 0.1 : 0.2)) found.push({ t, lead: a - b, absent: false });
+    else if ((loose ? b - a >= 0.2 : b >= 0.5) && a <= 0.1 && SHAPES[t]) found.push({ t, lead: b - a, absent: true });
+  }
+  // lengths spread over buckets (none holds half the members, none said): longer or shorter than a bound ("16+ words")
+  // half the members keep and a fifth fewer of the siblings'
+  const spread = ![...mine].some(([t, c]) => /^len\d$/.test(t) && c / members.length >= 0.5) && ![...said].some((p) => LENGTH_TITLE.test(p));
+  if (loose && spread)
+    for (let k = 1; k <= 8; k++) {
+      const longer = (m: ReadonlyMap<string, number>, n: number) => [...m].reduce((x, [t, c]) => x + (/^len\d$/.test(t) && Number(t[3]) >= k ? c : 0), 0) / n;
+      const [a, b] = [longer(mine, members.length), longer(theirs, total)];
+      for (const [t, x, y] of [[`len≥${k}`, a, b], [`len<${k}`, 1 - a, 1 - b]] as const) if (x >= 0.5 && x - y >= 0.2 && !said.has(boundText(t)!)) found.push({ t, lead: x - y, absent: false });
+    }
+  return found.sort((x, y) => y.lead - x.lead || (x.t < y.t ? -1 : 1));
+}
+
+const apartText = (x: Apart) => `${x.absent ? 'no ' : ''}${shapeText(x.t)}`;
+
 /**
  * A name that says what sets a group apart from the groups that have its name (Claude opens most
  * answers "I need to": one group writes 64–127 words, another no bullets): `name` and the one shape or
@@ -323,24 +383,51 @@ export interface Sibling {
  * tenth of its members: "no bullets"), the largest difference; null when none.
  */
 export function apartName(members: readonly Doc[], name: GroupName, siblings: readonly Sibling[]): GroupName | null {
-  const total = siblings.reduce((a, s) => a + s.n, 0);
-  if (!total || !members.length) return null;
-  const mine = new Map<string, number>();
-  for (const d of members) for (const t of d.shape) mine.set(t, (mine.get(t) ?? 0) + 1);
-  const theirs = new Map<string, number>();
-  for (const s of siblings) for (const [t, k] of s.shape) theirs.set(t, (theirs.get(t) ?? 0) + k);
-  const said = new Set(name.title.split(' · '));
-  const found: { t: string; lead: number; absent: boolean }[] = [];
-  for (const t of new Set([...mine.keys(), ...theirs.keys()])) {
-    const text = shapeText(t);
-    if (!text || t.startsWith('!') || said.has(text)) continue;
-    const [a, b] = [(mine.get(t) ?? 0) / members.length, (theirs.get(t) ?? 0) / total];
-    if (a >= 0.5 && a - b >= 0.2) found.push({ t, lead: a - b, absent: false });
-    else if (b >= 0.5 && a <= 0.1 && SHAPES[t]) found.push({ t, lead: b - a, absent: true });
-  }
-  const best = found.sort((x, y) => y.lead - x.lead || (x.t < y.t ? -1 : 1))[0];
+  const best = apartTerms(holding(members), siblings, new Set(name.title.split(' · ')))[0];
   if (!best) return null;
   const no = best.absent ? 'no ' : '';
   const label = `${name.label}·${no.replace(' ', '-')}${shapeLabel(best.t)}`;
-  return { label: label.length <= 44 ? label : name.label, title: `${name.title === 'plain' ? '' : `${name.title} · `}${no}${shapeText(best.t)}` };
+  return { label: label.length <= 44 ? label : name.label, title: `${name.title === 'plain' ? '' : `${name.title} · `}${apartText(best)}` };
+}
+
+/** A group listed beside the one being titled: its title and what its members hold (clusters.ts `Cluster.shape`). */
+export interface Shown extends Sibling {
+  title: string;
+}
+
+/**
+ * A title no group in `shown` has, for a group (what its members hold) titled `title` as another is: `title` and what
+ * sets the members apart from the groups of that title (as `apartName`; a looser difference when
+ * none, "code · no headings"), then from those of the longer title when one has it too (at most two
+ * parts added: `"I need to…" · 128–255 words · bullets`); null when nothing does.
+ */
+export function apartTitle(group: Sibling, title: string, shown: readonly Shown[]): string | null {
+  const taken = new Set(shown.map((s) => s.title));
+  let t = title;
+  for (let round = 0; round < 2 && taken.has(t); round++) {
+    const alike = shown.filter((s) => s.title === t);
+    // a shape said either way is said ("no bullets" then "bullets" says nothing)
+    const said = new Set(t.split(' · ').map((p) => p.replace(/^no /, '')));
+    const next = [...apartTerms(group, alike, said), ...apartTerms(group, alike, said, true)].map((x) => `${t === 'plain' ? '' : `${t} · `}${apartText(x)}`);
+    if (!next.length) return null;
+    t = next.find((x) => !taken.has(x)) ?? next[0];
+  }
+  return taken.has(t) ? null : t;
+}
+
+/**
+ * `title` with the members' opening in front, for a title that quotes none (or only a request's last
+ * sentence) and that another group has ("bullets" → `"Let me analyze the examples…" · bullets`; a
+ * state of one request: `"Elvin is crazy about blogging.…" · "… Reply only with a name."`): the
+ * openings word by word, as `fullerName`; null when they share none.
+ */
+export function quotedTitle(members: readonly Doc[], title: string, step: StepTerms): string | null {
+  if (title.startsWith('"') && !title.startsWith('"… ')) return null;
+  const words = cutAtTopic(consensusOpening(members.map((d) => d.opening)), topicTest(step)).split(' ');
+  // up to its first sentence's end, and not a word the opening's 36 characters cut (opening.ts `openingOf`)
+  const end = words.findIndex((w) => SENTENCE_END.includes(w.at(-1) ?? ''));
+  if (end >= 0) words.splice(end + 1);
+  else if (words.join(' ').length >= 36) words.pop();
+  const quote = words.some((w) => /\p{L}/u.test(w)) ? words.join(' ') : '';
+  return quote ? `"${quote}…"${title === 'plain' ? '' : ` · ${title}`}` : null;
 }
