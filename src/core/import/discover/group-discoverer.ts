@@ -3,7 +3,8 @@
 // the groups found are saved, listed with their names and representatives, and explained.
 import { ClusterSet, type Cluster, type ClusterParams, type Item, type SampleRef } from './clusters';
 import type { StepTerms } from './step-terms';
-import { apartName, apartTitle, fullerName, groupName, holding, lengthText, quotedTitle, shapeText, type GroupName } from './naming';
+import { groupName, lengthText, shapeText, type GroupName } from './naming';
+import { apartName, apartTitle, fullerName, holding, quotedTitle } from './names-apart';
 import { words } from './text';
 import { bareWord, type Noise } from './noise';
 import { bucketOf, type Doc, type Sparse } from './vectors';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCorpus } from '../../../../tests/support/discover-corpus';
 import { BehaviorDiscoverer, StateDiscoverer } from './discoverer';
-import { apartTitle, type Sibling } from './naming';
+import { apartTitle, type Sibling } from './names-apart';
 
 const group = (n: number, shape: Record<string, number>): Sibling => ({ n, shape: new Map(Object.entries(shape)) });
 
