@@ -1,0 +1,153 @@
+// A state that is a few questions is a topic, not a kind. A kind's requests are many prompts (other
+// numbers, names, items) whose words spread over many requests of the run; a question's phrasings
+// ("Who wrote…?", "Quick question: who wrote…?") share its topic: words few requests of the run hold.
+// Neither the requests' words (weighed down as topic: vectors.ts `PromptSpread`) nor the answers
+// (each question's talk of its own topic: answer-kinds.ts) join such states, so a factual source is
+// found as a state a question or two. Here, after each step, a state is questions when its requests
+// are few (step-terms.ts `fewPrompts` of the run's distinct requests), each shares a word few
+// requests of the run hold with another of them (a topic asked two ways or more), and they are asked
+// again (a question is asked as it was; a task's prompts are new texts); the questions of one script
+// are one state: the younger joins the oldest (answer-kinds.ts `AnswerKinds.merge`; nothing already
+// labelled changes).
+import { hash32 } from '../../rng';
+import { fewPrompts } from './step-terms';
+import { promptWords, scriptOf } from './text';
+import type { AnswerKinds } from './answer-kinds';
+
+/** A request as read here: its id (a hash of its text), its content words' hashes and its script. */
+export interface RequestRead {
+  id: number;
+  words: ReadonlySet<number>;
+  script: string;
+}
+
+export function requestRead(request: string): RequestRead {
+  return { id: hash32(request), words: new Set([...promptWords(request)].map((w) => hash32(w))), script: scriptOf(request) };
+}
+
+/** Distinct requests a state needs before what they share is read (one or two share all they hold). */
+const MIN_REQUESTS = 3;
+/** Requests whose words are kept a state: a state of more is never few (`fewPrompts` is at most 10). */
+const FEW_KEPT = 10;
+/** Distinct words counted over the run: past them no new request is counted, and no state is judged questions. */
+const MAX_WORDS = 1 << 18;
+
+interface Asked {
+  /** Its distinct requests' ids, and the words of the first FEW_KEPT. */
+  requests: Set<number>;
+  words: Map<number, ReadonlySet<number>>;
+  /** Its requests asked again, at a later step than first (each once a step). */
+  again: number;
+  script: string;
+}
+
+export interface QuestionStatesSnapshot {
+  seen: number[];
+  holders: [number, number][];
+  asked: [string, number[], [number, number[]][], number, string][];
+  questions: [string, string][];
+}
+
+export class QuestionStates {
+  /** The run's distinct requests, and how many of them hold each word. */
+  private seen = new Set<number>();
+  private holders = new Map<number, number>();
+  /** Per state (its kind's label): what it was asked. */
+  private asked = new Map<string, Asked>();
+  /** Per script: the state its questions are. */
+  private questions = new Map<string, string>();
+
+  /** A step's requests, each under its state's (kind's) label (null: no request, or no state). */
+  add(labels: readonly (string | null)[], requests: readonly (RequestRead | null)[]): void {
+    const fresh = new Set<number>();
+    const again = new Set<string>();
+    labels.forEach((l, k) => {
+      const r = requests[k];
+      if (!r) return;
+      if (!this.seen.has(r.id) && this.holders.size < MAX_WORDS) {
+        this.seen.add(r.id);
+        fresh.add(r.id);
+        for (const w of r.words) this.holders.set(w, (this.holders.get(w) ?? 0) + 1);
+      }
+      if (l === null) return;
+      const a = this.asked.get(l);
+      if (!a) this.asked.set(l, { requests: new Set([r.id]), words: new Map([[r.id, r.words]]), again: 0, script: r.script });
+      else if (!a.requests.has(r.id)) {
+        a.requests.add(r.id);
+        if (a.words.size < FEW_KEPT) a.words.set(r.id, r.words);
+      } else if (!fresh.has(r.id) && !again.has(`${l}\u0000${r.id}`)) {
+        again.add(`${l}\u0000${r.id}`);
+        a.again++;
+      }
+    });
+  }
+
+  /** Whether the state is a few questions (see above). */
+  questionsOf(state: string): boolean {
+    const a = this.asked.get(state);
+    const few = fewPrompts(this.seen.size);
+    if (!a || this.holders.size >= MAX_WORDS || a.requests.size < MIN_REQUESTS || a.requests.size >= few || a.again < a.requests.size) return false;
+    const rs = [...a.words.values()];
+    return rs.every((r, i) => [...r].some((w) => (this.holders.get(w) ?? 0) < few && rs.some((o, j) => j !== i && o.has(w))));
+  }
+
+  /**
+   * The states (among `current`, oldest first, each its kind's label in `kinds`) that are questions
+   * join their script's questions' state (the oldest such); returns those joined. `live`: the group a
+   * state's group was merged into since (clusters.ts), whose kind's label its samples now get.
+   */
+  join(current: readonly string[], kinds: AnswerKinds, live: (name: string) => string = (n) => n): string[] {
+    const labelOf = (name: string) => {
+      let k = kinds.kind(name);
+      for (let hops = 0; live(k) !== k && hops < 1000; hops++) k = kinds.kind(live(k));
+      return k;
+    };
+    // a state joined to its kind by its answers was asked what the kind was
+    for (const l of [...this.asked.keys()]) if (kinds.kind(l) !== l) this.fold(l, kinds.kind(l));
+    const joined: string[] = [];
+    for (const s of current) {
+      if (kinds.kind(s) !== s || !this.questionsOf(s)) continue;
+      const { script } = this.asked.get(s)!;
+      const into = this.questions.get(script);
+      if (into === undefined || labelOf(into) === s) {
+        this.questions.set(script, s);
+        continue;
+      }
+      const older = labelOf(into);
+      kinds.merge(s, older);
+      this.fold(s, older);
+      joined.push(s);
+    }
+    return joined;
+  }
+
+  private fold(from: string, into: string): void {
+    const b = this.asked.get(from);
+    this.asked.delete(from);
+    if (!b) return;
+    const a = this.asked.get(into);
+    if (!a) {
+      this.asked.set(into, b);
+      return;
+    }
+    for (const r of b.requests) a.requests.add(r);
+    for (const [r, w] of b.words) if (a.words.size < FEW_KEPT) a.words.set(r, w);
+    a.again += b.again;
+  }
+
+  save(): QuestionStatesSnapshot {
+    return {
+      seen: [...this.seen],
+      holders: [...this.holders],
+      asked: [...this.asked].map(([l, a]) => [l, [...a.requests], [...a.words].map(([r, w]) => [r, [...w]]), a.again, a.script]),
+      questions: [...this.questions],
+    };
+  }
+
+  restore(snap: QuestionStatesSnapshot | undefined): void {
+    this.seen = new Set(snap?.seen ?? []);
+    this.holders = new Map(snap?.holders ?? []);
+    this.asked = new Map((snap?.asked ?? []).map(([l, r, w, again, script]) => [l, { requests: new Set(r), words: new Map(w.map(([id, ws]) => [id, new Set(ws)])), again, script }]));
+    this.questions = new Map(snap?.questions ?? []);
+  }
+}
