@@ -88,7 +88,16 @@ export class QuestionStates {
     const few = fewPrompts(this.seen.size);
     if (!a || this.holders.size >= MAX_WORDS || a.requests.size < MIN_REQUESTS || a.requests.size >= few || a.again < a.requests.size) return false;
     const rs = [...a.words.values()];
-    return rs.every((r, i) => [...r].some((w) => (this.holders.get(w) ?? 0) < few && rs.some((o, j) => j !== i && o.has(w))));
+    return rs.every((r, i) => {
+      // the rarest word it shares with another of the state's requests (its topic), and the rarest it holds alone
+      let [shared, own] = [Infinity, Infinity];
+      for (const w of r) {
+        const n = this.holders.get(w) ?? 0;
+        if (rs.some((o, j) => j !== i && o.has(w))) shared = Math.min(shared, n);
+        else own = Math.min(own, n);
+      }
+      return shared < few && shared < own;
+    });
   }
 
   /**
