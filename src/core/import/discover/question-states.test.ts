@@ -55,6 +55,24 @@ describe('states that are a few questions', () => {
     expect(kinds.joined().size).toBe(0);
   });
 
+  // what tells the two apart is which is rarer: a question's topic (held by its few phrasings) or a
+  // phrasing's frame (held by the topics it is asked about); here more topics than ways to ask
+  it('a way of asking about many topics is not a question: it shares its frame and holds its own topic', () => {
+    const [qs, kinds] = [new QuestionStates(), new AnswerKinds()];
+    const TOPICS = ['electric cars', 'the stock market', 'climate talks', 'space launches', 'chip exports', 'river floods'];
+    const WAYS: Record<string, (t: string) => string> = { look: (t) => `Look up current events on ${t}.`, recent: (t) => `What happened recently with ${t}?`, haiku: (t) => `Compose a haiku on ${t}.` };
+    const current = ['task', ...Object.keys(WAYS)];
+    for (let s = 0; s < 16; s++) {
+      // a run of many requests (few is then 10: the frames, held by 6, are few)
+      const asked: [string, string][] = Array.from({ length: 12 }, (_, j) => ['task', task(s * 12 + j)] as [string, string]);
+      for (const [l, f] of Object.entries(WAYS)) asked.push([l, f(TOPICS[s % TOPICS.length])]);
+      qs.add(asked.map(([l]) => kinds.kind(l)), asked.map(([, r]) => requestRead(r)));
+      qs.join(current, kinds);
+    }
+    expect(Object.keys(WAYS).map((l) => qs.questionsOf(l))).toEqual([false, false, false]);
+    expect(kinds.joined().size).toBe(0);
+  });
+
   it('is saved and restored whole', () => {
     const [qs, kinds] = [new QuestionStates(), new AnswerKinds()];
     run(qs, kinds, 6);
