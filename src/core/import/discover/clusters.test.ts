@@ -73,6 +73,6 @@ describe('clusters', () => {
       out.push(...st.labelStep(s, held), ...b.labelStep(s, held));
     }
     const text = `${out.join('\n')}\n${JSON.stringify(b.save())}\n${JSON.stringify(st.save())}`;
-    expect(createHash('sha256').update(text).digest('hex')).toBe('1f4b749900fd705f32def2823859fc662644df255cb3b6b693b295e23c5321f8');
+    expect(createHash('sha256').update(text).digest('hex')).toBe('d67017b27f7408518a80275efe3758f2f78c17e51f1a9ee02706d7d1876b3082');
   });
 });

@@ -27,14 +27,14 @@ export function requestRead(request: string): RequestRead {
 
 /** Distinct requests a state needs before what they share is read (one or two share all they hold). */
 const MIN_REQUESTS = 3;
-/** Requests whose words are kept a state: a state of more is never few (`fewPrompts` is at most 10). */
+/** Requests a state's are kept until: a state of as many is never few (`fewPrompts` is at most 10). */
 const FEW_KEPT = 10;
 /** Distinct words counted over the run: past them no new request is counted, and no state is judged questions. */
 const MAX_WORDS = 1 << 18;
 
 interface Asked {
-  /** Its distinct requests' ids, and the words of the first FEW_KEPT. */
-  requests: Set<number>;
+  /** Its distinct requests' ids and words, until there are FEW_KEPT (then it is many: null, never questions). */
+  requests: Set<number> | null;
   words: Map<number, ReadonlySet<number>>;
   /** Its requests asked again, at a later step than first (each once a step). */
   again: number;
@@ -44,7 +44,8 @@ interface Asked {
 export interface QuestionStatesSnapshot {
   seen: number[];
   holders: [number, number][];
-  asked: [string, number[], [number, number[]][], number, string][];
+  /** Per state: its requests' ids and words (null: many), how many were asked again, its script. */
+  asked: [string, [number, number[]][] | null, number, string][];
   questions: [string, string][];
 }
 
@@ -72,9 +73,11 @@ export class QuestionStates {
       if (l === null) return;
       const a = this.asked.get(l);
       if (!a) this.asked.set(l, { requests: new Set([r.id]), words: new Map([[r.id, r.words]]), again: 0, script: r.script });
+      else if (!a.requests) return;
       else if (!a.requests.has(r.id)) {
         a.requests.add(r.id);
-        if (a.words.size < FEW_KEPT) a.words.set(r.id, r.words);
+        a.words.set(r.id, r.words);
+        if (a.requests.size >= FEW_KEPT) (a.requests = null), a.words.clear();
       } else if (!fresh.has(r.id) && !again.has(`${l}\u0000${r.id}`)) {
         again.add(`${l}\u0000${r.id}`);
         a.again++;
@@ -86,7 +89,7 @@ export class QuestionStates {
   questionsOf(state: string): boolean {
     const a = this.asked.get(state);
     const few = fewPrompts(this.seen.size);
-    if (!a || this.holders.size >= MAX_WORDS || a.requests.size < MIN_REQUESTS || a.requests.size >= few || a.again < a.requests.size) return false;
+    if (!a?.requests || this.holders.size >= MAX_WORDS || a.requests.size < MIN_REQUESTS || a.requests.size >= few || a.again < a.requests.size) return false;
     const rs = [...a.words.values()];
     return rs.every((r, i) => {
       // the rarest word it shares with another of the state's requests (its topic), and the rarest it holds alone
@@ -139,16 +142,20 @@ export class QuestionStates {
       this.asked.set(into, b);
       return;
     }
-    for (const r of b.requests) a.requests.add(r);
-    for (const [r, w] of b.words) if (a.words.size < FEW_KEPT) a.words.set(r, w);
     a.again += b.again;
+    if (!a.requests) return;
+    if (!b.requests) (a.requests = null), a.words.clear();
+    else {
+      for (const [r, w] of b.words) (a.requests.add(r), a.words.set(r, w));
+      if (a.requests.size >= FEW_KEPT) (a.requests = null), a.words.clear();
+    }
   }
 
   save(): QuestionStatesSnapshot {
     return {
       seen: [...this.seen],
       holders: [...this.holders],
-      asked: [...this.asked].map(([l, a]) => [l, [...a.requests], [...a.words].map(([r, w]) => [r, [...w]]), a.again, a.script]),
+      asked: [...this.asked].map(([l, a]) => [l, a.requests && [...a.words].map(([r, w]) => [r, [...w]]), a.again, a.script]),
       questions: [...this.questions],
     };
   }
@@ -156,7 +163,7 @@ export class QuestionStates {
   restore(snap: QuestionStatesSnapshot | undefined): void {
     this.seen = new Set(snap?.seen ?? []);
     this.holders = new Map(snap?.holders ?? []);
-    this.asked = new Map((snap?.asked ?? []).map(([l, r, w, again, script]) => [l, { requests: new Set(r), words: new Map(w.map(([id, ws]) => [id, new Set(ws)])), again, script }]));
+    this.asked = new Map((snap?.asked ?? []).map(([l, w, again, script]) => [l, { requests: w && new Set(w.map(([id]) => id)), words: new Map((w ?? []).map(([id, ws]) => [id, new Set(ws)])), again, script }]));
     this.questions = new Map(snap?.questions ?? []);
   }
 }
