@@ -167,7 +167,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   private stepDocs = new Map<string, Doc | null>();
   /** Phrasings of one kind of request, joined by what their answers talk about. */
   private kinds = new AnswerKinds();
-  /** States that are one question, joined as one (question-states.ts). */
+  /** States that are a few questions, joined as one (question-states.ts). */
   private questions = new QuestionStates();
   /** The step's requests as read there, by prompt. */
   private stepRequests = new Map<string, RequestRead | null>();

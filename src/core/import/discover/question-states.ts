@@ -4,11 +4,12 @@
 // Neither the requests' words (weighed down as topic: vectors.ts `PromptSpread`) nor the answers
 // (each question's talk of its own topic: answer-kinds.ts) join such states, so a factual source is
 // found as a state a question or two. Here, after each step, a state is questions when its requests
-// are few (step-terms.ts `fewPrompts` of the run's distinct requests), each shares a word few
-// requests of the run hold with another of them (a topic asked two ways or more), and they are asked
-// again (a question is asked as it was; a task's prompts are new texts); the questions of one script
-// are one state: the younger joins the oldest (answer-kinds.ts `AnswerKinds.merge`; nothing already
-// labelled changes).
+// are few (step-terms.ts `fewPrompts` of the run's distinct requests), they were asked again (a
+// question is asked as it was; a task's prompts are new texts), and each shares with another of them
+// a word few requests of the run hold that is rarer than any it holds alone (a question's phrasings
+// share its topic and differ by frame words other questions hold too; a way of asking about many
+// topics shares its frame and holds its own topic); the questions of one script are one state: the
+// younger joins the oldest (answer-kinds.ts `AnswerKinds.merge`; nothing already labelled changes).
 import { hash32 } from '../../rng';
 import { fewPrompts } from './step-terms';
 import { promptWords, scriptOf } from './text';
@@ -27,8 +28,8 @@ export function requestRead(request: string): RequestRead {
 
 /** Distinct requests a state needs before what they share is read (one or two share all they hold). */
 const MIN_REQUESTS = 3;
-/** Requests a state's are kept until: a state of as many is never few (`fewPrompts` is at most 10). */
-const FEW_KEPT = 10;
+/** A state's requests are kept until it has this many: a state of as many is never few. */
+const FEW_KEPT = fewPrompts(Infinity);
 /** Distinct words counted over the run: past them no new request is counted, and no state is judged questions. */
 const MAX_WORDS = 1 << 18;
 
