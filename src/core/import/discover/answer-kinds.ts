@@ -137,18 +137,28 @@ export class AnswerKinds {
         }
       if (!best) return joined;
       const [older, younger] = [live[best.a], live[best.b]];
-      this.kindOf.set(younger, older);
-      const into = this.vocab.get(older)!;
-      const from = this.vocab.get(younger)!;
-      into.n += from.n;
-      for (const [h, k] of from.counts) into.counts.set(h, (into.counts.get(h) ?? 0) + k);
-      for (const [h, k] of from.own) into.own.set(h, (into.own.get(h) ?? 0) + k);
-      for (const p of from.prompts) if (into.prompts.size < MIN_PROMPTS) into.prompts.add(p);
-      trim(into.counts, KEEP * 2);
-      trim(into.own, KEEP * 2);
-      this.vocab.delete(younger);
+      this.merge(younger, older);
       joined.push(younger);
     }
+  }
+
+  /** A state (`younger`, its kind's label) found to be one kind with `older` (another kind's label): its label is no longer given, and its answers count for the older. */
+  merge(younger: string, older: string): void {
+    this.kindOf.set(younger, older);
+    const from = this.vocab.get(younger);
+    this.vocab.delete(younger);
+    if (!from) return;
+    const into = this.vocab.get(older);
+    if (!into) {
+      this.vocab.set(older, from);
+      return;
+    }
+    into.n += from.n;
+    for (const [h, k] of from.counts) into.counts.set(h, (into.counts.get(h) ?? 0) + k);
+    for (const [h, k] of from.own) into.own.set(h, (into.own.get(h) ?? 0) + k);
+    for (const p of from.prompts) if (into.prompts.size < MIN_PROMPTS) into.prompts.add(p);
+    trim(into.counts, KEEP * 2);
+    trim(into.own, KEEP * 2);
   }
 
   /** A state's answers as counted so far (undefined: none, or joined to another). */

@@ -9,6 +9,7 @@
 import type { ClusterParams, Item } from './clusters';
 import { opensThink, responseParts, stripSpecial, type ResponseParts } from './chat';
 import { AnswerKinds, answerOf, promptId, type Answer } from './answer-kinds';
+import { QuestionStates, requestRead, type RequestRead } from './question-states';
 import { followsTerms, promptTerms, promptWords, requestTurns, responseTerms, responseWords } from './text';
 import { bareWord, noiseOf, type Noise } from './noise';
 import { hash32 } from '../../rng';
@@ -167,6 +168,10 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   private stepDocs = new Map<string, Doc | null>();
   /** Phrasings of one kind of request, joined by what their answers talk about. */
   private kinds = new AnswerKinds();
+  /** States that are a few questions, joined as one (question-states.ts). */
+  private questions = new QuestionStates();
+  /** The step's requests as read there, by prompt. */
+  private stepRequests = new Map<string, RequestRead | null>();
   /** The words of a prompt's user turns (an answer may echo them) and its id, kept for the prompts met since the step began. */
   private requestWordsOf = new Map<string, { words: Set<string>; id: number }>();
   /** Answers read so far of each prompt of a step (by step and prompt). */
@@ -179,6 +184,7 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   /** Lines shared by most of the step's distinct prompts join the boilerplate (kept for the run). */
   protected override prepare(arrived: readonly StateArrival[]): void {
     this.stepDocs.clear();
+    this.stepRequests.clear();
     this.requestWordsOf.clear();
     const distinct = new Set(arrived.map((a) => a.prompt));
     if (distinct.size < BOILER_MIN_PROMPTS || this.boiler.size >= BOILER_MAX) return;
@@ -238,8 +244,28 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
     const labels = super.labelArrived(step, arrived);
     const found = (l: string) => l !== this.noiseLabel && l !== this.smallLabel;
     this.kinds.add(labels, arrived.map((a, k) => (found(labels[k]) ? a.answer : null)));
-    this.kinds.join(this.set.named().sort((a, b) => a.id - b.id).map((c) => c.name!));
+    const current = this.set.named().sort((a, b) => a.id - b.id).map((c) => c.name!);
+    this.kinds.join(current);
+    this.questions.add(labels.map((l) => (found(l) ? this.kinds.kind(l) : null)), arrived.map((a) => this.requestReadOf(a.prompt)));
+    this.questions.join(current, this.kinds, (name) => this.liveName(name));
     return labels.map((l) => (found(l) ? this.kinds.kind(l) : l));
+  }
+
+  /** The group a state's group was merged into (clusters.ts), or itself. */
+  private liveName(name: string): string {
+    let c = this.set.clusters.find((x) => x.name === name);
+    for (let hops = 0; c && c.mergedInto !== null && hops < 1000; hops++) c = this.set.byId(c.mergedInto);
+    return c?.name ?? name;
+  }
+
+  /** A prompt's request as question-states.ts reads it (null: none), once a step. */
+  private requestReadOf(prompt: string): RequestRead | null {
+    let r = this.stepRequests.get(prompt);
+    if (r === undefined) {
+      const text = prompt.trim() ? this.request(prompt) : '';
+      this.stepRequests.set(prompt, (r = text.trim() ? requestRead(text) : null));
+    }
+    return r;
   }
 
   protected override shown(name: string): string {
@@ -266,12 +292,14 @@ export class StateDiscoverer extends Discoverer<StateArrival> {
   }
 
   protected override extra(): Partial<DiscoverSnapshot> {
-    return { boiler: [...this.boiler], kinds: this.kinds.save() };
+    return { boiler: [...this.boiler], kinds: this.kinds.save(), questions: this.questions.save() };
   }
 
   protected override restoreExtra(snap: DiscoverSnapshot): void {
     this.boiler = new Set(snap.boiler ?? []);
     this.kinds = new AnswerKinds();
     this.kinds.restore(snap.kinds);
+    this.questions = new QuestionStates();
+    this.questions.restore(snap.questions);
   }
 }

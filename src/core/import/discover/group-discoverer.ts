@@ -10,6 +10,7 @@ import { bareWord, type Noise } from './noise';
 import { bucketOf, type Doc, type Sparse } from './vectors';
 import type { ImportedSample } from '../types';
 import type { Answer, AnswerKindsSnapshot } from './answer-kinds';
+import type { QuestionStatesSnapshot } from './question-states';
 
 /** The one label of noise (empty, cut-off, garbage) and of responses like no named behavior yet. */
 export const UNCLASSIFIED = 'unclassified';
@@ -59,6 +60,8 @@ export interface DiscoverSnapshot {
   openerPrompts?: [string, number][];
   /** States found to be one kind by their answers (answer-kinds.ts). Absent in older files. */
   kinds?: AnswerKindsSnapshot;
+  /** States that are one question (question-states.ts). Absent in older files. */
+  questions?: QuestionStatesSnapshot;
   clusters: {
     id: number;
     name: string | null;

@@ -35,6 +35,11 @@ export interface StepTerms {
 const FEW_PROMPTS = 3;
 const FEW_SHARE = 0.05;
 const FEW_MAX = 10;
+/** How many prompts of `prompts` are few: a word held by fewer is their topic (FEW_PROMPTS, FEW_SHARE, FEW_MAX). */
+export function fewPrompts(prompts: number): number {
+  return Math.max(FEW_PROMPTS, Math.min(FEW_SHARE * prompts, FEW_MAX));
+}
+
 /** `openerPrompt` of a word two or more prompts of the run held: a request's opening word no other prompt held is rare (`StepTerms.rare`). */
 const ANY_PROMPT = -1;
 /** Opening words of requests counted over the run (a few thousand distinct words: a run's kinds' and more). */
@@ -73,7 +78,7 @@ export function termCounts(items: readonly Counted[], spread: SpreadParams, open
   // prompt, nothing concentrated in this sense: theirs is `rare`. A word of one prompt's samples is its
   // prompt's however few they are ("Ardal", a bare answer two samples of one prompt gave), and so is one
   // of few prompts that all its samples' requests hold ("Tectonics…" in answers to "How does plate tectonics work?" and "Explain how plate tectonics works.").
-  const few = Math.max(FEW_PROMPTS, Math.min(FEW_SHARE * byPrompt.size, FEW_MAX));
+  const few = fewPrompts(byPrompt.size);
   const topic = new Set(
     [...opened].filter(([w, x]) => /\p{N}/u.test(w) || (!!spread.ratio && x.prompts.size < few && (x.prompts.size === 1 || x.echoed === x.held || concentrated(spread.ratio, x.held, x.prompts.size, items.length, sizes)))).map(([w]) => w),
   );
