@@ -8,7 +8,7 @@ import { titleOf, type LabelTitles } from '../../core/import/index';
 
 export type NameKind = 'state' | 'behavior';
 
-/** Characters a legend entry or a picker option shows of a title (longer ones are cut; the whole on hover). */
+/** Narrow characters' room a legend entry or a picker option gives a title (longer ones are cut; the whole on hover). */
 export const LEGEND_CHARS = 34;
 /** …and a tooltip row (it has the room of the plot beside the cursor). */
 export const TIP_CHARS = 64;
@@ -24,14 +24,27 @@ export interface ChartNames {
   hover(kind: NameKind, name: string): string | undefined;
 }
 
-/** `text` at most `max` characters: cut at the last word end that fits, with "…" (a word longer than that is cut inside). */
+// East Asian wide characters (CJK, kana, Hangul, full-width forms) take about two narrow ones' room
+const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA960-\uA97F\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}]/u;
+const widthOf = (ch: string) => (WIDE.test(ch) ? 2 : 1);
+
+/** How many narrow characters' room `text` takes (a wide one counts two). */
+export function textChars(text: string): number {
+  let w = 0;
+  for (const ch of text) w += widthOf(ch);
+  return w;
+}
+
+/** `text` in at most `max` narrow characters' room: cut at the last word end that fits, with "…" (a word longer than that, or a text with no spaces, is cut inside). */
 export function cut(text: string, max: number): string {
+  if (textChars(text) <= max) return text;
   const chars = [...text];
-  if (chars.length <= max) return text;
-  const n = Math.max(1, max - 1);
+  let n = 0;
+  for (let w = 0; n < chars.length && w + widthOf(chars[n]) <= max - 1; n++) w += widthOf(chars[n]);
+  n = Math.max(1, n);
   const room = chars.slice(0, n).join('');
   // a word end: where the room ends before a space, else its last space
-  const end = /\s/.test(chars[n]) ? room.length : room.search(/\s\S*$/);
+  const end = /\s/.test(chars[n] ?? '') ? room.length : room.search(/\s\S*$/);
   const kept = (end >= room.length / 2 ? room.slice(0, end) : room).replace(/[\s·,;:–—-]+$/u, '');
   return `${kept}…`;
 }
