@@ -19,7 +19,16 @@ import { ARTIFACTS, TINY_MODEL } from './lab-page';
 import { scaled } from '../support/speed';
 import { makeStyledCorpus } from '../support/discover-styles';
 import { unreadableParts } from '../support/readable-names';
-import { LEGEND_CHARS, cut } from '../../src/ui/charts/names';
+import { LEGEND_CHARS, textChars } from '../../src/ui/charts/names';
+
+/** What a legend or picker shows of a title: the whole, or its start cut with "…" (longer than the room only where another title starts the same). */
+function shows(text: string, title: string, others: string[]): boolean {
+  if (text === title) return true;
+  const start = text.slice(0, -1);
+  return text.endsWith('…') && title.startsWith(start) && (textChars(text) <= LEGEND_CHARS || others.some((o) => o !== title && o.startsWith(cut1(start))));
+}
+/** The start one word shorter (what the room alone would have shown). */
+const cut1 = (start: string) => start.replace(/\s*\S+$/, '');
 
 /** The names and titles a list shows (LabelName: the key name in data-name, the title in .title). */
 function named(list: Locator): Promise<{ name: string; title: string }[]> {
@@ -77,16 +86,17 @@ describe('a reasoning run in the page', () => {
     const titleOf = new Map(behaviors.map((x) => [x.name, x.title]));
     expect(keys.filter((k) => titleOf.has(k.name)).length).toBe(behaviors.length);
     for (const k of keys.filter((x) => titleOf.has(x.name))) {
-      expect(k.text, k.name).toBe(cut(titleOf.get(k.name)!, LEGEND_CHARS));
+      expect(shows(k.text, titleOf.get(k.name)!, [...titleOf.values()]), `${k.name}: ${k.text}`).toBe(true);
       expect(k.hover, k.name).toBe(`${titleOf.get(k.name)} — behavior ${k.name}`);
     }
+    expect(new Set(keys.map((k) => k.text)).size, 'legend entries told apart').toBe(keys.length);
     const picker = run.locator('[data-testid=state-picker] option');
     const options = await picker.evaluateAll((els) => els.map((e) => ({ name: (e as HTMLOptionElement).value, text: e.textContent! })));
     const stateTitle = new Map(states.map((x) => [x.name, x.title]));
     expect(options[0].name).toBe('mean');
     // (the picker offers the states of the last step: a state the run no longer visits is not among them)
     expect(options.length).toBeGreaterThan(2);
-    for (const o of options.slice(1)) expect(o.text, o.name).toBe(stateTitle.get(o.name) === o.name ? o.name : cut(stateTitle.get(o.name)!, LEGEND_CHARS));
+    for (const o of options.slice(1)) expect(shows(o.text, stateTitle.get(o.name)!, [...stateTitle.values()]), `${o.name}: ${o.text}`).toBe(true);
     expect(options.some((o) => o.text.startsWith('"'))).toBe(true);
     // no legend entry sticks out of its chart
     expect(await legend.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().right > e.closest('figure')!.getBoundingClientRect().right + 1).map((e) => e.textContent))).toEqual([]);

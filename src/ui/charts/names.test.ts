@@ -28,6 +28,19 @@ describe('how the charts name states and behaviors', () => {
     expect(n.short('state', 'reply-only-with-a-name~2', 12)).toBe('"Elliott is…');
   });
 
+  it('two titles a legend would cut to the same text are cut longer, until they differ', () => {
+    const n = chartNames({ states: {}, behaviors: { a: '"I need to…" · 128–255 words · no enumerated', b: '"I need to…" · 128–255 words · no numbered list', c: '"I need to…" · 64–127 words · bullets' } });
+    expect(cut('"I need to…" · 128–255 words · no enumerated', LEGEND_CHARS)).toBe(cut('"I need to…" · 128–255 words · no numbered list', LEGEND_CHARS));
+    expect(n.short('behavior', 'a')).toBe('"I need to…" · 128–255 words · no enumerated');
+    expect(n.short('behavior', 'b')).toBe('"I need to…" · 128–255 words · no numbered…');
+    // in a narrower room: as far as another title begins the same
+    expect(n.short('behavior', 'c')).toBe('"I need to…" · 64–127 words…');
+    expect(n.short('behavior', 'c', 16)).toBe('"I need to…" · 64–127…');
+    // a plot label's room is kept whatever else begins the same
+    expect(n.fit('behavior', 'c', 16)).toBe('"I need to…"…');
+    expect(KEY_NAMES.fit('behavior', 'a-long-rule-label', 4)).toBe('a-long-rule-label');
+  });
+
   it('a name with no title (the lab’s tasks, a rule’s label, "other") reads as itself, never cut', () => {
     const n = chartNames(TITLES);
     expect(n.short('state', 'other')).toBe('other');

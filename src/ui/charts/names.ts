@@ -16,8 +16,10 @@ export const TIP_CHARS = 64;
 export interface ChartNames {
   /** Whether any state or behavior has a title (an imported run's discovery). */
   readonly titled: boolean;
-  /** What a person reads for `name`: its title cut to `max` characters, or the name itself. */
+  /** What a person reads for `name` where lines wrap (a legend, a picker, a tooltip): its title cut to `max` narrow characters, longer where that would not tell it apart; or the name itself. */
   short(kind: NameKind, name: string, max?: number): string;
+  /** …in a room it must not overprint (a label in a plot): cut to `max` whatever else begins the same. */
+  fit(kind: NameKind, name: string, max: number): string;
   /** Its whole title, or the name itself. */
   full(kind: NameKind, name: string): string;
   /** The hover text of a titled name: the whole title and the key name the metrics and exports use; none for a name with no title. */
@@ -49,11 +51,36 @@ export function cut(text: string, max: number): string {
   return `${kept}…`;
 }
 
+/**
+ * `title` cut to `max`, or longer where what it shows is how another of `others` begins (two
+ * `"I need to…" · 128–255 words · no…` in one legend): the shortest cut that tells it apart.
+ */
+function cutApart(title: string, others: readonly string[], max: number): string {
+  let c = cut(title, max);
+  const begins = (o: string) => o !== title && c !== title && o.startsWith(c.slice(0, -1));
+  let same = others.filter(begins);
+  for (let m = max + 1; same.length && c !== title; m++) {
+    c = cut(title, m);
+    same = same.filter(begins);
+  }
+  return c;
+}
+
 export function chartNames(titles: LabelTitles | null | undefined): ChartNames {
   const full = (kind: NameKind, name: string) => titleOf(titles, kind, name);
+  // a legend redraws with every step of a followed run: each cut is made once
+  const made = new Map<string, string>();
   return {
     titled: !!titles && Object.keys(titles.states).length + Object.keys(titles.behaviors).length > 0,
     short: (kind, name, max = LEGEND_CHARS) => {
+      const t = full(kind, name);
+      if (t === name) return name;
+      const key = `${kind}\u0000${name}\u0000${max}`;
+      let c = made.get(key);
+      if (c === undefined) made.set(key, (c = cutApart(t, Object.values(kind === 'state' ? titles!.states : titles!.behaviors), max)));
+      return c;
+    },
+    fit: (kind, name, max) => {
       const t = full(kind, name);
       return t === name ? name : cut(t, max);
     },

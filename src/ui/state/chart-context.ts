@@ -61,5 +61,13 @@ export function provideLabelTitles(get: () => LabelTitles | null): void {
 /** How the charts name states and behaviors: by their titles under an imported run, else by their names (the lab's own runs). */
 export function useChartNames(): () => ChartNames {
   const get = getContext<(() => LabelTitles | null) | undefined>(NAMES_READ);
-  return get ? () => chartNames(get()) : () => KEY_NAMES;
+  if (!get) return () => KEY_NAMES;
+  // one ChartNames a set of titles (it keeps the cuts it made)
+  let titles: LabelTitles | null | undefined;
+  let names = KEY_NAMES;
+  return () => {
+    const now = get();
+    if (now !== titles) [titles, names] = [now, chartNames(now)];
+    return names;
+  };
 }
