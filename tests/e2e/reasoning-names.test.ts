@@ -5,7 +5,9 @@
  * quoted opening or shape words, never two content words), each a click from its samples; the rollout
  * viewer shows a sample's think folded apart from its answer. Screenshots at 1280×800
  * (test-results/reasoning-import-1280.png, reasoning-viewer-1280.png: the think folded,
- * reasoning-viewer-think-1280.png: unfolded).
+ * reasoning-viewer-think-1280.png: unfolded). The run's charts name them by title as well (the behavior
+ * legend, the divergence plot's state picker): reasoning-divergence-1280.png, reasoning-charts-1280.png
+ * (behavior distribution and support heatmap), and those in projector mode, reasoning-charts-projector-1280.png.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,16 @@ import { ARTIFACTS, TINY_MODEL } from './lab-page';
 import { scaled } from '../support/speed';
 import { makeStyledCorpus } from '../support/discover-styles';
 import { unreadableParts } from '../support/readable-names';
+import { LEGEND_CHARS, textChars } from '../../src/ui/charts/names';
+
+/** What a legend or picker shows of a title: the whole, or its start cut with "…" (longer than the room only where another title starts the same). */
+function shows(text: string, title: string, others: string[]): boolean {
+  if (text === title) return true;
+  const start = text.slice(0, -1);
+  return text.endsWith('…') && title.startsWith(start) && (textChars(text) <= LEGEND_CHARS || others.some((o) => o !== title && o.startsWith(cut1(start))));
+}
+/** The start one word shorter (what the room alone would have shown). */
+const cut1 = (start: string) => start.replace(/\s*\S+$/, '');
 
 /** The names and titles a list shows (LabelName: the key name in data-name, the title in .title). */
 function named(list: Locator): Promise<{ name: string; title: string }[]> {
@@ -65,6 +77,39 @@ describe('a reasoning run in the page', () => {
     for (const s of states.filter((x) => x.name !== 'other' && x.name !== 'unknown')) expect(s.title, s.name).toMatch(/^"(.+…|… .+[.!?…])"$/);
     await page.locator('[data-testid=import-summary]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS}reasoning-import-1280.png` });
+
+    // the run's charts name them by title too: the behavior legend and the state picker (cut to fit, the key on hover)
+    const run = page.locator('[data-testid=imported-run]');
+    const legend = run.locator('[data-view=behavior] .legend .key');
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=imported-run] [data-view=behavior] .legend .key')].some((k) => k.textContent !== (k as HTMLElement).dataset.series), null, { timeout: scaled(30_000) });
+    const keys = await legend.evaluateAll((els) => els.map((e) => ({ name: (e as HTMLElement).dataset.series!, text: e.textContent!, hover: e.getAttribute('title') })));
+    const titleOf = new Map(behaviors.map((x) => [x.name, x.title]));
+    expect(keys.filter((k) => titleOf.has(k.name)).length).toBe(behaviors.length);
+    for (const k of keys.filter((x) => titleOf.has(x.name))) {
+      expect(shows(k.text, titleOf.get(k.name)!, [...titleOf.values()]), `${k.name}: ${k.text}`).toBe(true);
+      expect(k.hover, k.name).toBe(`${titleOf.get(k.name)} — behavior ${k.name}`);
+    }
+    expect(new Set(keys.map((k) => k.text)).size, 'legend entries told apart').toBe(keys.length);
+    const picker = run.locator('[data-testid=state-picker] option');
+    const options = await picker.evaluateAll((els) => els.map((e) => ({ name: (e as HTMLOptionElement).value, text: e.textContent! })));
+    const stateTitle = new Map(states.map((x) => [x.name, x.title]));
+    expect(options[0].name).toBe('mean');
+    // (the picker offers the states of the last step: a state the run no longer visits is not among them)
+    expect(options.length).toBeGreaterThan(2);
+    for (const o of options.slice(1)) expect(shows(o.text, stateTitle.get(o.name)!, [...stateTitle.values()]), `${o.name}: ${o.text}`).toBe(true);
+    expect(options.some((o) => o.text.startsWith('"'))).toBe(true);
+    // no legend entry sticks out of its chart
+    expect(await legend.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().right > e.closest('figure')!.getBoundingClientRect().right + 1).map((e) => e.textContent))).toEqual([]);
+    await run.locator('[data-testid=state-picker]').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${ARTIFACTS}reasoning-divergence-1280.png` });
+    await run.locator('[data-view=behavior]').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${ARTIFACTS}reasoning-charts-1280.png` });
+    // …and in projector mode (larger type)
+    await page.locator('.projector-toggle').click();
+    await run.locator('[data-view=behavior]').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    expect(await legend.evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().right > e.closest('figure')!.getBoundingClientRect().right + 1).map((e) => e.textContent))).toEqual([]);
+    await page.screenshot({ path: `${ARTIFACTS}reasoning-charts-projector-1280.png` });
+    await page.locator('.projector-toggle').click();
 
     // one click from a behavior to its samples
     const b = behaviors[0];

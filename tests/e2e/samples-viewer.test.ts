@@ -36,7 +36,8 @@ describe('rollout viewer on an import', () => {
 
     // a click in the middle of the first state's plot, low down: the bottom band at a middle step
     const cursor = page.getByRole('slider', { name: /^behavior distribution of / }).first();
-    const stateName = /behavior distribution of (\S+):/.exec((await cursor.getAttribute('aria-label')) ?? '')![1];
+    // (its label reads the state's title; the key name is in data-state)
+    const stateName = (await cursor.getAttribute('data-state'))!;
     await cursor.scrollIntoViewIfNeeded();
     const box = (await cursor.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.97);

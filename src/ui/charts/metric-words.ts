@@ -6,6 +6,7 @@
  * task's states and behaviors are read by pattern.
  */
 import type { PerfName, ScalarName, SeriesName } from '../../core/measure/names';
+import { KEY_NAMES, type ChartNames } from './names';
 
 /** The names of a union without a template part (`support/behavior_support/${string}` drops out). */
 type Fixed<T> = T extends string ? ({} extends Record<T, 1> ? never : T) : never;
@@ -76,35 +77,38 @@ export function perStateWords(metric: PerStateMetric, place: string): string {
   return `${PER_STATE[metric]}, ${place}`;
 }
 
-/** Names with a task's states (s) and behaviors (b) in them, most specific first. */
-const PATTERNS: [RegExp, (...m: string[]) => string][] = [
-  [/^(support\/behavior_entropy|support\/behavior_support|support\/token_entropy_empirical|support\/token_entropy|import\/state_samples)\/([^/]+)$/, (m, s) => perStateWords(m as PerStateMetric, where(s))],
-  [/^support\/behavior_dist_se\/([^/]+)\/(.+)$/, (s, b) => `± of the share of ${b}, ${where(s)}`],
-  [/^support\/behavior_dist\/([^/]+)\/(.+)$/, (s, b) => `share of ${b}, ${where(s)}`],
-  [/^support\/behavior_count\/([^/]+)\/(.+)$/, (s, b) => `samples of ${b}, ${where(s)}`],
-  [/^import\/reward_count\/([^/]+)\/([^/]+)\/(pos|zero|neg)$/, (s, b, sign) => `${b} rewarded ${SIGN[sign]}, ${where(s)}`],
-  [/^import\/reward_nonternary\/([^/]+)\/(.+)$/, (s, b) => `${b} with a reward not in {−1, 0, 1}, ${where(s)}`],
-  [/^import\/next_count\/([^/]+)\/([^/]+)\/(.+)$/, (s, b, n) => `${b} followed by state ${n}, ${where(s)}`],
-  [/^import\/end_count\/([^/]+)\/(.+)$/, (s, b) => `${b} ending the session, ${where(s)}`],
-  [/^import\/no_next_count\/([^/]+)\/(.+)$/, (s, b) => `${b} with no next turn logged, ${where(s)}`],
-  [/^import\/length_count\/([^/]+)\/([^/]+)\/(\d+)$/, (s, b, n) => `${b} answers of length ${n}, ${where(s)}`],
-  [/^import\/filler_repeats\/([^/]+)\/(.+)$/, (s, b) => `${b}: repeated filler words, ${where(s)}`],
-  [/^import\/filler_pairs\/([^/]+)\/(.+)$/, (s, b) => `${b}: filler word pairs, ${where(s)}`],
+/** Names with a task's states (s) and behaviors (b) in them, most specific first (`w`: the state's words, `n`: a behavior's). */
+const PATTERNS: [RegExp, (w: (s: string) => string, n: (b: string) => string, ...m: string[]) => string][] = [
+  [/^(support\/behavior_entropy|support\/behavior_support|support\/token_entropy_empirical|support\/token_entropy|import\/state_samples)\/([^/]+)$/, (w, _, m, s) => perStateWords(m as PerStateMetric, w(s))],
+  [/^support\/behavior_dist_se\/([^/]+)\/(.+)$/, (w, n, s, b) => `± of the share of ${n(b)}, ${w(s)}`],
+  [/^support\/behavior_dist\/([^/]+)\/(.+)$/, (w, n, s, b) => `share of ${n(b)}, ${w(s)}`],
+  [/^support\/behavior_count\/([^/]+)\/(.+)$/, (w, n, s, b) => `samples of ${n(b)}, ${w(s)}`],
+  [/^import\/reward_count\/([^/]+)\/([^/]+)\/(pos|zero|neg)$/, (w, n, s, b, sign) => `${n(b)} rewarded ${SIGN[sign]}, ${w(s)}`],
+  [/^import\/reward_nonternary\/([^/]+)\/(.+)$/, (w, n, s, b) => `${n(b)} with a reward not in {−1, 0, 1}, ${w(s)}`],
+  [/^import\/next_count\/([^/]+)\/([^/]+)\/(.+)$/, (w, n, s, b, next) => `${n(b)} followed by ${w(next)}, ${w(s)}`],
+  [/^import\/end_count\/([^/]+)\/(.+)$/, (w, n, s, b) => `${n(b)} ending the session, ${w(s)}`],
+  [/^import\/no_next_count\/([^/]+)\/(.+)$/, (w, n, s, b) => `${n(b)} with no next turn logged, ${w(s)}`],
+  [/^import\/length_count\/([^/]+)\/([^/]+)\/(\d+)$/, (w, n, s, b, len) => `${n(b)} answers of length ${len}, ${w(s)}`],
+  [/^import\/filler_repeats\/([^/]+)\/(.+)$/, (w, n, s, b) => `${n(b)}: repeated filler words, ${w(s)}`],
+  [/^import\/filler_pairs\/([^/]+)\/(.+)$/, (w, n, s, b) => `${n(b)}: filler word pairs, ${w(s)}`],
 ];
 
-/** "state math"; the pooled pseudo-states read as what they are. */
-function where(state: string): string {
+/** "state math"; the pooled pseudo-states read as what they are; a titled state by its title. */
+function where(state: string, names: ChartNames): string {
   if (state === 'mean') return 'average over all states';
   if (state === 'all') return 'all states';
-  return `state ${state}`;
+  return `state ${names.short('state', state)}`;
 }
 
-/** A metric in words (its key itself only for a name the lab does not know, e.g. a log's own). */
-export function metricWords(key: string): string {
+/**
+ * A metric in words (its key itself only for a name the lab does not know, e.g. a log's own); `names`:
+ * how the run's states and behaviors read (an imported run's titles; by default their names).
+ */
+export function metricWords(key: string, names: ChartNames = KEY_NAMES): string {
   if (Object.hasOwn(WORDS, key)) return WORDS[key as FixedMetricName];
   for (const [re, words] of PATTERNS) {
     const m = re.exec(key);
-    if (m) return words(...m.slice(1));
+    if (m) return words((s) => where(s, names), (b) => names.short('behavior', b), ...m.slice(1));
   }
   return key;
 }

@@ -4,6 +4,7 @@
 // (the alarms themselves: src/core/import/follow/alarms.ts; docs/watch.md has the table).
 import type { Alarm, AlarmKind } from '../../core/import/follow/alarms';
 import type { LiveCharts } from '../state/chart-context';
+import { KEY_NAMES, type ChartNames } from '../charts/names';
 
 const NICE = [1, 2, 3, 5, 7.5, 10];
 
@@ -30,8 +31,9 @@ export const ALARM_MEANING: Record<AlarmKind, string> = {
   'zero-variance': 'More groups have all-equal rewards, and such a group gives GRPO no gradient.',
 };
 
-export function alarmTitle(a: Alarm): string {
-  return `step ${a.step} · ${a.kind}${a.state !== null ? ` · state ${a.state}` : ''}${a.behavior ? ` · behavior ${a.behavior}` : ''}`;
+/** `names`: the run's discovered states and behaviors by their titles (by default their names). */
+export function alarmTitle(a: Alarm, names: ChartNames = KEY_NAMES): string {
+  return `step ${a.step} · ${a.kind}${a.state !== null ? ` · state ${names.short('state', a.state)}` : ''}${a.behavior ? ` · behavior ${names.short('behavior', a.behavior)}` : ''}`;
 }
 
 /**

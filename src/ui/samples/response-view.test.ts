@@ -34,6 +34,19 @@ describe('a response as the viewer shows it', () => {
     ]);
   });
 
+  it('a prompt that opens the think (DeepSeek-R1, R1-Zero): a response with no think tag is a think cut at the limit', () => {
+    const r1 = '<｜begin▁of▁sentence｜><｜User｜>What is 2 + 2?<｜Assistant｜><think>\n';
+    const v = responseView('Okay, so I need to add 2 and 2. Let me count: 1, 2, 3', r1);
+    expect(v).toEqual({ reasoning: 'Okay, so I need to add 2 and 2. Let me count: 1, 2, 3', reasoningWords: 15, cut: true, answer: [] });
+    expect(responseLine(v)).toBe('[think · 15 words, cut off]');
+    // R1-Zero's plain template; a response that closes the think has its answer after the close
+    const zero = 'A conversation between User and Assistant. User: What is 2 + 2? Assistant: <think>';
+    const closed = responseView('2 + 2 = 4.</think> <answer>4</answer>', zero);
+    expect([closed.reasoning, closed.cut, closed.answer.map((p) => p.text).join('')]).toEqual(['2 + 2 = 4.', false, '<answer>4</answer>']);
+    // the same response after a prompt that opens no think is all answer
+    expect(responseView('Okay, so I need to add 2 and 2.', 'What is 2 + 2?').reasoning).toBeNull();
+  });
+
   it('a response without a think is all answer', () => {
     expect(responseView('Just 4.')).toEqual({ reasoning: null, reasoningWords: 0, cut: false, answer: [{ text: 'Just 4.', tool: false }] });
   });

@@ -1,9 +1,10 @@
 /**
  * A response as the rollout viewer shows it (pure): its reasoning apart (what discovery reads as the
- * think: discover/chat.ts `responseParts`), with its length in words and whether it was cut at the
- * length limit (an unclosed think), and the rest as written, tool results inside it marked.
+ * think: discover/chat.ts `responseParts`, told by `opensThink` whether the prompt opened it), with its
+ * length in words and whether it was cut at the length limit (an unclosed think), and the rest as
+ * written, tool results inside it marked.
  */
-import { responseParts, stripSpecial } from '../../core/import/discover/chat';
+import { opensThink, responseParts, stripSpecial } from '../../core/import/discover/chat';
 import { words } from '../../core/import/discover/text';
 
 export interface ResponsePiece {
@@ -28,8 +29,9 @@ const CLOSE = /<\/(think|thinking|reasoning)>/i;
 const TOOL_RESULT = /<(tool_response|tool_result|observation)>[\s\S]*?(?:<\/\1>|$)/g;
 const WORDLIKE = /[\p{L}\p{N}#]/u;
 
-export function responseView(response: string): ResponseView {
-  const parts = responseParts(response);
+/** `prompt`: the sample's prompt; one that ends with `<think>` (DeepSeek-R1, R1-Zero) makes a response with no think tag a think cut at the limit. */
+export function responseView(response: string, prompt = ''): ResponseView {
+  const parts = responseParts(response, opensThink(prompt));
   const rest = parts.reasoning === null ? response : withoutThink(response, parts.cut);
   return {
     reasoning: parts.reasoning,

@@ -1,8 +1,11 @@
 /**
  * What every time chart shows besides its own series: the run's setting changes as labelled rules
- * (App provides them once through Svelte context, so the views need no extra prop).
+ * (App provides them once through Svelte context, so the views need no extra prop), and the names it
+ * reads the run's states and behaviors by.
  */
 import { getContext, setContext } from 'svelte';
+import type { LabelTitles } from '../../core/import/index';
+import { KEY_NAMES, chartNames, type ChartNames } from '../charts/names';
 import type { RunRuleNamers } from '../gates/rule-names';
 import type { ChangeRule } from './timeline';
 
@@ -46,4 +49,25 @@ export function provideLiveCharts(get: () => LiveCharts | null): void {
 export function useLiveCharts(): () => LiveCharts {
   const get = getContext<(() => LiveCharts | null) | undefined>(LIVE);
   return () => get?.() ?? NOT_LIVE;
+}
+
+const NAMES_READ = Symbol('invariant-lab/chart-names');
+
+/** The titles of the shown run's discovered states and behaviors (ImportPanel provides them once for every chart of an imported or followed run). */
+export function provideLabelTitles(get: () => LabelTitles | null): void {
+  setContext(NAMES_READ, get);
+}
+
+/** How the charts name states and behaviors: by their titles under an imported run, else by their names (the lab's own runs). */
+export function useChartNames(): () => ChartNames {
+  const get = getContext<(() => LabelTitles | null) | undefined>(NAMES_READ);
+  if (!get) return () => KEY_NAMES;
+  // one ChartNames a set of titles (it keeps the cuts it made)
+  let titles: LabelTitles | null | undefined;
+  let names = KEY_NAMES;
+  return () => {
+    const now = get();
+    if (now !== titles) [titles, names] = [now, chartNames(now)];
+    return names;
+  };
 }

@@ -12,6 +12,7 @@ import { STATE_COLOURS, colourOf } from '../charts/colours';
 import { shown } from '../state/presenter';
 import { scalarSeries, statesOf } from './data';
 import { metricWords } from '../charts/metric-words';
+import { KEY_NAMES, type ChartNames } from '../charts/names';
 
 export interface InvariantPanel {
   yLabel: string;
@@ -44,11 +45,12 @@ export function gapMissing(log: LogSource): string {
 /** …and for card ④: the gate's decisions (queued, masked) are not logged; a gate replayed on the log gives them. */
 export const ESR_MISSING = 'Not in this log: it records no gate decisions (queued, masked). Replay a gate on all steps (below) to see the effective sample rate.';
 
-export function invariantCards(history: readonly MetricsFrame[], compare: readonly MetricsFrame[] | undefined, config: Config, picked: string, hidden: readonly ConfigKey[] = [], latest?: MetricsFrame, log?: LogSource): InvariantCard[] {
+/** `names`: how the run's states read in the legends (an imported run's titles; by default their names). */
+export function invariantCards(history: readonly MetricsFrame[], compare: readonly MetricsFrame[] | undefined, config: Config, picked: string, hidden: readonly ConfigKey[] = [], latest?: MetricsFrame, log?: LogSource, names: ChartNames = KEY_NAMES): InvariantCard[] {
   function panel(yLabel: string, specs: Spec[], extra: Partial<InvariantPanel> = {}): InvariantPanel {
     const series: Series[] = specs.flatMap(([key, colour]) => {
       const color = colour ?? colourOf(key);
-      const label = metricWords(key);
+      const label = metricWords(key, names);
       const s: Series[] = [{ key, label, metric: key, color, points: scalarSeries(history, key) }];
       if (compare?.length) s.push({ key: `cmp:${key}`, label: `${label} — compare`, metric: key, color, points: scalarSeries(compare, key), dashed: true });
       // once there is data, a metric the run does not have (an import has no I(S;B)) is not listed
