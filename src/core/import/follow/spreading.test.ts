@@ -133,6 +133,19 @@ describe('template spreading alarm', () => {
     expect(spreading(live).map((x) => x.step)).toEqual([12]);
   });
 
+  it('counts the states measured at its step: a phrasing joined to its kind earlier is not one of them', () => {
+    // chat is measured at steps 1-5 only (then joined to another state); the template takes code and math at step 12
+    const a = new RunAlarms(0.05);
+    const rung = Array.from({ length: 24 }, (_, i) => {
+      const t = i + 1;
+      const f = frame(t, { ...OWN, code: t >= 12 ? TAKEN : OWN.code, math: t >= 12 ? TAKEN : OWN.math });
+      const scalars = f.scalars as Record<string, number>;
+      if (t > 5) for (const k of Object.keys(scalars)) if (k.includes('/chat')) delete scalars[k];
+      return a.add(f);
+    }).flat();
+    expect(spreading(rung).map((x) => x.message)).toEqual([expect.stringMatching(/answers 2 of 2 states \(code, math\)/)]);
+  });
+
   it('says how I(S;B) moved: fell, rose, or still the same at two decimals', () => {
     const base = { step: 15, behavior: 'great-question', states: ['sum', 'capital'], of: 14 };
     expect(describeSpreading({ ...base, infoStart: 0.62, infoNow: 0.31 })).toBe('template spreading: behavior great-question answers 2 of 14 states (sum, capital); I(S;B) fell from 0.62 to 0.31 nats');

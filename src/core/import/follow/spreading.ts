@@ -28,7 +28,7 @@ export interface Spreading {
   step: number;
   behavior: string;
   states: string[];
-  /** All states measured. */
+  /** The states measured at its step (a phrasing joined to its kind's state earlier is not one). */
   of: number;
   infoStart: number;
   infoNow: number;
@@ -177,7 +177,7 @@ export function templateSpreading(steps: readonly number[], frames: readonly Sca
       const spread = kinds >= minStates || (answered.length >= minStates && infoNow < Math.min(fall * infoStart, infoStart - bias));
       if (answered.length < minStates || !spread) return;
       latched.add(b);
-      out.push({ step: steps[k], behavior: b, states: answered, of: states.length, infoStart, infoNow });
+      out.push({ step: steps[k], behavior: b, states: answered, of: states.filter((st) => measured(frames[k], st, behaviors)).length, infoStart, infoNow });
     });
   }
   return out;
