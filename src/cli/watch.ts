@@ -22,7 +22,7 @@ import { spawn } from 'node:child_process';
 import { watch as fsWatch } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { parseArgs } from 'node:util';
-import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, RunFollower, discovers, describeReward, newNameLines, parseBehaviorRuleSet, titlesOf, parseStatesSpec, type FollowProgress, type FormatId, type MeasureSpec } from '../core/import/index';
+import { DISCOVER_BEHAVIORS, DISCOVER_STATES, FORMATS, RunFollower, alarmNameLines, discovers, describeReward, newNameLines, parseBehaviorRuleSet, titlesOf, parseStatesSpec, type FollowProgress, type FormatId, type MeasureSpec } from '../core/import/index';
 import { RunAlarms, type Alarm } from '../core/import/follow/alarms';
 import type { MetricsFrame } from '../core/metrics';
 import { parseDecimal } from '../core/config';
@@ -243,6 +243,7 @@ async function main(): Promise<number> {
         for (const line of newNameLines(lastNames, titlesOf(discovered), named)) console.log(line);
         for (const a of alarms.add(f)) {
           console.log(`ALARM step ${a.step} ${a.kind}: ${a.message}`);
+          for (const line of alarmNameLines(a, titlesOf(discovered))) console.log(line);
           if (onAlarm) runAlarmCommand(onAlarm, a);
         }
       },

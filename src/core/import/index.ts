@@ -20,4 +20,4 @@ export { elsewhereText, type Elsewhere } from './discover/propose-mix';
 export { withBehaviorRule } from './rules/rule-file';
 export { type SampleRowsSink } from './measure/measure';
 export * from './samples/record';
-export { NO_TITLES, newNameLines, previewTitled, titleOf, titlesOf, type LabelTitles } from './titles/titles';
+export { NO_TITLES, alarmNameLines, newNameLines, previewTitled, titleOf, titlesOf, type LabelTitles } from './titles/titles';

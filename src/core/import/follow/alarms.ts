@@ -28,6 +28,8 @@ export interface Alarm {
   state: string | null;
   /** The behavior it is about (template-spreading only). */
   behavior?: string;
+  /** The states it answers most of (template-spreading only). */
+  states?: string[];
   message: string;
 }
 
@@ -79,7 +81,7 @@ export class RunAlarms {
       const last = this.spreadRung.get(t.behavior);
       if (last !== undefined && t.step <= last) continue;
       this.spreadRung.set(t.behavior, t.step);
-      out.push({ step: t.step, kind: 'template-spreading', state: null, behavior: t.behavior, message: describeSpreading(t) });
+      out.push({ step: t.step, kind: 'template-spreading', state: null, behavior: t.behavior, states: t.states, message: describeSpreading(t) });
     }
     const esr = startNow(frames.map((s) => s['esr/effective_rate'] ?? NaN));
     if (esr && esr.start > 0)

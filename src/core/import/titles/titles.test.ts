@@ -3,7 +3,7 @@ import { makeStyledCorpus } from '../../../../tests/support/discover-styles';
 import { DISCOVER_BEHAVIORS, DISCOVER_STATES } from '../analyze';
 import { UNCLASSIFIED } from '../discover/discoverer';
 import { previewLabels } from '../discover/step-labels';
-import { previewTitled, titleOf, titlesOf } from './titles';
+import { alarmNameLines, previewTitled, titleOf, titlesOf } from './titles';
 import { unreadableParts } from '../../../../tests/support/readable-names';
 
 describe('titles beside the key names', () => {
@@ -28,5 +28,12 @@ describe('titles beside the key names', () => {
     expect(titleOf(t, 'behavior', 'b')).toBe('b');
     expect(titleOf(t, 'state', 'a')).toBe('a');
     expect(titleOf(null, 'state', 'x')).toBe('x');
+  });
+
+  it("an alarm's names said as a person reads them, a line each; names with no title are left to the alarm", () => {
+    const t = { states: { 'hi-where-is': '"Hi, where is…"' }, behaviors: { numbered: 'numbered list' } };
+    const a = { state: null, behavior: 'numbered', states: ['hi-where-is', 'math'] };
+    expect(alarmNameLines(a, t)).toEqual(['  behavior numbered: numbered list', '  state hi-where-is: "Hi, where is…"']);
+    expect(alarmNameLines({ state: 'math' }, t)).toEqual([]);
   });
 });

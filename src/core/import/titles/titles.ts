@@ -43,6 +43,21 @@ export function newNameLines(names: { states: readonly string[]; behaviors: read
   return out;
 }
 
+/**
+ * What a person reads for the names an alarm gives by key (its state, behavior and the states a
+ * template answers), a line each: `  behavior numbered: numbered list`; none for names with no title.
+ */
+export function alarmNameLines(alarm: { state: string | null; behavior?: string; states?: readonly string[] }, titles: LabelTitles): string[] {
+  const named: ['state' | 'behavior', string][] = [
+    ...(alarm.behavior ? [['behavior', alarm.behavior] as ['behavior', string]] : []),
+    ...[...new Set([...(alarm.state ? [alarm.state] : []), ...(alarm.states ?? [])])].map((s) => ['state', s] as ['state', string]),
+  ];
+  return named.flatMap(([kind, name]) => {
+    const title = titleOf(titles, kind, name);
+    return title === name ? [] : [`  ${kind} ${name}: ${title}`];
+  });
+}
+
 /** A state's or a behavior's title, or its name when it has none. */
 export function titleOf(titles: LabelTitles | null | undefined, kind: 'state' | 'behavior', name: string): string {
   return (kind === 'state' ? titles?.states[name] : titles?.behaviors[name]) ?? name;
