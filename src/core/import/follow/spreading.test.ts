@@ -32,6 +32,16 @@ function ring(shares: (step: number) => Record<string, number[]>, steps = 24, n 
   const a = new RunAlarms(0.05);
   return Array.from({ length: steps }, (_, i) => a.add(frame(i + 1, shares(i + 1), n))).flat();
 }
+/** As `ring`, with `state` measured no more after step `last` (merged into another: its keys gone from the frames). */
+function ringWithout(state: string, last: number, shares: (step: number) => Record<string, number[]>, steps: number) {
+  const a = new RunAlarms(0.05);
+  return Array.from({ length: steps }, (_, i) => {
+    const f = frame(i + 1, shares(i + 1));
+    const scalars = f.scalars as Record<string, number>;
+    if (i + 1 > last) for (const k of Object.keys(scalars)) if (k.includes(`/${state}`)) delete scalars[k];
+    return a.add(f);
+  }).flat();
+}
 const spreading = (rung: ReturnType<typeof ring>) => rung.filter((x) => x.kind === 'template-spreading');
 
 describe('template spreading alarm', () => {
@@ -118,14 +128,7 @@ describe('template spreading alarm', () => {
   it('a state measured no more (merged into another) stops counting after two windows: its old share is no state answered now', () => {
     // the template answers most of code at steps 8-12; code is then merged away (no samples from step 13);
     // math is taken from step 30, long after code was last measured
-    const a = new RunAlarms(0.05);
-    const rung = Array.from({ length: 40 }, (_, i) => {
-      const t = i + 1;
-      const f = frame(t, { ...OWN, code: t >= 8 ? TAKEN : OWN.code, math: t >= 30 ? TAKEN : OWN.math });
-      const scalars = f.scalars as Record<string, number>;
-      if (t > 12) for (const k of Object.keys(scalars)) if (k.includes('/code')) delete scalars[k];
-      return a.add(f);
-    }).flat();
+    const rung = ringWithout('code', 12, (t) => ({ ...OWN, code: t >= 8 ? TAKEN : OWN.code, math: t >= 30 ? TAKEN : OWN.math }), 40);
     expect(spreading(rung)).toEqual([]);
     // while code was still measured, the same template entering math rings (the rule sees both)
     const b = new RunAlarms(0.05);
@@ -135,14 +138,7 @@ describe('template spreading alarm', () => {
 
   it('counts the states measured at its step: a phrasing joined to its kind earlier is not one of them', () => {
     // chat is measured at steps 1-5 only (then joined to another state); the template takes code and math at step 12
-    const a = new RunAlarms(0.05);
-    const rung = Array.from({ length: 24 }, (_, i) => {
-      const t = i + 1;
-      const f = frame(t, { ...OWN, code: t >= 12 ? TAKEN : OWN.code, math: t >= 12 ? TAKEN : OWN.math });
-      const scalars = f.scalars as Record<string, number>;
-      if (t > 5) for (const k of Object.keys(scalars)) if (k.includes('/chat')) delete scalars[k];
-      return a.add(f);
-    }).flat();
+    const rung = ringWithout('chat', 5, (t) => ({ ...OWN, code: t >= 12 ? TAKEN : OWN.code, math: t >= 12 ? TAKEN : OWN.math }), 24);
     expect(spreading(rung).map((x) => x.message)).toEqual([expect.stringMatching(/answers 2 of 2 states \(code, math\)/)]);
   });
 
